@@ -1,0 +1,265 @@
+#include "arbiter/fen.hpp"
+
+#include <cctype>
+
+namespace arb {
+
+namespace {
+
+struct Cursor {
+  std::string_view s;
+  size_t pos = 0;
+  void skip_spaces() {
+    while (pos < s.size() && (s[pos] == ' ' || s[pos] == '\t')) ++pos;
+  }
+  bool done() const { return pos >= s.size(); }
+  std::string_view field() {
+    size_t start = pos;
+    while (pos < s.size() && s[pos] != ' ' && s[pos] != '\t') ++pos;
+    return s.substr(start, pos - start);
+  }
+};
+
+[[noreturn]] void fail(const std::string& msg, size_t col) { throw PositionError(msg, col); }
+
+int parse_int(std::string_view f, size_t col, const char* what) {
+  if (f.empty() || f.size() > 9) fail(std::string("bad ") + what + " '" + std::string(f) + "'", col);
+  int v = 0;
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(f[i])))
+      fail(std::string("bad ") + what + " '" + std::string(f) + "': expected a number", col + i);
+    v = v * 10 + (f[i] - '0');
+  }
+  return v;
+}
+
+}  // namespace
+
+FenFields parse_fen(std::string_view text, int width, int height, std::string_view allowed) {
+  FenFields f;
+  f.width = width;
+  f.height = height;
+  f.cells.assign(static_cast<size_t>(width) * height, 0);
+  Cursor c{text};
+  c.skip_spaces();
+  if (c.done()) fail("empty position text", 0);
+  // Board.
+  int y = height, x = 0;
+  size_t rank_start = c.pos;
+  while (!c.done() && c.s[c.pos] != ' ' && c.s[c.pos] != '[') {
+    char ch = c.s[c.pos];
+    if (ch == '/') {
+      if (x != width)
+        fail("rank " + std::to_string(y) + " has " + std::to_string(x) + " squares, expected " +
+                 std::to_string(width),
+             rank_start);
+      --y;
+      x = 0;
+      if (y < 1) fail("too many ranks, expected " + std::to_string(height), c.pos);
+      ++c.pos;
+      rank_start = c.pos;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(ch))) {
+      int n = 0;
+      size_t start = c.pos;
+      while (!c.done() && std::isdigit(static_cast<unsigned char>(c.s[c.pos])))
+        n = n * 10 + (c.s[c.pos++] - '0');
+      if (n == 0) fail("empty-square count 0", start);
+      x += n;
+      if (x > width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), start);
+      continue;
+    }
+    if (allowed.find(ch) == std::string_view::npos)
+      fail(std::string("unknown piece letter '") + ch + "'", c.pos);
+    if (x >= width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), c.pos);
+    f.cells[static_cast<size_t>(y - 1) * width + x] = ch;
+    ++x;
+    ++c.pos;
+  }
+  if (y != 1 || x != width) {
+    if (y != 1) fail("too few ranks: got " + std::to_string(height - y + 1) + ", expected " + std::to_string(height), c.pos);
+    fail("rank 1 has " + std::to_string(x) + " squares, expected " + std::to_string(width), rank_start);
+  }
+  // Reserve.
+  if (!c.done() && c.s[c.pos] == '[') {
+    f.has_reserve = true;
+    ++c.pos;
+    while (!c.done() && c.s[c.pos] != ']') {
+      char ch = c.s[c.pos];
+      if (ch != '-' && allowed.find(ch) == std::string_view::npos)
+        fail(std::string("unknown piece letter '") + ch + "' in the reserve", c.pos);
+      if (ch != '-') f.reserve.push_back(ch);
+      ++c.pos;
+    }
+    if (c.done()) fail("reserve not closed: expected ']'", c.pos);
+    ++c.pos;
+  }
+  // Side to move.
+  c.skip_spaces();
+  if (c.done()) fail("missing side to move (w or b)", c.pos);
+  size_t col = c.pos;
+  std::string_view side = c.field();
+  if (side == "w")
+    f.side = Color::White;
+  else if (side == "b")
+    f.side = Color::Black;
+  else
+    fail("side to move must be 'w' or 'b', not '" + std::string(side) + "'", col);
+  // Castling.
+  c.skip_spaces();
+  if (c.done()) return f;
+  col = c.pos;
+  f.castling = std::string(c.field());
+  for (size_t i = 0; i < f.castling.size(); ++i) {
+    char ch = f.castling[i];
+    bool ok = ch == '-' || ch == 'K' || ch == 'Q' || ch == 'k' || ch == 'q' ||
+              (ch >= 'A' && ch < 'A' + width) || (ch >= 'a' && ch < 'a' + width);
+    if (!ok) fail(std::string("bad castling field character '") + ch + "'", col + i);
+  }
+  if (f.castling.size() > 1 && f.castling.find('-') != std::string::npos)
+    fail("castling field mixes '-' with rights", col);
+  // En passant.
+  c.skip_spaces();
+  if (c.done()) return f;
+  col = c.pos;
+  std::string_view ep = c.field();
+  if (ep != "-") {
+    if (ep.size() < 2 || ep[0] < 'a' || ep[0] >= 'a' + width)
+      fail("bad en-passant square '" + std::string(ep) + "'", col);
+    int r = parse_int(ep.substr(1), col + 1, "en-passant rank");
+    if (r < 1 || r > height) fail("en-passant square '" + std::string(ep) + "' is off the board", col);
+    f.ep = Coord{ep[0] - 'a', r};
+  }
+  // Counters (optional: EPD lines stop after the en-passant field).
+  c.skip_spaces();
+  if (c.done()) return f;
+  col = c.pos;
+  std::string_view hm = c.field();
+  if (hm.find(';') != std::string_view::npos || !std::isdigit(static_cast<unsigned char>(hm[0])))
+    fail("bad halfmove clock '" + std::string(hm) + "'", col);
+  f.halfmove = parse_int(hm, col, "halfmove clock");
+  c.skip_spaces();
+  if (c.done()) return f;
+  col = c.pos;
+  f.fullmove = parse_int(c.field(), col, "fullmove number");
+  if (f.fullmove < 1) fail("fullmove number must be at least 1", col);
+  c.skip_spaces();
+  if (!c.done()) fail("unexpected text after the fullmove number", c.pos);
+  return f;
+}
+
+std::string format_fen(const FenFields& f) {
+  std::string out;
+  for (int y = f.height; y >= 1; --y) {
+    int empty = 0;
+    for (int x = 0; x < f.width; ++x) {
+      char ch = f.at(Coord{x, y});
+      if (!ch) {
+        ++empty;
+        continue;
+      }
+      if (empty) out += std::to_string(empty);
+      empty = 0;
+      out.push_back(ch);
+    }
+    if (empty) out += std::to_string(empty);
+    if (y > 1) out.push_back('/');
+  }
+  if (f.has_reserve) out += "[" + f.reserve + "]";
+  out += f.side == Color::White ? " w " : " b ";
+  out += f.castling.empty() ? "-" : f.castling;
+  out += " ";
+  out += f.ep ? std::string(1, static_cast<char>('a' + f.ep->x)) + std::to_string(f.ep->y) : "-";
+  out += " " + std::to_string(f.halfmove) + " " + std::to_string(f.fullmove);
+  return out;
+}
+
+namespace {
+int king_file(const FenFields& f, Color c, char king, size_t col) {
+  int rank = c == Color::White ? 1 : f.height;
+  char k = c == Color::White ? king : static_cast<char>(std::tolower(king));
+  int found = -1;
+  for (int x = 0; x < f.width; ++x)
+    if (f.at(Coord{x, rank}) == k) {
+      if (found >= 0) fail("castling right given but two kings stand on the back rank", col);
+      found = x;
+    }
+  if (found < 0)
+    fail(std::string("castling right for ") + (c == Color::White ? "White" : "Black") +
+             " but no king on its back rank",
+         col);
+  return found;
+}
+}  // namespace
+
+std::vector<CastlingRight> resolve_castling(const FenFields& f, char king, char rook) {
+  std::vector<CastlingRight> rights;
+  if (f.castling == "-" || f.castling.empty()) return rights;
+  for (size_t i = 0; i < f.castling.size(); ++i) {
+    char ch = f.castling[i];
+    Color c = std::isupper(static_cast<unsigned char>(ch)) ? Color::White : Color::Black;
+    int rank = c == Color::White ? 1 : f.height;
+    char r = c == Color::White ? rook : static_cast<char>(std::tolower(rook));
+    int kf = king_file(f, c, king, i);
+    int file = -1;
+    char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (up == 'K') {
+      for (int x = f.width - 1; x > kf; --x)
+        if (f.at(Coord{x, rank}) == r) {
+          file = x;
+          break;
+        }
+    } else if (up == 'Q') {
+      for (int x = 0; x < kf; ++x)
+        if (f.at(Coord{x, rank}) == r) {
+          file = x;
+          break;
+        }
+    } else {
+      file = up - 'A';
+      if (f.at(Coord{file, rank}) != r) file = -1;
+    }
+    if (file < 0)
+      fail(std::string("castling right '") + ch + "' names no rook on the back rank", i);
+    CastlingRight cr{c, file};
+    for (const auto& e : rights)
+      if (e == cr) fail(std::string("castling right '") + ch + "' given twice", i);
+    rights.push_back(cr);
+  }
+  return rights;
+}
+
+std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king,
+                            char rook) {
+  std::string out;
+  for (Color c : {Color::White, Color::Black}) {
+    int rank = c == Color::White ? 1 : f.height;
+    char k = c == Color::White ? king : static_cast<char>(std::tolower(king));
+    char r = c == Color::White ? rook : static_cast<char>(std::tolower(rook));
+    int kf = -1;
+    for (int x = 0; x < f.width; ++x)
+      if (f.at(Coord{x, rank}) == k) kf = x;
+    // King side first (K), then queen side (Q), as in KQkq.
+    for (int side = 0; side < 2; ++side) {
+      for (const auto& cr : rights) {
+        if (cr.color != c) continue;
+        bool king_side = kf >= 0 && cr.rook_file > kf;
+        if ((side == 0) != king_side) continue;
+        bool outermost = true;
+        if (king_side) {
+          for (int x = cr.rook_file + 1; x < f.width; ++x)
+            if (f.at(Coord{x, rank}) == r) outermost = false;
+        } else {
+          for (int x = 0; x < cr.rook_file; ++x)
+            if (f.at(Coord{x, rank}) == r) outermost = false;
+        }
+        char ch = outermost ? (king_side ? 'K' : 'Q') : static_cast<char>('A' + cr.rook_file);
+        out.push_back(c == Color::White ? ch : static_cast<char>(std::tolower(ch)));
+      }
+    }
+  }
+  return out.empty() ? "-" : out;
+}
+
+}  // namespace arb
