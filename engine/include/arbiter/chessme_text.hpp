@@ -1,0 +1,74 @@
+// The ChessMe position text (RULINGS.md section 2): a neutral record of a position and
+// its parse/format, plus the seeded start position. No move logic here; every ChessMe
+// engine reads and writes positions through this module so that their texts compare.
+//
+// Text: six fields separated by spaces.
+//   1. pieces: comma-separated `<letter><square>`, upper case = White; the square is
+//      algebraic (`c1`) when 0 <= x <= 25 and y >= 1, else `(x,y)`. Canonical order: rank
+//      descending, then file ascending; `-` when no piece is in play.
+//   2. side to move: `w` or `b`.
+//   3. hands `WHITE/BLACK`: letters in the order K Q R B N P (upper case for White, lower
+//      case for Black), `-` for an empty hand; at most 3 tiles each.
+//   4. draw piles `WHITE/BLACK`: in pile order, TOP FIRST (not sorted); `-` empty, `?`
+//      unknown (a puzzle that does not say what is left).
+//   5. capture piles `WHITE/BLACK`: White's pile holds the Black pieces White captured
+//      (lower case), Black's the White pieces Black captured (upper case); order
+//      K Q R B N P, `-` empty.
+//   6. fullmove number, at least 1.
+// Example, chessme_start(1):
+//   `kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w BNP/rbb RQRNPBPP/pppnpqrn -/- 1`
+//
+// parse_chessme accepts the multiset fields (pieces, hands, capture piles) in any order and
+// formats them canonically, so format_chessme(parse_chessme(t)) == t for canonical text.
+// It rejects, with PositionError(message, 0-based column): unknown letters, a letter of
+// the wrong case in a one-colour field, duplicate squares, missing fields, bad numbers, a
+// hand over 3 tiles, a side without exactly one king on the board, more tiles of a type
+// for one side than its 16-tile set holds (K1 Q1 R2 B2 N2 P8, counted over its board
+// pieces, hand, draw pile and the opponent's capture pile; a promotion exchange keeps
+// these totals constant), and text after the last field. Fields may be separated by runs
+// of spaces or tabs, and surrounding blanks are ignored, as in the FEN reader.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "arbiter/engine.hpp"
+
+namespace arb {
+
+struct ChessMePosition {
+  std::vector<std::pair<Coord, char>> pieces;  // letter upper case = White
+  Color side = Color::White;
+  std::string hand[2];  // [White] upper-case letters, [Black] lower-case letters
+  std::string pile[2];  // top first; meaningful only when pile_known
+  bool pile_known[2] = {true, true};
+  std::string captured[2];  // [White] lower-case letters it captured, [Black] upper-case
+  int fullmove = 1;
+};
+
+// Parses the text above. The returned pieces are in canonical order, hands and capture
+// piles in K Q R B N P order. Throws PositionError.
+ChessMePosition parse_chessme(std::string_view text);
+
+// Writes the canonical text (sorts pieces, hands and capture piles; keeps pile order).
+std::string format_chessme(const ChessMePosition& p);
+
+// The start position of RULINGS.md 2.2 with seeded piles and hands:
+//   White pawns a2 b2 c2 d2, king c1; Black pawns a5 b5 c5 d5, king c6; White to move,
+//   empty capture piles, fullmove 1.
+//   Each side's 11 other tiles start as the sequence Q R R B B N N P P P P (index 0..10)
+//   and are shuffled by Fisher-Yates driven by splitmix64:
+//     state = seed for White, seed ^ 0x9E3779B97F4A7C15 for Black;
+//     next(): state += 0x9E3779B97F4A7C15; z = state;
+//             z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+//             return z ^ (z >> 31);
+//     for i = 10 down to 1: j = next() % (i + 1); swap(tile[i], tile[j]).
+//   The shuffled sequence is the pile, index 0 on top; the top three tiles (indices 0, 1,
+//   2) go to the hand and the remaining eight stay in the pile in order.
+ChessMePosition chessme_start_position(uint64_t seed);
+std::string chessme_start(uint64_t seed);
+
+}  // namespace arb
