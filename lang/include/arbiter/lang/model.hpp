@@ -1,0 +1,126 @@
+// Stage 3: the checked model of a ruleset. The semantic stage (sema.cpp) turns the syntax
+// tree of a file, and of the rulesets it extends, into this model, reporting every error
+// with its location. The compiler (compile.hpp) turns the model into a program.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/lang/diagnostics.hpp"
+#include "arbiter/lang/syntax.hpp"
+
+namespace arb::lang {
+
+// A construct the language can state. Every construct used by a ruleset is recorded with
+// its location, so that the compiler can reject the ones it cannot execute by name.
+struct Feature {
+  std::string name;  // e.g. "board unbounded", "teleport", "whirlwind"
+  Loc loc;
+};
+
+struct Range {
+  int lo = 0, hi = 0;
+  bool contains(int v) const { return v >= lo && v <= hi; }
+};
+
+struct BetzaText {
+  std::string text;
+  Loc loc;
+};
+
+struct PieceDef {
+  std::string name;
+  char letter = 0;
+  Loc loc;
+  std::vector<BetzaText> betza;
+  bool royal = false;
+  std::optional<Range> initial_ranks;  // relative ranks where Betza `i` moves apply
+  std::optional<Range> promote_ranks;  // relative ranks; empty = no promotion
+  std::string promote_to;              // letters
+  Loc promote_loc;
+  std::vector<Feature> features;  // named constructs beyond Betza
+};
+
+struct OptionDef {
+  std::string name;
+  std::string value;
+  std::string doc;
+  Loc loc;
+};
+
+enum class SetupKind { Text, Empty, Chess960 };
+
+struct EndRule {
+  std::string condition;  // checkmate, stalemate, insufficient-material, no-legal-move, ...
+  std::string result;     // loss, win, draw
+  std::string reason;     // reported reason (defaults to the condition)
+  std::string when;       // extra condition, e.g. reserves-empty
+  Loc loc;
+};
+
+struct Expectation {
+  std::string kind;  // perft, status, legal, illegal
+  std::string position;  // empty = the start
+  int depth = 0;
+  unsigned long long nodes = 0;
+  std::string text;  // status reason or action text
+  Loc loc;
+};
+
+struct Model {
+  std::string name;
+  std::string title;
+  std::vector<std::string> lineage;  // the rulesets this one extends, nearest first
+  Loc name_loc;
+
+  int width = 8, height = 8;
+  bool unbounded = false;
+  Loc board_loc;
+
+  std::vector<OptionDef> options;
+  std::vector<PieceDef> pieces;
+
+  bool castling = false;
+  char castling_rook = 'R';
+  int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
+  Loc castling_loc;
+
+  SetupKind setup_kind = SetupKind::Text;
+  std::string setup_text;
+  Loc setup_loc;
+  std::string reserve;  // initial reserve of each side (upper-case letters)
+  Loc reserve_loc;
+
+  bool action_move = true;
+  bool action_place = false;
+  Loc turn_loc;
+
+  std::optional<Range> place_ranks;  // relative ranks where placements may go
+  bool place_first_royal = false;
+
+  bool royal_safe = false;
+  bool royals_apart = false;
+
+  std::vector<EndRule> end;
+  std::optional<int> claim_repetition;
+  std::optional<int> claim_fifty;
+
+  std::vector<Expectation> expects;
+
+  // Every named construct beyond the executable core, with where it is used.
+  std::vector<Feature> features;
+
+  const PieceDef* piece(char letter) const;
+  const OptionDef* option(const std::string& name) const;
+};
+
+// Loads `path`, resolves `extends` (parents are looked up beside the file), applies
+// `overrides` (--set NAME=VALUE) to the options, and checks everything. Returns nullptr
+// when errors were reported. The sources are kept alive in `sources` for diagnostics.
+std::unique_ptr<Model> load_ruleset(const std::string& path, const std::map<std::string, std::string>& overrides,
+                                    Diagnostics& diags, std::vector<std::unique_ptr<Source>>& sources);
+
+}  // namespace arb::lang

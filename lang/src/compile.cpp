@@ -1,0 +1,248 @@
+#include "arbiter/lang/compile.hpp"
+
+#include <cstdlib>
+
+#include "arbiter/lang/betza.hpp"
+
+namespace arb::lang {
+
+namespace {
+
+// Unit directions, board view: N NE E SE S SW W NW.
+constexpr int kDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+constexpr int kDy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+
+int unit_dir(int dx, int dy) {
+  for (int d = 0; d < 8; ++d)
+    if (kDx[d] == dx && kDy[d] == dy) return d;
+  return -1;
+}
+
+class Compiler {
+ public:
+  Compiler(const Model& m, Diagnostics& d) : m_(m), d_(d) {}
+
+  std::shared_ptr<Program> run() {
+    auto p = std::make_shared<Program>();
+    p->variant = m_.name;
+    p->title = m_.title;
+    if (m_.name_loc.src) p->source = m_.name_loc.src->path;
+    for (const Feature& f : m_.features)
+      d_.error(f.loc, "feature `" + f.name + "` is not executable yet by the compiled generator",
+               "the ruleset parses and checks; running it needs generator support for this construct");
+    if (m_.unbounded) return nullptr;
+    if (m_.width * m_.height > 64) {
+      d_.error(m_.board_loc, "boards of more than 64 squares are not executable yet by the compiled generator");
+      return nullptr;
+    }
+    p->width = m_.width;
+    p->height = m_.height;
+    p->squares = m_.width * m_.height;
+    geometry(*p);
+    if (m_.pieces.size() > kMaxTypes) {
+      d_.error(m_.pieces[kMaxTypes].loc, "more than 16 piece types are not executable yet");
+      return nullptr;
+    }
+    p->ntypes = static_cast<int>(m_.pieces.size());
+    p->types.resize(p->ntypes);
+    for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[t].letter);
+    for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
+    rules(*p);
+    if (d_.has_errors()) return nullptr;
+    return p;
+  }
+
+ private:
+  const Model& m_;
+  Diagnostics& d_;
+
+  int sq(const Program& p, int x, int y) const { return y * p.width + x; }  // y 0-based
+  bool on(const Program& p, int x, int y) const { return x >= 0 && y >= 0 && x < p.width && y < p.height; }
+
+  void geometry(Program& p) {
+    for (int s = 0; s < p.squares; ++s) p.board_mask |= Bitboard(1) << s;
+    for (int d = 0; d < 8; ++d) {
+      p.dir_step[d] = kDy[d] * p.width + kDx[d];
+      for (int y = 0; y < p.height; ++y)
+        for (int x = 0; x < p.width; ++x) {
+          Bitboard r = 0;
+          for (int cx = x + kDx[d], cy = y + kDy[d]; on(p, cx, cy); cx += kDx[d], cy += kDy[d])
+            r |= Bitboard(1) << sq(p, cx, cy);
+          p.ray[d][sq(p, x, y)] = r;
+        }
+    }
+    for (int a = 0; a < p.squares; ++a)
+      for (int d = 0; d < 8; ++d) {
+        Bitboard r = p.ray[d][a];
+        Bitboard back = p.ray[(d + 4) % 8][a];
+        for (Bitboard b = r; b; b &= b - 1) {
+          int t = __builtin_ctzll(b);
+          p.between[a][t] = r & p.ray[(d + 4) % 8][t];
+          p.line[a][t] = r | back | (Bitboard(1) << a);
+        }
+        if (r) p.adjacent[a] |= Bitboard(1) << (a + p.dir_step[d]);
+      }
+    for (int y = 0; y < p.height && y < 16; ++y)
+      for (int x = 0; x < p.width; ++x) {
+        p.rank_mask[0][y + 1] |= Bitboard(1) << sq(p, x, y);
+        p.rank_mask[1][y + 1] |= Bitboard(1) << sq(p, x, p.height - 1 - y);
+      }
+  }
+
+  Bitboard ranks(const Program& p, int color, const Range& r) const {
+    Bitboard b = 0;
+    for (int k = std::max(1, r.lo); k <= r.hi && k <= p.height; ++k) b |= p.rank_mask[color][k];
+    return b;
+  }
+
+  void piece(Program& p, int t) {
+    const PieceDef& def = m_.pieces[t];
+    PieceProgram& pp = p.types[t];
+    pp.letter = def.letter;
+    pp.royal = def.royal;
+    if (def.royal) {
+      if (p.royal_type >= 0) d_.error(def.loc, "more than one royal piece type is not executable yet");
+      p.royal_type = t;
+    }
+    if (def.betza.size() == 1 && def.betza[0].text == "B") pp.minor_bishop = true;
+    if (def.betza.size() == 1 && def.betza[0].text == "N") pp.minor_knight = true;
+    for (const BetzaText& bt : def.betza) {
+      std::vector<BetzaMove> moves;
+      BetzaError err;
+      if (!parse_betza(bt.text, moves, err)) continue;  // reported by sema
+      for (const BetzaMove& mv : moves) {
+        for (int c = 0; c < 2; ++c) {
+          int dy = c == 0 ? mv.dy : -mv.dy;
+          int dx = mv.dx;
+          if (mv.range != 1) {
+            int d = unit_dir(dx, dy);
+            if (d < 0 || mv.range != 0) {
+              d_.error(bt.loc, "riders other than unlimited W and F riders (R, B, Q) are not executable yet");
+              return;
+            }
+            if (mv.initial || mv.lame || mv.en_passant) {
+              d_.error(bt.loc, "`i`, `n` and `e` on riders are not executable yet");
+              return;
+            }
+            if (mv.can_move) pp.ride_move[c] |= uint8_t(1u << d);
+            if (mv.can_capture) pp.ride_capture[c] |= uint8_t(1u << d);
+            continue;
+          }
+          if (mv.lame || mv.initial) {
+            if (!(mv.lame && mv.initial && mv.can_move && !mv.can_capture)) {
+              d_.error(bt.loc, "`i` and `n` are executable only together on a move-only leap (`ifmnD`)");
+              return;
+            }
+            if (!def.initial_ranks) {
+              d_.error(bt.loc, "`i` needs `initial ranks ...` in the piece's block");
+              return;
+            }
+            Bitboard from = ranks(p, c, *def.initial_ranks);
+            int steps = std::max(std::abs(dx), std::abs(dy));
+            int ux = dx / steps, uy = dy / steps;
+            for (int y = 0; y < p.height; ++y)
+              for (int x = 0; x < p.width; ++x) {
+                int s = sq(p, x, y);
+                if (!(from >> s & 1) || !on(p, x + dx, y + dy)) continue;
+                Bitboard path = 0;
+                for (int k = 1; k < steps; ++k) path |= Bitboard(1) << sq(p, x + ux * k, y + uy * k);
+                pp.initial_lame[c][s].push_back({sq(p, x + dx, y + dy), path});
+              }
+            continue;
+          }
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x) {
+              if (!on(p, x + dx, y + dy)) continue;
+              int s = sq(p, x, y), to = sq(p, x + dx, y + dy);
+              if (mv.can_move) pp.leap_move[c][s] |= Bitboard(1) << to;
+              if (mv.can_capture) {
+                pp.leap_capture[c][s] |= Bitboard(1) << to;
+                pp.leap_capture_from[c][to] |= Bitboard(1) << s;
+              }
+              if (mv.en_passant) pp.ep_capture[c][s] |= Bitboard(1) << to;
+            }
+        }
+      }
+    }
+    if (def.promote_ranks) {
+      pp.resets_clock = true;
+      for (int c = 0; c < 2; ++c) pp.promote_zone[c] = ranks(p, c, *def.promote_ranks);
+      for (char l : def.promote_to) {
+        int idx = static_cast<int>(m_.pieces.size());
+        for (int k = 0; k < static_cast<int>(m_.pieces.size()); ++k)
+          if (m_.pieces[k].letter == l) idx = k;
+        pp.promote_to.push_back(static_cast<char>(idx));
+      }
+    }
+  }
+
+  void rules(Program& p) {
+    p.castling = m_.castling;
+    if (m_.castling) {
+      for (int t = 0; t < p.ntypes; ++t)
+        if (p.letters[t] == m_.castling_rook) p.castling_rook = t;
+      p.ks_king_to = m_.ks_king_to;
+      p.ks_rook_to = m_.ks_rook_to;
+      p.qs_king_to = m_.qs_king_to;
+      p.qs_rook_to = m_.qs_rook_to;
+      if (p.royal_type < 0) d_.error(m_.castling_loc, "castling needs a royal piece");
+      for (int f : {p.ks_king_to, p.ks_rook_to, p.qs_king_to, p.qs_rook_to})
+        if (f >= p.width) d_.error(m_.castling_loc, "castling file off the board");
+    }
+    p.has_reserve = !m_.reserve.empty();
+    if (m_.setup_kind == SetupKind::Empty) {
+      std::string board;
+      for (int y = 0; y < p.height; ++y) board += (y ? "/" : "") + std::to_string(p.width);
+      std::string black;
+      for (char c : m_.reserve) black.push_back(static_cast<char>(std::tolower(c)));
+      p.start_text = board + (p.has_reserve ? "[" + m_.reserve + black + "]" : "") + " w - - 0 1";
+    } else {
+      p.start_text = m_.setup_text;
+    }
+    p.action_move = m_.action_move;
+    p.action_place = m_.action_place;
+    if (p.action_place) {
+      Range r = m_.place_ranks.value_or(Range{1, p.height});
+      for (int c = 0; c < 2; ++c) p.place_zone[c] = ranks(p, c, r);
+    }
+    p.place_first_royal = m_.place_first_royal;
+    p.royal_safe = m_.royal_safe;
+    p.royals_apart = m_.royals_apart;
+    p.stalemate_draw = false;
+    p.checkmate_loses = false;
+    for (const EndRule& r : m_.end) {
+      if (r.condition == "checkmate" && r.result == "loss") {
+        p.checkmate_loses = true;
+      } else if (r.condition == "stalemate" && r.result == "draw") {
+        p.stalemate_draw = true;
+      } else if (r.condition == "insufficient-material" && r.result == "draw") {
+        p.insufficient_draw = true;
+        p.insufficient_needs_empty_reserves = r.when == "reserves-empty";
+      } else {
+        d_.error(r.loc, "end condition `" + r.condition + " -> " + r.result + "` is not executable yet");
+      }
+    }
+    if (!p.checkmate_loses && p.royal_type >= 0)
+      d_.error(m_.name_loc, "a royal piece without `checkmate -> loss` is not executable yet");
+    p.claim_repetition = m_.claim_repetition.value_or(0);
+    p.claim_fifty = m_.claim_fifty.value_or(0);
+    p.expects = m_.expects;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Program> compile(const Model& m, Diagnostics& diags) {
+  Compiler c(m, diags);
+  return c.run();
+}
+
+Compiled compile_file(const std::string& path, const std::map<std::string, std::string>& overrides,
+                      Diagnostics& diags) {
+  Compiled out;
+  out.model = load_ruleset(path, overrides, diags, out.sources);
+  if (out.model) out.program = compile(*out.model, diags);
+  return out;
+}
+
+}  // namespace arb::lang

@@ -1,0 +1,746 @@
+// The compiled generator: runs a Program (compile.hpp) on bitboards. Nothing here knows a
+// piece by name; every move comes from the program's per-square tables.
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "arbiter/fen.hpp"
+#include "arbiter/lang/compile.hpp"
+
+namespace arb::lang {
+
+namespace {
+
+using Move = uint32_t;
+enum Kind : uint32_t { kNormal = 0, kDouble, kEnPassant, kCastleK, kCastleQ, kPromote, kPlace };
+
+constexpr Move make_move(int from, int to, uint32_t kind, int type = 0) {
+  return static_cast<Move>(from) | (static_cast<Move>(to) << 6) | (kind << 12) | (static_cast<Move>(type) << 16);
+}
+constexpr int from_of(Move m) { return m & 63; }
+constexpr int to_of(Move m) { return (m >> 6) & 63; }
+constexpr uint32_t kind_of(Move m) { return (m >> 12) & 7; }
+constexpr int type_of(Move m) { return (m >> 16) & 15; }
+
+inline int lsb(Bitboard b) { return __builtin_ctzll(b); }
+inline int msb(Bitboard b) { return 63 - __builtin_clzll(b); }
+inline Bitboard bit(int s) { return Bitboard(1) << s; }
+
+struct Zobrist {
+  uint64_t psq[2][kMaxTypes][64];
+  uint64_t side;
+  uint64_t castle[16];
+  uint64_t ep[64];
+  uint64_t reserve[2][kMaxTypes][33];
+  Zobrist() {
+    uint64_t s = 0x243F6A8885A308D3ull;
+    auto next = [&]() {
+      s += 0x9E3779B97F4A7C15ull;
+      uint64_t z = s;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    };
+    for (auto& a : psq)
+      for (auto& b : a)
+        for (auto& c : b) c = next();
+    side = next();
+    for (auto& c : castle) c = next();
+    for (auto& e : ep) e = next();
+    for (auto& a : reserve)
+      for (auto& b : a)
+        for (auto& c : b) c = next();
+  }
+};
+const Zobrist& zob() {
+  static const Zobrist z;
+  return z;
+}
+
+struct Undo {
+  Move move;
+  int8_t moved;     // code of the piece that moved, or -1 for a placement
+  int8_t captured;  // piece code or -1
+  int8_t ep, ep_victim;
+  uint8_t castling;
+  int halfmove;
+  int fullmove;
+  uint64_t hash;
+};
+
+class Generator final : public Engine {
+ public:
+  explicit Generator(std::shared_ptr<const Program> p) : p_(std::move(p)) { set_position(p_->start_text); }
+
+  std::string name() const override { return "compiled:" + p_->variant; }
+
+  // ---- position text ----------------------------------------------------------------
+  void set_position(std::string_view text) override {
+    std::string allowed;
+    for (char c : p_->letters) {
+      allowed.push_back(c);
+      allowed.push_back(static_cast<char>(std::tolower(c)));
+    }
+    FenFields f = parse_fen(text, p_->width, p_->height, allowed);
+    Generator g(p_, 0);
+    g.load(f, text);
+    *this = g;
+  }
+
+  std::string position() const override {
+    FenFields f;
+    f.width = p_->width;
+    f.height = p_->height;
+    f.cells.assign(static_cast<size_t>(p_->squares), 0);
+    for (int s = 0; s < p_->squares; ++s)
+      if (board_[s] >= 0) f.cells[s] = letter(board_[s]);
+    f.has_reserve = p_->has_reserve;
+    for (int c = 0; c < 2; ++c)
+      for (int t = 0; t < p_->ntypes; ++t)
+        for (int k = 0; k < reserve_[c][t]; ++k)
+          f.reserve.push_back(c == 0 ? p_->letters[t] : static_cast<char>(std::tolower(p_->letters[t])));
+    f.side = side_ == 0 ? Color::White : Color::Black;
+    std::vector<CastlingRight> rights;
+    for (int i = 0; i < 4; ++i)
+      if (castling_ & (1 << i)) rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
+    char royal = p_->royal_type >= 0 ? p_->letters[p_->royal_type] : 'K';
+    char rook = p_->castling_rook >= 0 ? p_->letters[p_->castling_rook] : 'R';
+    f.castling = format_castling(f, rights, royal, rook);
+    if (ep_ >= 0) f.ep = coord(ep_);
+    f.halfmove = halfmove_;
+    f.fullmove = fullmove_;
+    return format_fen(f);
+  }
+
+  // ---- actions ----------------------------------------------------------------------
+  void legal_actions(std::vector<Action>& out) override {
+    out.clear();
+    std::vector<Move> moves;
+    generate<false>(&moves);
+    out.reserve(moves.size());
+    for (Move m : moves) out.push_back(Action{m, 0});
+  }
+
+  void apply(const Action& a) override { make(static_cast<Move>(a.lo)); }
+  void undo() override {
+    if (!stack_.empty()) unmake();
+  }
+
+  ActionInfo describe(const Action& a) const override {
+    Move m = static_cast<Move>(a.lo);
+    Step s;
+    int from = from_of(m), to = to_of(m);
+    uint32_t k = kind_of(m);
+    if (k == kPlace) {
+      s.kind = StepKind::Place;
+      s.piece = p_->letters[type_of(m)];
+      s.to = coord(to);
+      return ActionInfo{{s}};
+    }
+    s.kind = StepKind::Move;
+    s.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
+    s.from = coord(from);
+    s.to = coord(to);
+    if (k == kCastleK || k == kCastleQ) {
+      s.castle = k == kCastleK ? Castle::KingSide : Castle::QueenSide;
+      int rank = side_ == 0 ? 0 : p_->height - 1;
+      s.king_to = coord(rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to));
+    }
+    s.capture = k == kEnPassant || (k != kCastleK && k != kCastleQ && board_[to] >= 0);
+    if (k == kPromote) s.promotion = p_->letters[type_of(m)];
+    return ActionInfo{{s}};
+  }
+
+  // ---- status -----------------------------------------------------------------------
+  Status status() override {
+    Status st;
+    int k = royal_square(side_);
+    st.in_check = k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
+    uint64_t n = generate<true>(nullptr);
+    if (n == 0) {
+      if (st.in_check) {
+        st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+        st.reason = "checkmate";
+      } else {
+        st.result = Result::Draw;
+        st.reason = "stalemate";
+      }
+      return st;
+    }
+    if (p_->insufficient_draw && insufficient()) {
+      st.result = Result::Draw;
+      st.reason = "insufficient-material";
+    }
+    if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
+    if (p_->claim_repetition) {
+      int count = 0;
+      for (uint64_t h : history_)
+        if (h == hash_) ++count;
+      st.claim_threefold = count >= p_->claim_repetition;
+    }
+    return st;
+  }
+
+  uint64_t hash() const override { return hash_; }
+  Color side_to_move() const override { return side_ == 0 ? Color::White : Color::Black; }
+  bool chess960() const override { return chess960_; }
+  std::unique_ptr<Engine> clone() const override { return std::make_unique<Generator>(*this); }
+
+  uint64_t perft(int depth) override {
+    if (depth <= 0) return 1;
+    if (depth == 1) return generate<true>(nullptr);
+    if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
+    std::vector<Move>& moves = buffers_[depth];
+    moves.clear();
+    generate<false>(&moves);
+    uint64_t n = 0;
+    for (size_t i = 0; i < moves.size(); ++i) {
+      make(buffers_[depth][i]);
+      n += perft(depth - 1);
+      unmake();
+    }
+    return n;
+  }
+
+ private:
+  Generator(std::shared_ptr<const Program> p, int) : p_(std::move(p)) {}
+
+  std::shared_ptr<const Program> p_;
+  std::array<int8_t, 64> board_{};
+  Bitboard by_color_[2] = {0, 0};
+  Bitboard by_type_[kMaxTypes] = {};
+  int side_ = 0;
+  int ep_ = -1, ep_victim_ = -1;
+  uint8_t castling_ = 0;
+  std::array<int, 4> rook_sq_{};  // right i = colour*2 + (0 king side, 1 queen side)
+  std::array<uint8_t, 64> castle_clear_{};
+  int halfmove_ = 0, fullmove_ = 1;
+  int reserve_[2][kMaxTypes] = {};
+  uint64_t hash_ = 0;
+  bool chess960_ = false;
+  std::vector<Undo> stack_;
+  std::vector<uint64_t> history_;
+  std::vector<std::vector<Move>> buffers_;
+
+  Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
+  char letter(int code) const {
+    char l = p_->letters[code >> 1];
+    return (code & 1) ? static_cast<char>(std::tolower(l)) : l;
+  }
+  Bitboard occupied() const { return by_color_[0] | by_color_[1]; }
+  Bitboard pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
+  int royal_square(int c) const {
+    if (p_->royal_type < 0) return -1;
+    Bitboard b = pieces(c, p_->royal_type);
+    return b ? lsb(b) : -1;
+  }
+
+  void put(int s, int code) {
+    board_[s] = static_cast<int8_t>(code);
+    by_color_[code & 1] |= bit(s);
+    by_type_[code >> 1] |= bit(s);
+  }
+  void remove(int s) {
+    int code = board_[s];
+    board_[s] = -1;
+    by_color_[code & 1] &= ~bit(s);
+    by_type_[code >> 1] &= ~bit(s);
+  }
+
+  // Squares a rider reaches from s along direction d, stopping at (and including) the
+  // first occupied square.
+  Bitboard ride(int d, int s, Bitboard occ) const {
+    Bitboard r = p_->ray[d][s];
+    Bitboard blockers = r & occ;
+    if (!blockers) return r;
+    int b = p_->dir_step[d] > 0 ? lsb(blockers) : msb(blockers);
+    return r & ~p_->ray[d][b];
+  }
+  // First occupied square from s along d, or -1.
+  int first(int d, int s, Bitboard occ) const {
+    Bitboard blockers = p_->ray[d][s] & occ;
+    if (!blockers) return -1;
+    return p_->dir_step[d] > 0 ? lsb(blockers) : msb(blockers);
+  }
+
+  bool attacked(int s, int by, Bitboard occ) const {
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.leap_capture_from[by][s] & pieces(by, t) & occ) return true;
+    }
+    for (int d = 0; d < 8; ++d) {
+      int b = first(d, s, occ);
+      if (b < 0) continue;
+      int code = board_[b];
+      if (code < 0 || (code & 1) != by) continue;
+      if (p_->types[code >> 1].ride_capture[by] & (1u << ((d + 4) & 7))) return true;
+    }
+    return false;
+  }
+
+  Bitboard pinned(int k, int us) const {
+    Bitboard pins = 0;
+    Bitboard occ = occupied();
+    for (int d = 0; d < 8; ++d) {
+      int b1 = first(d, k, occ);
+      if (b1 < 0 || board_[b1] < 0 || (board_[b1] & 1) != us) continue;
+      int b2 = first(d, b1, occ);
+      if (b2 < 0) continue;
+      int code = board_[b2];
+      if ((code & 1) == us) continue;
+      if (p_->types[code >> 1].ride_capture[us ^ 1] & (1u << ((d + 4) & 7))) pins |= bit(b1);
+    }
+    return pins;
+  }
+
+  // Board-only make and unmake, for legality tests.
+  struct Light {
+    int8_t captured;
+    int victim_sq;
+  };
+  Light light_make(Move m) {
+    int from = from_of(m), to = to_of(m);
+    uint32_t k = kind_of(m);
+    Light l{-1, -1};
+    if (k == kPlace) {
+      put(to, type_of(m) * 2 + side_);
+      return l;
+    }
+    if (k == kCastleK || k == kCastleQ) {
+      int rank = side_ == 0 ? 0 : p_->height - 1;
+      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
+      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
+      int kc = board_[from], rc = board_[to];
+      remove(from);
+      remove(to);
+      put(kto, kc);
+      put(rto, rc);
+      return l;
+    }
+    int victim = k == kEnPassant ? ep_victim_ : to;
+    if (board_[victim] >= 0) {
+      l.captured = board_[victim];
+      l.victim_sq = victim;
+      remove(victim);
+    }
+    int code = board_[from];
+    remove(from);
+    put(to, k == kPromote ? type_of(m) * 2 + side_ : code);
+    return l;
+  }
+  void light_unmake(Move m, Light l, int moved_code) {
+    int from = from_of(m), to = to_of(m);
+    uint32_t k = kind_of(m);
+    if (k == kPlace) {
+      remove(to);
+      return;
+    }
+    if (k == kCastleK || k == kCastleQ) {
+      int rank = side_ == 0 ? 0 : p_->height - 1;
+      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
+      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
+      int kc = board_[kto], rc = board_[rto];
+      remove(kto);
+      remove(rto);
+      put(from, kc);
+      put(to, rc);
+      return;
+    }
+    remove(to);
+    put(from, moved_code);
+    if (l.captured >= 0) put(l.victim_sq, l.captured);
+  }
+
+  // Whether the side to move's royal piece is safe after m (and royals stay apart).
+  bool safe_after(Move m) {
+    int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
+    Light l = light_make(m);
+    int k = royal_square(side_);
+    bool ok = true;
+    if (k >= 0 && p_->royal_safe) ok = !attacked(k, side_ ^ 1, occupied());
+    if (ok && k >= 0 && p_->royals_apart) {
+      int ek = royal_square(side_ ^ 1);
+      if (ek >= 0 && (p_->adjacent[k] & bit(ek))) ok = false;
+    }
+    light_unmake(m, l, moved);
+    return ok;
+  }
+
+  // Generates legal moves into `out`, or only counts them when Count is set.
+  template <bool Count>
+  uint64_t generate(std::vector<Move>* out) {
+    uint64_t n = 0;
+    auto emit = [&](Move m) {
+      if constexpr (Count) {
+        ++n;
+      } else {
+        out->push_back(m);
+      }
+    };
+    const int us = side_, them = us ^ 1;
+    const Bitboard occ = occupied(), own = by_color_[us], opp = by_color_[them];
+    const int k = royal_square(us);
+    const bool guard = k >= 0 && p_->royal_safe;
+    const bool in_check = guard && attacked(k, them, occ);
+    const Bitboard pins = guard ? pinned(k, us) : 0;
+    const bool royal_in_reserve = p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
+
+    if (p_->action_move && !royal_in_reserve) {
+      for (Bitboard b = own; b; b &= b - 1) {
+        const int s = lsb(b);
+        const int t = board_[s] >> 1;
+        const PieceProgram& pp = p_->types[t];
+        const bool is_royal = t == p_->royal_type;
+        // Moves whose legality needs a full test; the others are legal as generated.
+        const bool test_all = in_check || is_royal || (is_royal && p_->royals_apart);
+        const bool pinned_here = (pins & bit(s)) != 0;
+        Bitboard quiet = pp.leap_move[us][s] & ~occ;
+        Bitboard caps = pp.leap_capture[us][s] & opp;
+        for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
+          int d = __builtin_ctz(dm);
+          Bitboard r = ride(d, s, occ);
+          if (pp.ride_move[us] & (1u << d)) quiet |= r & ~occ;
+          if (pp.ride_capture[us] & (1u << d)) caps |= r & opp;
+        }
+        Bitboard targets = quiet | caps;
+        if (pinned_here && !test_all) targets &= p_->line[k][s];
+        for (Bitboard tb = targets; tb; tb &= tb - 1) {
+          int to = lsb(tb);
+          if (pp.promote_zone[us] & bit(to)) {
+            for (char pt : pp.promote_to) {
+              Move m = make_move(s, to, kPromote, pt);
+              if (!test_all || safe_after(m)) emit(m);
+            }
+            continue;
+          }
+          Move m = make_move(s, to, kNormal);
+          if (!test_all || safe_after(m)) emit(m);
+        }
+        for (const auto& lame : pp.initial_lame[us][s]) {
+          if ((lame.path | bit(lame.to)) & occ) continue;
+          if (pinned_here && !test_all && !(p_->line[k][s] & bit(lame.to))) continue;
+          Move m = make_move(s, lame.to, kDouble);
+          if (pp.promote_zone[us] & bit(lame.to)) {
+            for (char pt : pp.promote_to) {
+              Move pm = make_move(s, lame.to, kPromote, pt);
+              if (!test_all || safe_after(pm)) emit(pm);
+            }
+            continue;
+          }
+          if (!test_all || safe_after(m)) emit(m);
+        }
+        if (ep_ >= 0 && (pp.ep_capture[us][s] & bit(ep_))) {
+          Move m = make_move(s, ep_, kEnPassant);
+          if (safe_after(m)) emit(m);
+        }
+      }
+      if (p_->castling && k >= 0 && !in_check) {
+        for (int side = 0; side < 2; ++side) {
+          int right = us * 2 + side;
+          if (!(castling_ & (1 << right))) continue;
+          int rsq = rook_sq_[right];
+          int rank = us == 0 ? 0 : p_->height - 1;
+          int kto = rank * p_->width + (side == 0 ? p_->ks_king_to : p_->qs_king_to);
+          int rto = rank * p_->width + (side == 0 ? p_->ks_rook_to : p_->qs_rook_to);
+          Bitboard need = (p_->between[k][kto] | bit(kto) | p_->between[rsq][rto] | bit(rto)) & ~bit(k) & ~bit(rsq);
+          if (need & occ) continue;
+          Bitboard path = p_->between[k][kto] | bit(kto);
+          bool ok = true;
+          for (Bitboard pb = path; pb && ok; pb &= pb - 1)
+            if (attacked(lsb(pb), them, occ)) ok = false;
+          if (!ok) continue;
+          Move m = make_move(k, rsq, side == 0 ? kCastleK : kCastleQ);
+          if (safe_after(m)) emit(m);
+        }
+      }
+    }
+    if (p_->action_place) {
+      for (int t = 0; t < p_->ntypes; ++t) {
+        if (reserve_[us][t] <= 0) continue;
+        if (royal_in_reserve && t != p_->royal_type) continue;
+        const bool is_royal = t == p_->royal_type;
+        Bitboard zone = p_->place_zone[us] & ~occ;
+        if (p_->types[t].must_promote) zone &= ~p_->types[t].promote_zone[us];
+        const bool test = in_check || is_royal;
+        for (; zone; zone &= zone - 1) {
+          Move m = make_move(0, lsb(zone), kPlace, t);
+          if (!test || safe_after(m)) emit(m);
+        }
+      }
+    }
+    return n;
+  }
+
+  void make(Move m) {
+    const Zobrist& z = zob();
+    Undo u{m, static_cast<int8_t>(kind_of(m) == kPlace ? -1 : board_[from_of(m)]), -1, static_cast<int8_t>(ep_), static_cast<int8_t>(ep_victim_), castling_, halfmove_, fullmove_, hash_};
+    const int us = side_, from = from_of(m), to = to_of(m);
+    const uint32_t k = kind_of(m);
+    if (ep_ >= 0) hash_ ^= z.ep[ep_];
+    ep_ = ep_victim_ = -1;
+    hash_ ^= z.castle[castling_];
+    ++halfmove_;
+    if (k == kPlace) {
+      int t = type_of(m);
+      hash_ ^= z.reserve[us][t][reserve_[us][t]];
+      --reserve_[us][t];
+      hash_ ^= z.reserve[us][t][reserve_[us][t]];
+      put(to, t * 2 + us);
+      hash_ ^= z.psq[us][t][to];
+      halfmove_ = 0;
+    } else if (k == kCastleK || k == kCastleQ) {
+      int rank = us == 0 ? 0 : p_->height - 1;
+      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
+      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
+      int kc = board_[from], rc = board_[to];
+      remove(from);
+      remove(to);
+      put(kto, kc);
+      put(rto, rc);
+      hash_ ^= z.psq[us][kc >> 1][from] ^ z.psq[us][kc >> 1][kto] ^ z.psq[us][rc >> 1][to] ^ z.psq[us][rc >> 1][rto];
+      castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
+    } else {
+      int victim = k == kEnPassant ? u.ep_victim : to;
+      if (board_[victim] >= 0) {
+        u.captured = board_[victim];
+        hash_ ^= z.psq[us ^ 1][u.captured >> 1][victim];
+        remove(victim);
+        halfmove_ = 0;
+      }
+      int code = board_[from];
+      int t = code >> 1;
+      if (p_->types[t].resets_clock) halfmove_ = 0;
+      remove(from);
+      int nt = k == kPromote ? type_of(m) : t;
+      put(to, nt * 2 + us);
+      hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
+      castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
+      if (k == kDouble) {
+        const auto& lames = p_->types[t].initial_lame[us][from];
+        for (const auto& l : lames)
+          if (l.to == to) {
+            // En passant onto the square(s) passed over: the last one before the target.
+            Bitboard path = l.path;
+            if (path) {
+              int passed = us == 0 ? msb(path) : lsb(path);
+              set_ep_if_capturable(passed, to);
+            }
+            break;
+          }
+      }
+    }
+    hash_ ^= z.castle[castling_];
+    if (us == 1) ++fullmove_;
+    side_ ^= 1;
+    hash_ ^= z.side;
+    stack_.push_back(u);
+    history_.push_back(hash_);
+  }
+
+  // After a double step by the side that just moved, keeps the en-passant square only when
+  // the side now to move (side_ not yet flipped: the capturer is side_ ^ 1) can legally
+  // capture there.
+  void set_ep_if_capturable(int passed, int victim) {
+    const int capturer = side_ ^ 1;
+    bool any = false;
+    for (int t = 0; t < p_->ntypes && !any; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      for (Bitboard b = pieces(capturer, t); b && !any; b &= b - 1) {
+        int s = lsb(b);
+        if (!(pp.ep_capture[capturer][s] & bit(passed))) continue;
+        // Test legality from the capturer's side.
+        side_ ^= 1;
+        ep_ = passed;
+        ep_victim_ = victim;
+        any = safe_after(make_move(s, passed, kEnPassant));
+        side_ ^= 1;
+      }
+    }
+    if (any) {
+      ep_ = passed;
+      ep_victim_ = victim;
+      hash_ ^= zob().ep[ep_];
+    } else {
+      ep_ = ep_victim_ = -1;
+    }
+  }
+
+  void unmake() {
+    Undo u = stack_.back();
+    stack_.pop_back();
+    history_.pop_back();
+    side_ ^= 1;
+    const int us = side_;
+    const Move m = u.move;
+    const int from = from_of(m), to = to_of(m);
+    const uint32_t k = kind_of(m);
+    if (k == kPlace) {
+      remove(to);
+      ++reserve_[us][type_of(m)];
+    } else if (k == kCastleK || k == kCastleQ) {
+      int rank = us == 0 ? 0 : p_->height - 1;
+      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
+      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
+      int kc = board_[kto], rc = board_[rto];
+      remove(kto);
+      remove(rto);
+      put(from, kc);
+      put(to, rc);
+    } else {
+      remove(to);
+      put(from, u.moved);
+      if (u.captured >= 0) put(k == kEnPassant ? u.ep_victim : to, u.captured);
+    }
+    ep_ = u.ep;
+    ep_victim_ = u.ep_victim;
+    castling_ = u.castling;
+    halfmove_ = u.halfmove;
+    fullmove_ = u.fullmove;
+    hash_ = u.hash;
+  }
+
+  bool insufficient() const {
+    if (p_->insufficient_needs_empty_reserves)
+      for (int c = 0; c < 2; ++c)
+        for (int t = 0; t < p_->ntypes; ++t)
+          if (reserve_[c][t]) return false;
+    int minors = 0, bishops[2] = {0, 0}, knights = 0;
+    int bishop_colour[2] = {-1, -1};
+    for (int s = 0; s < p_->squares; ++s) {
+      int code = board_[s];
+      if (code < 0) continue;
+      const PieceProgram& pp = p_->types[code >> 1];
+      if (pp.royal) continue;
+      if (pp.minor_bishop) {
+        ++minors;
+        ++bishops[code & 1];
+        bishop_colour[code & 1] = (s % p_->width + s / p_->width) & 1;
+      } else if (pp.minor_knight) {
+        ++minors;
+        ++knights;
+      } else {
+        return false;
+      }
+    }
+    if (minors <= 1) return true;
+    return minors == 2 && knights == 0 && bishops[0] == 1 && bishops[1] == 1 && bishop_colour[0] == bishop_colour[1];
+  }
+
+  void load(const FenFields& f, std::string_view text) {
+    board_.fill(-1);
+    for (int y = 1; y <= p_->height; ++y)
+      for (int x = 0; x < p_->width; ++x) {
+        char ch = f.at(Coord{x, y});
+        if (!ch) continue;
+        int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
+        int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
+        put((y - 1) * p_->width + x, t * 2 + c);
+      }
+    if (p_->has_reserve && !f.has_reserve)
+      throw PositionError("this variant's position text needs the reserves in brackets after the board, e.g. [QRqr]",
+                          text.find(' ') == std::string_view::npos ? 0 : text.find(' '));
+    if (!p_->has_reserve && f.has_reserve)
+      throw PositionError("this variant has no reserves, but the position gives some", text.find('['));
+    for (char ch : f.reserve) {
+      int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
+      int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
+      if (++reserve_[c][t] > 32) throw PositionError("more than 32 pieces of one type in a reserve", text.find('['));
+    }
+    side_ = f.side == Color::White ? 0 : 1;
+    halfmove_ = f.halfmove;
+    fullmove_ = f.fullmove;
+    // Validation.
+    for (int c = 0; c < 2; ++c) {
+      const char* who = c == 0 ? "White" : "Black";
+      if (p_->royal_type >= 0) {
+        int on_board = __builtin_popcountll(pieces(c, p_->royal_type));
+        int total = on_board + reserve_[c][p_->royal_type];
+        if (total != 1)
+          throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
+                                  " (found " + std::to_string(total) + ")",
+                              0);
+      }
+      for (int t = 0; t < p_->ntypes; ++t)
+        if (p_->types[t].must_promote && (pieces(c, t) & p_->types[t].promote_zone[c]))
+          throw PositionError(std::string(who) + " has a " + p_->letters[t] + " on its promotion rank", 0);
+    }
+    {
+      int k = royal_square(side_ ^ 1);
+      if (k >= 0 && p_->royal_safe && attacked(k, side_, occupied()))
+        throw PositionError("the side not to move is in check", text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
+      int k2 = royal_square(side_);
+      if (k >= 0 && k2 >= 0 && p_->royals_apart && (p_->adjacent[k] & bit(k2)))
+        throw PositionError("the royal pieces stand adjacent", 0);
+    }
+    // Castling.
+    castling_ = 0;
+    castle_clear_.fill(0);
+    chess960_ = false;
+    if (f.castling != "-" && !f.castling.empty()) {
+      if (!p_->castling) throw PositionError("this variant has no castling; the castling field must be `-`", 0);
+      char royal = p_->letters[p_->royal_type];
+      char rook = p_->letters[p_->castling_rook];
+      std::vector<CastlingRight> rights;
+      try {
+        rights = resolve_castling(f, royal, rook);
+      } catch (const PositionError& e) {
+        size_t base = 0;
+        for (int spaces = 0; base < text.size() && spaces < 2; ++base)
+          if (text[base] == ' ') ++spaces;
+        throw PositionError(e.what(), base + e.column);
+      }
+      for (const auto& r : rights) {
+        int c = r.color == Color::White ? 0 : 1;
+        int rank = c == 0 ? 0 : p_->height - 1;
+        int k = royal_square(c);
+        int side = r.rook_file > k % p_->width ? 0 : 1;
+        int idx = c * 2 + side;
+        if (castling_ & (1 << idx))
+          throw PositionError("two castling rights on the same side of the king", 0);
+        castling_ |= static_cast<uint8_t>(1 << idx);
+        rook_sq_[idx] = rank * p_->width + r.rook_file;
+        castle_clear_[rook_sq_[idx]] |= static_cast<uint8_t>(1 << idx);
+        castle_clear_[k] |= static_cast<uint8_t>(1 << idx);
+        if (k % p_->width != 4 || (r.rook_file != 0 && r.rook_file != p_->width - 1)) chess960_ = true;
+      }
+    }
+    // En passant: kept only when a capture there is legal.
+    ep_ = ep_victim_ = -1;
+    if (f.ep) {
+      int passed = (f.ep->y - 1) * p_->width + f.ep->x;
+      int victim = passed + (side_ == 0 ? -p_->width : p_->width);
+      if (victim >= 0 && victim < p_->squares && board_[victim] >= 0 && (board_[victim] & 1) != side_ &&
+          board_[passed] < 0) {
+        side_ ^= 1;  // set_ep_if_capturable looks from the side that just moved
+        set_ep_if_capturable(passed, victim);
+        side_ ^= 1;
+        if (ep_ >= 0) hash_ ^= zob().ep[ep_];  // added again below with the full hash
+      }
+    }
+    hash_ = full_hash();
+    stack_.clear();
+    history_.clear();
+    history_.push_back(hash_);
+  }
+
+  uint64_t full_hash() const {
+    const Zobrist& z = zob();
+    uint64_t h = 0;
+    for (int s = 0; s < p_->squares; ++s)
+      if (board_[s] >= 0) h ^= z.psq[board_[s] & 1][board_[s] >> 1][s];
+    for (int c = 0; c < 2; ++c)
+      for (int t = 0; t < p_->ntypes; ++t) h ^= z.reserve[c][t][std::min(reserve_[c][t], 32)];
+    if (side_) h ^= z.side;
+    h ^= z.castle[castling_];
+    if (ep_ >= 0) h ^= z.ep[ep_];
+    return h;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_compiled_engine(std::shared_ptr<const Program> program) {
+  return std::make_unique<Generator>(std::move(program));
+}
+
+}  // namespace arb::lang

@@ -1,0 +1,267 @@
+#include <cctype>
+
+#include "arbiter/lang/syntax.hpp"
+
+namespace arb::lang {
+
+namespace {
+
+enum class Tok { Word, Number, String, Range, Symbol, Newline, LBrace, RBrace, End };
+
+struct Token {
+  Tok kind;
+  std::string text;
+  long long num = 0, lo = 0, hi = 0;
+  Loc loc;
+};
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '@' || c == '*' ||
+         c == '+' || c == '\'' || c == '$';
+}
+
+class Lexer {
+ public:
+  Lexer(const Source& s, Diagnostics& d) : src_(s), diags_(d) {}
+
+  std::vector<Token> run() {
+    std::vector<Token> out;
+    const std::string& t = src_.text;
+    while (pos_ < t.size()) {
+      char c = t[pos_];
+      if (c == '\n') {
+        out.push_back(make(Tok::Newline, "\\n", 1));
+        advance(1);
+        continue;
+      }
+      if (c == ' ' || c == '\t' || c == '\r') {
+        advance(1);
+        continue;
+      }
+      if (c == '#') {
+        while (pos_ < t.size() && t[pos_] != '\n') advance(1);
+        continue;
+      }
+      if (c == '{') {
+        out.push_back(make(Tok::LBrace, "{", 1));
+        advance(1);
+        continue;
+      }
+      if (c == '}') {
+        out.push_back(make(Tok::RBrace, "}", 1));
+        advance(1);
+        continue;
+      }
+      if (c == ';') {
+        out.push_back(make(Tok::Newline, ";", 1));
+        advance(1);
+        continue;
+      }
+      if (c == '"') {
+        Token tok = make(Tok::String, "", 1);
+        size_t start = pos_;
+        advance(1);
+        std::string s;
+        while (pos_ < t.size() && t[pos_] != '"' && t[pos_] != '\n') {
+          s.push_back(t[pos_]);
+          advance(1);
+        }
+        if (pos_ >= t.size() || t[pos_] != '"') {
+          diags_.error(tok.loc, "unterminated string", "close it with `\"` on the same line");
+        } else {
+          advance(1);
+        }
+        tok.text = s;
+        tok.loc.len = static_cast<int>(pos_ - start);
+        out.push_back(tok);
+        continue;
+      }
+      if (c == '-' && pos_ + 1 < t.size() && t[pos_ + 1] == '>') {
+        out.push_back(make(Tok::Symbol, "->", 2));
+        advance(2);
+        continue;
+      }
+      if (c == '=' || c == ',' || c == ':' || c == '(' || c == ')') {
+        out.push_back(make(Tok::Symbol, std::string(1, c), 1));
+        advance(1);
+        continue;
+      }
+      bool neg_number = c == '-' && pos_ + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[pos_ + 1]));
+      if (std::isdigit(static_cast<unsigned char>(c)) || neg_number) {
+        // Number, range `a..b`, or a word starting with a digit (`8x8`).
+        size_t start = pos_;
+        Token tok = make(Tok::Number, "", 1);
+        size_t p = pos_ + (neg_number ? 1 : 0);
+        while (p < t.size() && std::isdigit(static_cast<unsigned char>(t[p]))) ++p;
+        if (p + 1 < t.size() && t[p] == '.' && t[p + 1] == '.') {
+          size_t q = p + 2;
+          if (q < t.size() && t[q] == '-') ++q;
+          size_t digits = q;
+          while (q < t.size() && std::isdigit(static_cast<unsigned char>(t[q]))) ++q;
+          tok.kind = Tok::Range;
+          tok.text = t.substr(start, q - start);
+          tok.lo = std::stoll(t.substr(start, p - start));
+          if (q == digits) {
+            diags_.error(tok.loc, "a range needs an upper bound", "write it as `1..4`");
+          } else {
+            tok.hi = std::stoll(t.substr(p + 2, q - p - 2));
+          }
+          tok.loc.len = static_cast<int>(q - start);
+          advance(q - start);
+          out.push_back(tok);
+          continue;
+        }
+        if (p < t.size() && word_char(t[p]) && t[p] != '-') {
+          while (p < t.size() && word_char(t[p])) ++p;
+          tok.kind = Tok::Word;
+          tok.text = t.substr(start, p - start);
+        } else {
+          tok.text = t.substr(start, p - start);
+          if (p - start > 15) {
+            diags_.error(tok.loc, "number too large");
+          } else {
+            tok.num = std::stoll(tok.text);
+          }
+        }
+        tok.loc.len = static_cast<int>(p - start);
+        advance(p - start);
+        out.push_back(tok);
+        continue;
+      }
+      if (word_char(c) || c == '.') {
+        size_t start = pos_;
+        Token tok = make(Tok::Word, "", 1);
+        size_t p = pos_;
+        while (p < t.size() && (word_char(t[p]) || (t[p] == '.' && p + 1 < t.size() && t[p + 1] != '.'))) ++p;
+        if (p == start) p = start + 1;
+        tok.text = t.substr(start, p - start);
+        tok.loc.len = static_cast<int>(p - start);
+        advance(p - start);
+        out.push_back(tok);
+        continue;
+      }
+      Token bad = make(Tok::Symbol, std::string(1, c), 1);
+      diags_.error(bad.loc, std::string("unexpected character `") + c + "`");
+      advance(1);
+    }
+    out.push_back(make(Tok::Newline, "\\n", 1));
+    out.push_back(make(Tok::End, "", 1));
+    return out;
+  }
+
+ private:
+  Token make(Tok k, std::string text, int len) {
+    Token tok;
+    tok.kind = k;
+    tok.text = std::move(text);
+    tok.loc = Loc{&src_, line_, col_, len};
+    return tok;
+  }
+  void advance(size_t n) {
+    for (size_t i = 0; i < n && pos_ < src_.text.size(); ++i) {
+      if (src_.text[pos_] == '\n') {
+        ++line_;
+        col_ = 1;
+      } else {
+        ++col_;
+      }
+      ++pos_;
+    }
+  }
+  const Source& src_;
+  Diagnostics& diags_;
+  size_t pos_ = 0;
+  int line_ = 1, col_ = 1;
+};
+
+class Parser {
+ public:
+  Parser(std::vector<Token> toks, Diagnostics& d) : toks_(std::move(toks)), diags_(d) {}
+
+  std::vector<Stmt> file() {
+    std::vector<Stmt> out = statements(false);
+    return out;
+  }
+
+ private:
+  const Token& peek() const { return toks_[pos_]; }
+  const Token& next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
+
+  std::vector<Stmt> statements(bool in_block) {
+    std::vector<Stmt> out;
+    for (;;) {
+      const Token& t = peek();
+      if (t.kind == Tok::End) {
+        if (in_block) diags_.error(t.loc, "missing `}` at the end of the file");
+        return out;
+      }
+      if (t.kind == Tok::Newline) {
+        next();
+        continue;
+      }
+      if (t.kind == Tok::RBrace) {
+        if (in_block) {
+          next();
+          return out;
+        }
+        diags_.error(t.loc, "unmatched `}`");
+        next();
+        continue;
+      }
+      if (t.kind != Tok::Word) {
+        diags_.error(t.loc, "expected a keyword at the start of a statement, found `" + t.text + "`");
+        skip_line();
+        continue;
+      }
+      out.push_back(statement());
+    }
+  }
+
+  void skip_line() {
+    while (peek().kind != Tok::Newline && peek().kind != Tok::End && peek().kind != Tok::RBrace) next();
+  }
+
+  Stmt statement() {
+    Stmt s;
+    const Token& kw = next();
+    s.loc = kw.loc;
+    s.keyword = kw.text;
+    for (;;) {
+      const Token& t = peek();
+      if (t.kind == Tok::Newline || t.kind == Tok::End || t.kind == Tok::RBrace) break;
+      if (t.kind == Tok::LBrace) {
+        next();
+        s.has_block = true;
+        s.block = statements(true);
+        break;
+      }
+      Value v;
+      v.loc = t.loc;
+      v.text = t.text;
+      switch (t.kind) {
+        case Tok::Word: v.kind = ValueKind::Word; break;
+        case Tok::Number: v.kind = ValueKind::Number; v.num = t.num; break;
+        case Tok::String: v.kind = ValueKind::String; break;
+        case Tok::Range: v.kind = ValueKind::Range; v.lo = t.lo; v.hi = t.hi; break;
+        default: v.kind = ValueKind::Symbol; break;
+      }
+      s.args.push_back(v);
+      next();
+    }
+    return s;
+  }
+
+  std::vector<Token> toks_;
+  Diagnostics& diags_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::vector<Stmt> parse(const Source& src, Diagnostics& diags) {
+  Lexer lx(src, diags);
+  Parser p(lx.run(), diags);
+  return p.file();
+}
+
+}  // namespace arb::lang

@@ -1,0 +1,677 @@
+// Stage 3: semantic checks. The vocabulary of the language lives here: which keyword may
+// stand where, with which arguments, and what it means in the model.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "arbiter/lang/betza.hpp"
+#include "arbiter/lang/model.hpp"
+
+namespace arb::lang {
+
+const PieceDef* Model::piece(char letter) const {
+  for (const auto& p : pieces)
+    if (p.letter == letter) return &p;
+  return nullptr;
+}
+const OptionDef* Model::option(const std::string& n) const {
+  for (const auto& o : options)
+    if (o.name == n) return &o;
+  return nullptr;
+}
+
+namespace {
+
+const std::vector<std::string> kTop = {"ruleset", "title",  "board",  "option",   "piece",    "castling",
+                                       "setup",   "reserve", "pile",  "hand",     "deck",     "discard",
+                                       "reshuffle", "turn", "placement", "legal", "end",      "expect",
+                                       "move-condition", "army"};
+const std::vector<std::string> kPiece = {"betza",         "royal",        "initial",     "promote",
+                                         "captures",      "captured-by",  "nemesis-step", "gains-from-adjacent",
+                                         "teleport",      "never-captures", "no-check",  "immune",
+                                         "blocks",        "whirlwind",    "rampage",     "captured-within",
+                                         "capture-without-moving"};
+const std::vector<std::string> kEndConditions = {"checkmate",     "stalemate",    "insufficient-material",
+                                                 "no-legal-move", "royal-capture", "region-reached",
+                                                 "agreement"};
+const std::vector<std::string> kResults = {"loss", "win", "draw"};
+
+class Checker {
+ public:
+  Checker(Model& m, Diagnostics& d, const std::map<std::string, std::string>& overrides)
+      : m_(m), d_(d), overrides_(overrides) {}
+
+  void top(const std::vector<Stmt>& stmts, bool is_root) {
+    for (const Stmt& s : stmts) statement(s, is_root);
+  }
+
+  std::set<std::string> used_overrides;
+
+ private:
+  Model& m_;
+  Diagnostics& d_;
+  const std::map<std::string, std::string>& overrides_;
+
+  // ---- argument helpers -------------------------------------------------------------
+  Value resolve(const Value& v) {
+    if (v.kind != ValueKind::Word || v.text.empty() || v.text[0] != '$') return v;
+    std::string name = v.text.substr(1);
+    const OptionDef* o = m_.option(name);
+    if (!o) {
+      std::vector<std::string> names;
+      for (const auto& op : m_.options) names.push_back(op.name);
+      d_.error(v.loc, "unknown option `" + name + "`", did_you_mean(name, names));
+      return v;
+    }
+    Value r = v;
+    r.text = o->value;
+    bool numeric = !o->value.empty() &&
+                   std::all_of(o->value.begin(), o->value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (numeric) {
+      r.kind = ValueKind::Number;
+      r.num = std::stoll(o->value);
+    }
+    return r;
+  }
+  bool want_args(const Stmt& s, size_t lo, size_t hi, const char* form) {
+    if (s.args.size() < lo || s.args.size() > hi) {
+      Loc l = s.args.size() > hi ? s.args[hi].loc : s.loc;
+      d_.error(l, "`" + s.keyword + "` takes " + form, "write it as `" + s.keyword + " " + form + "`");
+      return false;
+    }
+    return true;
+  }
+  void no_block(const Stmt& s) {
+    if (s.has_block) d_.error(s.loc, "`" + s.keyword + "` takes no block");
+  }
+  void unknown(const Stmt& s, const std::vector<std::string>& allowed, const char* where) {
+    d_.error(s.loc, "unknown " + std::string(where) + " `" + s.keyword + "`", did_you_mean(s.keyword, allowed));
+  }
+  std::optional<int> number(const Value& raw, const char* what, long long lo = 0, long long hi = 1000000) {
+    Value v = resolve(raw);
+    if (v.kind != ValueKind::Number) {
+      d_.error(v.loc, std::string("expected ") + what + ", found `" + v.text + "`");
+      return std::nullopt;
+    }
+    if (v.num < lo || v.num > hi) {
+      d_.error(v.loc, std::string(what) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+      return std::nullopt;
+    }
+    return static_cast<int>(v.num);
+  }
+  std::optional<Range> ranks(const Value& raw) {
+    Value v = resolve(raw);
+    if (v.kind == ValueKind::Number) return Range{static_cast<int>(v.num), static_cast<int>(v.num)};
+    if (v.kind == ValueKind::Range) {
+      if (v.lo > v.hi) {
+        d_.error(v.loc, "empty rank range", "write the lower rank first");
+        return std::nullopt;
+      }
+      return Range{static_cast<int>(v.lo), static_cast<int>(v.hi)};
+    }
+    d_.error(v.loc, "expected a rank or a range such as `1..4`, found `" + v.text + "`");
+    return std::nullopt;
+  }
+  bool piece_letter(const Value& v, char& out) {
+    if (v.kind != ValueKind::Word || v.text.size() != 1 || !std::isupper(static_cast<unsigned char>(v.text[0]))) {
+      d_.error(v.loc, "expected a piece letter (one upper-case letter), found `" + v.text + "`");
+      return false;
+    }
+    out = v.text[0];
+    return true;
+  }
+  // Letters such as `Q R*2 P*8` into a string of letters.
+  std::string letter_list(const std::vector<Value>& args, size_t from) {
+    std::string out;
+    for (size_t i = from; i < args.size(); ++i) {
+      const Value& v = args[i];
+      std::string t = v.text;
+      int count = 1;
+      size_t star = t.find('*');
+      if (star != std::string::npos) {
+        std::string n = t.substr(star + 1);
+        if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+          d_.error(v.loc, "expected `LETTER*COUNT`, found `" + t + "`");
+          continue;
+        }
+        count = std::stoi(n.substr(0, 4));
+        t = t.substr(0, star);
+      }
+      if (v.kind != ValueKind::Word || t.empty() || !std::isupper(static_cast<unsigned char>(t[0])) ||
+          (t.size() > 1 && t != "Again")) {
+        d_.error(v.loc, "expected a piece letter, found `" + v.text + "`");
+        continue;
+      }
+      for (int k = 0; k < count; ++k) out += t.size() == 1 ? t : "*";
+    }
+    return out;
+  }
+  void feature(const std::string& name, const Loc& loc) { m_.features.push_back({name, loc}); }
+
+  // ---- statements ---------------------------------------------------------------------
+  void statement(const Stmt& s, bool is_root) {
+    const std::string& k = s.keyword;
+    if (k == "ruleset") {
+      // Handled by the loader (name and `extends`).
+      if (s.args.empty()) d_.error(s.loc, "`ruleset` needs a name", "write it as `ruleset NAME [extends PARENT]`");
+      if (is_root && !s.args.empty()) {
+        m_.name = s.args[0].text;
+        m_.name_loc = s.args[0].loc;
+      }
+    } else if (k == "title") {
+      if (want_args(s, 1, 1, "\"TEXT\"")) m_.title = s.args[0].text;
+    } else if (k == "board") {
+      board(s);
+    } else if (k == "option") {
+      option(s);
+    } else if (k == "piece") {
+      piece(s);
+    } else if (k == "castling") {
+      castling(s);
+    } else if (k == "setup") {
+      setup(s);
+    } else if (k == "reserve") {
+      no_block(s);
+      m_.reserve = letter_list(s.args, 0);
+      m_.reserve_loc = s.loc;
+      if (m_.reserve.empty()) d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
+    } else if (k == "pile") {
+      letter_list(s.args, 0);
+      feature("draw pile", s.loc);
+    } else if (k == "hand") {
+      feature("hand", s.loc);
+    } else if (k == "deck") {
+      for (const Stmt& c : s.block) {
+        if (c.keyword != "card") unknown(c, {"card"}, "deck statement");
+        else if (c.args.size() < 2) d_.error(c.loc, "`card` takes a name and `LETTER*COUNT`");
+        else letter_list(c.args, 1);
+      }
+      feature("deck of cards", s.loc);
+    } else if (k == "discard" || k == "reshuffle") {
+      feature(k, s.loc);
+    } else if (k == "turn") {
+      turn(s);
+    } else if (k == "placement") {
+      placement(s);
+    } else if (k == "legal") {
+      legal(s);
+    } else if (k == "end") {
+      end(s);
+    } else if (k == "expect") {
+      expect(s);
+    } else if (k == "move-condition") {
+      if (want_args(s, 3, 3, "non-capture adjacent-to any") &&
+          !(s.args[0].is("non-capture") && s.args[1].is("adjacent-to") && s.args[2].is("any")))
+        d_.error(s.args[0].loc, "the only move condition is `non-capture adjacent-to any`");
+      feature("move-condition adjacency", s.loc);
+    } else if (k == "army") {
+      army(s);
+    } else {
+      unknown(s, kTop, "statement");
+    }
+  }
+
+  void board(const Stmt& s) {
+    no_block(s);
+    m_.board_loc = s.loc;
+    if (s.args.size() == 1 && s.args[0].is("unbounded")) {
+      m_.unbounded = true;
+      feature("board unbounded", s.loc);
+      return;
+    }
+    if (s.args.size() == 3 && s.args[1].is("x")) {
+      auto w = number(s.args[0], "a width", 1, 26), h = number(s.args[2], "a height", 1, 99);
+      if (w && h) {
+        m_.width = *w;
+        m_.height = *h;
+        m_.unbounded = false;
+      }
+      return;
+    }
+    d_.error(s.loc, "`board` takes `WIDTH x HEIGHT` or `unbounded`", "e.g. `board 8 x 8`");
+  }
+
+  void option(const Stmt& s) {
+    no_block(s);
+    if (s.args.size() < 3 || !s.args[1].is("=")) {
+      d_.error(s.loc, "`option` takes `NAME = DEFAULT [\"DOC\"]`");
+      return;
+    }
+    OptionDef o{s.args[0].text, s.args[2].text, s.args.size() > 3 ? s.args[3].text : "", s.loc};
+    auto it = overrides_.find(o.name);
+    if (it != overrides_.end()) {
+      bool was_num = std::all_of(o.value.begin(), o.value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      bool is_num = !it->second.empty() && std::all_of(it->second.begin(), it->second.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      bool was_bool = o.value == "true" || o.value == "false";
+      if (was_num && !is_num) {
+        d_.error(s.args[2].loc, "--set " + o.name + "=" + it->second + ": this option takes a number");
+      } else if (was_bool && it->second != "true" && it->second != "false") {
+        d_.error(s.args[2].loc, "--set " + o.name + "=" + it->second + ": this option takes true or false");
+      } else {
+        o.value = it->second;
+      }
+      used_overrides.insert(o.name);
+    }
+    for (auto& e : m_.options)
+      if (e.name == o.name) {
+        e = o;
+        return;
+      }
+    m_.options.push_back(o);
+  }
+
+  void piece(const Stmt& s) {
+    if (s.args.size() < 2) {
+      d_.error(s.loc, "`piece` takes a name and a letter", "e.g. `piece knight N { betza \"N\" }`");
+      return;
+    }
+    PieceDef p;
+    p.name = s.args[0].text;
+    p.loc = s.loc;
+    if (!piece_letter(s.args[1], p.letter)) return;
+    for (size_t i = 2; i < s.args.size(); ++i) {
+      if (s.args[i].is("royal")) p.royal = true;
+      else d_.error(s.args[i].loc, "unexpected `" + s.args[i].text + "` after the piece letter", "put it in the piece's block");
+    }
+    for (const Stmt& c : s.block) piece_stmt(p, c);
+    if (p.betza.empty() && std::none_of(p.features.begin(), p.features.end(), [](const Feature& f) { return f.name == "teleport"; }))
+      d_.error(s.loc, "piece `" + p.name + "` has no moves", "add `betza \"...\"`");
+    for (const Feature& f : p.features) m_.features.push_back(f);
+    for (auto& e : m_.pieces)
+      if (e.name == p.name || e.letter == p.letter) {
+        if (e.name != p.name) d_.error(s.args[1].loc, std::string("letter `") + p.letter + "` is already piece `" + e.name + "`");
+        e = p;
+        return;
+      }
+    m_.pieces.push_back(p);
+  }
+
+  void piece_stmt(PieceDef& p, const Stmt& c) {
+    const std::string& k = c.keyword;
+    if (k == "betza") {
+      if (!want_args(c, 1, 1, "\"BETZA\"")) return;
+      std::vector<BetzaMove> moves;
+      BetzaError err;
+      if (!parse_betza(c.args[0].text, moves, err)) {
+        Loc l = c.args[0].loc;
+        l.col += 1 + static_cast<int>(err.offset);
+        l.len = 1;
+        d_.error(l, err.message);
+        return;
+      }
+      for (const auto& mv : moves)
+        if (!mv.unsupported.empty()) {
+          feature("Betza modifier `" + mv.unsupported + "`", c.args[0].loc);
+          break;
+        }
+      p.betza.push_back({c.args[0].text, c.args[0].loc});
+    } else if (k == "royal") {
+      no_block(c);
+      p.royal = true;
+    } else if (k == "initial") {
+      if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
+        p.initial_ranks = ranks(c.args[1]);
+      } else if (!c.args.empty() && !c.args[0].is("ranks")) {
+        d_.error(c.args[0].loc, "expected `ranks`");
+      }
+    } else if (k == "promote") {
+      p.promote_loc = c.loc;
+      if (c.args.size() >= 3 && c.args[0].is("on") && c.args[1].is("rank")) {
+        p.promote_ranks = ranks(c.args[2]);
+        if (c.args.size() < 5 || !c.args[3].is("to")) {
+          d_.error(c.loc, "`promote on rank N` needs `to LETTERS`", "e.g. `promote on rank 8 to Q R B N`");
+          return;
+        }
+        for (size_t i = 4; i < c.args.size(); ++i) {
+          char l;
+          if (piece_letter(c.args[i], l)) p.promote_to.push_back(l);
+        }
+      } else if (c.args.size() >= 2 && c.args[0].is("on") && c.args[1].is("enemy-royal-rank")) {
+        p.features.push_back({"promotion by exchange on the enemy king's rank", c.loc});
+      } else {
+        d_.error(c.loc, "`promote` takes `on rank N to LETTERS` or `on enemy-royal-rank by-exchange ...`");
+      }
+    } else if (std::find(kPiece.begin(), kPiece.end(), k) != kPiece.end()) {
+      p.features.push_back({k, c.loc});
+    } else {
+      unknown(c, kPiece, "piece statement");
+    }
+  }
+
+  void castling(const Stmt& s) {
+    m_.castling_loc = s.loc;
+    if (s.args.size() == 1 && s.args[0].is("none")) {
+      m_.castling = false;
+      return;
+    }
+    if (!s.args.empty()) d_.error(s.args[0].loc, "`castling` takes a block or `none`");
+    m_.castling = true;
+    for (const Stmt& c : s.block) {
+      if (c.keyword == "rook") {
+        if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_rook);
+      } else if (c.keyword == "king-side" || c.keyword == "queen-side") {
+        if (!want_args(c, 4, 4, "king-to FILE rook-to FILE")) continue;
+        auto file = [&](const Value& v) -> int {
+          if (v.text.size() != 1 || v.text[0] < 'a' || v.text[0] > 'z') {
+            d_.error(v.loc, "expected a file letter, found `" + v.text + "`");
+            return 0;
+          }
+          return v.text[0] - 'a';
+        };
+        if (!c.args[0].is("king-to") || !c.args[2].is("rook-to")) {
+          d_.error(c.loc, "expected `king-to FILE rook-to FILE`");
+          continue;
+        }
+        int kf = file(c.args[1]), rf = file(c.args[3]);
+        if (c.keyword == "king-side") {
+          m_.ks_king_to = kf;
+          m_.ks_rook_to = rf;
+        } else {
+          m_.qs_king_to = kf;
+          m_.qs_rook_to = rf;
+        }
+      } else {
+        unknown(c, {"rook", "king-side", "queen-side"}, "castling statement");
+      }
+    }
+  }
+
+  void setup(const Stmt& s) {
+    m_.setup_loc = s.loc;
+    if (s.args.size() == 1 && s.args[0].kind == ValueKind::String) {
+      m_.setup_kind = SetupKind::Text;
+      m_.setup_text = s.args[0].text;
+    } else if (s.args.size() == 1 && s.args[0].is("empty")) {
+      m_.setup_kind = SetupKind::Empty;
+    } else if (!s.args.empty() && s.args[0].is("chess960")) {
+      m_.setup_kind = SetupKind::Chess960;
+      if (s.args.size() == 3 && s.args[1].is("default") && s.args[2].kind == ValueKind::String)
+        m_.setup_text = s.args[2].text;
+      feature("setup chess960 (generated)", s.loc);
+    } else {
+      d_.error(s.loc, "`setup` takes a position text, `empty`, or `chess960 [default \"TEXT\"]`");
+    }
+  }
+
+  void turn(const Stmt& s) {
+    m_.turn_loc = s.loc;
+    m_.action_move = m_.action_place = false;
+    bool any = false;
+    for (const Stmt& c : s.block) {
+      if (c.keyword == "action") {
+        any = true;
+        for (const Value& v : c.args) {
+          if (v.is("move")) m_.action_move = true;
+          else if (v.is("place")) m_.action_place = true;
+          else if (!v.is("or")) d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
+        }
+      } else if (c.keyword == "phase") {
+        any = true;
+        if (c.args.empty()) {
+          d_.error(c.loc, "`phase` needs a name");
+          continue;
+        }
+        static const std::vector<std::string> phases = {"move", "place", "draw", "draw-card", "play-card", "redraw"};
+        if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end())
+          d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`", did_you_mean(c.args[0].text, phases));
+        feature("turn phase `" + c.args[0].text + "`", c.loc);
+      } else {
+        unknown(c, {"action", "phase"}, "turn statement");
+      }
+    }
+    if (!any) d_.error(s.loc, "`turn` needs at least one `action` or `phase`");
+  }
+
+  void placement(const Stmt& s) {
+    for (const Stmt& c : s.block) {
+      if (c.keyword == "region") {
+        if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) m_.place_ranks = ranks(c.args[1]);
+      } else if (c.keyword == "first") {
+        if (want_args(c, 1, 1, "royal") && c.args[0].is("royal")) m_.place_first_royal = true;
+      } else if (c.keyword == "pawn" || c.keyword == "other" || c.keyword == "no-escape-from-check" ||
+                 c.keyword == "no-promotion") {
+        feature("placement `" + c.keyword + "`", c.loc);
+      } else {
+        unknown(c, {"region", "first", "pawn", "other", "no-escape-from-check", "no-promotion"}, "placement statement");
+      }
+    }
+  }
+
+  void legal(const Stmt& s) {
+    m_.royal_safe = m_.royals_apart = false;
+    for (const Stmt& c : s.block) {
+      if (c.keyword == "royal-safe") m_.royal_safe = true;
+      else if (c.keyword == "royals-apart") m_.royals_apart = true;
+      else unknown(c, {"royal-safe", "royals-apart"}, "legality condition");
+    }
+  }
+
+  void end(const Stmt& s) {
+    m_.end.clear();
+    m_.claim_repetition.reset();
+    m_.claim_fifty.reset();
+    for (const Stmt& c : s.block) {
+      if (c.keyword == "claim") {
+        if (c.args.empty()) {
+          d_.error(c.loc, "`claim` takes `repetition` or `fifty-move`");
+          continue;
+        }
+        const std::string& what = c.args[0].text;
+        std::optional<int> n;
+        if (c.args.size() > 1) n = number(c.args[1], "a count", 1, 10000);
+        if (what == "repetition") {
+          m_.claim_repetition = n.value_or(option_int("repetition", 3));
+        } else if (what == "fifty-move") {
+          m_.claim_fifty = n.value_or(option_int("fifty-move", 100));
+        } else {
+          d_.error(c.args[0].loc, "unknown claim `" + what + "`", did_you_mean(what, {"repetition", "fifty-move"}));
+        }
+        continue;
+      }
+      if (std::find(kEndConditions.begin(), kEndConditions.end(), c.keyword) == kEndConditions.end()) {
+        unknown(c, kEndConditions, "end condition");
+        continue;
+      }
+      EndRule r;
+      r.condition = c.keyword;
+      r.loc = c.loc;
+      size_t i = 0;
+      while (i < c.args.size() && !c.args[i].is("->")) ++i;
+      if (i >= c.args.size() || i + 1 >= c.args.size()) {
+        d_.error(c.loc, "an end condition needs `-> RESULT`", "e.g. `checkmate -> loss`");
+        continue;
+      }
+      r.result = c.args[i + 1].text;
+      if (std::find(kResults.begin(), kResults.end(), r.result) == kResults.end())
+        d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean(r.result, kResults));
+      r.reason = c.keyword;
+      for (size_t j = i + 2; j < c.args.size(); ++j) {
+        if (c.args[j].kind == ValueKind::String) r.reason = c.args[j].text;
+        else if (c.args[j].is("when") && j + 1 < c.args.size()) r.when = c.args[++j].text;
+        else d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
+      }
+      if (!r.when.empty() && r.when != "reserves-empty")
+        d_.error(c.loc, "unknown condition `" + r.when + "`", did_you_mean(r.when, {"reserves-empty"}));
+      if (r.condition == "region-reached" || r.condition == "royal-capture" || r.condition == "agreement" ||
+          (r.condition == "no-legal-move"))
+        feature("end condition `" + r.condition + "`", c.loc);
+      m_.end.push_back(r);
+    }
+  }
+  int option_int(const std::string& name, int dflt) {
+    const OptionDef* o = m_.option(name);
+    if (!o) return dflt;
+    try {
+      return std::stoi(o->value);
+    } catch (...) {
+      d_.error(o->loc, "option `" + name + "` must be a number");
+      return dflt;
+    }
+  }
+
+  void expect(const Stmt& s) {
+    for (const Stmt& c : s.block) {
+      Expectation e;
+      e.kind = c.keyword;
+      e.loc = c.loc;
+      size_t i = 0;
+      if (i < c.args.size() && c.args[i].kind == ValueKind::String && c.keyword != "legal" && c.keyword != "illegal")
+        e.position = c.args[i++].text;
+      if (c.keyword == "perft") {
+        if (i + 3 != c.args.size() || !c.args[i + 1].is("=")) {
+          d_.error(c.loc, "expected `perft [\"POSITION\"] DEPTH = NODES`");
+          continue;
+        }
+        auto d = number(c.args[i], "a depth", 0, 12);
+        if (!d) continue;
+        e.depth = *d;
+        if (c.args[i + 2].kind != ValueKind::Number) {
+          d_.error(c.args[i + 2].loc, "expected a node count");
+          continue;
+        }
+        e.nodes = static_cast<unsigned long long>(c.args[i + 2].num);
+      } else if (c.keyword == "status") {
+        if (i + 2 != c.args.size() || !c.args[i].is("=")) {
+          d_.error(c.loc, "expected `status [\"POSITION\"] = REASON`");
+          continue;
+        }
+        e.text = c.args[i + 1].text;
+      } else if (c.keyword == "legal" || c.keyword == "illegal") {
+        if (c.args.size() == 2) {
+          e.position = c.args[0].text;
+          e.text = c.args[1].text;
+        } else if (c.args.size() == 1) {
+          e.text = c.args[0].text;
+        } else {
+          d_.error(c.loc, "expected `" + c.keyword + " [\"POSITION\"] ACTION`");
+          continue;
+        }
+      } else {
+        unknown(c, {"perft", "status", "legal", "illegal"}, "expectation");
+        continue;
+      }
+      m_.expects.push_back(e);
+    }
+  }
+
+  void army(const Stmt& s) {
+    if (s.args.size() < 2) {
+      d_.error(s.loc, "`army` takes a name and its piece letters");
+      return;
+    }
+    for (size_t i = 1; i < s.args.size(); ++i) {
+      char l;
+      if (piece_letter(s.args[i], l) && !m_.piece(l))
+        d_.error(s.args[i].loc, std::string("no piece has the letter `") + l + "`");
+    }
+    for (const Stmt& c : s.block)
+      if (c.keyword != "promote-to" && c.keyword != "castles" && c.keyword != "king-turn")
+        unknown(c, {"promote-to", "castles", "king-turn"}, "army statement");
+    feature("army `" + s.args[0].text + "`", s.loc);
+  }
+};
+
+std::string read_file(const std::string& path, bool& ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Post-checks on the finished model: cross references and consistency.
+void finish(Model& m, Diagnostics& d) {
+  int royals = 0;
+  for (const auto& p : m.pieces) {
+    if (p.royal) ++royals;
+    for (char l : p.promote_to)
+      if (!m.piece(l)) d.error(p.promote_loc, std::string("promotion to `") + l + "`, which is no piece");
+    if (p.promote_ranks && !m.unbounded && (p.promote_ranks->lo < 1 || p.promote_ranks->hi > m.height))
+      d.error(p.promote_loc, "promotion rank off the board");
+  }
+  if (royals == 0 && m.royal_safe) d.error(m.name_loc, "`royal-safe` but no piece is royal");
+  if (m.castling && !m.piece(m.castling_rook))
+    d.error(m.castling_loc, std::string("castling rook `") + m.castling_rook + "` is no piece");
+  for (char l : m.reserve)
+    if (l != '*' && !m.piece(l)) d.error(m.reserve_loc, std::string("reserve piece `") + l + "` is no piece");
+  if (m.action_place && m.reserve.empty() && m.setup_kind != SetupKind::Text)
+    d.error(m.turn_loc, "`action place` but no `reserve`");
+  if (m.place_ranks && !m.unbounded && (m.place_ranks->lo < 1 || m.place_ranks->hi > m.height))
+    d.error(m.turn_loc, "placement region off the board");
+  if (m.end.empty()) d.error(m.name_loc, "the ruleset has no `end` conditions");
+  if (m.title.empty()) m.title = m.name;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> load_ruleset(const std::string& path, const std::map<std::string, std::string>& overrides,
+                                    Diagnostics& diags, std::vector<std::unique_ptr<Source>>& sources) {
+  // Collect the chain: the file, its parent, the parent's parent...
+  std::vector<std::pair<const Source*, std::vector<Stmt>>> chain;
+  std::string current = path;
+  std::set<std::string> seen;
+  Loc from{};
+  while (!current.empty()) {
+    std::string canon = std::filesystem::weakly_canonical(current).string();
+    if (seen.count(canon)) {
+      diags.error(from, "`extends` forms a cycle through " + current);
+      return nullptr;
+    }
+    seen.insert(canon);
+    bool ok = false;
+    std::string text = read_file(current, ok);
+    if (!ok || std::filesystem::is_directory(current)) {
+      diags.error(from, "cannot read ruleset file `" + current + "`");
+      return nullptr;
+    }
+    sources.push_back(std::make_unique<Source>(current, text));
+    const Source* src = sources.back().get();
+    std::vector<Stmt> stmts = parse(*src, diags);
+    std::string parent;
+    bool has_header = false;
+    for (const Stmt& s : stmts) {
+      if (s.keyword != "ruleset") continue;
+      if (has_header) diags.error(s.loc, "a second `ruleset` statement", "one file holds one ruleset");
+      has_header = true;
+      if (s.args.size() >= 3 && s.args[1].is("extends")) {
+        parent = s.args[2].text;
+        from = s.args[2].loc;
+      } else if (s.args.size() != 1) {
+        diags.error(s.loc, "expected `ruleset NAME` or `ruleset NAME extends PARENT`");
+      }
+    }
+    if (!has_header) diags.error(Loc{src, 1, 1, 1}, "the file does not start with `ruleset NAME`");
+    chain.push_back({src, std::move(stmts)});
+    current = parent.empty() ? "" : (std::filesystem::path(current).parent_path() / (parent + ".rules")).string();
+    if (!parent.empty() && !std::filesystem::exists(current)) {
+      diags.error(from, "cannot find the parent ruleset `" + parent + "` (looked for " + current + ")");
+      return nullptr;
+    }
+  }
+  auto model = std::make_unique<Model>();
+  Checker checker(*model, diags, overrides);
+  for (size_t i = chain.size(); i-- > 0;) {
+    bool root = i == 0;
+    checker.top(chain[i].second, true);
+    if (!root) {
+      for (const Stmt& s : chain[i].second)
+        if (s.keyword == "ruleset" && !s.args.empty()) model->lineage.insert(model->lineage.begin(), s.args[0].text);
+      model->expects.clear();  // a parent's expectations are about the parent
+    }
+  }
+  for (const auto& [k, v] : overrides)
+    if (!checker.used_overrides.count(k)) {
+      std::vector<std::string> names;
+      for (const auto& o : model->options) names.push_back(o.name);
+      diags.error(Loc{}, "--set " + k + "=" + v + ": the ruleset has no option `" + k + "`", did_you_mean(k, names));
+    }
+  finish(*model, diags);
+  if (diags.has_errors()) return nullptr;
+  return model;
+}
+
+}  // namespace arb::lang
