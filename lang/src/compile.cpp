@@ -27,9 +27,12 @@ class Compiler {
     p->variant = m_.name;
     p->title = m_.title;
     if (m_.name_loc.src) p->source = m_.name_loc.src->path;
-    for (const Feature& f : m_.features)
+    bool first = true;
+    for (const Feature& f : m_.features) {
       d_.error(f.loc, "feature `" + f.name + "` is not executable yet by the compiled generator",
-               "the ruleset parses and checks; running it needs generator support for this construct");
+               first ? "the ruleset parses and checks; running it needs generator support for this construct" : "");
+      first = false;
+    }
     if (m_.unbounded) return nullptr;
     if (m_.width * m_.height > 64) {
       d_.error(m_.board_loc, "boards of more than 64 squares are not executable yet by the compiled generator");

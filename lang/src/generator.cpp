@@ -156,6 +156,13 @@ class Generator final : public Engine {
     Status st;
     int k = royal_square(side_);
     st.in_check = k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
+    if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
+    if (p_->claim_repetition) {
+      int count = 0;
+      for (uint64_t h : history_)
+        if (h == hash_) ++count;
+      st.claim_threefold = count >= p_->claim_repetition;
+    }
     uint64_t n = generate<true>(nullptr);
     if (n == 0) {
       if (st.in_check) {
@@ -170,13 +177,6 @@ class Generator final : public Engine {
     if (p_->insufficient_draw && insufficient()) {
       st.result = Result::Draw;
       st.reason = "insufficient-material";
-    }
-    if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
-    if (p_->claim_repetition) {
-      int count = 0;
-      for (uint64_t h : history_)
-        if (h == hash_) ++count;
-      st.claim_threefold = count >= p_->claim_repetition;
     }
     return st;
   }

@@ -180,7 +180,9 @@ class Checker {
       m_.reserve_loc = s.loc;
       if (m_.reserve.empty()) d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
     } else if (k == "pile") {
-      letter_list(s.args, 0);
+      std::vector<Value> letters = s.args;
+      if (!letters.empty() && letters.back().is("shuffled")) letters.pop_back();
+      if (letter_list(letters, 0).empty()) d_.error(s.loc, "`pile` needs the tiles of each side's pile");
       feature("draw pile", s.loc);
     } else if (k == "hand") {
       feature("hand", s.loc);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Arbiter needs, only those missing. Debian 12.
+set -euo pipefail
+pkgs=(build-essential cmake clang libz3-dev libboost-program-options-dev librapidcheck-dev libgtest-dev
+      nlohmann-json3-dev stockfish fairy-stockfish python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
