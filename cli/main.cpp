@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <sstream>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,7 @@ fs::path rulesets_dir() {
 struct Common {
   std::string variant, rules, position, engine = "compiled";
   std::vector<std::string> sets;
+  std::string moves;
   bool json = false;
 };
 
@@ -62,6 +65,7 @@ void add_common(po::options_description& d, Common& c) {
                                                      "option override NAME=VALUE (repeatable)")(
       "position", po::value(&c.position), "position text (default: the variant's start)")(
       "fen", po::value(&c.position), "alias of --position")(
+      "moves", po::value(&c.moves), "actions to play from the position first (SAN, UCI, K@e1 or pKe1; `1.` numbers skipped)")(
       "engine", po::value(&c.engine), "compiled (default) or reference")("json", po::bool_switch(&c.json),
                                                                           "machine-readable output");
 }
@@ -127,6 +131,27 @@ Loaded load_engine(const Common& c) {
       std::cerr << "error: bad position: " << e.what() << "\n  " << c.position << "\n  "
                 << std::string(std::min(e.column, c.position.size()), ' ') << "^\n";
       l.engine.reset();
+      return l;
+    }
+  }
+  if (!c.moves.empty()) {
+    std::istringstream in(c.moves);
+    std::string tok;
+    int n = 0;
+    while (in >> tok) {
+      if (!tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0])) && tok.find('.') != std::string::npos) {
+        tok = tok.substr(tok.rfind('.') + 1);
+        if (tok.empty()) continue;
+      }
+      ++n;
+      auto a = arb::parse_action(*l.engine, tok);
+      if (!a) {
+        std::cerr << "error: --moves: action " << n << " `" << tok << "` is not legal in " << l.engine->position()
+                  << "\n";
+        l.engine.reset();
+        return l;
+      }
+      l.engine->apply(*a);
     }
   }
   return l;
