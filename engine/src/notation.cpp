@@ -93,7 +93,7 @@ std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool 
     if (others) {
       bool ambiguous = false, same_file = false, same_rank = false;
       for (const ActionInfo& o : *others) {
-        if (o.steps.size() != 1) continue;
+        if (o.steps.empty()) continue;
         const Step& t = o.steps[0];
         if (t.kind != StepKind::Move || t.castle != Castle::None || t.piece != s.piece || t.to != s.to ||
             t.from == s.from || t.card != s.card)
@@ -126,7 +126,7 @@ std::string san_core(const ActionInfo& info, const std::vector<ActionInfo>* othe
   std::string out;
   for (size_t i = 0; i < info.steps.size(); ++i) {
     if (i) out += ",";
-    out += step_san(info.steps[i], info.steps.size() == 1 ? others : nullptr, placement_p);
+    out += step_san(info.steps[i], i == 0 ? others : nullptr, placement_p);
   }
   return out;
 }

@@ -1,0 +1,144 @@
+#include "common.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "arbiter/notation.hpp"
+#include "reference.hpp"
+
+namespace arb::cli {
+
+
+std::string json_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (c == '\n') {
+      o += "\\n";
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
+// Where the bundled rulesets are: beside the binary's source tree, or ARBITER_RULESETS.
+fs::path rulesets_dir() {
+  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
+  return fs::path(ARBITER_SOURCE_DIR) / "rulesets";
+}
+
+
+void add_common(po::options_description& d, Common& c) {
+  d.add_options()("variant", po::value(&c.variant), "bundled variant NAME (rulesets/NAME.rules)")(
+      "rules", po::value(&c.rules), "ruleset FILE")("set", po::value(&c.sets)->composing(),
+                                                     "option override NAME=VALUE (repeatable)")(
+      "position", po::value(&c.position), "position text (default: the variant's start)")(
+      "fen", po::value(&c.position), "alias of --position")(
+      "moves", po::value(&c.moves), "actions to play from the position first (SAN, UCI, K@e1 or pKe1; `1.` numbers skipped)")(
+      "engine", po::value(&c.engine), "compiled (default) or reference")("json", po::bool_switch(&c.json),
+                                                                          "machine-readable output");
+}
+
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
+  std::map<std::string, std::string> out;
+  for (const auto& s : sets) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--set expects NAME=VALUE, got `" + s + "`");
+    out[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  return out;
+}
+
+std::string rules_path(const Common& c) {
+  if (!c.rules.empty() && !c.variant.empty()) throw UsageError("give --variant or --rules, not both");
+  if (!c.rules.empty()) return c.rules;
+  std::string v = c.variant.empty() ? "chess" : c.variant;
+  fs::path p = rulesets_dir() / (v + ".rules");
+  if (!fs::exists(p)) {
+    std::string known;
+    if (fs::exists(rulesets_dir()))
+      for (const auto& e : fs::directory_iterator(rulesets_dir()))
+        if (e.path().extension() == ".rules") known += " " + e.path().stem().string();
+    throw UsageError("unknown variant `" + v + "` (bundled:" + known + ")");
+  }
+  return p.string();
+}
+
+
+Loaded load_engine(const Common& c) {
+  Loaded l;
+  arb::lang::Diagnostics diags;
+  std::string path = rules_path(c);
+  l.compiled = arb::lang::compile_file(path, parse_sets(c.sets), diags);
+  if (diags.has_errors()) {
+    std::cerr << diags.render();
+    std::cerr << path << ": " << diags.error_count() << " error(s)\n";
+    return l;
+  }
+  l.variant = l.compiled.model->name;
+  if (c.engine == "compiled") {
+    l.engine = arb::lang::make_compiled_engine(l.compiled.program);
+  } else if (c.engine == "reference") {
+    if (!c.sets.empty()) throw UsageError("--set applies to the compiled ruleset; the reference engine has no options");
+    std::string base = l.variant;
+    l.engine = arb::ref::make_reference_engine(base);
+    if (!l.engine) throw UsageError("variant `" + base + "` has no reference engine yet");
+  } else {
+    throw UsageError("--engine must be `compiled` or `reference`, not `" + c.engine + "`");
+  }
+  if (!c.position.empty()) {
+    try {
+      l.engine->set_position(c.position);
+    } catch (const arb::PositionError& e) {
+      std::cerr << "error: bad position: " << e.what() << "\n  " << c.position << "\n  "
+                << std::string(std::min(e.column, c.position.size()), ' ') << "^\n";
+      l.engine.reset();
+      return l;
+    }
+  }
+  if (!c.moves.empty()) {
+    std::istringstream in(c.moves);
+    std::string tok;
+    int n = 0;
+    while (in >> tok) {
+      if (!tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0])) && tok.find('.') != std::string::npos) {
+        tok = tok.substr(tok.rfind('.') + 1);
+        if (tok.empty()) continue;
+      }
+      ++n;
+      auto a = arb::parse_action(*l.engine, tok);
+      if (!a) {
+        std::cerr << "error: --moves: action " << n << " `" << tok << "` is not legal in " << l.engine->position()
+                  << "\n";
+        l.engine.reset();
+        return l;
+      }
+      l.engine->apply(*a);
+    }
+  }
+  return l;
+}
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, path);
+}
+
+
+}  // namespace arb::cli

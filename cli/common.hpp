@@ -1,0 +1,54 @@
+// Shared pieces of the arbiter command: options every command takes, loading the engine,
+// exit codes, JSON escaping and atomic output.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arbiter/lang/compile.hpp"
+
+namespace arb::cli {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
+
+// Unusable input found while reading the command line: exit 2 with the message.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string json_escape(const std::string& s);
+fs::path rulesets_dir();
+
+// Options every command takes.
+struct Common {
+  std::string variant, rules, position, engine = "compiled";
+  std::vector<std::string> sets;
+  std::string moves;
+  bool json = false;
+};
+void add_common(po::options_description& d, Common& c);
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets);
+std::string rules_path(const Common& c);
+
+// The engine a command runs: nullptr after unusable input was reported on stderr.
+struct Loaded {
+  arb::lang::Compiled compiled;
+  std::unique_ptr<arb::Engine> engine;
+  std::string variant;
+};
+Loaded load_engine(const Common& c);
+
+// Writes `text` to `path` atomically (a temporary file renamed over it).
+void write_atomically(const fs::path& path, const std::string& text);
+
+int cmd_fuzz(const std::vector<std::string>& args);
+
+}  // namespace arb::cli
