@@ -37,7 +37,7 @@ fs::path rulesets_dir() {
 }
 
 
-void add_common(po::options_description& d, Common& c) {
+void add_common(po::options_description& d, Common& c, bool with_seed) {
   d.add_options()("variant", po::value(&c.variant), "bundled variant NAME (rulesets/NAME.rules)")(
       "rules", po::value(&c.rules), "ruleset FILE")("set", po::value(&c.sets)->composing(),
                                                      "option override NAME=VALUE (repeatable)")(
@@ -46,6 +46,7 @@ void add_common(po::options_description& d, Common& c) {
       "moves", po::value(&c.moves), "actions to play from the position first (SAN, UCI, K@e1 or pKe1; `1.` numbers skipped)")(
       "engine", po::value(&c.engine), "compiled (default) or reference")("json", po::bool_switch(&c.json),
                                                                           "machine-readable output");
+  if (with_seed) d.add_options()("seed", po::value(&c.seed), "shuffle the start with this seed (ChessMe piles)");
 }
 
 std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
@@ -95,12 +96,18 @@ Loaded load_engine(const Common& c) {
   } else {
     throw UsageError("--engine must be `compiled` or `reference`, not `" + c.engine + "`");
   }
-  if (!c.position.empty()) {
+  std::string position = c.position;
+  if (!c.seed.empty()) {
+    if (!position.empty()) throw UsageError("give --seed or --position, not both");
+    position = "start:" + c.seed;
+  }
+  if (position.empty() && c.engine != "compiled") position = arb::lang::make_compiled_engine(l.compiled.program)->position();
+  if (!position.empty()) {
     try {
-      l.engine->set_position(c.position);
+      l.engine->set_position(position);
     } catch (const arb::PositionError& e) {
-      std::cerr << "error: bad position: " << e.what() << "\n  " << c.position << "\n  "
-                << std::string(std::min(e.column, c.position.size()), ' ') << "^\n";
+      std::cerr << "error: bad position: " << e.what() << "\n  " << position << "\n  "
+                << std::string(std::min(e.column, position.size()), ' ') << "^\n";
       l.engine.reset();
       return l;
     }

@@ -32,9 +32,11 @@ struct Common {
   std::string variant, rules, position, engine = "compiled";
   std::vector<std::string> sets;
   std::string moves;
+  std::string seed;  // ChessMe: the start shuffled with this seed (`start:SEED`)
   bool json = false;
 };
-void add_common(po::options_description& d, Common& c);
+// `with_seed`: whether --seed means the start shuffle (fuzz and diff use --seed for themselves).
+void add_common(po::options_description& d, Common& c, bool with_seed = true);
 std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets);
 std::string rules_path(const Common& c);
 

@@ -18,7 +18,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   int jobs = 1;
   std::string save_dir = (fs::path(ARBITER_SOURCE_DIR) / "corpus" / "regressions").string();
   po::options_description d("arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--json]");
-  add_common(d, c);
+  add_common(d, c, /*with_seed=*/false);
   d.add_options()("seconds", po::value(&o.seconds), "run for this long")("games", po::value(&o.games),
                                                                          "number of random games (default 100)")(
       "seed", po::value(&o.seed), "random seed (runs are deterministic for a seed)")(

@@ -238,17 +238,21 @@ std::string format_chessme(const ChessMePosition& p) {
   return out;
 }
 
+std::string shuffle_tiles(std::string tiles, uint64_t seed, Color side) {
+  uint64_t state = side == Color::White ? seed : seed ^ 0x9E3779B97F4A7C15ULL;
+  for (size_t i = tiles.size(); i-- > 1;) {
+    size_t j = static_cast<size_t>(splitmix_next(state) % (i + 1));
+    std::swap(tiles[i], tiles[j]);
+  }
+  return tiles;
+}
+
 ChessMePosition chessme_start_position(uint64_t seed) {
   ChessMePosition p;
   p.pieces = {{{2, 6}, 'k'}, {{0, 5}, 'p'}, {{1, 5}, 'p'}, {{2, 5}, 'p'}, {{3, 5}, 'p'},
               {{0, 2}, 'P'}, {{1, 2}, 'P'}, {{2, 2}, 'P'}, {{3, 2}, 'P'}, {{2, 1}, 'K'}};
   for (int c = 0; c < 2; ++c) {
-    std::string tiles = "QRRBBNNPPPP";
-    uint64_t state = c == 0 ? seed : seed ^ 0x9E3779B97F4A7C15ULL;
-    for (size_t i = tiles.size() - 1; i >= 1; --i) {
-      size_t j = static_cast<size_t>(splitmix_next(state) % (i + 1));
-      std::swap(tiles[i], tiles[j]);
-    }
+    std::string tiles = shuffle_tiles("QRRBBNNPPPP", seed, c == 0 ? Color::White : Color::Black);
     if (c == 1)
       for (char& ch : tiles) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     p.hand[c] = tiles.substr(0, 3);

@@ -1,6 +1,9 @@
 #include "arbiter/lang/compile.hpp"
 
 #include <cstdlib>
+#include <set>
+
+#include "arbiter/chessme_text.hpp"
 
 #include "arbiter/lang/betza.hpp"
 
@@ -27,13 +30,25 @@ class Compiler {
     p->variant = m_.name;
     p->title = m_.title;
     if (m_.name_loc.src) p->source = m_.name_loc.src->path;
+    // What the unbounded-grid generator runs beyond the common core.
+    static const std::set<std::string> kGridFeatures = {
+        "board unbounded", "move-condition adjacency", "draw pile", "hand", "turn phase `move`",
+        "turn phase `place`", "turn phase `draw`", "placement `pawn`", "placement `other`",
+        "placement `no-escape-from-check`", "placement `no-promotion`",
+        "promotion by exchange on the enemy king's rank", "end condition `no-legal-move`",
+        "end condition `agreement`"};
     bool first = true;
     for (const Feature& f : m_.features) {
+      if (m_.unbounded && kGridFeatures.count(f.name)) continue;
       d_.error(f.loc, "feature `" + f.name + "` is not executable yet by the compiled generator",
                first ? "the ruleset parses and checks; running it needs generator support for this construct" : "");
       first = false;
     }
-    if (m_.unbounded) return nullptr;
+    if (m_.unbounded) {
+      grid(*p);
+      if (d_.has_errors()) return nullptr;
+      return p;
+    }
     if (m_.width * m_.height > 64) {
       d_.error(m_.board_loc, "boards of more than 64 squares are not executable yet by the compiled generator");
       return nullptr;
@@ -177,6 +192,124 @@ class Compiler {
         pp.promote_to.push_back(static_cast<char>(idx));
       }
     }
+  }
+
+
+  // The unbounded grid: pieces become move vectors; the turn is ChessMe's phase sequence.
+  void grid(Program& p) {
+    auto g = std::make_shared<GridProgram>();
+    p.width = p.height = 0;
+    p.squares = 0;
+    p.ntypes = static_cast<int>(m_.pieces.size());
+    for (const PieceDef& def : m_.pieces) p.letters.push_back(def.letter);
+    for (int t = 0; t < p.ntypes; ++t) {
+      const PieceDef& def = m_.pieces[t];
+      GridPiece gp;
+      gp.letter = def.letter;
+      gp.royal = def.royal;
+      gp.is_pawn = def.name == "pawn";
+      gp.promote_exchange = def.promote_exchange;
+      if (def.royal) {
+        if (g->royal_type >= 0) d_.error(def.loc, "more than one royal piece type is not executable yet");
+        g->royal_type = t;
+      }
+      if (gp.is_pawn) g->pawn_type = t;
+      if (def.promote_ranks) d_.error(def.promote_loc, "promotion on fixed ranks needs a bounded board");
+      if (def.promote_exchange && !def.promote_exchange_optional)
+        d_.error(def.promote_loc, "a mandatory promotion by exchange is not executable yet (write `optional`)");
+      for (const BetzaText& bt : def.betza) {
+        std::vector<BetzaMove> moves;
+        BetzaError err;
+        if (!parse_betza(bt.text, moves, err)) continue;
+        for (const BetzaMove& mv : moves) {
+          if (mv.initial || mv.lame || mv.en_passant) {
+            d_.error(bt.loc, "`i`, `n` and `e` are not executable on the unbounded grid yet");
+            break;
+          }
+          if (mv.range != 1 && (unit_dir(mv.dx, mv.dy) < 0 || mv.range != 0)) {
+            d_.error(bt.loc, "riders other than unlimited W and F riders are not executable yet");
+            break;
+          }
+          for (int c = 0; c < 2; ++c) {
+            GridMove gm{mv.dx, c == 0 ? mv.dy : -mv.dy, mv.range != 1, mv.can_move, mv.can_capture};
+            gp.moves[c].push_back(gm);
+            if (!gm.can_capture) continue;
+            if (gm.rider) {
+              gp.ride_capture[c] |= static_cast<uint8_t>(1u << unit_dir(gm.dx, gm.dy));
+            } else if (std::abs(gm.dx) <= 3 && std::abs(gm.dy) <= 3) {
+              gp.leap_capture[c][gm.dx + 3][gm.dy + 3] = true;
+            } else {
+              d_.error(bt.loc, "leaps longer than 3 squares are not executable on the unbounded grid yet");
+            }
+          }
+        }
+      }
+      if (gp.moves[0].size() > 16) d_.error(def.loc, "more than 16 move vectors in one piece are not executable yet");
+      g->types.push_back(gp);
+    }
+    if (g->royal_type < 0) d_.error(m_.name_loc, "the unbounded grid needs a royal piece");
+    if (!m_.adjacency_rule)
+      d_.error(m_.board_loc, "an unbounded board without `move-condition non-capture adjacent-to any` has "
+                             "infinitely many moves; not executable");
+    if (m_.castling) d_.error(m_.castling_loc, "castling is not executable on the unbounded grid");
+    if (!m_.reserve.empty()) d_.error(m_.reserve_loc, "reserves are not executable on the unbounded grid yet");
+    // Turn: a mandatory move, an optional placement, a draw after the placement.
+    const auto& ph = m_.phases;
+    bool ok = !ph.empty() && ph[0].name == "move" && !ph[0].optional;
+    size_t i = 1;
+    if (ok && i < ph.size() && ph[i].name == "place") {
+      ok = ph[i].optional;
+      g->place = true;
+      ++i;
+    }
+    if (ok && i < ph.size() && ph[i].name == "draw") {
+      ok = ph[i].after == "place";
+      g->draw_after_place = true;
+      ++i;
+    }
+    if (!ok || i != ph.size())
+      d_.error(ph.empty() ? m_.turn_loc : ph[std::min(i, ph.size() - 1)].loc,
+               "on the unbounded grid the executable turn is `phase move mandatory`, `phase place optional`, "
+               "`phase draw after place`");
+    g->adjacency_rule = m_.adjacency_rule;
+    g->hand_size = m_.hand_size;
+    g->hand_draw = m_.hand_draw;
+    g->pile = m_.pile;
+    g->pile_shuffled = m_.pile_shuffled;
+    g->seed = m_.pile_seed;
+    g->place_pawn_beside = m_.place_pawn_beside;
+    g->place_other_behind = m_.place_other_behind;
+    if (g->place && !m_.place_no_escape)
+      d_.error(m_.turn_loc, "placements that escape check are not executable yet (add `no-escape-from-check`)");
+    if (g->place && g->pawn_type < 0) d_.error(m_.turn_loc, "placements next to `own-pawn` need a piece named pawn");
+    if (m_.setup_kind != SetupKind::Text) {
+      d_.error(m_.setup_loc, "the unbounded grid needs a setup text of pieces");
+    } else {
+      g->setup_pieces = m_.setup_text;
+      try {
+        parse_chessme(m_.setup_text + " w -/- -/- -/- 1");
+      } catch (const std::exception& e) {
+        d_.error(m_.setup_loc, std::string("bad setup: ") + e.what());
+      }
+    }
+    bool mate = false;
+    for (const EndRule& r : m_.end) {
+      if (r.condition == "checkmate" && r.result == "loss") {
+        mate = true;
+      } else if ((r.condition == "no-legal-move" || r.condition == "stalemate") && r.result == "draw") {
+        g->no_move_reason = r.reason;
+      } else if (r.condition == "agreement") {
+        // A record may end with an agreed draw; it changes no move.
+      } else {
+        d_.error(r.loc, "end condition `" + r.condition + " -> " + r.result + "` is not executable on the grid yet");
+      }
+    }
+    if (!mate) d_.error(m_.name_loc, "the unbounded grid needs `checkmate -> loss`");
+    if (m_.claim_repetition || m_.claim_fifty)
+      d_.error(m_.name_loc, "repetition and fifty-move claims are not executable on the unbounded grid yet");
+    p.expects = m_.expects;
+    p.royal_type = g->royal_type;
+    p.grid = g;
   }
 
   void rules(Program& p) {

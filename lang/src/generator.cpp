@@ -739,7 +739,10 @@ class Generator final : public Engine {
 
 }  // namespace
 
+std::unique_ptr<Engine> make_grid_engine(std::shared_ptr<const Program> program);  // grid_generator.cpp
+
 std::unique_ptr<Engine> make_compiled_engine(std::shared_ptr<const Program> program) {
+  if (program->grid) return make_grid_engine(std::move(program));
   return std::make_unique<Generator>(std::move(program));
 }
 

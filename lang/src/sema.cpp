@@ -180,12 +180,28 @@ class Checker {
       m_.reserve_loc = s.loc;
       if (m_.reserve.empty()) d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
     } else if (k == "pile") {
-      std::vector<Value> letters = s.args;
-      if (!letters.empty() && letters.back().is("shuffled")) letters.pop_back();
-      if (letter_list(letters, 0).empty()) d_.error(s.loc, "`pile` needs the tiles of each side's pile");
+      std::vector<Value> letters;
+      for (size_t i = 0; i < s.args.size(); ++i) {
+        if (s.args[i].is("shuffled")) {
+          m_.pile_shuffled = true;
+          if (i + 1 < s.args.size() && s.args[i + 1].is("seed")) {
+            if (i + 2 >= s.args.size()) {
+              d_.error(s.args[i + 1].loc, "`seed` needs a number");
+            } else if (auto n = number(s.args[i + 2], "a seed", 0, 2000000000)) {
+              m_.pile_seed = static_cast<uint64_t>(*n);
+            }
+            i += 2;
+          }
+          continue;
+        }
+        letters.push_back(s.args[i]);
+      }
+      m_.pile = letter_list(letters, 0);
+      m_.pile_loc = s.loc;
+      if (m_.pile.empty()) d_.error(s.loc, "`pile` needs the tiles of each side's pile");
       feature("draw pile", s.loc);
     } else if (k == "hand") {
-      feature("hand", s.loc);
+      hand(s);
     } else if (k == "deck") {
       for (const Stmt& c : s.block) {
         if (c.keyword != "card") unknown(c, {"card"}, "deck statement");
@@ -209,12 +225,29 @@ class Checker {
       if (want_args(s, 3, 3, "non-capture adjacent-to any") &&
           !(s.args[0].is("non-capture") && s.args[1].is("adjacent-to") && s.args[2].is("any")))
         d_.error(s.args[0].loc, "the only move condition is `non-capture adjacent-to any`");
+      m_.adjacency_rule = true;
       feature("move-condition adjacency", s.loc);
     } else if (k == "army") {
       army(s);
     } else {
       unknown(s, kTop, "statement");
     }
+  }
+
+  void hand(const Stmt& s) {
+    no_block(s);
+    m_.hand_loc = s.loc;
+    for (size_t i = 0; i < s.args.size(); ++i) {
+      const Value& v = s.args[i];
+      if ((v.is("size") || v.is("draw")) && i + 1 < s.args.size()) {
+        auto n = number(s.args[i + 1], "a number of tiles or cards", 0, 64);
+        if (n) (v.is("size") ? m_.hand_size : m_.hand_draw) = *n;
+        ++i;
+      } else if (!v.is("keep-order")) {
+        d_.error(v.loc, "unexpected `" + v.text + "` in `hand`", "write `hand size N [draw N] [keep-order]`");
+      }
+    }
+    feature("hand", s.loc);
   }
 
   void board(const Stmt& s) {
@@ -333,6 +366,18 @@ class Checker {
           if (piece_letter(c.args[i], l)) p.promote_to.push_back(l);
         }
       } else if (c.args.size() >= 2 && c.args[0].is("on") && c.args[1].is("enemy-royal-rank")) {
+        bool by_exchange = false, from_captured = false;
+        for (size_t i = 2; i < c.args.size(); ++i) {
+          const Value& v = c.args[i];
+          if (v.is("by-exchange")) by_exchange = true;
+          else if (v.is("optional")) p.promote_exchange_optional = true;
+          else if (v.is("from") && i + 1 < c.args.size() && c.args[i + 1].is("captured")) from_captured = true, ++i;
+          else d_.error(v.loc, "unexpected `" + v.text + "`", "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
+        }
+        if (!by_exchange || !from_captured)
+          d_.error(c.loc, "promotion on the enemy royal's rank is by exchange for a captured piece",
+                   "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
+        p.promote_exchange = true;
         p.features.push_back({"promotion by exchange on the enemy king's rank", c.loc});
       } else {
         d_.error(c.loc, "`promote` takes `on rank N to LETTERS` or `on enemy-royal-rank by-exchange ...`");
@@ -402,6 +447,7 @@ class Checker {
   void turn(const Stmt& s) {
     m_.turn_loc = s.loc;
     m_.action_move = m_.action_place = false;
+    m_.phases.clear();
     bool any = false;
     for (const Stmt& c : s.block) {
       if (c.keyword == "action") {
@@ -420,6 +466,17 @@ class Checker {
         static const std::vector<std::string> phases = {"move", "place", "draw", "draw-card", "play-card", "redraw"};
         if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end())
           d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`", did_you_mean(c.args[0].text, phases));
+        Phase ph;
+        ph.name = c.args[0].text;
+        ph.loc = c.loc;
+        for (size_t i = 1; i < c.args.size(); ++i) {
+          const Value& v = c.args[i];
+          if (v.is("optional")) ph.optional = true;
+          else if (v.is("mandatory")) ph.optional = false;
+          else if (v.is("after") && i + 1 < c.args.size()) ph.after = c.args[++i].text;
+          else d_.error(v.loc, "unexpected `" + v.text + "` in `phase`", "write `phase NAME mandatory|optional [after PHASE]`");
+        }
+        m_.phases.push_back(ph);
         feature("turn phase `" + c.args[0].text + "`", c.loc);
       } else {
         unknown(c, {"action", "phase"}, "turn statement");
@@ -434,8 +491,15 @@ class Checker {
         if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) m_.place_ranks = ranks(c.args[1]);
       } else if (c.keyword == "first") {
         if (want_args(c, 1, 1, "royal") && c.args[0].is("royal")) m_.place_first_royal = true;
-      } else if (c.keyword == "pawn" || c.keyword == "other" || c.keyword == "no-escape-from-check" ||
-                 c.keyword == "no-promotion") {
+      } else if (c.keyword == "pawn" || c.keyword == "other") {
+        bool ok = c.keyword == "pawn" ? (c.args.size() == 2 && c.args[0].is("beside") && c.args[1].is("own-pawn"))
+                                      : (c.args.size() == 2 && c.args[0].is("behind") && c.args[1].is("own-pawn"));
+        if (!ok)
+          d_.error(c.loc, "expected `" + c.keyword + (c.keyword == "pawn" ? " beside" : " behind") + " own-pawn`");
+        (c.keyword == "pawn" ? m_.place_pawn_beside : m_.place_other_behind) = true;
+        feature("placement `" + c.keyword + "`", c.loc);
+      } else if (c.keyword == "no-escape-from-check" || c.keyword == "no-promotion") {
+        (c.keyword == "no-promotion" ? m_.place_no_promotion : m_.place_no_escape) = true;
         feature("placement `" + c.keyword + "`", c.loc);
       } else {
         unknown(c, {"region", "first", "pawn", "other", "no-escape-from-check", "no-promotion"}, "placement statement");

@@ -44,6 +44,38 @@ struct PieceProgram {
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
 };
 
+// The unbounded grid (ChessMe): pieces as move vectors instead of per-square tables.
+struct GridMove {
+  int dx = 0, dy = 0;  // board view for the colour it belongs to
+  bool rider = false;  // unit direction, unlimited
+  bool can_move = true, can_capture = true;
+};
+struct GridPiece {
+  char letter = 0;
+  bool royal = false;
+  bool is_pawn = false;  // the piece placements are measured from (`own-pawn`)
+  bool promote_exchange = false;
+  std::array<std::vector<GridMove>, 2> moves;
+  // Attack detection: capturing leaps within 3 squares, and capturing ride directions.
+  std::array<std::array<std::array<bool, 7>, 7>, 2> leap_capture{};  // [c][dx+3][dy+3]
+  std::array<uint8_t, 2> ride_capture{};  // bit d: direction (kDx[d], kDy[d]) of the board
+};
+struct GridProgram {
+  std::vector<GridPiece> types;
+  int royal_type = -1;
+  int pawn_type = -1;
+  bool adjacency_rule = true;
+  int hand_size = 3, hand_draw = 3;
+  std::string pile;  // each side's pile before shuffling (upper case)
+  bool pile_shuffled = true;
+  uint64_t seed = 1;
+  std::string setup_pieces;  // the pieces field of the start
+  bool place = false;        // an optional placement phase follows the move
+  bool place_pawn_beside = false, place_other_behind = false;
+  bool draw_after_place = false;
+  std::string no_move_reason = "no-legal-move";  // status reason when not in check and no move
+};
+
 struct Program {
   std::string variant;
   std::string title;
@@ -89,6 +121,9 @@ struct Program {
   bool lines_are_rays = true;
 
   std::vector<Expectation> expects;
+
+  // Set for unbounded boards; the bounded tables above are then unused.
+  std::shared_ptr<const GridProgram> grid;
 };
 
 // Compiles a checked model. Returns nullptr and reports at the construct's location when

@@ -42,6 +42,15 @@ struct PieceDef {
   std::string promote_to;              // letters
   Loc promote_loc;
   std::vector<Feature> features;  // named constructs beyond Betza
+  bool promote_exchange = false;  // on the enemy royal's rank, for a piece the opponent captured
+  bool promote_exchange_optional = false;
+};
+
+struct Phase {
+  std::string name;  // move, place, draw, draw-card, play-card, redraw
+  bool optional = false;
+  std::string after;  // `draw after place`: only when that phase happened
+  Loc loc;
 };
 
 struct OptionDef {
@@ -100,6 +109,18 @@ struct Model {
 
   std::optional<Range> place_ranks;  // relative ranks where placements may go
   bool place_first_royal = false;
+
+  // Turn phases, hands and piles, placement next to pawns (ChessMe).
+  std::vector<Phase> phases;
+  bool adjacency_rule = false;  // a non-capturing move must end next to another piece
+  int hand_size = 0, hand_draw = 0;
+  Loc hand_loc;
+  std::string pile;  // each side's draw pile before shuffling
+  bool pile_shuffled = false;
+  uint64_t pile_seed = 1;  // the default shuffle of the start (`--seed` overrides)
+  Loc pile_loc;
+  bool place_pawn_beside = false, place_other_behind = false;
+  bool place_no_escape = false, place_no_promotion = false;
 
   bool royal_safe = false;
   bool royals_apart = false;
