@@ -136,7 +136,7 @@ Loaded load_engine(const Common& c) {
 }
 
 void write_atomically(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
+  if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
   fs::path tmp = path;
   tmp += ".tmp";
   {
@@ -147,5 +147,53 @@ void write_atomically(const fs::path& path, const std::string& text) {
   fs::rename(tmp, path);
 }
 
+std::string xml_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '&': o += "&amp;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&apos;"; break;
+      default:
+        // XML 1.0 admits no control characters but tab, newline and carriage return.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
+          o += '?';
+        else
+          o += c;
+    }
+  }
+  return o;
+}
+
+std::string junit_xml(const std::string& suite, const std::vector<JUnitCase>& cases) {
+  size_t failures = 0;
+  double total = 0;
+  for (const auto& c : cases) {
+    failures += c.failed ? 1 : 0;
+    total += c.seconds;
+  }
+  std::ostringstream o;
+  o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"" << xml_escape(suite)
+    << "\" tests=\"" << cases.size() << "\" failures=\"" << failures << "\" errors=\"0\" time=\"" << total
+    << "\">\n";
+  for (const auto& c : cases) {
+    o << "  <testcase name=\"" << xml_escape(c.name) << "\" classname=\"" << xml_escape(c.classname)
+      << "\" time=\"" << c.seconds << "\"";
+    if (!c.failed && c.output.empty()) {
+      o << "/>\n";
+      continue;
+    }
+    o << ">\n";
+    if (c.failed)
+      o << "    <failure message=\"" << xml_escape(c.message) << "\">" << xml_escape(c.output) << "</failure>\n";
+    else
+      o << "    <system-out>" << xml_escape(c.output) << "</system-out>\n";
+    o << "  </testcase>\n";
+  }
+  o << "</testsuite>\n</testsuites>\n";
+  return o.str();
+}
 
 }  // namespace arb::cli

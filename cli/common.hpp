@@ -51,6 +51,18 @@ Loaded load_engine(const Common& c);
 // Writes `text` to `path` atomically (a temporary file renamed over it).
 void write_atomically(const fs::path& path, const std::string& text);
 
+// JUnit XML, the test-result format CI servers display: one <testsuite> of cases.
+struct JUnitCase {
+  std::string name, classname;
+  double seconds = 0;
+  bool failed = false;
+  std::string message;  // one line: why it failed
+  std::string output;   // details: the failure's body, or <system-out> of a pass
+};
+std::string xml_escape(const std::string& s);
+std::string junit_xml(const std::string& suite, const std::vector<JUnitCase>& cases);
+
 int cmd_fuzz(const std::vector<std::string>& args);
+int cmd_diff(const std::vector<std::string>& args);
 
 }  // namespace arb::cli

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
-#include <thread>
+#include <sstream>
 
 #include "common.hpp"
 #include "fuzz/fuzz.hpp"
@@ -11,23 +11,47 @@
 
 namespace arb::cli {
 
+namespace {
+
+std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& left, const std::string& right) {
+  std::ostringstream o;
+  o << "DIVERGENCE (" << dv.what << ") at ply " << dv.plies << ", shrunk:\n  position:  " << dv.position;
+  if (!dv.action.empty()) o << "\n  after:     " << dv.action;
+  o << "\n  " << left << ": " << dv.left << "\n  " << right << ": " << dv.right << "\n";
+  if (!dv.diff.empty()) o << "  difference (+ " << left << " only, - " << right << " only): " << dv.diff << "\n";
+  return o.str();
+}
+
+}  // namespace
+
 // Differential fuzzing of the compiled generator against the reference engine.
 int cmd_fuzz(const std::vector<std::string>& args) {
   Common c;
   arb::fuzz::Options o;
   int jobs = 1;
+  bool strict = false;
+  std::string junit;
   std::string save_dir = (fs::path(ARBITER_SOURCE_DIR) / "corpus" / "regressions").string();
-  po::options_description d("arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--json]");
-  add_common(d, c, /*with_seed=*/false);
-  d.add_options()("seconds", po::value(&o.seconds), "run for this long")("games", po::value(&o.games),
-                                                                         "number of random games (default 100)")(
-      "seed", po::value(&o.seed), "random seed (runs are deterministic for a seed)")(
+  po::options_description d(
+      "arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--jobs J] [--strict-acceptance] [--json] "
+      "[--junit FILE]");
+  add_common(d, c);
+  d.add_options()("seconds", po::value(&o.seconds), "run for this long")(
+      "games", po::value(&o.games), "number of random games (default 100)")(
+      "seed", po::value(&o.seed), "random seed (runs are deterministic for a seed and a job count)")(
       "max-plies", po::value(&o.max_plies), "longest game")("jobs", po::value(&jobs), "parallel jobs (1)")(
-      "save-dir", po::value(&save_dir), "where divergences are saved");
+      "mutate", po::value(&o.mutate_percent), "chance in percent per ply of mutating the position (6; 0: never)")(
+      "strict-acceptance", po::bool_switch(&strict), "a text only one engine accepts is a divergence")(
+      "save-dir", po::value(&save_dir), "where divergences are saved")(
+      "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);
+  o.strict_acceptance = strict;
   if (c.engine != "compiled") throw UsageError("fuzz always compares the compiled generator with the reference engine");
+  if (jobs < 1 || jobs > 64) throw UsageError("--jobs must be between 1 and 64");
+  if (o.mutate_percent < 0 || o.mutate_percent > 100) throw UsageError("--mutate must be between 0 and 100");
+  if (o.max_plies < 1) throw UsageError("--max-plies must be at least 1");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   if (!arb::ref::make_reference_engine(l.variant))
@@ -38,36 +62,20 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   arb::fuzz::EngineFactory right = [variant] { return arb::ref::make_reference_engine(variant); };
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
-  if (jobs < 1 || jobs > 64) throw UsageError("--jobs must be between 1 and 64");
-  // Each job plays its own share of games with its own seed (seed + job): deterministic for
-  // a given seed and job count. The first divergence by job order is reported.
-  std::vector<arb::fuzz::Report> reports(static_cast<size_t>(jobs));
-  {
-    std::vector<std::thread> threads;
-    for (int j = 0; j < jobs; ++j) {
-      arb::fuzz::Options oj = o;
-      oj.seed = o.seed + static_cast<uint64_t>(j);
-      oj.games = o.games / jobs + (static_cast<uint64_t>(j) < o.games % jobs ? 1 : 0);
-      oj.progress = o.progress && j == 0;
-      threads.emplace_back([&, oj, j] { reports[j] = arb::fuzz::run(left, right, start, oj); });
-    }
-    for (auto& t : threads) t.join();
-  }
-  arb::fuzz::Report r;
-  for (const auto& rj : reports) {
-    r.games += rj.games;
-    r.positions += rj.positions;
-    r.seconds = std::max(r.seconds, rj.seconds);
-    if (!r.divergence && rj.divergence) r.divergence = rj.divergence;
-  }
+  arb::fuzz::Report r = arb::fuzz::run_parallel(left, right, start, o, jobs);
   uint64_t rate = static_cast<uint64_t>(r.seconds > 0 ? r.positions / r.seconds : 0);
   std::string saved;
   if (r.divergence) {
     const auto& dv = *r.divergence;
-    std::string body = "variant: " + variant + "\nposition: " + dv.position + "\naction: " + dv.action + "\nwhat: " + dv.what +
-                       "\ncompiled: " + dv.left + "\nreference: " + dv.right + "\ndiff: " + dv.diff + "\nseed: " +
-                       std::to_string(o.seed) + "\n";
-    std::string name = variant + "-" + std::to_string(std::hash<std::string>{}(dv.position) % 1000000007) + ".txt";
+    std::string sets;
+    for (const auto& s : c.sets) sets += (sets.empty() ? "" : " ") + s;
+    std::string body = "variant: " + variant + "\n" + (c.rules.empty() ? "" : "rules: " + c.rules + "\n") +
+                       (sets.empty() ? "" : "sets: " + sets + "\n") + "position: " + dv.position +
+                       "\naction: " + dv.action + "\nwhat: " + dv.what + "\ncompiled: " + dv.left +
+                       "\nreference: " + dv.right + "\ndiff: " + dv.diff + "\nseed: " + std::to_string(o.seed) +
+                       "\njobs: " + std::to_string(jobs) + "\n";
+    std::string name =
+        variant + "-" + std::to_string(std::hash<std::string>{}(dv.position + "|" + dv.action) % 1000000007) + ".txt";
     try {
       write_atomically(fs::path(save_dir) / name, body);
       saved = (fs::path(save_dir) / name).string();
@@ -75,19 +83,40 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       std::cerr << "warning: could not save the divergence: " << e.what() << "\n";
     }
   }
+  std::string detail = r.divergence ? divergence_text(*r.divergence, "compiled", "reference") : "";
+  if (!junit.empty()) {
+    JUnitCase tc;
+    tc.name = "fuzz " + variant + " seed " + std::to_string(o.seed);
+    tc.classname = "arbiter.fuzz." + variant;
+    tc.seconds = r.seconds;
+    tc.failed = r.divergence.has_value();
+    tc.message = r.divergence ? "compiled and reference engines diverge (" + r.divergence->what + ")" : "";
+    std::ostringstream out;
+    out << r.games << " games, " << r.positions << " positions compared (" << rate << "/s), " << r.mutations
+        << " mutations, " << r.acceptance_differences << " acceptance differences\n"
+        << detail << (saved.empty() ? "" : "saved: " + saved + "\n");
+    tc.output = out.str();
+    write_atomically(junit, junit_xml("arbiter fuzz", {tc}));
+  }
   if (c.json) {
-    std::cout << "{\"variant\":\"" << variant << "\",\"seed\":" << o.seed << ",\"games\":" << r.games
-              << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds << ",\"positions_per_second\":" << rate
-              << ",\"divergence\":" << (r.divergence ? arb::fuzz::to_json(*r.divergence) : "null")
+    std::cout << "{\"variant\":\"" << json_escape(variant) << "\",\"seed\":" << o.seed << ",\"jobs\":" << jobs
+              << ",\"games\":" << r.games << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds
+              << ",\"positions_per_second\":" << rate << ",\"mutations\":" << r.mutations
+              << ",\"mutations_rejected\":" << r.mutations_rejected
+              << ",\"acceptance_differences\":" << r.acceptance_differences << ",\"acceptance_examples\":[";
+    for (size_t i = 0; i < r.acceptance_examples.size(); ++i)
+      std::cout << (i ? "," : "") << arb::fuzz::to_json(r.acceptance_examples[i]);
+    std::cout << "],\"divergence\":" << (r.divergence ? arb::fuzz::to_json(*r.divergence) : "null")
               << ",\"saved\":\"" << json_escape(saved) << "\"}\n";
   } else {
     std::cout << "fuzz " << variant << ": " << r.games << " games, " << r.positions << " positions compared in "
-              << r.seconds << " s (" << rate << "/s)\n";
+              << r.seconds << " s (" << rate << "/s); " << r.mutations << " mutated positions played, "
+              << r.acceptance_differences << " acceptance differences\n";
+    for (const auto& a : r.acceptance_examples)
+      std::cout << "  accepted only by the " << (a.accepted_by == "left" ? "compiled" : "reference")
+                << " engine: " << a.position << " (" << a.error << ")\n";
     if (r.divergence) {
-      const auto& dv = *r.divergence;
-      std::cout << "DIVERGENCE (" << dv.what << ") at ply " << dv.plies << ", shrunk:\n  position: " << dv.position
-                << (dv.action.empty() ? "" : "\n  after:    " + dv.action) << "\n  compiled:  " << dv.left << "\n  reference: " << dv.right << "\n";
-      if (!dv.diff.empty()) std::cout << "  difference (+ compiled only, - reference only): " << dv.diff << "\n";
+      std::cout << detail;
       if (!saved.empty()) std::cout << "  saved: " << saved << "\n";
     } else {
       std::cout << "no divergence\n";

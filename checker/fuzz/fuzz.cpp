@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <exception>
 #include <iostream>
 #include <random>
 #include <set>
+#include <sstream>
+#include <thread>
 
-#include "arbiter/fen.hpp"
 #include "arbiter/notation.hpp"
 
 namespace arb::fuzz {
@@ -21,6 +24,34 @@ std::vector<std::string> action_texts(Engine& e, std::vector<Action>& acts) {
   return t;
 }
 
+// Loads `text`; false (with the message) when the engine rejects it.
+bool accepts(Engine& e, const std::string& text, std::string& error) {
+  try {
+    e.set_position(text);
+    return true;
+  } catch (const PositionError& pe) {
+    error = pe.what();
+    return false;
+  }
+}
+
+// Plays the action written `text` (canonical form); false when it is not legal.
+bool play(Engine& e, const std::string& text, std::vector<Action>& acts) {
+  e.legal_actions(acts);
+  for (const Action& x : acts)
+    if (uci(e.describe(x), true) == text) {
+      e.apply(x);
+      return true;
+    }
+  return false;
+}
+
+std::string join(const std::vector<std::string>& v, size_t from) {
+  std::string out;
+  for (size_t i = from; i < v.size(); ++i) out += (out.empty() ? "" : " ") + v[i];
+  return out;
+}
+
 }  // namespace
 
 std::string status_text(const Status& s) {
@@ -31,47 +62,52 @@ std::string status_text(const Status& s) {
   return t;
 }
 
-namespace {
-std::string json_str(const std::string& s) {
+std::string json_string(const std::string& s) {
   std::string o = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
+    if (c == '"' || c == '\\') {
+      o += '\\';
+      o += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else {
+      o += c;
+    }
   }
   return o + "\"";
 }
 
-}  // namespace
-
-std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position, const std::string& action) {
-  try {
-    a.set_position(position);
-    b.set_position(position);
-  } catch (const PositionError&) {
-    return std::nullopt;
+std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position, const std::string& actions) {
+  std::string ea, eb;
+  bool ka = accepts(a, position, ea), kb = accepts(b, position, eb);
+  if (!ka && !kb) return std::nullopt;
+  if (ka != kb) {
+    Divergence d;
+    d.position = position;
+    d.action = actions;
+    d.what = "accepts";
+    d.left = ka ? "accepted" : "rejected: " + ea;
+    d.right = kb ? "accepted" : "rejected: " + eb;
+    return d;
   }
-  if (!action.empty()) {
-    std::vector<Action> acts;
-    bool played[2] = {false, false};
-    Engine* es[2] = {&a, &b};
-    for (int k = 0; k < 2; ++k) {
-      es[k]->legal_actions(acts);
-      for (const Action& x : acts)
-        if (uci(es[k]->describe(x), true) == action) {
-          es[k]->apply(x);
-          played[k] = true;
-          break;
-        }
-    }
-    if (!played[0] || !played[1]) return std::nullopt;  // the action itself diverges: seen at the parent
+  std::istringstream in(actions);
+  std::string act;
+  std::vector<Action> acts;
+  while (in >> act)
+    if (!play(a, act, acts) || !play(b, act, acts)) return std::nullopt;  // diverges earlier
+  auto d = compare_node(a, b);
+  if (d) {
+    d->position = position;
+    d->action = actions;
   }
-  return compare_node(a, b);
+  return d;
 }
 
 std::optional<Divergence> compare_node(Engine& a, Engine& b) {
   std::vector<Action> aa, ba;
-  std::vector<std::string> at = action_texts(a, aa), bt = action_texts(b, ba);
-  std::vector<std::string> as = at, bs = bt;
+  std::vector<std::string> as = action_texts(a, aa), bs = action_texts(b, ba);
   std::sort(as.begin(), as.end());
   std::sort(bs.begin(), bs.end());
   if (as != bs) {
@@ -108,43 +144,176 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
   return std::nullopt;
 }
 
+std::string divergence_key(const Divergence& d) {
+  if (d.what == "actions") return d.what + " " + d.diff;
+  if (d.what == "status") return d.what + " " + d.left + " / " + d.right;
+  return d.what;
+}
+
+namespace {
+
+// The fewest plies that still show the divergence found at the end of `played`: the node's
+// own text, else the latest earlier text in `texts` (texts[i] is the position before
+// played[i]) with the actions from there.
+Divergence fewest_plies(const EngineFactory& left, const EngineFactory& right, const std::vector<std::string>& texts,
+                        const std::vector<std::string>& played, Engine& a, Engine& b, const Divergence& found) {
+  auto fa = left(), fb = right();
+  for (const std::string& own : {a.position(), b.position()})
+    if (auto rep = reproduce(*fa, *fb, own, ""); rep && rep->what == found.what) return *rep;
+  for (size_t i = played.size(); i-- > 0;) {
+    auto rep = reproduce(*fa, *fb, texts[i], join(played, i));
+    if (rep && rep->what == found.what) return *rep;
+  }
+  return found;  // does not reproduce from a text: keep what was seen
+}
+
+}  // namespace
+
+Divergence shrink(const EngineFactory& left, const EngineFactory& right, Divergence d) {
+  auto a = left(), b = right();
+  int plies = d.plies;
+  auto keeps = [&](const std::string& position, const std::string& actions) {
+    auto nd = reproduce(*a, *b, position, actions);
+    if (!nd || nd->what != d.what) return false;
+    d = *nd;
+    return true;
+  };
+  if (!reproduce(*a, *b, d.position, d.action)) return d;
+  for (int round = 0; round < 1000; ++round) {
+    bool progress = false;
+    for (const std::string& candidate : removal_candidates(d.position))
+      if ((progress = keeps(candidate, d.action))) break;
+    if (progress) continue;
+    // ChessMe text: nearer the origin, whole, then along one axis, then half way.
+    if (auto off = origin_offset(d.position)) {
+      auto [dx, dy] = *off;
+      const std::pair<int, int> tries[] = {{dx, dy}, {dx, 0}, {0, dy}, {dx / 2, dy / 2}};
+      for (auto [tx, ty] : tries) {
+        if (tx == 0 && ty == 0) continue;
+        auto moved = translate_position(d.position, tx, ty);
+        if (moved && (progress = keeps(*moved, translate_actions(d.action, tx, ty)))) break;
+      }
+    }
+    if (!progress) break;
+  }
+  d.plies = plies;
+  return d;
+}
+
+void merge(Report& into, const Report& from, size_t max_divergences, size_t max_examples) {
+  into.games += from.games;
+  into.positions += from.positions;
+  into.mutations += from.mutations;
+  into.mutations_rejected += from.mutations_rejected;
+  into.acceptance_differences += from.acceptance_differences;
+  into.seconds = std::max(into.seconds, from.seconds);
+  for (const auto& e : from.acceptance_examples)
+    if (into.acceptance_examples.size() < max_examples) into.acceptance_examples.push_back(e);
+  std::set<std::string> seen;
+  for (const auto& d : into.divergences) seen.insert(divergence_key(d));
+  for (const auto& d : from.divergences)
+    if (into.divergences.size() < max_divergences && seen.insert(divergence_key(d)).second)
+      into.divergences.push_back(d);
+  if (!into.divergence && !into.divergences.empty()) into.divergence = into.divergences.front();
+}
+
 Report run(const EngineFactory& left, const EngineFactory& right, const std::string& start, const Options& o) {
   Report r;
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::mt19937_64 rng(o.seed);
+  Choose choose = [&rng](uint64_t n) -> uint64_t { return n <= 1 ? 0 : rng() % n; };
   auto a = left(), b = right();
+  auto pa = left(), pb = right();  // probes: a mutated text is tried on these first
   std::vector<Action> acts, bacts;
-  for (uint64_t g = 0;; ++g) {
+  std::set<std::string> seen;
+  std::string alphabet;
+  double last_progress = 0;
+  uint64_t reported_positions = 0, reported_games = 0, reported_mutations = 0, reported_acceptance = 0;
+  auto publish = [&] {
+    if (!o.shared) return;
+    o.shared->positions += r.positions - reported_positions;
+    o.shared->games += r.games - reported_games;
+    o.shared->mutations += r.mutations - reported_mutations;
+    o.shared->acceptance += r.acceptance_differences - reported_acceptance;
+    reported_positions = r.positions;
+    reported_games = r.games;
+    reported_mutations = r.mutations;
+    reported_acceptance = r.acceptance_differences;
+  };
+  auto show_progress = [&](bool force) {
+    double now = elapsed();
+    if (!o.progress || (!force && now - last_progress < 0.25)) return;
+    last_progress = now;
+    uint64_t games = o.shared ? o.shared->games.load() : r.games;
+    uint64_t positions = o.shared ? o.shared->positions.load() : r.positions;
+    uint64_t mutations = o.shared ? o.shared->mutations.load() : r.mutations;
+    uint64_t acceptance = o.shared ? o.shared->acceptance.load() : r.acceptance_differences;
+    std::cerr << "\rfuzz: " << games << " games, " << positions << " positions compared ("
+              << static_cast<uint64_t>(positions / std::max(now, 1e-9)) << "/s), " << mutations << " mutations, "
+              << acceptance << " acceptance differences" << std::flush;
+  };
+  auto record = [&](Divergence d) {
+    if (!seen.insert(divergence_key(d)).second) return;
+    r.divergences.push_back(d);
+    if (!r.divergence) r.divergence = d;
+  };
+  auto finished = [&] { return r.divergences.size() >= o.max_divergences || (o.stop && o.stop->load()); };
+
+  for (uint64_t g = 0; !finished(); ++g) {
     if (o.seconds > 0 ? elapsed() >= o.seconds : g >= o.games) break;
-    a->set_position(start);
-    b->set_position(start);
-    std::string parent, last_action;
+    r.games = g + 1;
+    std::string ea, eb;
+    bool ka = accepts(*a, start, ea), kb = accepts(*b, start, eb);
+    if (!ka && !kb) throw std::runtime_error("neither engine accepts the start position: " + ea);
+    if (ka != kb) {
+      auto d = reproduce(*pa, *pb, start, "");
+      record(*d);
+      break;
+    }
+    if (alphabet.empty()) alphabet = piece_alphabet(a->position());
+    // texts[i] is the position before played[i]; texts[0] is the text the game started from.
+    std::vector<std::string> texts{start}, played;
     for (int ply = 0; ply <= o.max_plies; ++ply) {
       ++r.positions;
       if (auto d = compare_node(*a, *b)) {
         d->plies = ply;
-        // The smallest reproducer: the node's own text (either engine's), else the parent
-        // position and the action that led here.
-        auto fa = left(), fb = right();
-        std::optional<Divergence> rep;
-        for (const std::string& text : {a->position(), b->position()})
-          if (!rep && (rep = reproduce(*fa, *fb, text, ""))) rep->position = text;
-        if (!rep && !parent.empty()) {
-          rep = reproduce(*fa, *fb, parent, last_action);
-          if (rep) {
-            rep->position = parent;
-            rep->action = last_action;
+        Divergence rep = fewest_plies(left, right, texts, played, *a, *b, *d);
+        rep.plies = ply;
+        record(shrink(left, right, rep));
+        break;
+      }
+      if (ply == o.max_plies) break;
+      if (o.mutate_percent > 0 && choose(100) < static_cast<uint64_t>(o.mutate_percent)) {
+        if (auto m = mutate_position(a->position(), alphabet, choose)) {
+          std::string ma, mb;
+          bool ya = accepts(*pa, *m, ma), yb = accepts(*pb, *m, mb);
+          if (ya && yb) {
+            a->set_position(*m);
+            b->set_position(*m);
+            texts = {*m};
+            played.clear();
+            ++r.mutations;
+            continue;  // the mutated node is compared as the next ply
+          }
+          if (ya != yb) {
+            ++r.acceptance_differences;
+            if (r.acceptance_examples.size() < o.max_examples)
+              r.acceptance_examples.push_back({*m, ya ? "left" : "right", ya ? mb : ma});
+            if (o.strict_acceptance) {
+              Divergence d;
+              d.position = *m;
+              d.what = "accepts";
+              d.left = ya ? "accepted" : "rejected: " + ma;
+              d.right = yb ? "accepted" : "rejected: " + mb;
+              d.plies = ply;
+              record(shrink(left, right, d));
+              break;
+            }
+          } else {
+            ++r.mutations_rejected;
           }
         }
-        if (rep) {
-          rep->plies = ply;
-          d = rep;
-        }
-        r.games = g + 1;
-        r.divergence = shrink(left, right, *d);
-        r.seconds = elapsed();
-        return r;
       }
       a->legal_actions(acts);
       if (acts.empty() || a->status().result != Result::Ongoing) break;
@@ -154,70 +323,65 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
       const Action* match = nullptr;
       for (const Action& x : bacts)
         if (uci(b->describe(x), true) == text) match = &x;
-      parent = a->position();
-      last_action = text;
+      if (!played.empty()) texts.push_back(a->position());
+      played.push_back(text);
       a->apply(pick);
       b->apply(*match);
     }
-    r.games = g + 1;
-    if (o.progress && (g % 20 == 0))
-      std::cerr << "\rfuzz: " << r.games << " games, " << r.positions << " positions compared, "
-                << static_cast<uint64_t>(r.positions / std::max(elapsed(), 1e-9)) << "/s" << std::flush;
+    publish();
+    show_progress(false);
   }
+  publish();
+  show_progress(true);
   if (o.progress) std::cerr << "\n";
   r.seconds = elapsed();
   return r;
 }
 
-Divergence shrink(const EngineFactory& left, const EngineFactory& right, Divergence d) {
-  // Only FEN-like texts (a board field of ranks separated by '/') are shrunk here.
-  if (d.position.find('/') == std::string::npos || d.position.find('(') != std::string::npos) return d;
-  auto a = left(), b = right();
-  bool progress = true;
-  while (progress) {
-    progress = false;
-    size_t board_end = d.position.find_first_of(" [");
-    std::string board = d.position.substr(0, board_end), rest = d.position.substr(board_end);
-    // Expand the board into single characters per square.
-    std::string cells;
-    for (char c : board) {
-      if (std::isdigit(static_cast<unsigned char>(c))) cells.append(static_cast<size_t>(c - '0'), '.');
-      else cells.push_back(c);
-    }
-    for (size_t i = 0; i < cells.size(); ++i) {
-      if (cells[i] == '.' || cells[i] == '/' || cells[i] == 'K' || cells[i] == 'k') continue;
-      std::string trial = cells;
-      trial[i] = '.';
-      std::string packed;
-      int run = 0;
-      for (char c : trial) {
-        if (c == '.') {
-          ++run;
-          continue;
+Report run_parallel(const EngineFactory& left, const EngineFactory& right, const std::string& start, const Options& o,
+                    int jobs) {
+  if (jobs <= 1) return run(left, right, start, o);
+  std::vector<Report> reports(static_cast<size_t>(jobs));
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
+  std::atomic<bool> stop{false};
+  Progress shared;
+  {
+    std::vector<std::thread> threads;
+    for (int j = 0; j < jobs; ++j) {
+      Options oj = o;
+      oj.seed = o.seed + static_cast<uint64_t>(j);
+      oj.games = o.games / static_cast<uint64_t>(jobs) + (static_cast<uint64_t>(j) < o.games % jobs ? 1 : 0);
+      oj.progress = o.progress && j == 0;
+      oj.shared = &shared;
+      if (o.seconds > 0) oj.stop = &stop;
+      threads.emplace_back([&, oj, j] {
+        try {
+          reports[static_cast<size_t>(j)] = run(left, right, start, oj);
+          if (!reports[static_cast<size_t>(j)].divergences.empty()) stop = true;
+        } catch (...) {
+          errors[static_cast<size_t>(j)] = std::current_exception();
+          stop = true;
         }
-        if (run) packed += std::to_string(run);
-        run = 0;
-        packed.push_back(c);
-      }
-      if (run) packed += std::to_string(run);
-      std::string candidate = packed + rest;
-      if (auto nd = reproduce(*a, *b, candidate, d.action)) {
-        nd->plies = d.plies;
-        nd->position = candidate;
-        nd->action = d.action;
-        d = *nd;
-        progress = true;
-        break;
-      }
+      });
     }
+    for (auto& t : threads) t.join();
   }
-  return d;
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  Report r;
+  for (const auto& rj : reports) merge(r, rj, o.max_divergences, o.max_examples);
+  return r;
 }
 
 std::string to_json(const Divergence& d) {
-  return "{\"position\":" + json_str(d.position) + ",\"action\":" + json_str(d.action) + ",\"what\":" + json_str(d.what) + ",\"left\":" + json_str(d.left) +
-         ",\"right\":" + json_str(d.right) + ",\"diff\":" + json_str(d.diff) + ",\"plies\":" + std::to_string(d.plies) +
-         "}";
+  return "{\"position\":" + json_string(d.position) + ",\"action\":" + json_string(d.action) +
+         ",\"what\":" + json_string(d.what) + ",\"left\":" + json_string(d.left) + ",\"right\":" +
+         json_string(d.right) + ",\"diff\":" + json_string(d.diff) + ",\"plies\":" + std::to_string(d.plies) + "}";
+}
+
+std::string to_json(const AcceptanceDifference& a) {
+  return "{\"position\":" + json_string(a.position) + ",\"accepted_by\":" + json_string(a.accepted_by) +
+         ",\"error\":" + json_string(a.error) + "}";
 }
 
 }  // namespace arb::fuzz

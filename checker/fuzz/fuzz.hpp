@@ -1,9 +1,12 @@
 // The differential checker: plays random games on two engines at once and compares, at
 // every node, the set of legal actions (canonical text), the status with its reason, and
-// the position text after each action. Nothing here is specific to a variant: it sees
-// engines only through arb::Engine.
+// the position text after each action. Now and then it mutates the position reached (a
+// piece moved, added or removed, a reserve, hand or pile changed: see mutate.hpp) and,
+// when both engines accept the new text, plays on from there. Nothing here is specific to
+// a variant: it sees engines only through arb::Engine and dispatches on the text format.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -12,18 +15,25 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
+#include "fuzz/mutate.hpp"
 
 namespace arb::fuzz {
 
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;
 
 struct Divergence {
-  std::string position;  // where the engines disagree (shrunk)
-  std::string action;    // the action after which they disagree, or "" for the node itself
+  std::string position;  // where to start (shrunk)
+  std::string action;    // actions played from `position` before the engines disagree:
+                         // canonical texts separated by spaces, "" for the node itself
   std::string what;      // "actions", "status", "position", "accepts"
   std::string left, right;  // each engine's answer
-  std::string diff;      // the difference, e.g. "+e1g1 -e1c1"
-  int plies = 0;         // plies from the start of the game to the divergence
+  std::string diff;      // for "actions": `+X` only the left engine has X, `-Y` only the right
+  int plies = 0;         // plies from the start of the game (or the last mutation) to the divergence
+};
+
+// Counters shared by parallel jobs, for one progress line.
+struct Progress {
+  std::atomic<uint64_t> games{0}, positions{0}, mutations{0}, acceptance{0};
 };
 
 struct Options {
@@ -32,31 +42,71 @@ struct Options {
   double seconds = 0;  // > 0: run until this much time has passed instead of `games`
   int max_plies = 120;
   bool progress = false;  // a progress line on stderr
+  // Chance (percent) per ply of mutating the position reached; 0 plays plain games.
+  int mutate_percent = 6;
+  // An acceptance difference (exactly one engine accepts a mutated text) is a divergence.
+  bool strict_acceptance = false;
+  // Stop after this many distinct divergences (each ends its game; the next game goes on).
+  size_t max_divergences = 1;
+  size_t max_examples = 5;  // acceptance differences kept as examples
+  std::atomic<bool>* stop = nullptr;  // set by another job: return early
+  Progress* shared = nullptr;         // counters for the progress line
+};
+
+struct AcceptanceDifference {
+  std::string position;
+  std::string accepted_by;  // "left" or "right"
+  std::string error;        // the other engine's message
 };
 
 struct Report {
   uint64_t games = 0;
   uint64_t positions = 0;  // nodes compared
+  uint64_t mutations = 0;  // mutated texts both engines accepted (and played on from)
+  uint64_t mutations_rejected = 0;  // mutated texts both rejected
+  uint64_t acceptance_differences = 0;  // mutated texts exactly one engine accepted
+  std::vector<AcceptanceDifference> acceptance_examples;  // the first few
   double seconds = 0;
-  std::optional<Divergence> divergence;
+  std::optional<Divergence> divergence;  // the first divergence found
+  std::vector<Divergence> divergences;   // distinct divergences, in the order found
 };
 
-// Runs the differential fuzzer. Starts every game from `start` (position text).
+// Runs the differential fuzzer. Starts every game from `start` (position text). Throws
+// std::runtime_error when neither engine accepts `start`.
 Report run(const EngineFactory& left, const EngineFactory& right, const std::string& start, const Options& o);
+
+// Runs `jobs` copies of run() on threads: job j with seed + j and its share of the games,
+// so that a run is deterministic for a seed and a job count (with `games`; with `seconds`
+// the jobs stop together once one has found its divergences). Reports are merged in job
+// order. The progress line, when asked for, counts all jobs.
+Report run_parallel(const EngineFactory& left, const EngineFactory& right, const std::string& start, const Options& o,
+                    int jobs);
+
+// Adds `from` to `into` (counters summed, seconds the larger, divergences appended up to
+// `max_divergences`, examples up to `max_examples`).
+void merge(Report& into, const Report& from, size_t max_divergences, size_t max_examples);
 
 // Compares one node (no actions applied). Returns a divergence or nullopt.
 std::optional<Divergence> compare_node(Engine& a, Engine& b);
 
-// Loads `position` on both engines, plays `action` (canonical text) when not empty, and
-// compares the node reached. nullopt when they agree (or the text is not accepted).
-std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position, const std::string& action);
+// Loads `position` on both engines, plays `actions` (canonical texts separated by spaces)
+// and compares the node reached. A text exactly one engine accepts is an "accepts"
+// divergence; nullopt when they agree, when both reject the text, or when an action is
+// not legal on both.
+std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position, const std::string& actions);
 
 std::string status_text(const Status& s);
 
-// Shrinks a divergence at a FEN position: removes pieces one at a time while the two
-// engines still disagree on that node.
+// Shrinks a divergence while it reproduces with the same `what`: removes pieces one at a
+// time (board, reserve, hand, pile and capture-pile tiles) and, for ChessMe text, moves
+// the pieces nearer the origin (the actions translated with them).
 Divergence shrink(const EngineFactory& left, const EngineFactory& right, Divergence d);
 
+// A key telling divergences apart in a list of distinct ones.
+std::string divergence_key(const Divergence& d);
+
 std::string to_json(const Divergence& d);
+std::string to_json(const AcceptanceDifference& a);
+std::string json_string(const std::string& s);
 
 }  // namespace arb::fuzz

@@ -1,0 +1,487 @@
+#include "fuzz/mutate.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+
+#include "arbiter/chessme_text.hpp"
+#include "arbiter/notation.hpp"
+
+namespace arb::fuzz {
+
+namespace {
+
+char upper(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+bool is_upper(char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; }
+
+// ---- FEN ------------------------------------------------------------------------------
+
+// A FEN-like text split into a grid of cells ('.' empty), the bracketed reserve and the
+// remaining fields, as written.
+struct Fen {
+  std::vector<std::string> ranks;  // top rank first
+  bool has_reserve = false;
+  std::string reserve;             // letters only
+  std::vector<std::string> fields;  // side, castling, en passant, halfmove, fullmove (as present)
+};
+
+std::optional<Fen> split_fen(const std::string& text) {
+  size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return std::nullopt;
+  size_t end = text.find_first_of(" \t[", start);
+  if (end == std::string::npos) end = text.size();
+  std::string board = text.substr(start, end - start);
+  if (board.find('/') == std::string::npos || board.find_first_of(",()") != std::string::npos)
+    return std::nullopt;
+  Fen f;
+  f.ranks.emplace_back();
+  for (size_t i = 0; i < board.size(); ++i) {
+    char c = board[i];
+    if (c == '/') {
+      f.ranks.emplace_back();
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t n = 0;
+      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i]))) {
+        n = n * 10 + static_cast<size_t>(board[i] - '0');
+        if (n > 64) return std::nullopt;
+        ++i;
+      }
+      --i;
+      f.ranks.back().append(n, '.');
+    } else if (std::isalpha(static_cast<unsigned char>(c))) {
+      f.ranks.back().push_back(c);
+    } else {
+      return std::nullopt;  // promoted-piece markers and the like: not ours to edit
+    }
+  }
+  for (const auto& r : f.ranks)
+    if (r.size() != f.ranks[0].size() || r.empty()) return std::nullopt;
+  size_t pos = end;
+  if (pos < text.size() && text[pos] == '[') {
+    size_t close = text.find(']', pos);
+    if (close == std::string::npos) return std::nullopt;
+    f.has_reserve = true;
+    for (size_t i = pos + 1; i < close; ++i)
+      if (std::isalpha(static_cast<unsigned char>(text[i]))) f.reserve.push_back(text[i]);
+    pos = close + 1;
+  }
+  while (pos < text.size()) {
+    size_t b = text.find_first_not_of(" \t", pos);
+    if (b == std::string::npos) break;
+    size_t e = text.find_first_of(" \t", b);
+    if (e == std::string::npos) e = text.size();
+    f.fields.push_back(text.substr(b, e - b));
+    pos = e;
+  }
+  if (f.fields.empty()) return std::nullopt;
+  return f;
+}
+
+std::string join_fen(const Fen& f) {
+  std::string out;
+  for (size_t r = 0; r < f.ranks.size(); ++r) {
+    if (r) out += '/';
+    int run = 0;
+    for (char c : f.ranks[r]) {
+      if (c == '.') {
+        ++run;
+        continue;
+      }
+      if (run) out += std::to_string(run);
+      run = 0;
+      out += c;
+    }
+    if (run) out += std::to_string(run);
+  }
+  if (f.has_reserve) out += "[" + f.reserve + "]";
+  for (const auto& field : f.fields) out += " " + field;
+  return out;
+}
+
+struct Cell {
+  size_t r, x;
+};
+
+std::vector<Cell> cells_where(const Fen& f, bool occupied) {
+  std::vector<Cell> out;
+  for (size_t r = 0; r < f.ranks.size(); ++r)
+    for (size_t x = 0; x < f.ranks[r].size(); ++x)
+      if ((f.ranks[r][x] != '.') == occupied) out.push_back({r, x});
+  return out;
+}
+
+// Inserts a reserve letter beside its kind, keeping White's letters before Black's.
+void reserve_add(std::string& reserve, char piece) {
+  size_t same = reserve.rfind(piece);
+  if (same != std::string::npos) {
+    reserve.insert(same + 1, 1, piece);
+    return;
+  }
+  if (is_upper(piece)) {
+    size_t first_black = 0;
+    while (first_black < reserve.size() && is_upper(reserve[first_black])) ++first_black;
+    reserve.insert(first_black, 1, piece);
+  } else {
+    reserve.push_back(piece);
+  }
+}
+
+char random_piece(const std::string& alphabet, const Choose& choose) {
+  char p = alphabet[choose(alphabet.size())];
+  return choose(2) ? lower(p) : upper(p);
+}
+
+std::optional<std::string> mutate_fen(Fen f, const std::string& alphabet, const Choose& choose, std::string* what) {
+  std::vector<Cell> full = cells_where(f, true), empty = cells_where(f, false);
+  auto name = [&](Cell c) {
+    return std::string(1, static_cast<char>('a' + c.x)) + std::to_string(f.ranks.size() - c.r);
+  };
+  std::string desc;
+  // Kinds: 0-1 move, 2 add, 3 remove, 4 reserve add, 5 reserve remove, 6 side, 7 clock.
+  switch (choose(8)) {
+    case 0:
+    case 1: {
+      if (full.empty() || empty.empty()) return std::nullopt;
+      Cell from = full[choose(full.size())], to = empty[choose(empty.size())];
+      desc = "move " + name(from) + name(to);
+      std::swap(f.ranks[from.r][from.x], f.ranks[to.r][to.x]);
+      break;
+    }
+    case 2: {
+      if (empty.empty() || alphabet.empty()) return std::nullopt;
+      Cell to = empty[choose(empty.size())];
+      char p = random_piece(alphabet, choose);
+      f.ranks[to.r][to.x] = p;
+      desc = std::string("add ") + p + "@" + name(to);
+      break;
+    }
+    case 3: {
+      if (full.empty()) return std::nullopt;
+      Cell at = full[choose(full.size())];
+      desc = std::string("remove ") + f.ranks[at.r][at.x] + name(at);
+      f.ranks[at.r][at.x] = '.';
+      break;
+    }
+    case 4: {
+      if (!f.has_reserve || alphabet.empty()) return std::nullopt;
+      char p = random_piece(alphabet, choose);
+      reserve_add(f.reserve, p);
+      desc = std::string("reserve +") + p;
+      break;
+    }
+    case 5: {
+      if (!f.has_reserve || f.reserve.empty()) return std::nullopt;
+      size_t i = choose(f.reserve.size());
+      desc = std::string("reserve -") + f.reserve[i];
+      f.reserve.erase(i, 1);
+      break;
+    }
+    case 6: {
+      std::string& side = f.fields[0];
+      if (side != "w" && side != "b") return std::nullopt;
+      side = side == "w" ? "b" : "w";
+      // The en-passant square belongs to the other side's move: drop it.
+      if (f.fields.size() >= 3) f.fields[2] = "-";
+      desc = "side " + side;
+      break;
+    }
+    default: {
+      if (f.fields.size() < 4) return std::nullopt;
+      f.fields[3] = std::to_string(94 + choose(12));
+      desc = "halfmove " + f.fields[3];
+      break;
+    }
+  }
+  if (what) *what = desc;
+  return join_fen(f);
+}
+
+// ---- ChessMe ---------------------------------------------------------------------------
+
+std::optional<ChessMePosition> parse_me(const std::string& text) {
+  try {
+    return parse_chessme(text);
+  } catch (const PositionError&) {
+    return std::nullopt;
+  }
+}
+
+struct Box {
+  int x0 = 0, y0 = 1, x1 = 0, y1 = 1;
+};
+
+Box box_of(const ChessMePosition& p) {
+  Box b{INT_MAX, INT_MAX, INT_MIN, INT_MIN};
+  if (p.pieces.empty()) return Box{};
+  for (const auto& [c, pc] : p.pieces) {
+    b.x0 = std::min(b.x0, c.x);
+    b.y0 = std::min(b.y0, c.y);
+    b.x1 = std::max(b.x1, c.x);
+    b.y1 = std::max(b.y1, c.y);
+  }
+  return b;
+}
+
+bool occupied(const ChessMePosition& p, Coord c) {
+  for (const auto& [sq, pc] : p.pieces)
+    if (sq == c) return true;
+  return false;
+}
+
+// An empty square in the pieces' bounding box grown by two.
+std::optional<Coord> empty_square(const ChessMePosition& p, const Choose& choose) {
+  Box b = box_of(p);
+  int64_t w = static_cast<int64_t>(b.x1) - b.x0 + 5, h = static_cast<int64_t>(b.y1) - b.y0 + 5;
+  if (w <= 0 || h <= 0 || w > 1000 || h > 1000) return std::nullopt;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Coord c{static_cast<int32_t>(b.x0 - 2 + static_cast<int64_t>(choose(static_cast<uint64_t>(w)))),
+            static_cast<int32_t>(b.y0 - 2 + static_cast<int64_t>(choose(static_cast<uint64_t>(h))))};
+    if (!occupied(p, c)) return c;
+  }
+  return std::nullopt;
+}
+
+char colored(char p, int color) { return color == 0 ? upper(p) : lower(p); }
+
+std::optional<std::string> mutate_chessme(ChessMePosition p, const std::string& alphabet, const Choose& choose,
+                                          std::string* what) {
+  std::string desc;
+  // Kinds: 0-1 move, 2 add, 3 remove, 4 hand +, 5 hand -, 6 pile, 7 capture pile, 8 side.
+  switch (choose(9)) {
+    case 0:
+    case 1: {
+      if (p.pieces.empty()) return std::nullopt;
+      size_t i = choose(p.pieces.size());
+      auto to = empty_square(p, choose);
+      if (!to) return std::nullopt;
+      desc = std::string("move ") + p.pieces[i].second + square_name(p.pieces[i].first) + square_name(*to);
+      p.pieces[i].first = *to;
+      break;
+    }
+    case 2: {
+      if (alphabet.empty()) return std::nullopt;
+      auto to = empty_square(p, choose);
+      if (!to) return std::nullopt;
+      int color = static_cast<int>(choose(2));
+      char piece = colored(alphabet[choose(alphabet.size())], color);
+      // Taken from the own hand when it holds one, so that the tile totals stay possible.
+      size_t in_hand = p.hand[color].find(piece);
+      if (in_hand != std::string::npos) p.hand[color].erase(in_hand, 1);
+      p.pieces.push_back({*to, piece});
+      desc = std::string("add ") + piece + "@" + square_name(*to);
+      break;
+    }
+    case 3: {
+      if (p.pieces.empty()) return std::nullopt;
+      size_t i = choose(p.pieces.size());
+      char piece = p.pieces[i].second;
+      int color = is_upper(piece) ? 0 : 1;
+      desc = std::string("remove ") + piece + square_name(p.pieces[i].first);
+      p.pieces.erase(p.pieces.begin() + static_cast<std::ptrdiff_t>(i));
+      if (choose(2) && p.hand[color].size() < 3) {
+        p.hand[color].push_back(piece);
+        desc += " to hand";
+      }
+      break;
+    }
+    case 4: {
+      int color = static_cast<int>(choose(2));
+      char piece = 0;
+      // From the top of the own pile when it is known and not empty, else any letter.
+      if (p.pile_known[color] && !p.pile[color].empty() && choose(2)) {
+        piece = p.pile[color][0];
+        p.pile[color].erase(0, 1);
+      } else if (!alphabet.empty()) {
+        piece = colored(alphabet[choose(alphabet.size())], color);
+      } else {
+        return std::nullopt;
+      }
+      p.hand[color].push_back(piece);
+      desc = std::string("hand +") + piece;
+      break;
+    }
+    case 5: {
+      int color = static_cast<int>(choose(2));
+      if (p.hand[color].empty()) return std::nullopt;
+      size_t i = choose(p.hand[color].size());
+      char piece = p.hand[color][i];
+      p.hand[color].erase(i, 1);
+      desc = std::string("hand -") + piece;
+      if (p.pile_known[color] && choose(2)) {
+        p.pile[color].insert(0, 1, piece);
+        desc += " to pile";
+      }
+      break;
+    }
+    case 6: {
+      int color = static_cast<int>(choose(2));
+      std::string& pile = p.pile[color];
+      switch (choose(5)) {
+        case 0:
+          if (!p.pile_known[color] || pile.empty()) return std::nullopt;
+          desc = std::string("pile -") + pile[0];
+          pile.erase(0, 1);
+          break;
+        case 1:
+          if (!p.pile_known[color] || alphabet.empty()) return std::nullopt;
+          pile.insert(0, 1, colored(alphabet[choose(alphabet.size())], color));
+          desc = std::string("pile +") + pile[0];
+          break;
+        case 2:
+          if (!p.pile_known[color] || pile.size() < 2) return std::nullopt;
+          std::swap(pile[choose(pile.size())], pile[choose(pile.size())]);
+          desc = "pile swap";
+          break;
+        case 3:
+          if (!p.pile_known[color]) return std::nullopt;
+          pile.clear();
+          desc = "pile empty";
+          break;
+        default:
+          p.pile_known[color] = !p.pile_known[color];
+          if (p.pile_known[color]) pile.clear();
+          desc = p.pile_known[color] ? "pile known" : "pile unknown";
+          break;
+      }
+      break;
+    }
+    case 7: {
+      int color = static_cast<int>(choose(2));
+      std::string& cap = p.captured[color];
+      if (!cap.empty() && choose(2)) {
+        size_t i = choose(cap.size());
+        desc = std::string("captured -") + cap[i];
+        cap.erase(i, 1);
+      } else {
+        if (alphabet.empty()) return std::nullopt;
+        cap.push_back(colored(alphabet[choose(alphabet.size())], 1 - color));
+        desc = std::string("captured +") + cap.back();
+      }
+      break;
+    }
+    default:
+      p.side = opposite(p.side);
+      desc = p.side == Color::White ? "side w" : "side b";
+      break;
+  }
+  if (what) *what = desc;
+  return format_chessme(p);
+}
+
+}  // namespace
+
+TextFormat detect_format(const std::string& text) {
+  if (split_fen(text)) return TextFormat::Fen;
+  if (parse_me(text)) return TextFormat::ChessMe;
+  return TextFormat::Other;
+}
+
+std::string piece_alphabet(const std::string& text) {
+  std::string letters;
+  auto add = [&](char c) {
+    if (std::isalpha(static_cast<unsigned char>(c)) && letters.find(upper(c)) == std::string::npos)
+      letters.push_back(upper(c));
+  };
+  if (auto f = split_fen(text)) {
+    for (const auto& r : f->ranks)
+      for (char c : r)
+        if (c != '.') add(c);
+    for (char c : f->reserve) add(c);
+  } else if (auto p = parse_me(text)) {
+    for (const auto& [sq, pc] : p->pieces) add(pc);
+    for (int c = 0; c < 2; ++c) {
+      for (char ch : p->hand[c]) add(ch);
+      for (char ch : p->pile[c]) add(ch);
+      for (char ch : p->captured[c]) add(ch);
+    }
+  }
+  return letters;
+}
+
+std::optional<std::string> mutate_position(const std::string& text, const std::string& alphabet,
+                                           const Choose& choose, std::string* what) {
+  std::string letters = alphabet.empty() ? piece_alphabet(text) : alphabet;
+  if (auto f = split_fen(text)) return mutate_fen(*f, letters, choose, what);
+  if (auto p = parse_me(text)) return mutate_chessme(*p, letters, choose, what);
+  return std::nullopt;
+}
+
+std::vector<std::string> removal_candidates(const std::string& text) {
+  std::vector<std::string> out;
+  if (auto f = split_fen(text)) {
+    for (Cell c : cells_where(*f, true)) {
+      Fen g = *f;
+      g.ranks[c.r][c.x] = '.';
+      out.push_back(join_fen(g));
+    }
+    for (size_t i = 0; i < f->reserve.size(); ++i) {
+      if (i > 0 && f->reserve[i] == f->reserve[i - 1]) continue;  // one candidate per letter run
+      Fen g = *f;
+      g.reserve.erase(i, 1);
+      out.push_back(join_fen(g));
+    }
+  } else if (auto p = parse_me(text)) {
+    for (size_t i = 0; i < p->pieces.size(); ++i) {
+      ChessMePosition q = *p;
+      q.pieces.erase(q.pieces.begin() + static_cast<std::ptrdiff_t>(i));
+      out.push_back(format_chessme(q));
+    }
+    for (int c = 0; c < 2; ++c) {
+      for (int which = 0; which < 3; ++which) {
+        const std::string& s = which == 0 ? p->hand[c] : which == 1 ? p->pile[c] : p->captured[c];
+        for (size_t i = 0; i < s.size(); ++i) {
+          if (which != 1 && i > 0 && s[i] == s[i - 1]) continue;
+          ChessMePosition q = *p;
+          std::string& t = which == 0 ? q.hand[c] : which == 1 ? q.pile[c] : q.captured[c];
+          t.erase(i, 1);
+          out.push_back(format_chessme(q));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<std::pair<int, int>> origin_offset(const std::string& text) {
+  auto p = parse_me(text);
+  if (!p || p->pieces.empty()) return std::nullopt;
+  Box b = box_of(*p);
+  int64_t dx = 0 - static_cast<int64_t>(b.x0), dy = 1 - static_cast<int64_t>(b.y0);
+  if ((dx == 0 && dy == 0) || dx > INT_MAX / 2 || dx < INT_MIN / 2 || dy > INT_MAX / 2 || dy < INT_MIN / 2)
+    return std::nullopt;
+  return std::pair<int, int>{static_cast<int>(dx), static_cast<int>(dy)};
+}
+
+std::optional<std::string> translate_position(const std::string& text, int dx, int dy) {
+  auto p = parse_me(text);
+  if (!p) return std::nullopt;
+  for (auto& [sq, pc] : p->pieces) {
+    int64_t x = static_cast<int64_t>(sq.x) + dx, y = static_cast<int64_t>(sq.y) + dy;
+    if (x > INT32_MAX || x < INT32_MIN || y > INT32_MAX || y < INT32_MIN) return std::nullopt;
+    sq = Coord{static_cast<int32_t>(x), static_cast<int32_t>(y)};
+  }
+  return format_chessme(*p);
+}
+
+std::string translate_actions(const std::string& actions, int dx, int dy) {
+  std::string out;
+  size_t i = 0;
+  while (i < actions.size()) {
+    size_t pos = i;
+    // A square starts with '(' or a file letter; the letter must not continue a word
+    // (`pass`, a promotion letter before ',').
+    bool may_start = actions[i] == '(' || i == 0 || !std::isalpha(static_cast<unsigned char>(actions[i - 1]));
+    if (may_start) {
+      if (auto sq = parse_square(actions, pos)) {
+        out += square_name(Coord{sq->x + dx, sq->y + dy});
+        i = pos;
+        continue;
+      }
+    }
+    out += actions[i++];
+  }
+  return out;
+}
+
+}  // namespace arb::fuzz
