@@ -211,11 +211,13 @@ int cmd_perft(const std::vector<std::string>& args) {
 
 // Runs the expectations a ruleset states about itself.
 int cmd_test(const std::vector<std::string>& args) {
-  po::options_description d("arbiter test FILE.rules... [--json]");
+  po::options_description d("arbiter test FILE.rules... [--json] [--junit FILE]");
   std::vector<std::string> files, sets;
+  std::string junit;
   bool json = false;
   d.add_options()("file", po::value(&files), "ruleset files")("set", po::value(&sets)->composing(), "NAME=VALUE")(
-      "json", po::bool_switch(&json), "machine-readable output");
+      "json", po::bool_switch(&json), "machine-readable output")("junit", po::value(&junit),
+                                                                 "also write the results as JUnit XML to FILE");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
@@ -225,15 +227,24 @@ int cmd_test(const std::vector<std::string>& args) {
   int passed = 0, failed = 0;
   bool unusable = false;
   std::string jrows;
+  std::vector<JUnitCase> cases;
   for (const auto& f : files) {
     arb::lang::Diagnostics diags;
     arb::lang::Compiled c = arb::lang::compile_file(f, parse_sets(sets), diags);
     if (!c.program) {
       std::cerr << diags.render();
       unusable = true;
+      JUnitCase tc;
+      tc.name = "compile " + f;
+      tc.classname = "arbiter.test";
+      tc.failed = true;
+      tc.message = f + ": " + std::to_string(diags.error_count()) + " error(s)";
+      tc.output = diags.render();
+      cases.push_back(tc);
       continue;
     }
     for (const auto& ex : c.program->expects) {
+      auto t0 = std::chrono::steady_clock::now();
       auto e = arb::lang::make_compiled_engine(c.program);
       std::string got, want;
       bool ok = false;
@@ -262,6 +273,13 @@ int cmd_test(const std::vector<std::string>& args) {
         ++failed;
         std::cerr << where << ": expectation failed: " << ex.kind << " expected " << want << ", got " << got << "\n";
       }
+      JUnitCase tc;
+      tc.name = where + ": " + ex.kind + (ex.kind == "perft" ? " " + std::to_string(ex.depth) : "");
+      tc.classname = "arbiter.test." + (c.model ? c.model->name : std::string("ruleset"));
+      tc.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      tc.failed = !ok;
+      tc.message = ok ? "" : ex.kind + " expected " + want + ", got " + got;
+      cases.push_back(tc);
       if (json)
         jrows += std::string(jrows.empty() ? "" : ",") + "{\"where\":\"" + json_escape(where) + "\",\"kind\":\"" +
                  ex.kind + "\",\"expected\":\"" + json_escape(want) + "\",\"got\":\"" + json_escape(got) +
@@ -272,6 +290,7 @@ int cmd_test(const std::vector<std::string>& args) {
     std::cout << "{\"passed\":" << passed << ",\"failed\":" << failed << ",\"results\":[" << jrows << "]}\n";
   else
     std::cout << passed << " passed, " << failed << " failed\n";
+  if (!junit.empty()) write_atomically(junit, junit_xml("arbiter test", cases));
   if (unusable) return kBadInput;
   return failed ? kFailed : kOk;
 }
@@ -284,7 +303,9 @@ void usage() {
                "  moves                 legal actions and status of a position\n"
                "  perft                 count leaf nodes (--depth N, --divide, --suite FILE)\n"
                "  test FILE.rules...    run the expectations a ruleset states about itself\n"
-               "  fuzz                  compare the compiled generator with the reference engine\n\n"
+               "  fuzz                  compare the compiled generator with the reference engine\n"
+               "  diff --rules OLD --rules NEW   where two versions of a ruleset disagree\n"
+               "                        (--expect same|different, --json, --junit FILE)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --engine compiled|reference, --json\n"
                "exit status: 0 success, 1 a check failed, 2 unusable input\n";
@@ -305,6 +326,7 @@ int main(int argc, char** argv) {
     if (cmd == "perft") return cmd_perft(args);
     if (cmd == "test") return cmd_test(args);
     if (cmd == "fuzz") return cmd_fuzz(args);
+    if (cmd == "diff") return cmd_diff(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -105,9 +106,37 @@ std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& pos
   return d;
 }
 
+namespace {
+
+// The shape of an action, without its squares: the piece, capture, promotion, placement
+// and the step's extent. Tells apart kinds of differences (en passant lost, castling
+// gained) from the same kind seen on other squares.
+std::string shape(const ActionInfo& info) {
+  std::string out;
+  for (const Step& st : info.steps) {
+    if (!out.empty()) out += ",";
+    out += st.piece ? st.piece : '?';
+    switch (st.kind) {
+      case StepKind::Place: out += "@"; continue;
+      case StepKind::Pass: out += "pass"; continue;
+      case StepKind::Redraw: out += "redraw"; continue;
+      case StepKind::Whirlwind: out += "*"; continue;
+      case StepKind::Move: break;
+    }
+    out += st.capture ? "x" : "-";
+    if (st.castle != Castle::None) out += st.castle == Castle::KingSide ? "O-O" : "O-O-O";
+    else out += std::to_string(std::abs(st.to.x - st.from.x)) + ":" + std::to_string(std::abs(st.to.y - st.from.y));
+    if (st.promotion) out += std::string("=") + st.promotion;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<Divergence> compare_node(Engine& a, Engine& b) {
   std::vector<Action> aa, ba;
-  std::vector<std::string> as = action_texts(a, aa), bs = action_texts(b, ba);
+  std::vector<std::string> at = action_texts(a, aa), bt = action_texts(b, ba);
+  std::vector<std::string> as = at, bs = bt;
   std::sort(as.begin(), as.end());
   std::sort(bs.begin(), bs.end());
   if (as != bs) {
@@ -119,8 +148,16 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
     std::vector<std::string> only_a, only_b;
     std::set_difference(as.begin(), as.end(), bs.begin(), bs.end(), std::back_inserter(only_a));
     std::set_difference(bs.begin(), bs.end(), as.begin(), as.end(), std::back_inserter(only_b));
-    for (const auto& s : only_a) d.diff += (d.diff.empty() ? "" : " ") + ("+" + s);
-    for (const auto& s : only_b) d.diff += (d.diff.empty() ? "" : " ") + ("-" + s);
+    std::set<std::string> shapes;
+    for (const auto& s : only_a) {
+      d.diff += (d.diff.empty() ? "" : " ") + ("+" + s);
+      shapes.insert("+" + shape(a.describe(aa[std::find(at.begin(), at.end(), s) - at.begin()])));
+    }
+    for (const auto& s : only_b) {
+      d.diff += (d.diff.empty() ? "" : " ") + ("-" + s);
+      shapes.insert("-" + shape(b.describe(ba[std::find(bt.begin(), bt.end(), s) - bt.begin()])));
+    }
+    for (const auto& s : shapes) d.shape += (d.shape.empty() ? "" : " ") + s;
     return d;
   }
   std::string sa = status_text(a.status()), sb = status_text(b.status());
@@ -145,12 +182,32 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
 }
 
 std::string divergence_key(const Divergence& d) {
-  if (d.what == "actions") return d.what + " " + d.diff;
+  if (d.what == "actions") return d.what + " " + (d.shape.empty() ? d.diff : d.shape);
   if (d.what == "status") return d.what + " " + d.left + " / " + d.right;
   return d.what;
 }
 
 namespace {
+
+std::set<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::set<std::string> out;
+  std::string w;
+  while (in >> w) out.insert(w);
+  return out;
+}
+
+// Whether `c` is still the divergence `d` (for the shrinker): the same kind, and for
+// actions no shape that `d` did not have.
+bool same_kind(const Divergence& d, const Divergence& c) {
+  if (c.what != d.what) return false;
+  if (d.what == "status") return c.left == d.left && c.right == d.right;
+  if (d.what == "actions") {
+    auto ds = words(d.shape), cs = words(c.shape);
+    return std::includes(ds.begin(), ds.end(), cs.begin(), cs.end());
+  }
+  return true;
+}
 
 // The fewest plies that still show the divergence found at the end of `played`: the node's
 // own text, else the latest earlier text in `texts` (texts[i] is the position before
@@ -159,10 +216,10 @@ Divergence fewest_plies(const EngineFactory& left, const EngineFactory& right, c
                         const std::vector<std::string>& played, Engine& a, Engine& b, const Divergence& found) {
   auto fa = left(), fb = right();
   for (const std::string& own : {a.position(), b.position()})
-    if (auto rep = reproduce(*fa, *fb, own, ""); rep && rep->what == found.what) return *rep;
+    if (auto rep = reproduce(*fa, *fb, own, ""); rep && same_kind(found, *rep)) return *rep;
   for (size_t i = played.size(); i-- > 0;) {
     auto rep = reproduce(*fa, *fb, texts[i], join(played, i));
-    if (rep && rep->what == found.what) return *rep;
+    if (rep && same_kind(found, *rep)) return *rep;
   }
   return found;  // does not reproduce from a text: keep what was seen
 }
@@ -174,7 +231,7 @@ Divergence shrink(const EngineFactory& left, const EngineFactory& right, Diverge
   int plies = d.plies;
   auto keeps = [&](const std::string& position, const std::string& actions) {
     auto nd = reproduce(*a, *b, position, actions);
-    if (!nd || nd->what != d.what) return false;
+    if (!nd || !same_kind(d, *nd)) return false;
     d = *nd;
     return true;
   };
@@ -226,7 +283,7 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
   auto a = left(), b = right();
   auto pa = left(), pb = right();  // probes: a mutated text is tried on these first
   std::vector<Action> acts, bacts;
-  std::set<std::string> seen;
+  std::set<std::string> seen, seen_raw;
   std::string alphabet;
   double last_progress = 0;
   uint64_t reported_positions = 0, reported_games = 0, reported_mutations = 0, reported_acceptance = 0;
@@ -278,6 +335,7 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
       ++r.positions;
       if (auto d = compare_node(*a, *b)) {
         d->plies = ply;
+        if (!seen_raw.insert(divergence_key(*d)).second) break;  // this kind is known: next game
         Divergence rep = fewest_plies(left, right, texts, played, *a, *b, *d);
         rep.plies = ply;
         record(shrink(left, right, rep));

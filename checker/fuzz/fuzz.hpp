@@ -29,6 +29,7 @@ struct Divergence {
   std::string left, right;  // each engine's answer
   std::string diff;      // for "actions": `+X` only the left engine has X, `-Y` only the right
   int plies = 0;         // plies from the start of the game (or the last mutation) to the divergence
+  std::string shape;     // for "actions": the differing actions without their squares (`-Px1:1`)
 };
 
 // Counters shared by parallel jobs, for one progress line.
@@ -102,7 +103,7 @@ std::string status_text(const Status& s);
 // the pieces nearer the origin (the actions translated with them).
 Divergence shrink(const EngineFactory& left, const EngineFactory& right, Divergence d);
 
-// A key telling divergences apart in a list of distinct ones.
+// A key telling divergences apart in a list of distinct ones: for actions, their shapes.
 std::string divergence_key(const Divergence& d);
 
 std::string to_json(const Divergence& d);

@@ -421,6 +421,22 @@ std::vector<std::string> removal_candidates(const std::string& text) {
       g.reserve.erase(i, 1);
       out.push_back(join_fen(g));
     }
+    // Castling rights one at a time (a right names a piece that may be removed next), then
+    // the move counters back to their start values.
+    if (f->fields.size() >= 2 && f->fields[1] != "-")
+      for (size_t i = 0; i < f->fields[1].size(); ++i) {
+        Fen g = *f;
+        g.fields[1].erase(i, 1);
+        if (g.fields[1].empty()) g.fields[1] = "-";
+        out.push_back(join_fen(g));
+      }
+    const char* start_values[] = {"0", "1"};
+    for (size_t k = 3; k < 5 && k < f->fields.size(); ++k)
+      if (f->fields[k] != start_values[k - 3]) {
+        Fen g = *f;
+        g.fields[k] = start_values[k - 3];
+        out.push_back(join_fen(g));
+      }
   } else if (auto p = parse_me(text)) {
     for (size_t i = 0; i < p->pieces.size(); ++i) {
       ChessMePosition q = *p;

@@ -32,8 +32,9 @@ std::string piece_alphabet(const std::string& text);
 std::optional<std::string> mutate_position(const std::string& text, const std::string& alphabet,
                                            const Choose& choose, std::string* what = nullptr);
 
-// Texts one piece smaller, for shrinking: each removes one board piece, one reserve,
-// hand, pile or capture-pile tile. Empty for an unknown format.
+// Smaller texts, for shrinking: each removes one board piece, one reserve, hand, pile or
+// capture-pile tile, one FEN castling right, or resets a FEN move counter. Empty for an
+// unknown format.
 std::vector<std::string> removal_candidates(const std::string& text);
 
 // ChessMe: the offset (dx, dy) that moves the pieces' bounding box to start at (0, 1);
