@@ -1,0 +1,474 @@
+// Tests of the `arbiter` command, run as a process: exit status (0 success, 1 a check
+// failed, 2 unusable input), stdout and stderr of check, moves, perft and test.
+//
+// The binary is found beside this test's build directory: /proc/self/exe is
+// BUILD/tests/cli_test, the command is BUILD/cli/arbiter (build the `arbiter` target too).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "helpers.hpp"
+
+namespace {
+
+using namespace testing_helpers;
+using nlohmann::json;
+
+std::string arbiter_path() {
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  return (self.parent_path().parent_path() / "cli" / "arbiter").string();
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+  std::vector<std::string> lines() const {
+    std::vector<std::string> v;
+    std::string cur;
+    for (char c : out) {
+      if (c == '\n') {
+        v.push_back(cur);
+        cur.clear();
+      } else {
+        cur.push_back(c);
+      }
+    }
+    if (!cur.empty()) v.push_back(cur);
+    return v;
+  }
+  std::string last_line() const {
+    auto v = lines();
+    return v.empty() ? "" : v.back();
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const Outcome& r) {
+  return os << "exit " << r.code << "\n--- stdout\n" << r.out << "--- stderr\n" << r.err;
+}
+
+// Runs `arbiter ARGS...` from the source directory (so that relative paths such as
+// rulesets/chess.rules work), capturing stdout, stderr and the exit status.
+Outcome run(const std::vector<std::string>& args) {
+  static TempDir scratch;
+  static int counter = 0;
+  const std::string err_path = scratch.path() + "/stderr" + std::to_string(++counter);
+  std::string cmd = "cd " + shell_quote(ARBITER_SOURCE_DIR) + " && " + shell_quote(arbiter_path());
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " 2>" + shell_quote(err_path);
+  Outcome r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.err = ss.str();
+  return r;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(std::filesystem::exists(arbiter_path()))
+        << arbiter_path() << " is missing: build the `arbiter` target before running cli_test";
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// perft
+
+TEST_F(Cli, PerftDepth3) {
+  Outcome r = run({"perft", "--variant", "chess", "--depth", "3"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.last_line(), "nodes 8902") << r;
+  // The default variant is chess; --rules names a file.
+  Outcome d = run({"perft", "--depth", "3"});
+  EXPECT_EQ(d.code, 0) << d;
+  EXPECT_EQ(d.last_line(), "nodes 8902") << d;
+  Outcome f = run({"perft", "--rules", "rulesets/chess.rules", "--depth", "2"});
+  EXPECT_EQ(f.code, 0) << f;
+  EXPECT_EQ(f.last_line(), "nodes 400") << f;
+  Outcome c = run({"perft", "--variant", "chessembly", "--depth", "2"});
+  EXPECT_EQ(c.code, 0) << c;
+  EXPECT_EQ(c.last_line(), "nodes 1002") << c;
+  Outcome p = run(
+      {"perft", "--fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -", "--depth", "2"});
+  EXPECT_EQ(p.code, 0) << p;
+  EXPECT_EQ(p.last_line(), "nodes 2039") << p;
+}
+
+TEST_F(Cli, PerftDivide) {
+  Outcome r = run({"perft", "--variant", "chess", "--depth", "3", "--divide"});
+  ASSERT_EQ(r.code, 0) << r;
+  auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 21u) << r;
+  EXPECT_EQ(lines.back(), "nodes 8902");
+  uint64_t sum = 0;
+  std::vector<std::string> moves;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    auto f = fields(lines[i]);
+    ASSERT_EQ(f.size(), 2u) << lines[i];
+    moves.push_back(f[0]);
+    sum += std::stoull(f[1]);
+  }
+  EXPECT_EQ(sum, 8902u);
+  std::sort(moves.begin(), moves.end());
+  EXPECT_EQ(moves, legal_texts(*compiled_engine("chess")));
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "e2e4 600"), lines.end()) << r;
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "g1f3 440"), lines.end()) << r;
+  // Chess960 castling is written king-takes-rook.
+  // (tricky.perft xfen-03: king d1, castling rook e1).
+  Outcome c = run({"perft", "--position", "2r5/8/8/8/8/8/6PP/k2KR3 w K -", "--depth", "1", "--divide"});
+  ASSERT_EQ(c.code, 0) << c;
+  EXPECT_TRUE(contains(c.out, "\nd1e1 1\n")) << c;
+  EXPECT_EQ(c.last_line(), "nodes 17") << c;
+}
+
+TEST_F(Cli, PerftJson) {
+  Outcome r = run({"perft", "--variant", "chess", "--depth", "2", "--json"});
+  ASSERT_EQ(r.code, 0) << r;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j.at("nodes").get<uint64_t>(), 400u);
+  EXPECT_EQ(j.at("depth").get<int>(), 2);
+  EXPECT_TRUE(j.at("seconds").is_number());
+  EXPECT_TRUE(j.at("nodes_per_second").is_number());
+  EXPECT_FALSE(j.contains("divide"));
+
+  Outcome d = run({"perft", "--variant", "chess", "--depth", "2", "--divide", "--json"});
+  ASSERT_EQ(d.code, 0) << d;
+  json jd = json::parse(d.out);
+  EXPECT_EQ(jd.at("nodes").get<uint64_t>(), 400u);
+  ASSERT_TRUE(jd.at("divide").is_object());
+  EXPECT_EQ(jd.at("divide").size(), 20u);
+  EXPECT_EQ(jd.at("divide").at("e2e4").get<int>(), 20);
+
+  // Suite results in JSON.
+  Outcome s = run({"perft", "--suite", shared_path("perft/tricky.perft"), "--max-nodes", "10000", "--json"});
+  ASSERT_EQ(s.code, 0) << s;
+  json js = json::parse(s.out);
+  for (const char* key : {"suite", "positions", "checked", "skipped", "failed", "nodes", "seconds"})
+    EXPECT_TRUE(js.contains(key)) << key << " in " << s.out;
+  EXPECT_EQ(js.at("positions").get<int>(), 19);
+  EXPECT_EQ(js.at("failed").get<int>(), 0);
+  EXPECT_GT(js.at("skipped").get<int>(), 0);
+}
+
+TEST_F(Cli, PerftSuites) {
+  TempDir dir;
+  // A suite with a wrong expected count: exit 1, the failure named with file:line.
+  const std::string bad = dir.write("bad.perft",
+                                    "# one wrong count\n"
+                                    "id start\n"
+                                    "epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+                                    "perft 1 20\n"
+                                    "perft 2 401\n");
+  Outcome r = run({"perft", "--suite", bad});
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_TRUE(contains(r.err, bad + ":3: start perft 2: expected 401, got 400")) << r;
+  EXPECT_TRUE(contains(r.out, "1 failed")) << r;
+  // The same suite, right: exit 0.
+  const std::string good = dir.write("good.perft",
+                                     "id start\n"
+                                     "epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+                                     "perft 1 20\n"
+                                     "perft 2 400\n"
+                                     "perft 5 4865609\n");
+  Outcome g = run({"perft", "--suite", good, "--max-nodes", "100000"});
+  EXPECT_EQ(g.code, 0) << g;
+  EXPECT_TRUE(contains(g.out, "1 positions, 2 checks, 1 skipped over --max-nodes, 0 failed")) << g;
+  EXPECT_EQ(g.last_line(), "nodes 420") << g;
+  // A bad position in a suite is a failed check too.
+  const std::string badpos = dir.write("badpos.perft", "id x\nepd rnbqkbnr/pppppppp w KQkq -\nperft 1 20\n");
+  Outcome b = run({"perft", "--suite", badpos});
+  EXPECT_EQ(b.code, 1) << b;
+  EXPECT_TRUE(contains(b.err, badpos + ":2: bad position")) << b;
+  // A suite that cannot be read: unusable input.
+  Outcome m = run({"perft", "--suite", dir.path() + "/missing.perft"});
+  EXPECT_EQ(m.code, 2) << m;
+}
+
+// Regression: with `--engine reference` and no --position, the command must set the
+// variant's start (the reference chess engine is constructed with an empty board; an
+// earlier `arbiter perft --variant chess --engine reference --depth 3` printed `nodes 0`).
+TEST_F(Cli, ReferenceEngineStartsFromTheVariantStart) {
+  Outcome r = run({"perft", "--variant", "chess", "--engine", "reference", "--depth", "3"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.last_line(), "nodes 8902") << r;
+  Outcome m = run({"moves", "--variant", "chess", "--engine", "reference", "--notation", "uci"});
+  EXPECT_EQ(m.code, 0) << m;
+  EXPECT_TRUE(contains(m.out, "actions 20\n")) << m;
+  // With an explicit position the reference engine works, and agrees.
+  Outcome p = run(
+      {"perft", "--variant", "chess", "--engine", "reference", "--position", kChessStart, "--depth", "3"});
+  EXPECT_EQ(p.code, 0) << p;
+  EXPECT_EQ(p.last_line(), "nodes 8902") << p;
+  Outcome e = run({"perft", "--variant", "chessembly", "--engine", "reference", "--depth", "2"});
+  EXPECT_EQ(e.code, 0) << e;
+  EXPECT_EQ(e.last_line(), "nodes 1002") << e;
+}
+
+// ---------------------------------------------------------------------------------------
+// Unusable input: exit 2 with a message.
+
+TEST_F(Cli, BadPositionNamesTheColumn) {
+  const std::string fen = "rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  Outcome r = run({"perft", "--variant", "chess", "--position", fen, "--depth", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(r.out.empty()) << r;
+  EXPECT_TRUE(contains(r.err, "bad position")) << r;
+  EXPECT_TRUE(contains(r.err, "'X'")) << r;
+  // The text is echoed with a caret under the bad character (column 13).
+  EXPECT_TRUE(contains(r.err, "\n  " + fen + "\n  " + std::string(13, ' ') + "^\n")) << r;
+  // Another fault: the side to move, at column 44.
+  const std::string side = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1";
+  Outcome s = run({"moves", "--position", side});
+  EXPECT_EQ(s.code, 2) << s;
+  EXPECT_TRUE(contains(s.err, "\n  " + side + "\n  " + std::string(side.find(" x") + 1, ' ') + "^\n")) << s;
+  // Chessembly needs its reserves.
+  Outcome c = run({"moves", "--variant", "chessembly", "--position", "8/8/8/8/8/8/8/8 w - - 0 1"});
+  EXPECT_EQ(c.code, 2) << c;
+  EXPECT_TRUE(contains(c.err, "reserves")) << c;
+}
+
+TEST_F(Cli, UnknownFlag) {
+  Outcome r = run({"perft", "--bogus", "--depth", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "--bogus")) << r;
+  Outcome c = run({"frobnicate"});
+  EXPECT_EQ(c.code, 2) << c;
+  EXPECT_TRUE(contains(c.err, "unknown command `frobnicate`")) << c;
+  Outcome n = run({});
+  EXPECT_EQ(n.code, 2) << n;
+  Outcome h = run({"--help"});
+  EXPECT_EQ(h.code, 0) << h;
+  EXPECT_TRUE(contains(h.out, "usage: arbiter")) << h;
+  Outcome m = run({"moves", "--notation", "long"});
+  EXPECT_EQ(m.code, 2) << m;
+  Outcome d = run({"perft", "--variant", "chess"});
+  EXPECT_EQ(d.code, 2) << d;
+  EXPECT_TRUE(contains(d.err, "--depth")) << d;
+  Outcome both = run({"perft", "--variant", "chess", "--rules", "rulesets/chess.rules", "--depth", "1"});
+  EXPECT_EQ(both.code, 2) << both;
+  Outcome eng = run({"perft", "--engine", "magic", "--depth", "1"});
+  EXPECT_EQ(eng.code, 2) << eng;
+}
+
+TEST_F(Cli, UnknownVariant) {
+  Outcome r = run({"perft", "--variant", "chesss", "--depth", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "unknown variant `chesss`")) << r;
+  EXPECT_TRUE(contains(r.err, "chessembly")) << r;  // the bundled ones are listed
+  // A variant without a reference engine, asked for one.
+  Outcome n = run({"moves", "--variant", "chess2", "--engine", "reference"});
+  EXPECT_EQ(n.code, 2) << n;
+}
+
+TEST_F(Cli, BadSet) {
+  Outcome r = run({"perft", "--variant", "chess", "--set", "fifty-mov=3", "--depth", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, "no option `fifty-mov`")) << r;
+  EXPECT_TRUE(contains(r.err, "did you mean `fifty-move`?")) << r;
+  Outcome f = run({"perft", "--variant", "chess", "--set", "fifty-move", "--depth", "1"});
+  EXPECT_EQ(f.code, 2) << f;
+  EXPECT_TRUE(contains(f.err, "NAME=VALUE")) << f;
+  Outcome t = run({"perft", "--variant", "chess", "--set", "fifty-move=soon", "--depth", "1"});
+  EXPECT_EQ(t.code, 2) << t;
+  EXPECT_TRUE(contains(t.err, "chess.rules:11:21: error: --set fifty-move=soon: this option takes a number"))
+      << t;
+  Outcome ref = run({"perft", "--engine", "reference", "--set", "fifty-move=10", "--depth", "1"});
+  EXPECT_EQ(ref.code, 2) << ref;
+  // A good --set is applied: the fifty-move claim comes after 10 halfmoves.
+  Outcome g = run({"moves", "--set", "fifty-move=10", "--position", "4k3/8/8/8/8/8/8/R3K3 w - - 10 40"});
+  EXPECT_EQ(g.code, 0) << g;
+  EXPECT_EQ(g.last_line(), "status ongoing claim-fifty") << g;
+}
+
+// ---------------------------------------------------------------------------------------
+// check
+
+TEST_F(Cli, CheckReportsFileLineColumn) {
+  TempDir dir;
+  const std::string bad = dir.write("bad.rules",
+                                    "ruleset bad\n"
+                                    "board 8 x 8\n"
+                                    "peice king K { betza \"K\"; royal }\n"
+                                    "piece rook R { betza \"fmRx\" }\n"
+                                    "end { checkmate -> loss }\n");
+  Outcome r = run({"check", bad});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_TRUE(contains(r.err, bad + ":3:1: error: unknown statement `peice`")) << r;
+  EXPECT_TRUE(contains(r.err, "hint: did you mean `piece`?")) << r;
+  EXPECT_TRUE(contains(r.err, bad + ":4:26: error: modifiers without an atom")) << r;
+  EXPECT_TRUE(contains(r.out, bad + ": ")) << r;
+  // JSON: every diagnostic with its line and column.
+  Outcome j = run({"check", "--json", bad});
+  EXPECT_EQ(j.code, 2) << j;
+  json arr = json::parse(j.out);
+  ASSERT_EQ(arr.size(), 1u);
+  EXPECT_FALSE(arr[0].at("checks").get<bool>());
+  EXPECT_FALSE(arr[0].at("executable").get<bool>());
+  bool found = false;
+  for (const auto& d : arr[0].at("diagnostics"))
+    found |= d.at("line") == 3 && d.at("column") == 1 && d.at("hint") == "did you mean `piece`?";
+  EXPECT_TRUE(found) << j.out;
+  // Good rulesets: exit 0. A ruleset that checks but is not executable: exit 1.
+  Outcome ok = run({"check", "rulesets/chess.rules", "rulesets/chessembly.rules"});
+  EXPECT_EQ(ok.code, 0) << ok;
+  EXPECT_TRUE(contains(ok.out, "rulesets/chess.rules: ok")) << ok;
+  Outcome ne = run({"check", "rulesets/chess2.rules"});
+  EXPECT_EQ(ne.code, 1) << ne;
+  EXPECT_TRUE(contains(ne.out, "not executable yet")) << ne;
+  EXPECT_TRUE(
+      contains(ne.err, "rulesets/chess2.rules:51:3: error: feature `whirlwind` is not executable yet"))
+      << ne;
+  Outcome none = run({"check"});
+  EXPECT_EQ(none.code, 2) << none;
+}
+
+// ---------------------------------------------------------------------------------------
+// moves
+
+TEST_F(Cli, MovesAtTheStart) {
+  Outcome r = run({"moves", "--notation", "uci"});
+  ASSERT_EQ(r.code, 0) << r;
+  auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 22u) << r;
+  EXPECT_EQ(lines[20], "actions 20");
+  EXPECT_EQ(lines[21], "status ongoing");
+  std::vector<std::string> moves(lines.begin(), lines.begin() + 20);
+  std::sort(moves.begin(), moves.end());
+  EXPECT_EQ(moves, legal_texts(*compiled_engine("chess")));
+  // SAN by default.
+  Outcome s = run({"moves"});
+  ASSERT_EQ(s.code, 0) << s;
+  EXPECT_TRUE(contains(s.out, "\nNf3\n")) << s;
+  EXPECT_TRUE(contains(s.out, "\ne4\n")) << s;
+  // JSON.
+  Outcome j = run({"moves", "--json"});
+  ASSERT_EQ(j.code, 0) << j;
+  json o = json::parse(j.out);
+  EXPECT_EQ(o.at("position"), kChessStart);
+  EXPECT_EQ(o.at("count"), 20);
+  EXPECT_EQ(o.at("actions").size(), 20u);
+  EXPECT_EQ(o.at("result"), arb::to_string(arb::Result::Ongoing));
+  EXPECT_EQ(o.at("reason"), "");
+  EXPECT_EQ(o.at("in_check"), false);
+  EXPECT_EQ(o.at("claim_threefold"), false);
+  EXPECT_EQ(o.at("claim_fifty"), false);
+}
+
+TEST_F(Cli, MovesReportsTheStatus) {
+  Outcome m = run({"moves", "--position", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"});
+  EXPECT_EQ(m.code, 0) << m;
+  EXPECT_EQ(m.last_line(), "status " + arb::to_string(arb::Result::BlackWins) + " checkmate check") << m;
+  EXPECT_TRUE(contains(m.out, "actions 0\n")) << m;
+  Outcome s = run({"moves", "--position", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "--json"});
+  EXPECT_EQ(s.code, 0) << s;
+  json o = json::parse(s.out);
+  EXPECT_EQ(o.at("reason"), "stalemate");
+  EXPECT_EQ(o.at("result"), arb::to_string(arb::Result::Draw));
+  EXPECT_EQ(o.at("count"), 0);
+}
+
+TEST_F(Cli, MovesAfterTheChessemblySampleGame) {
+  // The position after the sample game of the rule text:
+  //   pKe1 pKe7 pRe2+ pPe6 pQe3 pRc6 pBh4+ pPf6 pBa3+ Kf7 pNf4 pPd7
+  auto e = compiled_engine("chessembly");
+  for (const char* t :
+       {"pKe1", "pKe7", "pRe2+", "pPe6", "pQe3", "pRc6", "pBh4+", "pPf6", "pBa3+", "Kf7", "pNf4", "pPd7"})
+    ASSERT_TRUE(play(*e, t));
+  const std::string fen = e->position();
+  EXPECT_EQ(fen, "8/3p1k2/2r1pp2/8/5N1B/B3Q3/4R3/4K3[RNPPPPPPPPqrbbnnppppp] w - - 0 7");
+  Outcome r = run({"moves", "--variant", "chessembly", "--position", fen});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.last_line(), "status ongoing") << r;
+  const size_t n = legal_texts(*e).size();
+  EXPECT_TRUE(contains(r.out, "actions " + std::to_string(n) + "\n")) << r;
+  EXPECT_TRUE(contains(r.out, "\npNa1\n")) << r;  // placements in the rule text's form
+  // The same game played by the command itself (--moves), move numbers skipped.
+  Outcome g = run({"moves", "--variant", "chessembly", "--json", "--moves",
+                   "1. pKe1 pKe7 2. pRe2+ pPe6 3. pQe3 pRc6 4. pBh4+ pPf6 5. pBa3+ Kf7 6. pNf4 pPd7"});
+  ASSERT_EQ(g.code, 0) << g;
+  json o = json::parse(g.out);
+  EXPECT_EQ(o.at("position"), fen);
+  EXPECT_EQ(o.at("result"), arb::to_string(arb::Result::Ongoing));
+  EXPECT_EQ(o.at("reason"), "");
+  EXPECT_EQ(o.at("count").get<size_t>(), n);
+  // An illegal action in --moves is unusable input (kings may not stand adjacent).
+  Outcome bad = run({"moves", "--variant", "chessembly", "--moves", "pKe1 pKe2"});
+  EXPECT_EQ(bad.code, 2) << bad;
+  EXPECT_TRUE(contains(bad.err, "action 2 `pKe2` is not legal")) << bad;
+  // The reference engine lists the same actions.
+  Outcome u = run({"moves", "--variant", "chessembly", "--position", fen, "--notation", "uci"});
+  Outcome ru = run(
+      {"moves", "--variant", "chessembly", "--engine", "reference", "--position", fen, "--notation", "uci"});
+  ASSERT_EQ(u.code, 0) << u;
+  ASSERT_EQ(ru.code, 0) << ru;
+  auto a = u.lines(), b = ru.lines();
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
+}
+
+// ---------------------------------------------------------------------------------------
+// test
+
+TEST_F(Cli, TestRunsTheRulesetsExpectations) {
+  Outcome r = run({"test", "rulesets/chess.rules", "rulesets/chessembly.rules"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_EQ(r.last_line(), "4 passed, 0 failed") << r;
+  Outcome j = run({"test", "--json", "rulesets/chess.rules"});
+  EXPECT_EQ(j.code, 0) << j;
+  json o = json::parse(j.out);
+  EXPECT_EQ(o.at("passed"), 2);
+  EXPECT_EQ(o.at("failed"), 0);
+  ASSERT_EQ(o.at("results").size(), 2u);
+  EXPECT_EQ(o.at("results")[0].at("where"), "rulesets/chess.rules:59:3");
+
+  // A failing expectation: exit 1, reported at its file:line:col.
+  TempDir dir;
+  dir.copy_ruleset("chess");
+  const std::string child = dir.write("wrong.rules",
+                                      "ruleset wrong extends chess\n"
+                                      "expect {\n"
+                                      "  perft 2 = 400\n"
+                                      "  perft 1 = 21\n"
+                                      "  status \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\" = stalemate\n"
+                                      "  legal e2e4\n"
+                                      "  illegal e2e5\n"
+                                      "}\n");
+  Outcome w = run({"test", child});
+  EXPECT_EQ(w.code, 1) << w;
+  EXPECT_EQ(w.last_line(), "4 passed, 1 failed") << w;
+  EXPECT_TRUE(contains(w.err, child + ":4:3: expectation failed: perft expected 21, got 20")) << w;
+  // A ruleset that does not compile: exit 2.
+  Outcome u = run({"test", "rulesets/chess2.rules"});
+  EXPECT_EQ(u.code, 2) << u;
+}
+
+}  // namespace
