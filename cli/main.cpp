@@ -37,7 +37,7 @@ int cmd_check(const std::vector<std::string>& args) {
       if (executable)
         std::cout << f << ": ok (" << c.model->title << ", executable by the compiled generator)\n";
       else if (parses)
-        std::cout << f << ": checks, but not executable yet: " << diags.error_count() << " error(s)\n";
+        std::cout << f << ": checks, but does not compile to a generator: " << diags.error_count() << " error(s)\n";
       else
         std::cout << f << ": " << diags.error_count() << " error(s)\n";
     } else {

@@ -342,7 +342,7 @@ TEST_F(Cli, CheckReportsFileLineColumn) {
   EXPECT_TRUE(contains(ok.out, "rulesets/chess.rules: ok")) << ok;
   Outcome ne = run({"check", "rulesets/chess2.rules"});
   EXPECT_EQ(ne.code, 1) << ne;
-  EXPECT_TRUE(contains(ne.out, "not executable yet")) << ne;
+  EXPECT_TRUE(contains(ne.out, "does not compile")) << ne;
   EXPECT_TRUE(
       contains(ne.err, "rulesets/chess2.rules:51:3: error: feature `whirlwind` is not executable yet"))
       << ne;
@@ -448,7 +448,7 @@ TEST_F(Cli, TestRunsTheRulesetsExpectations) {
   EXPECT_EQ(o.at("passed"), 2);
   EXPECT_EQ(o.at("failed"), 0);
   ASSERT_EQ(o.at("results").size(), 2u);
-  EXPECT_EQ(o.at("results")[0].at("where"), "rulesets/chess.rules:59:3");
+  EXPECT_EQ(o.at("results")[0].at("where"), "rulesets/chess.rules:60:3");
 
   // A failing expectation: exit 1, reported at its file:line:col.
   TempDir dir;

@@ -439,7 +439,7 @@ TEST(CompiledChessFen, TextAndValidation) {
   }
 }
 
-// BUG (lang/, reported to the lead; a divergence from the reference engine): the compiled
+// Regression (found by this test, fixed in lang/ with `forbidden ranks`): the compiled
 // chess engine accepts a pawn on its own first rank, which no game of chess can reach; the
 // reference chess engine refuses such a position (PositionError). The generator only
 // refuses pawns on their promotion rank. Reproducer:

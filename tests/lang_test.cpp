@@ -442,7 +442,7 @@ TEST(LangDiagnostics, RenderShowsTheSourceLineAndACaret) {
       << l3->diags.render();
 }
 
-// BUG (lang/, reported to the lead): the compiler does not check the start position.
+// Regression (found by this test, fixed in lang/): the compiler does not check the start position.
 // Reproducer: a ruleset whose `setup` text is no valid position, e.g. the mini ruleset with
 //   setup "4k3/8/8/8/8/8/8/R3K3 x"
 // passes `arbiter check` ("ok ... executable by the compiled generator", exit 0), and then
@@ -463,7 +463,7 @@ TEST(LangDiagnostics, BadSetupTextIsACompileErrorAtTheSetupLine) {
   }
 }
 
-// BUG (lang/, reported to the lead): same class as above for reserves. `reserve K P*40`
+// Regression (found by this test, fixed in lang/): same class as above for reserves. `reserve K P*40`
 // compiles (and `arbiter check` says ok), but the generator refuses more than 32 pieces
 // of a type in a reserve and make_compiled_engine() throws PositionError("more than 32
 // pieces of one type in a reserve"). Either the compiler reports it at the `reserve` line
@@ -488,7 +488,7 @@ TEST(LangDiagnostics, ReserveTheGeneratorCannotHoldIsReportedAtCompileTime) {
   }
 }
 
-// BUG (lang/, reported to the lead): a range literal whose bound does not fit in a long long
+// Regression (found by this test, fixed in lang/): a range literal whose bound does not fit in a long long
 // makes the lexer's std::stoll throw std::out_of_range out of load_ruleset, instead of a
 // diagnostic (plain numbers get "number too large"). Reproducer:
 //   piece king K { betza "K"; royal; initial ranks 1..99999999999999999999 }

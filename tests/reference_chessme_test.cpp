@@ -277,7 +277,7 @@ TEST(ReferenceChessMe, NameAndStartShorthands) {
   e->set_position("start:1");
   EXPECT_EQ(e->position(), arb::chessme_start(1));
   e->set_position("start");
-  EXPECT_EQ(e->position(), arb::chessme_start(0));
+  EXPECT_EQ(e->position(), arb::chessme_start(arb::kChessMeDefaultSeed));
   e->set_position(arb::chessme_start(2));
   EXPECT_EQ(e->position(), arb::chessme_start(2));
   EXPECT_THROW(e->set_position("start:x"), arb::PositionError);

@@ -182,6 +182,8 @@ class Compiler {
         }
       }
     }
+    if (def.forbidden_ranks)
+      for (int c = 0; c < 2; ++c) pp.forbidden_zone[c] = ranks(p, c, *def.forbidden_ranks);
     if (def.promote_ranks) {
       pp.resets_clock = true;
       for (int c = 0; c < 2; ++c) pp.promote_zone[c] = ranks(p, c, *def.promote_ranks);
@@ -215,6 +217,7 @@ class Compiler {
       }
       if (gp.is_pawn) g->pawn_type = t;
       if (def.promote_ranks) d_.error(def.promote_loc, "promotion on fixed ranks needs a bounded board");
+      if (def.forbidden_ranks) d_.error(def.forbidden_loc, "forbidden ranks need a bounded board");
       if (def.promote_exchange && !def.promote_exchange_optional)
         d_.error(def.promote_loc, "a mandatory promotion by exchange is not executable yet (write `optional`)");
       for (const BetzaText& bt : def.betza) {
@@ -370,7 +373,21 @@ class Compiler {
 
 std::shared_ptr<const Program> compile(const Model& m, Diagnostics& diags) {
   Compiler c(m, diags);
-  return c.run();
+  std::shared_ptr<const Program> p = c.run();
+  if (!p) return p;
+  // The start must be a position the generator accepts.
+  try {
+    make_compiled_engine(p);
+  } catch (const PositionError& e) {
+    Loc at = m.setup_text_loc.src ? m.setup_text_loc : m.setup_loc;
+    if (m.setup_text_loc.src && m.setup_kind == SetupKind::Text) {
+      at.col += 1 + static_cast<int>(e.column);  // past the opening quote
+      at.len = 1;
+    }
+    diags.error(at, std::string("bad setup: ") + e.what());
+    return nullptr;
+  }
+  return p;
 }
 
 Compiled compile_file(const std::string& path, const std::map<std::string, std::string>& overrides,

@@ -660,9 +660,12 @@ class Generator final : public Engine {
                                   " (found " + std::to_string(total) + ")",
                               0);
       }
-      for (int t = 0; t < p_->ntypes; ++t)
+      for (int t = 0; t < p_->ntypes; ++t) {
         if (p_->types[t].must_promote && (pieces(c, t) & p_->types[t].promote_zone[c]))
           throw PositionError(std::string(who) + " has a " + p_->letters[t] + " on its promotion rank", 0);
+        if (pieces(c, t) & p_->types[t].forbidden_zone[c])
+          throw PositionError(std::string(who) + " has a " + p_->letters[t] + " on a rank where it may not stand", 0);
+      }
     }
     {
       int k = royal_square(side_ ^ 1);

@@ -97,6 +97,7 @@ class GridGenerator final : public Engine {
     while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n')) t.remove_suffix(1);
     if (t == "start" || t.substr(0, 6) == "start:") {
       uint64_t seed = g_.seed;
+      if (t.size() == 6) throw PositionError("`start:SEED` needs a number", 6);
       if (t.size() > 6) {
         seed = 0;
         for (size_t i = 6; i < t.size(); ++i) {
@@ -481,9 +482,8 @@ class GridGenerator final : public Engine {
       set_piece_hash(slots_.back());
       if (g_.draw_after_place && pile_known_[us] && cursor_[us] < pile_[us].size()) {
         u.drew = pile_[us][cursor_[us]];
-        hash_ ^= count_key(2, us, 0, static_cast<int>(cursor_[us]));
+        hash_ ^= pile_key(us, cursor_[us]);
         ++cursor_[us];
-        hash_ ^= count_key(2, us, 0, static_cast<int>(cursor_[us]));
         bump_hand(us, u.drew, +1);
       }
     }
@@ -523,6 +523,9 @@ class GridGenerator final : public Engine {
     hash_ = u.hash;
   }
 
+  uint64_t pile_key(int c, size_t index) const {
+    return count_key(4, c, pile_[c][index], static_cast<int>(pile_[c].size() - 1 - index));
+  }
   void bump_hand(int c, int t, int delta) {
     hash_ ^= count_key(0, c, t, hand_[c][t]);
     hand_[c][t] += delta;
@@ -590,11 +593,11 @@ class GridGenerator final : public Engine {
         hash_ ^= count_key(0, c, t, hand_[c][t]);
         hash_ ^= count_key(1, c, t, captured_[c][t]);
       }
-      hash_ ^= count_key(2, c, 0, 0);
-      // The pile's contents are part of the position: fold them in once.
-      uint64_t ph = pile_known_[c] ? 0x1234567ull : 0x7654321ull;
-      for (int t : pile_[c]) ph = mix(ph ^ static_cast<uint64_t>(t + 1));
-      hash_ ^= mix(ph + static_cast<uint64_t>(c));
+      // The remaining pile is part of the position; each tile is keyed by its distance from
+      // the bottom, which drawing from the top does not change, so a position hashes the
+      // same however it was reached.
+      if (!pile_known_[c]) hash_ ^= count_key(2, c, 1, 0);
+      for (size_t i = 0; i < pile_[c].size(); ++i) hash_ ^= pile_key(c, i);
     }
     if (side_) hash_ ^= count_key(3, 0, 0, 0);
   }

@@ -100,11 +100,15 @@ class Lexer {
           while (q < t.size() && std::isdigit(static_cast<unsigned char>(t[q]))) ++q;
           tok.kind = Tok::Range;
           tok.text = t.substr(start, q - start);
-          tok.lo = std::stoll(t.substr(start, p - start));
-          if (q == digits) {
-            diags_.error(tok.loc, "a range needs an upper bound", "write it as `1..4`");
+          if (p - start > 15 || q - digits > 15) {
+            diags_.error(tok.loc, "number too large");
           } else {
-            tok.hi = std::stoll(t.substr(p + 2, q - p - 2));
+            tok.lo = std::stoll(t.substr(start, p - start));
+            if (q == digits) {
+              diags_.error(tok.loc, "a range needs an upper bound", "write it as `1..4`");
+            } else {
+              tok.hi = std::stoll(t.substr(p + 2, q - p - 2));
+            }
           }
           tok.loc.len = static_cast<int>(q - start);
           advance(q - start);

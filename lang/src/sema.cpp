@@ -30,7 +30,7 @@ const std::vector<std::string> kTop = {"ruleset", "title",  "board",  "option", 
                                        "setup",   "reserve", "pile",  "hand",     "deck",     "discard",
                                        "reshuffle", "turn", "placement", "legal", "end",      "expect",
                                        "move-condition", "army"};
-const std::vector<std::string> kPiece = {"betza",         "royal",        "initial",     "promote",
+const std::vector<std::string> kPiece = {"betza",         "royal",        "initial",     "promote", "forbidden",
                                          "captures",      "captured-by",  "nemesis-step", "gains-from-adjacent",
                                          "teleport",      "never-captures", "no-check",  "immune",
                                          "blocks",        "whirlwind",    "rampage",     "captured-within",
@@ -353,6 +353,13 @@ class Checker {
       } else if (!c.args.empty() && !c.args[0].is("ranks")) {
         d_.error(c.args[0].loc, "expected `ranks`");
       }
+    } else if (k == "forbidden") {
+      p.forbidden_loc = c.loc;
+      if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
+        p.forbidden_ranks = ranks(c.args[1]);
+      } else if (!c.args.empty() && !c.args[0].is("ranks")) {
+        d_.error(c.args[0].loc, "expected `ranks`");
+      }
     } else if (k == "promote") {
       p.promote_loc = c.loc;
       if (c.args.size() >= 3 && c.args[0].is("on") && c.args[1].is("rank")) {
@@ -430,6 +437,7 @@ class Checker {
   void setup(const Stmt& s) {
     m_.setup_loc = s.loc;
     if (s.args.size() == 1 && s.args[0].kind == ValueKind::String) {
+      m_.setup_text_loc = s.args[0].loc;
       m_.setup_kind = SetupKind::Text;
       m_.setup_text = s.args[0].text;
     } else if (s.args.size() == 1 && s.args[0].is("empty")) {
@@ -664,6 +672,9 @@ void finish(Model& m, Diagnostics& d) {
     d.error(m.castling_loc, std::string("castling rook `") + m.castling_rook + "` is no piece");
   for (char l : m.reserve)
     if (l != '*' && !m.piece(l)) d.error(m.reserve_loc, std::string("reserve piece `") + l + "` is no piece");
+  for (const auto& p : m.pieces)
+    if (std::count(m.reserve.begin(), m.reserve.end(), p.letter) > 32)
+      d.error(m.reserve_loc, std::string("more than 32 `") + p.letter + "` in a reserve");
   if (m.action_place && m.reserve.empty() && m.setup_kind != SetupKind::Text)
     d.error(m.turn_loc, "`action place` but no `reserve`");
   if (m.place_ranks && !m.unbounded && (m.place_ranks->lo < 1 || m.place_ranks->hi > m.height))

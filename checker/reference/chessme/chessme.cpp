@@ -104,7 +104,7 @@ class ChessMeEngine final : public Engine {
   void set_position(std::string_view text) override {
     ChessMePosition p;
     if (text == "start") {
-      p = chessme_start_position(0);
+      p = chessme_start_position(kChessMeDefaultSeed);
     } else if (text.substr(0, 6) == "start:") {
       std::string_view digits = text.substr(6);
       if (digits.empty() || digits.size() > 20) throw PositionError("bad start seed", 6);

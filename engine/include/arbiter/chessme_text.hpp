@@ -69,6 +69,8 @@ std::string format_chessme(const ChessMePosition& p);
 //   The shuffled sequence is the pile, index 0 on top; the top three tiles (indices 0, 1,
 //   2) go to the hand and the remaining eight stay in the pile in order.
 ChessMePosition chessme_start_position(uint64_t seed);
+// Position texts `start:SEED` stand for chessme_start(SEED); `start` alone for this seed.
+constexpr uint64_t kChessMeDefaultSeed = 1;
 // The shuffle above applied to any tile sequence (for rulesets that state their own piles).
 std::string shuffle_tiles(std::string tiles, uint64_t seed, Color side);
 std::string chessme_start(uint64_t seed);

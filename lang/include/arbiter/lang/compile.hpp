@@ -39,6 +39,7 @@ struct PieceProgram {
   std::array<uint8_t, 2> ride_move{};
   std::array<uint8_t, 2> ride_capture{};
   Bitboard promote_zone[2] = {0, 0};
+  Bitboard forbidden_zone[2] = {0, 0};  // where a position may not hold it
   std::string promote_to;  // type indices, as chars 0..15
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)

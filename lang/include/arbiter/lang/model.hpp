@@ -39,6 +39,8 @@ struct PieceDef {
   bool royal = false;
   std::optional<Range> initial_ranks;  // relative ranks where Betza `i` moves apply
   std::optional<Range> promote_ranks;  // relative ranks; empty = no promotion
+  std::optional<Range> forbidden_ranks;  // relative ranks where a position may not hold it
+  Loc forbidden_loc;
   std::string promote_to;              // letters
   Loc promote_loc;
   std::vector<Feature> features;  // named constructs beyond Betza
@@ -99,7 +101,8 @@ struct Model {
 
   SetupKind setup_kind = SetupKind::Text;
   std::string setup_text;
-  Loc setup_loc;
+  Loc setup_loc;       // of the setup statement
+  Loc setup_text_loc;  // of its text argument
   std::string reserve;  // initial reserve of each side (upper-case letters)
   Loc reserve_loc;
 
