@@ -8,6 +8,8 @@
 // Release; CI lowers it under sanitizers.
 #include <gtest/gtest.h>
 
+#include "arbiter/fen.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -252,6 +254,84 @@ TEST(CompiledChessembly, SampleGameOfTheRuleText) {
   EXPECT_EQ(st.result, Result::Ongoing);
   EXPECT_EQ(st.reason, "");
   EXPECT_FALSE(st.in_check);
+}
+
+// Chessembly to depth 4 from the empty start: 23,530,136 on both engines (the reference
+// engine's own test pins the same figure; here it is the compiled generator's).
+TEST(CompiledChessembly, PerftFourFromTheStart) {
+  if (std::getenv("ARBITER_FAST")) GTEST_SKIP() << "depth 4 skipped under ARBITER_FAST";
+  auto compiled = compiled_engine("chessembly");
+  EXPECT_EQ(compiled->perft(4), 23530136u);
+}
+
+// Biased playouts that seek out the rules that make Chessembly differ from chess, compared
+// with the reference engine at every node: double steps from the first rank followed by en
+// passant onto the second, promotions, and placements that block a check.
+TEST(CompiledChessembly, PlayoutsReachFirstRankDoubleStepsEnPassantPromotionsAndBlocks) {
+  auto compiled = compiled_engine("chessembly");
+  auto ref = arb::ref::make_reference_engine("chessembly");
+  std::mt19937_64 rng(4242);
+  int first_rank_double = 0, ep_after_first_rank = 0, promotions = 0, blocking_placements = 0;
+  const int games = std::getenv("ARBITER_FAST") ? 40 : 150;
+  for (int g = 0; g < games; ++g) {
+    compiled->set_position(kChessemblyStart);
+    ref->set_position(kChessemblyStart);
+    bool last_was_first_rank_double = false;
+    for (int ply = 0; ply < 150; ++ply) {
+      ASSERT_EQ(compiled->position(), ref->position());
+      auto texts = legal_texts(*compiled);
+      ASSERT_EQ(texts, legal_texts(*ref)) << ref->position();
+      arb::Status st = compiled->status();
+      ASSERT_EQ(st.reason, ref->status().reason) << ref->position();
+      if (texts.empty() || !st.reason.empty()) break;
+      // Interesting actions: pawn double steps from the own first rank, en passant,
+      // promotions, placements while in check, pawn placements on the first rank.
+      std::vector<std::string> interesting;
+      std::vector<arb::Action> acts;
+      compiled->legal_actions(acts);
+      for (const auto& a : acts) {
+        arb::ActionInfo info = compiled->describe(a);
+        const arb::Step& s = info.steps[0];
+        std::string t = arb::uci(info, true);
+        bool white = compiled->side_to_move() == arb::Color::White;
+        int first = white ? 1 : 8;
+        bool double_from_first = s.kind == arb::StepKind::Move && s.piece == 'P' && s.from.y == first &&
+                                 std::abs(s.to.y - s.from.y) == 2;
+        bool ep = s.kind == arb::StepKind::Move && s.piece == 'P' && s.capture && s.from.x != s.to.x &&
+                  last_was_first_rank_double;
+        bool place_first = s.kind == arb::StepKind::Place && s.piece == 'P' && s.to.y == first;
+        if (double_from_first || ep || s.promotion || (st.in_check && s.kind == arb::StepKind::Place) ||
+            place_first || (s.kind == arb::StepKind::Move && s.piece == 'P'))
+          interesting.push_back(t);
+      }
+      const std::string pick = !interesting.empty() && rng() % 4 != 0 ? interesting[rng() % interesting.size()]
+                                                                     : texts[rng() % texts.size()];
+      arb::Action a = find_action(*compiled, pick);
+      arb::ActionInfo info = compiled->describe(a);
+      const arb::Step& s = info.steps[0];
+      bool white = compiled->side_to_move() == arb::Color::White;
+      bool is_double_first = s.kind == arb::StepKind::Move && s.piece == 'P' && s.from.y == (white ? 1 : 8) &&
+                             std::abs(s.to.y - s.from.y) == 2;
+      if (is_double_first) ++first_rank_double;
+      // En passant: a pawn capture onto an empty square, right after a first-rank double step.
+      if (s.kind == arb::StepKind::Move && s.piece == 'P' && s.capture && last_was_first_rank_double) {
+        arb::FenFields f = arb::parse_fen(compiled->position(), 8, 8, "KQRBNPkqrbnp");
+        if (!f.at(s.to)) ++ep_after_first_rank;
+      }
+      if (s.promotion) ++promotions;
+      if (st.in_check && s.kind == arb::StepKind::Place) ++blocking_placements;
+      last_was_first_rank_double = is_double_first;
+      compiled->apply(a);
+      ref->apply(find_action(*ref, pick));
+    }
+  }
+  std::printf("chessembly features reached: %d first-rank double steps, %d en passant after them, %d "
+              "promotions, %d placements blocking a check\n",
+              first_rank_double, ep_after_first_rank, promotions, blocking_placements);
+  EXPECT_GT(first_rank_double, 0);
+  EXPECT_GT(ep_after_first_rank, 0);
+  EXPECT_GT(promotions, 0);
+  EXPECT_GT(blocking_placements, 0);
 }
 
 // Random playouts from positions with small reserves, where mates, stalemates and
