@@ -11,16 +11,6 @@ namespace arb::lang {
 
 namespace {
 
-// Unit directions, board view: N NE E SE S SW W NW.
-constexpr int kDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-constexpr int kDy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-
-int unit_dir(int dx, int dy) {
-  for (int d = 0; d < 8; ++d)
-    if (kDx[d] == dx && kDy[d] == dy) return d;
-  return -1;
-}
-
 class Compiler {
  public:
   Compiler(const Model& m, Diagnostics& d) : m_(m), d_(d) {}
@@ -80,11 +70,11 @@ class Compiler {
   void geometry(Program& p) {
     for (int s = 0; s < p.squares; ++s) p.board_mask |= Bitboard(1) << s;
     for (int d = 0; d < 8; ++d) {
-      p.dir_step[d] = kDy[d] * p.width + kDx[d];
+      p.dir_step[d] = kDirDy[d] * p.width + kDirDx[d];
       for (int y = 0; y < p.height; ++y)
         for (int x = 0; x < p.width; ++x) {
           Bitboard r = 0;
-          for (int cx = x + kDx[d], cy = y + kDy[d]; on(p, cx, cy); cx += kDx[d], cy += kDy[d])
+          for (int cx = x + kDirDx[d], cy = y + kDirDy[d]; on(p, cx, cy); cx += kDirDx[d], cy += kDirDy[d])
             r |= Bitboard(1) << sq(p, cx, cy);
           p.ray[d][sq(p, x, y)] = r;
         }

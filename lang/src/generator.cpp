@@ -293,6 +293,21 @@ class Generator final : public Engine {
     return pins;
   }
 
+  // The king's and the rook's destinations of a castling move of the side to move (`side`).
+  void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
+    int rank = side == 0 ? 0 : p_->height - 1;
+    kto = rank * p_->width + (kind == kCastleK ? p_->ks_king_to : p_->qs_king_to);
+    rto = rank * p_->width + (kind == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
+  }
+  // Moves king and rook between their castling squares (either direction).
+  void shift_pair(int kfrom, int rfrom, int kto, int rto) {
+    int kc = board_[kfrom], rc = board_[rfrom];
+    remove(kfrom);
+    remove(rfrom);
+    put(kto, kc);
+    put(rto, rc);
+  }
+
   // Board-only make and unmake, for legality tests.
   struct Light {
     int8_t captured;
@@ -307,14 +322,9 @@ class Generator final : public Engine {
       return l;
     }
     if (k == kCastleK || k == kCastleQ) {
-      int rank = side_ == 0 ? 0 : p_->height - 1;
-      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
-      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
-      int kc = board_[from], rc = board_[to];
-      remove(from);
-      remove(to);
-      put(kto, kc);
-      put(rto, rc);
+      int kto, rto;
+      castle_targets(k, side_, kto, rto);
+      shift_pair(from, to, kto, rto);
       return l;
     }
     int victim = k == kEnPassant ? ep_victim_ : to;
@@ -336,14 +346,9 @@ class Generator final : public Engine {
       return;
     }
     if (k == kCastleK || k == kCastleQ) {
-      int rank = side_ == 0 ? 0 : p_->height - 1;
-      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
-      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
-      int kc = board_[kto], rc = board_[rto];
-      remove(kto);
-      remove(rto);
-      put(from, kc);
-      put(to, rc);
+      int kto, rto;
+      castle_targets(k, side_, kto, rto);
+      shift_pair(kto, rto, from, to);
       return;
     }
     remove(to);
@@ -439,9 +444,8 @@ class Generator final : public Engine {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
           int rsq = rook_sq_[right];
-          int rank = us == 0 ? 0 : p_->height - 1;
-          int kto = rank * p_->width + (side == 0 ? p_->ks_king_to : p_->qs_king_to);
-          int rto = rank * p_->width + (side == 0 ? p_->ks_rook_to : p_->qs_rook_to);
+          int kto, rto;
+          castle_targets(side == 0 ? kCastleK : kCastleQ, us, kto, rto);
           Bitboard need = (p_->between[k][kto] | bit(kto) | p_->between[rsq][rto] | bit(rto)) & ~bit(k) & ~bit(rsq);
           if (need & occ) continue;
           Bitboard path = p_->between[k][kto] | bit(kto);
@@ -489,14 +493,10 @@ class Generator final : public Engine {
       hash_ ^= z.psq[us][t][to];
       halfmove_ = 0;
     } else if (k == kCastleK || k == kCastleQ) {
-      int rank = us == 0 ? 0 : p_->height - 1;
-      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
-      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
+      int kto, rto;
+      castle_targets(k, us, kto, rto);
       int kc = board_[from], rc = board_[to];
-      remove(from);
-      remove(to);
-      put(kto, kc);
-      put(rto, rc);
+      shift_pair(from, to, kto, rto);
       hash_ ^= z.psq[us][kc >> 1][from] ^ z.psq[us][kc >> 1][kto] ^ z.psq[us][rc >> 1][to] ^ z.psq[us][rc >> 1][rto];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
     } else {
@@ -578,14 +578,9 @@ class Generator final : public Engine {
       remove(to);
       ++reserve_[us][type_of(m)];
     } else if (k == kCastleK || k == kCastleQ) {
-      int rank = us == 0 ? 0 : p_->height - 1;
-      int kto = rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to);
-      int rto = rank * p_->width + (k == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
-      int kc = board_[kto], rc = board_[rto];
-      remove(kto);
-      remove(rto);
-      put(from, kc);
-      put(to, rc);
+      int kto, rto;
+      castle_targets(k, us, kto, rto);
+      shift_pair(kto, rto, from, to);
     } else {
       remove(to);
       put(from, u.moved);

@@ -15,15 +15,6 @@ namespace arb::lang {
 
 namespace {
 
-constexpr int kDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-constexpr int kDy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-
-int unit_dir(int dx, int dy) {
-  for (int d = 0; d < 8; ++d)
-    if (kDx[d] == dx && kDy[d] == dy) return d;
-  return -1;
-}
-
 inline uint64_t mix(uint64_t z) {
   z += 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -19,6 +19,16 @@ namespace arb::lang {
 using Bitboard = uint64_t;
 constexpr int kMaxTypes = 16;
 
+// The 8 unit directions, board view: N NE E SE S SW W NW. Ride masks use these bits.
+constexpr int kDirDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+constexpr int kDirDy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+// The index of unit direction (dx, dy), or -1.
+constexpr int unit_dir(int dx, int dy) {
+  for (int d = 0; d < 8; ++d)
+    if (kDirDx[d] == dx && kDirDy[d] == dy) return d;
+  return -1;
+}
+
 // One piece type, compiled: what it may reach from every square, for each colour.
 struct PieceProgram {
   char letter = 0;
