@@ -12,3 +12,24 @@ cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARBIT
 cmake --build "$root/build-asan" -j"$jobs"
 ARBITER_PERFT_BUDGET=${ARBITER_ASAN_PERFT_BUDGET:-20000} ARBITER_FAST=1 \
   ctest --test-dir "$root/build-asan" --output-on-failure -j"$jobs"
+# libFuzzer smoke run of the differential checker's fuzz target (checker/fuzz/
+# libfuzzer_target.cpp), built with clang in its own directory, that target only, and run
+# briefly from the seed corpus. A divergence or a sanitizer report fails the run; the
+# input is left in build-fuzz/ (crash-*).
+if command -v clang++ >/dev/null 2>&1; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF >/dev/null
+  cmake --build "$root/build-fuzz" -j"$jobs" --target arbiter_libfuzzer
+  mkdir -p "$root/build-fuzz/corpus-differential"
+  log="$root/build-fuzz/libfuzzer.log"
+  if ! "$root/build-fuzz/checker/arbiter_libfuzzer" "$root/build-fuzz/corpus-differential" \
+      "$root/corpus/fuzz/differential" -max_total_time="${ARBITER_LIBFUZZER_SECONDS:-20}" -max_len=512 \
+      -artifact_prefix="$root/build-fuzz/" -print_final_stats=1 >"$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "libFuzzer smoke run failed (log: $log)"
+    exit 1
+  fi
+  grep -E '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$log"
+else
+  echo "clang++ not found: libFuzzer smoke run skipped"
+fi

@@ -1,0 +1,162 @@
+// libFuzzer target of the differential checker, so that a fuzzing service (ClusterFuzzLite,
+// OSS-Fuzz) can run it with coverage guidance. The input bytes are a choice sequence:
+//
+//   choice 1        which variant (among the bundled rulesets that compile and have a
+//                   reference engine: chess, chessembly, chessme, in that order)
+//   then, per ply   one byte: >= 0xE0 mutates the position (the next choices pick the
+//                   mutation, as mutate.hpp describes), anything else plays an action
+//                   whose index is the next choice
+//
+// A choice among n options reads one byte (two when n > 256, ...) modulo n; an input that
+// runs out ends the game. At every node the compiled generator and the reference engine
+// are compared (legal actions, status, position text); a divergence is printed, shrunk,
+// and aborts with __builtin_trap() so that the service records the input.
+//
+// Build: cmake -DARBITER_FUZZ=ON with CC=clang CXX=clang++ (see checker/CMakeLists.txt).
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "arbiter/lang/compile.hpp"
+#include "arbiter/notation.hpp"
+#include "fuzz/fuzz.hpp"
+#include "fuzz/mutate.hpp"
+#include "reference.hpp"
+
+namespace {
+
+struct Target {
+  std::string variant;
+  std::shared_ptr<const arb::lang::Program> program;
+  std::string start, alphabet;
+  // Reused from input to input (set_position starts afresh): the two engines compared and
+  // two probes that try a mutated text first.
+  std::unique_ptr<arb::Engine> a, b, probe_a, probe_b;
+};
+
+std::vector<Target>& targets() {
+  static std::vector<Target> t;
+  return t;
+}
+
+std::filesystem::path rulesets_dir() {
+  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
+  return std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets";
+}
+
+// Choices read from the input bytes.
+class Bytes {
+ public:
+  Bytes(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  bool done() const { return pos_ >= size_; }
+  uint8_t byte() { return done() ? 0 : data_[pos_++]; }
+  uint64_t choose(uint64_t n) {
+    if (n <= 1) return 0;
+    uint64_t v = 0;
+    for (uint64_t span = 1; span < n && span < (uint64_t{1} << 56); span <<= 8) v = (v << 8) | byte();
+    return v % n;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+bool accepts(arb::Engine& e, const std::string& text) {
+  try {
+    e.set_position(text);
+    return true;
+  } catch (const arb::PositionError&) {
+    return false;
+  }
+}
+
+[[noreturn]] void report(const Target& t, const std::string& origin, const std::vector<std::string>& played,
+                         const arb::fuzz::Divergence& found) {
+  std::string actions;
+  for (const auto& a : played) actions += (actions.empty() ? "" : " ") + a;
+  arb::fuzz::EngineFactory left = [&t] { return arb::lang::make_compiled_engine(t.program); };
+  arb::fuzz::EngineFactory right = [&t] { return arb::ref::make_reference_engine(t.variant); };
+  arb::fuzz::Divergence d = found;
+  {
+    auto a = left(), b = right();
+    if (auto rep = arb::fuzz::reproduce(*a, *b, origin, actions)) d = *rep;
+  }
+  d = arb::fuzz::shrink(left, right, d);
+  std::fprintf(stderr,
+               "DIVERGENCE in %s (%s)\n  game from: %s\n  actions:   %s\n  shrunk:    %s\n  after:     %s\n"
+               "  compiled:  %s\n  reference: %s\n  diff:      %s\n",
+               t.variant.c_str(), d.what.c_str(), origin.c_str(), actions.c_str(), d.position.c_str(),
+               d.action.c_str(), d.left.c_str(), d.right.c_str(), d.diff.c_str());
+  __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  for (const char* v : {"chess", "chessembly", "chessme"}) {
+    arb::lang::Diagnostics diags;
+    auto c = arb::lang::compile_file((rulesets_dir() / (std::string(v) + ".rules")).string(), {}, diags);
+    if (!c.program || !arb::ref::make_reference_engine(v)) continue;
+    Target t;
+    t.variant = v;
+    t.program = c.program;
+    t.a = arb::lang::make_compiled_engine(t.program);
+    t.b = arb::ref::make_reference_engine(v);
+    t.probe_a = arb::lang::make_compiled_engine(t.program);
+    t.probe_b = arb::ref::make_reference_engine(v);
+    t.start = t.a->position();
+    t.alphabet = arb::fuzz::piece_alphabet(t.start);
+    targets().push_back(std::move(t));
+  }
+  if (targets().empty()) {
+    std::fprintf(stderr, "libfuzzer target: no ruleset compiles in %s\n", rulesets_dir().c_str());
+    std::abort();
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  Bytes in(data, size);
+  Target& t = targets()[in.choose(targets().size())];
+  arb::Engine *a = t.a.get(), *b = t.b.get(), *probe_a = t.probe_a.get(), *probe_b = t.probe_b.get();
+  if (!accepts(*a, t.start) || !accepts(*b, t.start))
+    report(t, t.start, {}, {t.start, "", "accepts", "", "", "", 0, ""});
+  arb::fuzz::Choose choose = [&in](uint64_t n) { return in.choose(n); };
+  std::string origin = t.start;
+  std::vector<std::string> played;
+  std::vector<arb::Action> acts, bacts;
+  for (int ply = 0; ply < 200 && !in.done(); ++ply) {
+    if (auto d = arb::fuzz::compare_node(*a, *b)) report(t, origin, played, *d);
+    if (in.byte() >= 0xE0) {
+      auto m = arb::fuzz::mutate_position(a->position(), t.alphabet, choose);
+      if (m && accepts(*probe_a, *m) && accepts(*probe_b, *m)) {
+        a->set_position(*m);
+        b->set_position(*m);
+        origin = *m;
+        played.clear();
+      }
+      continue;
+    }
+    a->legal_actions(acts);
+    if (acts.empty() || a->status().result != arb::Result::Ongoing) break;
+    const arb::Action& pick = acts[in.choose(acts.size())];
+    std::string text = arb::uci(a->describe(pick), true);
+    b->legal_actions(bacts);
+    for (const arb::Action& x : bacts)
+      if (arb::uci(b->describe(x), true) == text) {
+        b->apply(x);
+        break;
+      }
+    a->apply(pick);
+    played.push_back(text);
+  }
+  if (auto d = arb::fuzz::compare_node(*a, *b)) report(t, origin, played, *d);
+  return 0;
+}
