@@ -46,7 +46,7 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
   // Board.
   int y = height, x = 0;
   size_t rank_start = c.pos;
-  while (!c.done() && c.s[c.pos] != ' ' && c.s[c.pos] != '[') {
+  while (!c.done() && c.s[c.pos] != ' ' && c.s[c.pos] != '\t' && c.s[c.pos] != '[') {
     char ch = c.s[c.pos];
     if (ch == '/') {
       if (x != width)

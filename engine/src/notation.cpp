@@ -184,10 +184,12 @@ std::optional<Action> parse_action(Engine& e, std::string_view text) {
   e.legal_actions(legal);
   std::vector<ActionInfo> infos = infos_of(e, legal);
   // Exact canonical forms first, then SAN.
-  for (size_t i = 0; i < legal.size(); ++i) {
-    if (uci(infos[i], e.chess960()) == want || uci(infos[i], true) == want || uci(infos[i], false) == want)
-      return legal[i];
-  }
+  // The engine's own form first: in Chess960 the standard form of a castling move can be
+  // the text of an ordinary king move (king b1, rook a1: `b1c1`).
+  for (size_t i = 0; i < legal.size(); ++i)
+    if (uci(infos[i], e.chess960()) == want) return legal[i];
+  for (size_t i = 0; i < legal.size(); ++i)
+    if (uci(infos[i], true) == want || uci(infos[i], false) == want) return legal[i];
   for (size_t i = 0; i < legal.size(); ++i) {
     if (san_core(infos[i], &infos, false) == want || san_core(infos[i], &infos, true) == want)
       return legal[i];
