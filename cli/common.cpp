@@ -187,7 +187,8 @@ std::string junit_xml(const std::string& suite, const std::vector<JUnitCase>& ca
     }
     o << ">\n";
     if (c.failed)
-      o << "    <failure message=\"" << xml_escape(c.message) << "\">" << xml_escape(c.output) << "</failure>\n";
+      o << "    <failure message=\"" << xml_escape(c.message) << "\">" << xml_escape(c.output)
+        << "</failure>\n";
     else
       o << "    <system-out>" << xml_escape(c.output) << "</system-out>\n";
     o << "  </testcase>\n";

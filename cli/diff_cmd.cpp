@@ -77,24 +77,26 @@ int cmd_diff(const std::vector<std::string>& args) {
   arb::fuzz::Options o;
   o.games = 200;
   po::options_description d(
-      "arbiter diff --rules OLD.rules --rules NEW.rules [--set NAME=VALUE] [--games N | --seconds S] [--seed K]\n"
+      "arbiter diff --rules OLD.rules --rules NEW.rules [--set NAME=VALUE] [--games N | --seconds S] [--seed "
+      "K]\n"
       "             [--expect same|different] [--json] [--junit FILE]");
   d.add_options()("rules", po::value(&rules)->composing(), "the OLD then the NEW ruleset file")(
       "set", po::value(&sets)->composing(), "option override NAME=VALUE for both versions (repeatable)")(
       "position", po::value(&position), "start from this text (default: the old version's start)")(
-      "games", po::value(&o.games), "number of random games (default 200)")(
-      "seconds", po::value(&o.seconds), "explore for this long instead")(
+      "games", po::value(&o.games), "number of random games (default 200)")("seconds", po::value(&o.seconds),
+                                                                            "explore for this long instead")(
       "seed", po::value(&o.seed), "random seed (deterministic for a seed and a job count)")(
       "jobs", po::value(&jobs), "parallel jobs (1)")("max-plies", po::value(&o.max_plies), "longest game")(
       "mutate", po::value(&o.mutate_percent), "chance in percent per ply of mutating the position (6)")(
       "max-differences", po::value(&max_differences), "stop after this many distinct differences (5)")(
       "expect", po::value(&expect), "same (default) or different: anything else is exit 1")(
-      "json", po::bool_switch(&json), "machine-readable output")("junit", po::value(&junit),
-                                                                 "also write the result as JUnit XML to FILE");
+      "json", po::bool_switch(&json), "machine-readable output")(
+      "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);
-  if (rules.size() != 2) throw UsageError("arbiter diff needs exactly two --rules: the old and the new version");
+  if (rules.size() != 2)
+    throw UsageError("arbiter diff needs exactly two --rules: the old and the new version");
   if (expect != "same" && expect != "different") throw UsageError("--expect must be `same` or `different`");
   if (jobs < 1 || jobs > 64) throw UsageError("--jobs must be between 1 and 64");
   if (o.mutate_percent < 0 || o.mutate_percent > 100) throw UsageError("--mutate must be between 0 and 100");
@@ -175,9 +177,9 @@ int cmd_diff(const std::vector<std::string>& args) {
       const auto& x = found[i];
       std::cout << (i ? "," : "") << "{\"what\":\"" << json_escape(x.d.what) << "\",\"position\":\""
                 << json_escape(x.d.position) << "\",\"actions\":\"" << json_escape(x.d.action)
-                << "\",\"gained\":" << json_list(x.gained) << ",\"lost\":" << json_list(x.lost) << ",\"old\":\""
-                << json_escape(x.d.left) << "\",\"new\":\"" << json_escape(x.d.right) << "\",\"summary\":\""
-                << json_escape(summary(x)) << "\"}";
+                << "\",\"gained\":" << json_list(x.gained) << ",\"lost\":" << json_list(x.lost)
+                << ",\"old\":\"" << json_escape(x.d.left) << "\",\"new\":\"" << json_escape(x.d.right)
+                << "\",\"summary\":\"" << json_escape(summary(x)) << "\"}";
     }
     std::cout << "]}\n";
   } else {

@@ -13,12 +13,14 @@ namespace arb::cli {
 
 namespace {
 
-std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& left, const std::string& right) {
+std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& left,
+                            const std::string& right) {
   std::ostringstream o;
   o << "DIVERGENCE (" << dv.what << ") at ply " << dv.plies << ", shrunk:\n  position:  " << dv.position;
   if (!dv.action.empty()) o << "\n  after:     " << dv.action;
   o << "\n  " << left << ": " << dv.left << "\n  " << right << ": " << dv.right << "\n";
-  if (!dv.diff.empty()) o << "  difference (+ " << left << " only, - " << right << " only): " << dv.diff << "\n";
+  if (!dv.diff.empty())
+    o << "  difference (+ " << left << " only, - " << right << " only): " << dv.diff << "\n";
   return o.str();
 }
 
@@ -33,14 +35,16 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   std::string junit;
   std::string save_dir = (fs::path(ARBITER_SOURCE_DIR) / "corpus" / "regressions").string();
   po::options_description d(
-      "arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--jobs J] [--strict-acceptance] [--json] "
+      "arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--jobs J] [--strict-acceptance] "
+      "[--json] "
       "[--junit FILE]");
   add_common(d, c);
   d.add_options()("seconds", po::value(&o.seconds), "run for this long")(
       "games", po::value(&o.games), "number of random games (default 100)")(
       "seed", po::value(&o.seed), "random seed (runs are deterministic for a seed and a job count)")(
       "max-plies", po::value(&o.max_plies), "longest game")("jobs", po::value(&jobs), "parallel jobs (1)")(
-      "mutate", po::value(&o.mutate_percent), "chance in percent per ply of mutating the position (6; 0: never)")(
+      "mutate", po::value(&o.mutate_percent),
+      "chance in percent per ply of mutating the position (6; 0: never)")(
       "strict-acceptance", po::bool_switch(&strict), "a text only one engine accepts is a divergence")(
       "save-dir", po::value(&save_dir), "where divergences are saved")(
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
@@ -48,7 +52,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);
   o.strict_acceptance = strict;
-  if (c.engine != "compiled") throw UsageError("fuzz always compares the compiled generator with the reference engine");
+  if (c.engine != "compiled")
+    throw UsageError("fuzz always compares the compiled generator with the reference engine");
   if (jobs < 1 || jobs > 64) throw UsageError("--jobs must be between 1 and 64");
   if (o.mutate_percent < 0 || o.mutate_percent > 100) throw UsageError("--mutate must be between 0 and 100");
   if (o.max_plies < 1) throw UsageError("--max-plies must be at least 1");
@@ -72,10 +77,11 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     std::string body = "variant: " + variant + "\n" + (c.rules.empty() ? "" : "rules: " + c.rules + "\n") +
                        (sets.empty() ? "" : "sets: " + sets + "\n") + "position: " + dv.position +
                        "\naction: " + dv.action + "\nwhat: " + dv.what + "\ncompiled: " + dv.left +
-                       "\nreference: " + dv.right + "\ndiff: " + dv.diff + "\nseed: " + std::to_string(o.seed) +
-                       "\njobs: " + std::to_string(jobs) + "\n";
-    std::string name =
-        variant + "-" + std::to_string(std::hash<std::string>{}(dv.position + "|" + dv.action) % 1000000007) + ".txt";
+                       "\nreference: " + dv.right + "\ndiff: " + dv.diff +
+                       "\nseed: " + std::to_string(o.seed) + "\njobs: " + std::to_string(jobs) + "\n";
+    std::string name = variant + "-" +
+                       std::to_string(std::hash<std::string>{}(dv.position + "|" + dv.action) % 1000000007) +
+                       ".txt";
     try {
       write_atomically(fs::path(save_dir) / name, body);
       saved = (fs::path(save_dir) / name).string();
@@ -109,9 +115,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     std::cout << "],\"divergence\":" << (r.divergence ? arb::fuzz::to_json(*r.divergence) : "null")
               << ",\"saved\":\"" << json_escape(saved) << "\"}\n";
   } else {
-    std::cout << "fuzz " << variant << ": " << r.games << " games, " << r.positions << " positions compared in "
-              << r.seconds << " s (" << rate << "/s); " << r.mutations << " mutated positions played, "
-              << r.acceptance_differences << " acceptance differences\n";
+    std::cout << "fuzz " << variant << ": " << r.games << " games, " << r.positions
+              << " positions compared in " << r.seconds << " s (" << rate << "/s); " << r.mutations
+              << " mutated positions played, " << r.acceptance_differences << " acceptance differences\n";
     for (const auto& a : r.acceptance_examples)
       std::cout << "  accepted only by the " << (a.accepted_by == "left" ? "compiled" : "reference")
                 << " engine: " << a.position << " (" << a.error << ")\n";

@@ -135,7 +135,9 @@ Xml check_xml(const std::string& s) {
     x.problem = why + " at offset " + std::to_string(i);
     return x;
   };
-  auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '-' || c == '.'; };
+  auto is_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '-' || c == '.';
+  };
   auto skip_ws = [&] {
     while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
   };
@@ -197,7 +199,8 @@ Xml check_xml(const std::string& s) {
       size_t close = s.find(q, i);
       if (close == std::string::npos) return fail("unterminated attribute value");
       if (!valid_entities(s, i, close)) return fail("bad attribute value");
-      if (!attributes.emplace(attr, s.substr(i, close - i)).second) return fail("duplicate attribute " + attr);
+      if (!attributes.emplace(attr, s.substr(i, close - i)).second)
+        return fail("duplicate attribute " + attr);
       i = close + 1;
     }
     ++x.count[name];
@@ -279,7 +282,8 @@ TEST(Diff, ReportsActionsLostAndGained) {
 
 TEST(Diff, ListsSeveralDistinctDifferences) {
   Scratch s;
-  std::string qs = s.mutant("chess", "qs.rules", "queen-side king-to c rook-to d", "queen-side king-to b rook-to c");
+  std::string qs =
+      s.mutant("chess", "qs.rules", "queen-side king-to c rook-to d", "queen-side king-to b rook-to c");
   auto r = run({"diff", "--rules", bundled("chess"), "--rules", qs, "--expect", "different", "--json"});
   ASSERT_EQ(r.code, 0) << r;
   json j = json::parse(r.out);
@@ -307,10 +311,11 @@ TEST(Diff, ReportsAStatusChange) {
 
 TEST(Diff, DeterministicForASeed) {
   Scratch s;
-  std::string qs = s.mutant("chess", "qs.rules", "queen-side king-to c rook-to d", "queen-side king-to b rook-to c");
+  std::string qs =
+      s.mutant("chess", "qs.rules", "queen-side king-to c rook-to d", "queen-side king-to b rook-to c");
   auto once = [&](const std::string& jobs) {
-    auto r = run({"diff", "--rules", bundled("chess"), "--rules", qs, "--expect", "different", "--json", "--seed",
-                  "5", "--games", "60", "--jobs", jobs});
+    auto r = run({"diff", "--rules", bundled("chess"), "--rules", qs, "--expect", "different", "--json",
+                  "--seed", "5", "--games", "60", "--jobs", jobs});
     EXPECT_EQ(r.code, 0) << r;
     json j = json::parse(r.out);
     return j["differences"].dump() + " " + std::to_string(j["games"].get<uint64_t>()) + " " +

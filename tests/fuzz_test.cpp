@@ -2,6 +2,8 @@
 // agree with the reference engines, the checker's parts (mutation, shrinking, parallel
 // runs) behave, and it catches seeded rule mutations: a mutant that survives its budget
 // fails the test (the mutation suite, with a score per variant).
+#include "fuzz/fuzz.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,7 +16,6 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/compile.hpp"
-#include "fuzz/fuzz.hpp"
 #include "fuzz/mutate.hpp"
 #include "reference.hpp"
 
@@ -22,7 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool fast() { return std::getenv("ARBITER_FAST") != nullptr; }
+bool fast() {
+  return std::getenv("ARBITER_FAST") != nullptr;
+}
 
 std::string rules_path(const std::string& variant) {
   return (fs::path(ARBITER_SOURCE_DIR) / "rulesets" / (variant + ".rules")).string();
@@ -46,9 +49,9 @@ std::shared_ptr<const arb::lang::Program> compile_path(const std::string& path,
 // Compiles `text` as rulesets/NAME.rules would be: in a directory of its own (tests run in
 // parallel) holding copies of the bundled rulesets, so that `extends` finds the parents.
 std::shared_ptr<const arb::lang::Program> compile_text(const std::string& text, const std::string& name) {
-  fs::path dir = fs::temp_directory_path() /
-                 ("arbiter-fuzz-test-" + std::to_string(getpid()) + "-" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path dir =
+      fs::temp_directory_path() / ("arbiter-fuzz-test-" + std::to_string(getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::create_directories(dir);
   for (const auto& e : fs::directory_iterator(fs::path(ARBITER_SOURCE_DIR) / "rulesets"))
     fs::copy_file(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
@@ -83,8 +86,10 @@ TEST(Regressions, EverySavedDivergenceReplaysClean) {
     std::string line;
     while (std::getline(in, line)) {
       size_t colon = line.find(": ");
-      if (colon != std::string::npos) kv[line.substr(0, colon)] = line.substr(colon + 2);
-      else if (!line.empty() && line.back() == ':') kv[line.substr(0, line.size() - 1)] = "";
+      if (colon != std::string::npos)
+        kv[line.substr(0, colon)] = line.substr(colon + 2);
+      else if (!line.empty() && line.back() == ':')
+        kv[line.substr(0, line.size() - 1)] = "";
     }
     ASSERT_TRUE(kv.count("variant") && kv.count("position")) << e.path();
     std::map<std::string, std::string> sets;
@@ -113,7 +118,8 @@ TEST(Fuzz, BundledRulesetsAgreeWithReferences) {
     const char* variant;
     uint64_t games, fast_games;
   };
-  for (const Budget& b : {Budget{"chess", 150, 20}, Budget{"chessembly", 150, 20}, Budget{"chessme", 30, 4}}) {
+  for (const Budget& b :
+       {Budget{"chess", 150, 20}, Budget{"chessembly", 150, 20}, Budget{"chessme", 30, 4}}) {
     auto program = compile_path(rules_path(b.variant));
     ASSERT_TRUE(program) << b.variant;
     arb::fuzz::Options o;
@@ -135,10 +141,10 @@ TEST(Fuzz, DeterministicForASeedAndJobCount) {
   o.seed = 3;
   o.games = 12;
   auto once = [&](int jobs) {
-    auto r = arb::fuzz::run_parallel(compiled(program), reference("chessembly"), compiled(program)()->position(), o,
-                                     jobs);
-    return std::to_string(r.games) + " " + std::to_string(r.positions) + " " + std::to_string(r.mutations) + " " +
-           std::to_string(r.acceptance_differences);
+    auto r = arb::fuzz::run_parallel(compiled(program), reference("chessembly"),
+                                     compiled(program)()->position(), o, jobs);
+    return std::to_string(r.games) + " " + std::to_string(r.positions) + " " + std::to_string(r.mutations) +
+           " " + std::to_string(r.acceptance_differences);
   };
   EXPECT_EQ(once(1), once(1));
   EXPECT_EQ(once(2), once(2));
@@ -162,7 +168,8 @@ TEST(Mutate, FenMutationsKeepTheFormatAndAreSeeded) {
   auto smaller = arb::fuzz::removal_candidates(text);
   // 8 pieces, 3 reserve letters, 4 castling rights, 1 counter not at its start value.
   EXPECT_EQ(smaller.size(), 8u + 3u + 4u + 1u);
-  EXPECT_NE(std::find(smaller.begin(), smaller.end(), "r3k2r/8/8/8/6pP/8/8/R3K2R[Np] b KQkq h3 0 8"), smaller.end());
+  EXPECT_NE(std::find(smaller.begin(), smaller.end(), "r3k2r/8/8/8/6pP/8/8/R3K2R[Np] b KQkq h3 0 8"),
+            smaller.end());
 }
 
 TEST(Mutate, ChessMeMutationsChangePiecesHandsAndPiles) {
@@ -250,7 +257,9 @@ struct VariantMutants {
   std::vector<Mutant> mutants;
 };
 
-void PrintTo(const VariantMutants& v, std::ostream* os) { *os << v.variant; }
+void PrintTo(const VariantMutants& v, std::ostream* os) {
+  *os << v.variant;
+}
 
 const std::vector<VariantMutants>& mutation_table() {
   static const std::vector<VariantMutants> table = {
@@ -262,9 +271,11 @@ const std::vector<VariantMutants>& mutation_table() {
            {"pawns capture forward", "fmWfceFifmnD", "fWfceFifmnD"},
            {"no underpromotion", "promote on rank 8 to Q R B N", "promote on rank 8 to Q"},
            {"knight as a camel", "piece knight N { betza \"N\" }", "piece knight N { betza \"C\" }"},
-           {"queen-side castling to the b-file", "queen-side king-to c rook-to d", "queen-side king-to b rook-to c"},
+           {"queen-side castling to the b-file", "queen-side king-to c rook-to d",
+            "queen-side king-to b rook-to c"},
            {"repetition claim at two", "claim repetition\n", "claim repetition 2\n"},
-           {"king-side castling to the f-file", "king-side king-to g rook-to f", "king-side king-to f rook-to e"},
+           {"king-side castling to the f-file", "king-side king-to g rook-to f",
+            "king-side king-to f rook-to e"},
            {"fifty-move claim at 60 halfmoves", "claim fifty-move\n", "claim fifty-move 60\n"},
        }},
       {"chessembly",
@@ -299,7 +310,8 @@ const std::vector<VariantMutants>& mutation_table() {
            {"no placements behind pawns", "  other behind own-pawn\n", "\n"},
            {"no draw after a placement", "  phase draw after place\n", "\n"},
            {"knight as a camel", "piece knight N { betza \"N\" }", "piece knight N { betza \"C\" }"},
-           {"no promotion by exchange", "  promote on enemy-royal-rank by-exchange from captured optional\n", "\n"},
+           {"no promotion by exchange", "  promote on enemy-royal-rank by-exchange from captured optional\n",
+            "\n"},
        }},
   };
   return table;
@@ -319,7 +331,8 @@ TEST_P(MutationSuite, CatchesEveryMutant) {
     ++total;
     std::string text = base;
     size_t at = text.find(m.from);
-    ASSERT_NE(at, std::string::npos) << vm.variant << ": " << m.name << ": `" << m.from << "` not in the ruleset";
+    ASSERT_NE(at, std::string::npos) << vm.variant << ": " << m.name << ": `" << m.from
+                                     << "` not in the ruleset";
     text.replace(at, std::string(m.from).size(), m.to);
     auto program = compile_text(text, vm.variant);
     ASSERT_TRUE(program) << vm.variant << ": " << m.name;

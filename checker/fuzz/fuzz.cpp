@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <random>
@@ -80,7 +80,8 @@ std::string json_string(const std::string& s) {
   return o + "\"";
 }
 
-std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position, const std::string& actions) {
+std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position,
+                                    const std::string& actions) {
   std::string ea, eb;
   bool ka = accepts(a, position, ea), kb = accepts(b, position, eb);
   if (!ka && !kb) return std::nullopt;
@@ -117,15 +118,27 @@ std::string shape(const ActionInfo& info) {
     if (!out.empty()) out += ",";
     out += st.piece ? st.piece : '?';
     switch (st.kind) {
-      case StepKind::Place: out += "@"; continue;
-      case StepKind::Pass: out += "pass"; continue;
-      case StepKind::Redraw: out += "redraw"; continue;
-      case StepKind::Whirlwind: out += "*"; continue;
-      case StepKind::Move: break;
+      case StepKind::Place:
+        out += "@";
+        continue;
+      case StepKind::Pass:
+        out += "pass";
+        continue;
+      case StepKind::Redraw:
+        out += "redraw";
+        continue;
+      case StepKind::Whirlwind:
+        out += "*";
+        continue;
+      case StepKind::Move:
+        break;
     }
     out += st.capture ? "x" : "-";
-    if (st.castle != Castle::None) out += st.castle == Castle::KingSide ? "O-O" : "O-O-O";
-    else out += std::to_string(std::abs(st.to.x - st.from.x)) + ":" + std::to_string(std::abs(st.to.y - st.from.y));
+    if (st.castle != Castle::None)
+      out += st.castle == Castle::KingSide ? "O-O" : "O-O-O";
+    else
+      out +=
+          std::to_string(std::abs(st.to.x - st.from.x)) + ":" + std::to_string(std::abs(st.to.y - st.from.y));
     if (st.promotion) out += std::string("=") + st.promotion;
   }
   return out;
@@ -212,8 +225,9 @@ bool same_kind(const Divergence& d, const Divergence& c) {
 // The fewest plies that still show the divergence found at the end of `played`: the node's
 // own text, else the latest earlier text in `texts` (texts[i] is the position before
 // played[i]) with the actions from there.
-Divergence fewest_plies(const EngineFactory& left, const EngineFactory& right, const std::vector<std::string>& texts,
-                        const std::vector<std::string>& played, Engine& a, Engine& b, const Divergence& found) {
+Divergence fewest_plies(const EngineFactory& left, const EngineFactory& right,
+                        const std::vector<std::string>& texts, const std::vector<std::string>& played,
+                        Engine& a, Engine& b, const Divergence& found) {
   auto fa = left(), fb = right();
   for (const std::string& own : {a.position(), b.position()})
     if (auto rep = reproduce(*fa, *fb, own, ""); rep && same_kind(found, *rep)) return *rep;
@@ -274,7 +288,8 @@ void merge(Report& into, const Report& from, size_t max_divergences, size_t max_
   if (!into.divergence && !into.divergences.empty()) into.divergence = into.divergences.front();
 }
 
-Report run(const EngineFactory& left, const EngineFactory& right, const std::string& start, const Options& o) {
+Report run(const EngineFactory& left, const EngineFactory& right, const std::string& start,
+           const Options& o) {
   Report r;
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -307,8 +322,8 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
     uint64_t mutations = o.shared ? o.shared->mutations.load() : r.mutations;
     uint64_t acceptance = o.shared ? o.shared->acceptance.load() : r.acceptance_differences;
     std::cerr << "\rfuzz: " << games << " games, " << positions << " positions compared ("
-              << static_cast<uint64_t>(positions / std::max(now, 1e-9)) << "/s), " << mutations << " mutations, "
-              << acceptance << " acceptance differences" << std::flush;
+              << static_cast<uint64_t>(positions / std::max(now, 1e-9)) << "/s), " << mutations
+              << " mutations, " << acceptance << " acceptance differences" << std::flush;
   };
   auto record = [&](Divergence d) {
     if (!seen.insert(divergence_key(d)).second) return;
@@ -396,8 +411,8 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
   return r;
 }
 
-Report run_parallel(const EngineFactory& left, const EngineFactory& right, const std::string& start, const Options& o,
-                    int jobs) {
+Report run_parallel(const EngineFactory& left, const EngineFactory& right, const std::string& start,
+                    const Options& o, int jobs) {
   if (jobs <= 1) return run(left, right, start, o);
   std::vector<Report> reports(static_cast<size_t>(jobs));
   std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
@@ -433,8 +448,9 @@ Report run_parallel(const EngineFactory& left, const EngineFactory& right, const
 
 std::string to_json(const Divergence& d) {
   return "{\"position\":" + json_string(d.position) + ",\"action\":" + json_string(d.action) +
-         ",\"what\":" + json_string(d.what) + ",\"left\":" + json_string(d.left) + ",\"right\":" +
-         json_string(d.right) + ",\"diff\":" + json_string(d.diff) + ",\"plies\":" + std::to_string(d.plies) + "}";
+         ",\"what\":" + json_string(d.what) + ",\"left\":" + json_string(d.left) +
+         ",\"right\":" + json_string(d.right) + ",\"diff\":" + json_string(d.diff) +
+         ",\"plies\":" + std::to_string(d.plies) + "}";
 }
 
 std::string to_json(const AcceptanceDifference& a) {

@@ -22,14 +22,14 @@ namespace arb::fuzz {
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;
 
 struct Divergence {
-  std::string position;  // where to start (shrunk)
-  std::string action;    // actions played from `position` before the engines disagree:
-                         // canonical texts separated by spaces, "" for the node itself
-  std::string what;      // "actions", "status", "position", "accepts"
+  std::string position;     // where to start (shrunk)
+  std::string action;       // actions played from `position` before the engines disagree:
+                            // canonical texts separated by spaces, "" for the node itself
+  std::string what;         // "actions", "status", "position", "accepts"
   std::string left, right;  // each engine's answer
-  std::string diff;      // for "actions": `+X` only the left engine has X, `-Y` only the right
-  int plies = 0;         // plies from the start of the game (or the last mutation) to the divergence
-  std::string shape;     // for "actions": the differing actions without their squares (`-Px1:1`)
+  std::string diff;         // for "actions": `+X` only the left engine has X, `-Y` only the right
+  int plies = 0;            // plies from the start of the game (or the last mutation) to the divergence
+  std::string shape;        // for "actions": the differing actions without their squares (`-Px1:1`)
 };
 
 // Counters shared by parallel jobs, for one progress line.
@@ -49,7 +49,7 @@ struct Options {
   bool strict_acceptance = false;
   // Stop after this many distinct divergences (each ends its game; the next game goes on).
   size_t max_divergences = 1;
-  size_t max_examples = 5;  // acceptance differences kept as examples
+  size_t max_examples = 5;            // acceptance differences kept as examples
   std::atomic<bool>* stop = nullptr;  // set by another job: return early
   Progress* shared = nullptr;         // counters for the progress line
 };
@@ -62,9 +62,9 @@ struct AcceptanceDifference {
 
 struct Report {
   uint64_t games = 0;
-  uint64_t positions = 0;  // nodes compared
-  uint64_t mutations = 0;  // mutated texts both engines accepted (and played on from)
-  uint64_t mutations_rejected = 0;  // mutated texts both rejected
+  uint64_t positions = 0;               // nodes compared
+  uint64_t mutations = 0;               // mutated texts both engines accepted (and played on from)
+  uint64_t mutations_rejected = 0;      // mutated texts both rejected
   uint64_t acceptance_differences = 0;  // mutated texts exactly one engine accepted
   std::vector<AcceptanceDifference> acceptance_examples;  // the first few
   double seconds = 0;
@@ -80,8 +80,8 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
 // so that a run is deterministic for a seed and a job count (with `games`; with `seconds`
 // the jobs stop together once one has found its divergences). Reports are merged in job
 // order. The progress line, when asked for, counts all jobs.
-Report run_parallel(const EngineFactory& left, const EngineFactory& right, const std::string& start, const Options& o,
-                    int jobs);
+Report run_parallel(const EngineFactory& left, const EngineFactory& right, const std::string& start,
+                    const Options& o, int jobs);
 
 // Adds `from` to `into` (counters summed, seconds the larger, divergences appended up to
 // `max_divergences`, examples up to `max_examples`).
@@ -94,7 +94,8 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b);
 // and compares the node reached. A text exactly one engine accepts is an "accepts"
 // divergence; nullopt when they agree, when both reject the text, or when an action is
 // not legal on both.
-std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position, const std::string& actions);
+std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position,
+                                    const std::string& actions);
 
 std::string status_text(const Status& s);
 

@@ -11,9 +11,15 @@ namespace arb::fuzz {
 
 namespace {
 
-char upper(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-bool is_upper(char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; }
+char upper(char c) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+}
+char lower(char c) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
+bool is_upper(char c) {
+  return std::isupper(static_cast<unsigned char>(c)) != 0;
+}
 
 // ---- FEN ------------------------------------------------------------------------------
 
@@ -22,7 +28,7 @@ bool is_upper(char c) { return std::isupper(static_cast<unsigned char>(c)) != 0;
 struct Fen {
   std::vector<std::string> ranks;  // top rank first
   bool has_reserve = false;
-  std::string reserve;             // letters only
+  std::string reserve;              // letters only
   std::vector<std::string> fields;  // side, castling, en passant, halfmove, fullmove (as present)
 };
 
@@ -132,7 +138,8 @@ char random_piece(const std::string& alphabet, const Choose& choose) {
   return choose(2) ? lower(p) : upper(p);
 }
 
-std::optional<std::string> mutate_fen(Fen f, const std::string& alphabet, const Choose& choose, std::string* what) {
+std::optional<std::string> mutate_fen(Fen f, const std::string& alphabet, const Choose& choose,
+                                      std::string* what) {
   std::vector<Cell> full = cells_where(f, true), empty = cells_where(f, false);
   auto name = [&](Cell c) {
     return std::string(1, static_cast<char>('a' + c.x)) + std::to_string(f.ranks.size() - c.r);
@@ -242,10 +249,12 @@ std::optional<Coord> empty_square(const ChessMePosition& p, const Choose& choose
   return std::nullopt;
 }
 
-char colored(char p, int color) { return color == 0 ? upper(p) : lower(p); }
+char colored(char p, int color) {
+  return color == 0 ? upper(p) : lower(p);
+}
 
-std::optional<std::string> mutate_chessme(ChessMePosition p, const std::string& alphabet, const Choose& choose,
-                                          std::string* what) {
+std::optional<std::string> mutate_chessme(ChessMePosition p, const std::string& alphabet,
+                                          const Choose& choose, std::string* what) {
   std::string desc;
   // Kinds: 0-1 move, 2 add, 3 remove, 4 hand +, 5 hand -, 6 pile, 7 capture pile, 8 side.
   switch (choose(9)) {
