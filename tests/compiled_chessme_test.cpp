@@ -409,14 +409,14 @@ TEST(CompiledChessMe, StartShorthandsMeanTheSameOnBothEngines) {
   }
 }
 
-// KNOWN DIVERGENCE (reported, not fixed here): the engines accept different shorthand texts.
-//   1. A seed past 2^64 - 1: the compiled engine wraps it silently (`start:18446744073709551616`
+// Regression (found by this test, fixed in lang/): the engines accepted different shorthand texts.
+//   1. A seed past 2^64 - 1: the compiled engine wrapped it silently (`start:18446744073709551616`
 //      loads chessme_start(0)), the reference rejects it ("start seed out of range").
-//   2. Blanks around the shorthand: the compiled engine trims them (` start:1`, `start:1 `,
-//      `start ` load the start), the reference rejects them (it trims six-field text only,
+//   2. Blanks around the shorthand: the compiled engine trimmed them (` start:1`, `start:1 `,
+//      `start ` loaded the start), the reference rejects them (it trims six-field text only,
 //      through parse_chessme, which then fails: "missing field: side to move").
 // Both are "accepts" divergences in the fuzzer's terms.
-TEST(CompiledChessMe, KnownDivergenceShorthandAcceptance) {
+TEST(CompiledChessMe, ShorthandAcceptanceAgrees) {
   for (const std::string text : {"start:18446744073709551616", "start:99999999999999999999", " start:1",
                                  "start:1 ", "start ", "\tstart:2"}) {
     std::string ce = "accepted", re = "accepted";

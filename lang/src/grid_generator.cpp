@@ -83,18 +83,18 @@ class GridGenerator final : public Engine {
 
   void set_position(std::string_view text) override {
     ChessMePosition pos;
+    // `start` and `start:SEED` exactly (no surrounding blanks), as every ChessMe engine reads them.
     std::string_view t = text;
-    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n')) t.remove_suffix(1);
     if (t == "start" || t.substr(0, 6) == "start:") {
       uint64_t seed = g_.seed;
-      if (t.size() == 6) throw PositionError("`start:SEED` needs a number", 6);
+      if (t.size() == 6 || t.size() > 26) throw PositionError("`start:SEED` needs a number of at most 20 digits", 6);
       if (t.size() > 6) {
         seed = 0;
         for (size_t i = 6; i < t.size(); ++i) {
-          if (!std::isdigit(static_cast<unsigned char>(t[i])) || i > 25)
-            throw PositionError("`start:SEED` needs a number", i);
-          seed = seed * 10 + static_cast<uint64_t>(t[i] - '0');
+          if (!std::isdigit(static_cast<unsigned char>(t[i]))) throw PositionError("`start:SEED` needs a number", i);
+          uint64_t next = seed * 10 + static_cast<uint64_t>(t[i] - '0');
+          if (next / 10 != seed) throw PositionError("start seed out of range", 6);
+          seed = next;
         }
       }
       pos = start_position(seed);
