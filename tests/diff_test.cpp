@@ -258,7 +258,8 @@ TEST(Diff, ReportsActionsLostAndGained) {
   EXPECT_EQ(r.code, 1) << r;  // expected the same by default
   EXPECT_NE(r.out.find("actions lost:"), std::string::npos) << r;
   EXPECT_NE(r.out.find("UNEXPECTED"), std::string::npos) << r;
-  r = run({"diff", "--rules", bundled("chess"), "--rules", noep, "--expect", "different", "--json"});
+  r = run({"diff", "--rules", bundled("chess"), "--rules", noep, "--expect", "different", "--json", "--games",
+           "80"});
   ASSERT_EQ(r.code, 0) << r;
   json j = json::parse(r.out);
   EXPECT_TRUE(j["ok"].get<bool>());
@@ -272,7 +273,8 @@ TEST(Diff, ReportsActionsLostAndGained) {
   std::string board = d["position"].get<std::string>().substr(0, d["position"].get<std::string>().find(' '));
   EXPECT_EQ(std::count_if(board.begin(), board.end(), [](char c) { return std::isalpha(c) != 0; }), 4) << d;
   // The other way round the same actions are gained.
-  r = run({"diff", "--rules", noep, "--rules", bundled("chess"), "--expect", "different", "--json"});
+  r = run({"diff", "--rules", noep, "--rules", bundled("chess"), "--expect", "different", "--json", "--games",
+           "80"});
   ASSERT_EQ(r.code, 0) << r;
   j = json::parse(r.out);
   ASSERT_FALSE(j["differences"].empty());
