@@ -38,7 +38,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--jobs J] [--strict-acceptance] "
       "[--json] "
       "[--junit FILE]");
-  add_common(d, c);
+  add_common(d, c, /*with_seed=*/false);
   d.add_options()("seconds", po::value(&o.seconds), "run for this long")(
       "games", po::value(&o.games), "number of random games (default 100)")(
       "seed", po::value(&o.seed), "random seed (runs are deterministic for a seed and a job count)")(
