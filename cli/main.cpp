@@ -17,8 +17,9 @@ int cmd_check(const std::vector<std::string>& args) {
   po::options_description d("arbiter check FILE.rules... [--set NAME=VALUE]");
   std::vector<std::string> files, sets;
   bool json = false;
-  d.add_options()("file", po::value(&files), "ruleset files")("set", po::value(&sets)->composing(), "NAME=VALUE")(
-      "json", po::bool_switch(&json), "machine-readable output");
+  d.add_options()("file", po::value(&files), "ruleset files")("set", po::value(&sets)->composing(),
+                                                              "NAME=VALUE")("json", po::bool_switch(&json),
+                                                                            "machine-readable output");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
@@ -37,7 +38,8 @@ int cmd_check(const std::vector<std::string>& args) {
       if (executable)
         std::cout << f << ": ok (" << c.model->title << ", executable by the compiled generator)\n";
       else if (parses)
-        std::cout << f << ": checks, but does not compile to a generator: " << diags.error_count() << " error(s)\n";
+        std::cout << f << ": checks, but does not compile to a generator: " << diags.error_count()
+                  << " error(s)\n";
       else
         std::cout << f << ": " << diags.error_count() << " error(s)\n";
     } else {
@@ -49,7 +51,8 @@ int cmd_check(const std::vector<std::string>& args) {
         if (!first) json_out += ",";
         first = false;
         json_out += "{\"line\":" + std::to_string(dg.loc.line) + ",\"column\":" + std::to_string(dg.loc.col) +
-                    ",\"message\":\"" + json_escape(dg.message) + "\",\"hint\":\"" + json_escape(dg.hint) + "\"}";
+                    ",\"message\":\"" + json_escape(dg.message) + "\",\"hint\":\"" + json_escape(dg.hint) +
+                    "\"}";
       }
       json_out += "]}";
     }
@@ -131,23 +134,23 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
       ++checked;
       if (got != expected) {
         ++failed;
-        std::cerr << path << ":" << pc.line << ": " << pc.id << " perft " << depth << ": expected " << expected
-                  << ", got " << got << "\n  " << pc.position << "\n";
+        std::cerr << path << ":" << pc.line << ": " << pc.id << " perft " << depth << ": expected "
+                  << expected << ", got " << got << "\n  " << pc.position << "\n";
       }
     }
     if (tty && (i % 25 == 0 || i + 1 == cases.size()))
-      std::cerr << "\r" << (i + 1) << "/" << cases.size() << " positions, " << checked << " checks, " << failed
-                << " failed" << std::flush;
+      std::cerr << "\r" << (i + 1) << "/" << cases.size() << " positions, " << checked << " checks, "
+                << failed << " failed" << std::flush;
   }
   if (tty) std::cerr << "\n";
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (json) {
-    std::cout << "{\"suite\":\"" << json_escape(path) << "\",\"positions\":" << cases.size() << ",\"checked\":" << checked
-              << ",\"skipped\":" << skipped << ",\"failed\":" << failed << ",\"nodes\":" << nodes
-              << ",\"seconds\":" << secs << "}\n";
+    std::cout << "{\"suite\":\"" << json_escape(path) << "\",\"positions\":" << cases.size()
+              << ",\"checked\":" << checked << ",\"skipped\":" << skipped << ",\"failed\":" << failed
+              << ",\"nodes\":" << nodes << ",\"seconds\":" << secs << "}\n";
   } else {
-    std::cout << "suite " << path << ": " << cases.size() << " positions, " << checked << " checks, " << skipped
-              << " skipped over --max-nodes, " << failed << " failed\n";
+    std::cout << "suite " << path << ": " << cases.size() << " positions, " << checked << " checks, "
+              << skipped << " skipped over --max-nodes, " << failed << " failed\n";
     std::cout << "nodes " << nodes << "\n";
   }
   return failed ? kFailed : kOk;
@@ -159,12 +162,13 @@ int cmd_perft(const std::vector<std::string>& args) {
   bool divide = false;
   std::string suite;
   uint64_t max_nodes = 0;
-  po::options_description d("arbiter perft [--variant V | --rules F] [--position TEXT] --depth N [--divide] [--json]");
+  po::options_description d(
+      "arbiter perft [--variant V | --rules F] [--position TEXT] --depth N [--divide] [--json]");
   add_common(d, c);
-  d.add_options()("depth", po::value(&depth), "depth in plies (turns)")("divide", po::bool_switch(&divide),
-                                                                        "one line per root action")(
-      "suite", po::value(&suite), "run a .perft suite file")("max-nodes", po::value(&max_nodes),
-                                                             "with --suite: skip checks expecting more nodes");
+  d.add_options()("depth", po::value(&depth), "depth in plies (turns)")(
+      "divide", po::bool_switch(&divide), "one line per root action")("suite", po::value(&suite),
+                                                                      "run a .perft suite file")(
+      "max-nodes", po::value(&max_nodes), "with --suite: skip checks expecting more nodes");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);
@@ -215,9 +219,10 @@ int cmd_test(const std::vector<std::string>& args) {
   std::vector<std::string> files, sets;
   std::string junit;
   bool json = false;
-  d.add_options()("file", po::value(&files), "ruleset files")("set", po::value(&sets)->composing(), "NAME=VALUE")(
-      "json", po::bool_switch(&json), "machine-readable output")("junit", po::value(&junit),
-                                                                 "also write the results as JUnit XML to FILE");
+  d.add_options()("file", po::value(&files), "ruleset files")("set", po::value(&sets)->composing(),
+                                                              "NAME=VALUE")("json", po::bool_switch(&json),
+                                                                            "machine-readable output")(
+      "junit", po::value(&junit), "also write the results as JUnit XML to FILE");
   po::positional_options_description pos;
   pos.add("file", -1);
   po::variables_map vm;
@@ -266,12 +271,14 @@ int cmd_test(const std::vector<std::string>& args) {
       } catch (const arb::PositionError& pe) {
         got = std::string("bad position: ") + pe.what();
       }
-      std::string where = ex.loc.src->path + ":" + std::to_string(ex.loc.line) + ":" + std::to_string(ex.loc.col);
+      std::string where =
+          ex.loc.src->path + ":" + std::to_string(ex.loc.line) + ":" + std::to_string(ex.loc.col);
       if (ok) {
         ++passed;
       } else {
         ++failed;
-        std::cerr << where << ": expectation failed: " << ex.kind << " expected " << want << ", got " << got << "\n";
+        std::cerr << where << ": expectation failed: " << ex.kind << " expected " << want << ", got " << got
+                  << "\n";
       }
       JUnitCase tc;
       tc.name = where + ": " + ex.kind + (ex.kind == "perft" ? " " + std::to_string(ex.depth) : "");
@@ -281,9 +288,9 @@ int cmd_test(const std::vector<std::string>& args) {
       tc.message = ok ? "" : ex.kind + " expected " + want + ", got " + got;
       cases.push_back(tc);
       if (json)
-        jrows += std::string(jrows.empty() ? "" : ",") + "{\"where\":\"" + json_escape(where) + "\",\"kind\":\"" +
-                 ex.kind + "\",\"expected\":\"" + json_escape(want) + "\",\"got\":\"" + json_escape(got) +
-                 "\",\"ok\":" + (ok ? "true" : "false") + "}";
+        jrows += std::string(jrows.empty() ? "" : ",") + "{\"where\":\"" + json_escape(where) +
+                 "\",\"kind\":\"" + ex.kind + "\",\"expected\":\"" + json_escape(want) + "\",\"got\":\"" +
+                 json_escape(got) + "\",\"ok\":" + (ok ? "true" : "false") + "}";
     }
   }
   if (json)
@@ -314,7 +321,8 @@ void usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+      std::string(argv[1]) == "help") {
     usage();
     return argc < 2 ? kBadInput : kOk;
   }

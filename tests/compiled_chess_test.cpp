@@ -8,14 +8,13 @@
 // Release; CI lowers it under sanitizers.
 #include <gtest/gtest.h>
 
-#include "arbiter/fen.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "arbiter/fen.hpp"
 #include "arbiter/perft_suite.hpp"
 #include "helpers.hpp"
 
@@ -304,8 +303,9 @@ TEST(CompiledChessembly, PlayoutsReachFirstRankDoubleStepsEnPassantPromotionsAnd
             place_first || (s.kind == arb::StepKind::Move && s.piece == 'P'))
           interesting.push_back(t);
       }
-      const std::string pick = !interesting.empty() && rng() % 4 != 0 ? interesting[rng() % interesting.size()]
-                                                                     : texts[rng() % texts.size()];
+      const std::string pick = !interesting.empty() && rng() % 4 != 0
+                                   ? interesting[rng() % interesting.size()]
+                                   : texts[rng() % texts.size()];
       arb::Action a = find_action(*compiled, pick);
       arb::ActionInfo info = compiled->describe(a);
       const arb::Step& s = info.steps[0];
@@ -325,9 +325,10 @@ TEST(CompiledChessembly, PlayoutsReachFirstRankDoubleStepsEnPassantPromotionsAnd
       ref->apply(find_action(*ref, pick));
     }
   }
-  std::printf("chessembly features reached: %d first-rank double steps, %d en passant after them, %d "
-              "promotions, %d placements blocking a check\n",
-              first_rank_double, ep_after_first_rank, promotions, blocking_placements);
+  std::printf(
+      "chessembly features reached: %d first-rank double steps, %d en passant after them, %d "
+      "promotions, %d placements blocking a check\n",
+      first_rank_double, ep_after_first_rank, promotions, blocking_placements);
   EXPECT_GT(first_rank_double, 0);
   EXPECT_GT(ep_after_first_rank, 0);
   EXPECT_GT(promotions, 0);

@@ -28,7 +28,9 @@ std::unique_ptr<Engine> engine_at(const std::string& fen) {
 
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-std::string suite_path(const char* name) { return std::string(ARBITER_SHARED_DIR) + "/perft/" + name; }
+std::string suite_path(const char* name) {
+  return std::string(ARBITER_SHARED_DIR) + "/perft/" + name;
+}
 
 // Runs every depth of every case whose expected node count is at most `budget`; the
 // environment variable ARBITER_PERFT_BUDGET raises it for a deep run.
@@ -110,9 +112,15 @@ TEST(ReferenceChessPerft, DefaultPerftAgreesWithFastPath) {
   }
 }
 
-TEST(ReferenceChessPerft, Tricky) { run_suite("tricky.perft", UINT64_MAX); }
-TEST(ReferenceChessPerft, Chess960) { run_suite("chess960.perft", 100000); }
-TEST(ReferenceChessPerft, Random) { run_suite("random.perft", 20000); }
+TEST(ReferenceChessPerft, Tricky) {
+  run_suite("tricky.perft", UINT64_MAX);
+}
+TEST(ReferenceChessPerft, Chess960) {
+  run_suite("chess960.perft", 100000);
+}
+TEST(ReferenceChessPerft, Random) {
+  run_suite("random.perft", 20000);
+}
 
 // ---------------------------------------------------------------------------------------
 // FEN.

@@ -14,9 +14,13 @@ namespace {
 constexpr std::string_view kOrder = "KQRBNP";
 constexpr std::array<int, 6> kLimit = {1, 1, 2, 2, 2, 8};  // tiles per side, K Q R B N P
 
-[[noreturn]] void fail(const std::string& msg, size_t col) { throw PositionError(msg, col); }
+[[noreturn]] void fail(const std::string& msg, size_t col) {
+  throw PositionError(msg, col);
+}
 
-const char* side_name(int c) { return c == 0 ? "White" : "Black"; }
+const char* side_name(int c) {
+  return c == 0 ? "White" : "Black";
+}
 
 // Index of a piece letter in K Q R B N P (either case), or -1.
 int type_index(char ch) {
@@ -263,6 +267,8 @@ ChessMePosition chessme_start_position(uint64_t seed) {
   return p;
 }
 
-std::string chessme_start(uint64_t seed) { return format_chessme(chessme_start_position(seed)); }
+std::string chessme_start(uint64_t seed) {
+  return format_chessme(chessme_start_position(seed));
+}
 
 }  // namespace arb

@@ -4,10 +4,14 @@ namespace arb {
 
 std::string to_string(Result r) {
   switch (r) {
-    case Result::Ongoing: return "*";
-    case Result::WhiteWins: return "1-0";
-    case Result::BlackWins: return "0-1";
-    case Result::Draw: return "1/2-1/2";
+    case Result::Ongoing:
+      return "*";
+    case Result::WhiteWins:
+      return "1-0";
+    case Result::BlackWins:
+      return "0-1";
+    case Result::Draw:
+      return "1/2-1/2";
   }
   return "*";
 }

@@ -20,7 +20,9 @@ struct Cursor {
   }
 };
 
-[[noreturn]] void fail(const std::string& msg, size_t col) { throw PositionError(msg, col); }
+[[noreturn]] void fail(const std::string& msg, size_t col) {
+  throw PositionError(msg, col);
+}
 
 int parse_int(std::string_view f, size_t col, const char* what) {
   if (f.empty() || f.size() > 9) fail(std::string("bad ") + what + " '" + std::string(f) + "'", col);
@@ -78,7 +80,9 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
     ++c.pos;
   }
   if (y != 1 || x != width) {
-    if (y != 1) fail("too few ranks: got " + std::to_string(height - y + 1) + ", expected " + std::to_string(height), c.pos);
+    if (y != 1)
+      fail("too few ranks: got " + std::to_string(height - y + 1) + ", expected " + std::to_string(height),
+           c.pos);
     fail("rank 1 has " + std::to_string(x) + " squares, expected " + std::to_string(width), rank_start);
   }
   // Reserve.
@@ -220,8 +224,7 @@ std::vector<CastlingRight> resolve_castling(const FenFields& f, char king, char 
       file = up - 'A';
       if (f.at(Coord{file, rank}) != r) file = -1;
     }
-    if (file < 0)
-      fail(std::string("castling right '") + ch + "' names no rook on the back rank", i);
+    if (file < 0) fail(std::string("castling right '") + ch + "' names no rook on the back rank", i);
     CastlingRight cr{c, file};
     for (const auto& e : rights)
       if (e == cr) fail(std::string("castling right '") + ch + "' given twice", i);

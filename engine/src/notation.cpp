@@ -55,11 +55,16 @@ namespace {
 std::string step_uci(const Step& s, bool chess960) {
   std::string card = s.card ? std::string(1, s.card) + ":" : std::string();
   switch (s.kind) {
-    case StepKind::Pass: return card + "pass";
-    case StepKind::Redraw: return "redraw";
-    case StepKind::Whirlwind: return card + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
-    case StepKind::Place: return card + std::string(1, s.piece) + "@" + square_name(s.to);
-    case StepKind::Move: break;
+    case StepKind::Pass:
+      return card + "pass";
+    case StepKind::Redraw:
+      return "redraw";
+    case StepKind::Whirlwind:
+      return card + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
+    case StepKind::Place:
+      return card + std::string(1, s.piece) + "@" + square_name(s.to);
+    case StepKind::Move:
+      break;
   }
   std::string out = card + square_name(s.from);
   if (s.castle != Castle::None && !chess960)
@@ -75,19 +80,26 @@ std::string step_uci(const Step& s, bool chess960) {
 std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool placement_p) {
   std::string card = s.card ? std::string(1, s.card) + ":" : std::string();
   switch (s.kind) {
-    case StepKind::Pass: return card + "pass";
-    case StepKind::Redraw: return "redraw";
-    case StepKind::Whirlwind: return card + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
+    case StepKind::Pass:
+      return card + "pass";
+    case StepKind::Redraw:
+      return "redraw";
+    case StepKind::Whirlwind:
+      return card + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
     case StepKind::Place:
       return card + (placement_p ? "p" + std::string(1, s.piece) + square_name(s.to)
                                  : std::string(1, s.piece) + "@" + square_name(s.to));
-    case StepKind::Move: break;
+    case StepKind::Move:
+      break;
   }
   if (s.castle == Castle::KingSide) return card + "O-O";
   if (s.castle == Castle::QueenSide) return card + "O-O-O";
   std::string out = card;
   if (s.piece == 'P') {
-    if (s.capture) out += square_name(s.from).substr(0, s.from.x >= 0 && s.from.x <= 25 && s.from.y >= 1 ? 1 : std::string::npos) + "x";
+    if (s.capture)
+      out += square_name(s.from).substr(
+                 0, s.from.x >= 0 && s.from.x <= 25 && s.from.y >= 1 ? 1 : std::string::npos) +
+             "x";
   } else {
     out.push_back(s.piece);
     if (others) {
@@ -140,7 +152,8 @@ std::vector<ActionInfo> infos_of(Engine& e, const std::vector<Action>& actions) 
 
 std::string strip_marks(std::string_view t) {
   std::string s(t);
-  while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?')) s.pop_back();
+  while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?'))
+    s.pop_back();
   if (s == "0-0") s = "O-O";
   if (s == "0-0-0") s = "O-O-O";
   return s;

@@ -35,13 +35,20 @@ std::vector<std::pair<int, int>> images(int a, int b) {
 bool matches_one(char d, int dx, int dy) {
   int ax = std::abs(dx), ay = std::abs(dy);
   switch (d) {
-    case 'f': return dy > 0;
-    case 'b': return dy < 0;
-    case 'l': return dx < 0;
-    case 'r': return dx > 0;
-    case 'v': return dx == 0 || ay > ax;
-    case 's': return dy == 0 || ax > ay;
-    case 'h': return true;
+    case 'f':
+      return dy > 0;
+    case 'b':
+      return dy < 0;
+    case 'l':
+      return dx < 0;
+    case 'r':
+      return dx > 0;
+    case 'v':
+      return dx == 0 || ay > ax;
+    case 's':
+      return dy == 0 || ax > ay;
+    case 'h':
+      return true;
   }
   return false;
 }
@@ -81,13 +88,40 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
     while (i < text.size() && std::islower(static_cast<unsigned char>(text[i]))) {
       char ch = text[i];
       switch (ch) {
-        case 'f': case 'b': case 'l': case 'r': case 'v': case 's': case 'h': dirs.push_back(ch); break;
-        case 'm': m = true; break;
-        case 'c': c = true; break;
-        case 'e': e = true; break;
-        case 'i': ini = true; break;
-        case 'n': lame = true; break;
-        case 'd': case 'a': case 'p': case 'g': case 'j': case 'o': case 'u': case 'x': case 'y': case 't':
+        case 'f':
+        case 'b':
+        case 'l':
+        case 'r':
+        case 'v':
+        case 's':
+        case 'h':
+          dirs.push_back(ch);
+          break;
+        case 'm':
+          m = true;
+          break;
+        case 'c':
+          c = true;
+          break;
+        case 'e':
+          e = true;
+          break;
+        case 'i':
+          ini = true;
+          break;
+        case 'n':
+          lame = true;
+          break;
+        case 'd':
+        case 'a':
+        case 'p':
+        case 'g':
+        case 'j':
+        case 'o':
+        case 'u':
+        case 'x':
+        case 'y':
+        case 't':
           unsupported.push_back(ch);
           break;
         default:
@@ -106,7 +140,8 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
       int range = deflt;
       if (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]))) {
         range = 0;
-        while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]))) range = range * 10 + (text[p++] - '0');
+        while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])))
+          range = range * 10 + (text[p++] - '0');
       }
       return range;
     };

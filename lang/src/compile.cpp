@@ -4,7 +4,6 @@
 #include <set>
 
 #include "arbiter/chessme_text.hpp"
-
 #include "arbiter/lang/betza.hpp"
 
 namespace arb::lang {
@@ -21,17 +20,26 @@ class Compiler {
     p->title = m_.title;
     if (m_.name_loc.src) p->source = m_.name_loc.src->path;
     // What the unbounded-grid generator runs beyond the common core.
-    static const std::set<std::string> kGridFeatures = {
-        "board unbounded", "move-condition adjacency", "draw pile", "hand", "turn phase `move`",
-        "turn phase `place`", "turn phase `draw`", "placement `pawn`", "placement `other`",
-        "placement `no-escape-from-check`", "placement `no-promotion`",
-        "promotion by exchange on the enemy king's rank", "end condition `no-legal-move`",
-        "end condition `agreement`"};
+    static const std::set<std::string> kGridFeatures = {"board unbounded",
+                                                        "move-condition adjacency",
+                                                        "draw pile",
+                                                        "hand",
+                                                        "turn phase `move`",
+                                                        "turn phase `place`",
+                                                        "turn phase `draw`",
+                                                        "placement `pawn`",
+                                                        "placement `other`",
+                                                        "placement `no-escape-from-check`",
+                                                        "placement `no-promotion`",
+                                                        "promotion by exchange on the enemy king's rank",
+                                                        "end condition `no-legal-move`",
+                                                        "end condition `agreement`"};
     bool first = true;
     for (const Feature& f : m_.features) {
       if (m_.unbounded && kGridFeatures.count(f.name)) continue;
       d_.error(f.loc, "feature `" + f.name + "` is not executable yet by the compiled generator",
-               first ? "the ruleset parses and checks; running it needs generator support for this construct" : "");
+               first ? "the ruleset parses and checks; running it needs generator support for this construct"
+                     : "");
       first = false;
     }
     if (m_.unbounded) {
@@ -40,7 +48,8 @@ class Compiler {
       return p;
     }
     if (m_.width * m_.height > 64) {
-      d_.error(m_.board_loc, "boards of more than 64 squares are not executable yet by the compiled generator");
+      d_.error(m_.board_loc,
+               "boards of more than 64 squares are not executable yet by the compiled generator");
       return nullptr;
     }
     p->width = m_.width;
@@ -186,7 +195,6 @@ class Compiler {
     }
   }
 
-
   // The unbounded grid: pieces become move vectors; the turn is ChessMe's phase sequence.
   void grid(Program& p) {
     auto g = std::make_shared<GridProgram>();
@@ -209,7 +217,8 @@ class Compiler {
       if (def.promote_ranks) d_.error(def.promote_loc, "promotion on fixed ranks needs a bounded board");
       if (def.forbidden_ranks) d_.error(def.forbidden_loc, "forbidden ranks need a bounded board");
       if (def.promote_exchange && !def.promote_exchange_optional)
-        d_.error(def.promote_loc, "a mandatory promotion by exchange is not executable yet (write `optional`)");
+        d_.error(def.promote_loc,
+                 "a mandatory promotion by exchange is not executable yet (write `optional`)");
       for (const BetzaText& bt : def.betza) {
         std::vector<BetzaMove> moves;
         BetzaError err;
@@ -237,15 +246,18 @@ class Compiler {
           }
         }
       }
-      if (gp.moves[0].size() > 16) d_.error(def.loc, "more than 16 move vectors in one piece are not executable yet");
+      if (gp.moves[0].size() > 16)
+        d_.error(def.loc, "more than 16 move vectors in one piece are not executable yet");
       g->types.push_back(gp);
     }
     if (g->royal_type < 0) d_.error(m_.name_loc, "the unbounded grid needs a royal piece");
     if (!m_.adjacency_rule)
-      d_.error(m_.board_loc, "an unbounded board without `move-condition non-capture adjacent-to any` has "
-                             "infinitely many moves; not executable");
+      d_.error(m_.board_loc,
+               "an unbounded board without `move-condition non-capture adjacent-to any` has "
+               "infinitely many moves; not executable");
     if (m_.castling) d_.error(m_.castling_loc, "castling is not executable on the unbounded grid");
-    if (!m_.reserve.empty()) d_.error(m_.reserve_loc, "reserves are not executable on the unbounded grid yet");
+    if (!m_.reserve.empty())
+      d_.error(m_.reserve_loc, "reserves are not executable on the unbounded grid yet");
     // Turn: a mandatory move, an optional placement, a draw after the placement.
     const auto& ph = m_.phases;
     bool ok = !ph.empty() && ph[0].name == "move" && !ph[0].optional;
@@ -273,8 +285,10 @@ class Compiler {
     g->place_pawn_beside = m_.place_pawn_beside;
     g->place_other_behind = m_.place_other_behind;
     if (g->place && !m_.place_no_escape)
-      d_.error(m_.turn_loc, "placements that escape check are not executable yet (add `no-escape-from-check`)");
-    if (g->place && g->pawn_type < 0) d_.error(m_.turn_loc, "placements next to `own-pawn` need a piece named pawn");
+      d_.error(m_.turn_loc,
+               "placements that escape check are not executable yet (add `no-escape-from-check`)");
+    if (g->place && g->pawn_type < 0)
+      d_.error(m_.turn_loc, "placements next to `own-pawn` need a piece named pawn");
     if (m_.setup_kind != SetupKind::Text) {
       d_.error(m_.setup_loc, "the unbounded grid needs a setup text of pieces");
     } else {
@@ -294,7 +308,8 @@ class Compiler {
       } else if (r.condition == "agreement") {
         // A record may end with an agreed draw; it changes no move.
       } else {
-        d_.error(r.loc, "end condition `" + r.condition + " -> " + r.result + "` is not executable on the grid yet");
+        d_.error(r.loc,
+                 "end condition `" + r.condition + " -> " + r.result + "` is not executable on the grid yet");
       }
     }
     if (!mate) d_.error(m_.name_loc, "the unbounded grid needs `checkmate -> loss`");

@@ -27,19 +27,24 @@ void Diagnostics::error(const Loc& loc, std::string msg, std::string hint) {
 void Diagnostics::warning(const Loc& loc, std::string msg, std::string hint) {
   list_.push_back({Severity::Warning, loc, std::move(msg), std::move(hint)});
 }
-void Diagnostics::note(const Loc& loc, std::string msg) { list_.push_back({Severity::Note, loc, std::move(msg), ""}); }
+void Diagnostics::note(const Loc& loc, std::string msg) {
+  list_.push_back({Severity::Note, loc, std::move(msg), ""});
+}
 
 std::string Diagnostics::render() const {
   std::string out;
   for (const Diagnostic& d : list_) {
-    const char* sev = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    const char* sev = d.severity == Severity::Error     ? "error"
+                      : d.severity == Severity::Warning ? "warning"
+                                                        : "note";
     if (d.loc.src)
       out += d.loc.src->path + ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) + ": ";
     out += std::string(sev) + ": " + d.message + "\n";
     if (d.loc.src && d.loc.line > 0) {
       std::string line = d.loc.src->line_text(d.loc.line);
       out += "  " + line + "\n  ";
-      for (int i = 1; i < d.loc.col && i <= static_cast<int>(line.size()); ++i) out += line[i - 1] == '\t' ? '\t' : ' ';
+      for (int i = 1; i < d.loc.col && i <= static_cast<int>(line.size()); ++i)
+        out += line[i - 1] == '\t' ? '\t' : ' ';
       out += "^";
       for (int i = 1; i < d.loc.len && d.loc.col + i <= static_cast<int>(line.size()); ++i) out += "~";
       out += "\n";

@@ -15,16 +15,31 @@ using Move = uint32_t;
 enum Kind : uint32_t { kNormal = 0, kDouble, kEnPassant, kCastleK, kCastleQ, kPromote, kPlace };
 
 constexpr Move make_move(int from, int to, uint32_t kind, int type = 0) {
-  return static_cast<Move>(from) | (static_cast<Move>(to) << 6) | (kind << 12) | (static_cast<Move>(type) << 16);
+  return static_cast<Move>(from) | (static_cast<Move>(to) << 6) | (kind << 12) |
+         (static_cast<Move>(type) << 16);
 }
-constexpr int from_of(Move m) { return m & 63; }
-constexpr int to_of(Move m) { return (m >> 6) & 63; }
-constexpr uint32_t kind_of(Move m) { return (m >> 12) & 7; }
-constexpr int type_of(Move m) { return (m >> 16) & 15; }
+constexpr int from_of(Move m) {
+  return m & 63;
+}
+constexpr int to_of(Move m) {
+  return (m >> 6) & 63;
+}
+constexpr uint32_t kind_of(Move m) {
+  return (m >> 12) & 7;
+}
+constexpr int type_of(Move m) {
+  return (m >> 16) & 15;
+}
 
-inline int lsb(Bitboard b) { return __builtin_ctzll(b); }
-inline int msb(Bitboard b) { return 63 - __builtin_clzll(b); }
-inline Bitboard bit(int s) { return Bitboard(1) << s; }
+inline int lsb(Bitboard b) {
+  return __builtin_ctzll(b);
+}
+inline int msb(Bitboard b) {
+  return 63 - __builtin_clzll(b);
+}
+inline Bitboard bit(int s) {
+  return Bitboard(1) << s;
+}
 
 struct Zobrist {
   uint64_t psq[2][kMaxTypes][64];
@@ -102,7 +117,8 @@ class Generator final : public Engine {
     f.side = side_ == 0 ? Color::White : Color::Black;
     std::vector<CastlingRight> rights;
     for (int i = 0; i < 4; ++i)
-      if (castling_ & (1 << i)) rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
+      if (castling_ & (1 << i))
+        rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
     char royal = p_->royal_type >= 0 ? p_->letters[p_->royal_type] : 'K';
     char rook = p_->castling_rook >= 0 ? p_->letters[p_->castling_rook] : 'R';
     f.castling = format_castling(f, rights, royal, rook);
@@ -388,7 +404,8 @@ class Generator final : public Engine {
     const bool guard = k >= 0 && p_->royal_safe;
     const bool in_check = guard && attacked(k, them, occ);
     const Bitboard pins = guard ? pinned(k, us) : 0;
-    const bool royal_in_reserve = p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
+    const bool royal_in_reserve =
+        p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
 
     if (p_->action_move && !royal_in_reserve) {
       for (Bitboard b = own; b; b &= b - 1) {
@@ -446,7 +463,8 @@ class Generator final : public Engine {
           int rsq = rook_sq_[right];
           int kto, rto;
           castle_targets(side == 0 ? kCastleK : kCastleQ, us, kto, rto);
-          Bitboard need = (p_->between[k][kto] | bit(kto) | p_->between[rsq][rto] | bit(rto)) & ~bit(k) & ~bit(rsq);
+          Bitboard need =
+              (p_->between[k][kto] | bit(kto) | p_->between[rsq][rto] | bit(rto)) & ~bit(k) & ~bit(rsq);
           if (need & occ) continue;
           Bitboard path = p_->between[k][kto] | bit(kto);
           bool ok = true;
@@ -477,7 +495,15 @@ class Generator final : public Engine {
 
   void make(Move m) {
     const Zobrist& z = zob();
-    Undo u{m, static_cast<int8_t>(kind_of(m) == kPlace ? -1 : board_[from_of(m)]), -1, static_cast<int8_t>(ep_), static_cast<int8_t>(ep_victim_), castling_, halfmove_, fullmove_, hash_};
+    Undo u{m,
+           static_cast<int8_t>(kind_of(m) == kPlace ? -1 : board_[from_of(m)]),
+           -1,
+           static_cast<int8_t>(ep_),
+           static_cast<int8_t>(ep_victim_),
+           castling_,
+           halfmove_,
+           fullmove_,
+           hash_};
     const int us = side_, from = from_of(m), to = to_of(m);
     const uint32_t k = kind_of(m);
     if (ep_ >= 0) hash_ ^= z.ep[ep_];
@@ -497,7 +523,8 @@ class Generator final : public Engine {
       castle_targets(k, us, kto, rto);
       int kc = board_[from], rc = board_[to];
       shift_pair(from, to, kto, rto);
-      hash_ ^= z.psq[us][kc >> 1][from] ^ z.psq[us][kc >> 1][kto] ^ z.psq[us][rc >> 1][to] ^ z.psq[us][rc >> 1][rto];
+      hash_ ^= z.psq[us][kc >> 1][from] ^ z.psq[us][kc >> 1][kto] ^ z.psq[us][rc >> 1][to] ^
+               z.psq[us][rc >> 1][rto];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
     } else {
       int victim = k == kEnPassant ? u.ep_victim : to;
@@ -618,7 +645,8 @@ class Generator final : public Engine {
       }
     }
     if (minors <= 1) return true;
-    return minors == 2 && knights == 0 && bishops[0] == 1 && bishops[1] == 1 && bishop_colour[0] == bishop_colour[1];
+    return minors == 2 && knights == 0 && bishops[0] == 1 && bishops[1] == 1 &&
+           bishop_colour[0] == bishop_colour[1];
   }
 
   void load(const FenFields& f, std::string_view text) {
@@ -632,14 +660,16 @@ class Generator final : public Engine {
         put((y - 1) * p_->width + x, t * 2 + c);
       }
     if (p_->has_reserve && !f.has_reserve)
-      throw PositionError("this variant's position text needs the reserves in brackets after the board, e.g. [QRqr]",
-                          text.find(' ') == std::string_view::npos ? 0 : text.find(' '));
+      throw PositionError(
+          "this variant's position text needs the reserves in brackets after the board, e.g. [QRqr]",
+          text.find(' ') == std::string_view::npos ? 0 : text.find(' '));
     if (!p_->has_reserve && f.has_reserve)
       throw PositionError("this variant has no reserves, but the position gives some", text.find('['));
     for (char ch : f.reserve) {
       int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
       int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
-      if (++reserve_[c][t] > 32) throw PositionError("more than 32 pieces of one type in a reserve", text.find('['));
+      if (++reserve_[c][t] > 32)
+        throw PositionError("more than 32 pieces of one type in a reserve", text.find('['));
     }
     side_ = f.side == Color::White ? 0 : 1;
     halfmove_ = f.halfmove;
@@ -659,13 +689,15 @@ class Generator final : public Engine {
         if (p_->types[t].must_promote && (pieces(c, t) & p_->types[t].promote_zone[c]))
           throw PositionError(std::string(who) + " has a " + p_->letters[t] + " on its promotion rank", 0);
         if (pieces(c, t) & p_->types[t].forbidden_zone[c])
-          throw PositionError(std::string(who) + " has a " + p_->letters[t] + " on a rank where it may not stand", 0);
+          throw PositionError(
+              std::string(who) + " has a " + p_->letters[t] + " on a rank where it may not stand", 0);
       }
     }
     {
       int k = royal_square(side_ ^ 1);
       if (k >= 0 && p_->royal_safe && attacked(k, side_, occupied()))
-        throw PositionError("the side not to move is in check", text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
+        throw PositionError("the side not to move is in check",
+                            text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
       if (k >= 0 && k2 >= 0 && p_->royals_apart && (p_->adjacent[k] & bit(k2)))
         throw PositionError("the royal pieces stand adjacent", 0);
@@ -675,7 +707,8 @@ class Generator final : public Engine {
     castle_clear_.fill(0);
     chess960_ = false;
     if (f.castling != "-" && !f.castling.empty()) {
-      if (!p_->castling) throw PositionError("this variant has no castling; the castling field must be `-`", 0);
+      if (!p_->castling)
+        throw PositionError("this variant has no castling; the castling field must be `-`", 0);
       char royal = p_->letters[p_->royal_type];
       char rook = p_->letters[p_->castling_rook];
       std::vector<CastlingRight> rights;

@@ -87,11 +87,13 @@ class GridGenerator final : public Engine {
     std::string_view t = text;
     if (t == "start" || t.substr(0, 6) == "start:") {
       uint64_t seed = g_.seed;
-      if (t.size() == 6 || t.size() > 26) throw PositionError("`start:SEED` needs a number of at most 20 digits", 6);
+      if (t.size() == 6 || t.size() > 26)
+        throw PositionError("`start:SEED` needs a number of at most 20 digits", 6);
       if (t.size() > 6) {
         seed = 0;
         for (size_t i = 6; i < t.size(); ++i) {
-          if (!std::isdigit(static_cast<unsigned char>(t[i]))) throw PositionError("`start:SEED` needs a number", i);
+          if (!std::isdigit(static_cast<unsigned char>(t[i])))
+            throw PositionError("`start:SEED` needs a number", i);
           uint64_t next = seed * 10 + static_cast<uint64_t>(t[i] - '0');
           if (next / 10 != seed) throw PositionError("start seed out of range", 6);
           seed = next;
@@ -118,7 +120,8 @@ class GridGenerator final : public Engine {
       }
       pos.pile_known[c] = pile_known_[c];
       if (pile_known_[c])
-        for (size_t i = cursor_[c]; i < pile_[c].size(); ++i) pos.pile[c].push_back(letter(pile_[c][i] * 2 + c));
+        for (size_t i = cursor_[c]; i < pile_[c].size(); ++i)
+          pos.pile[c].push_back(letter(pile_[c][i] * 2 + c));
     }
     pos.fullmove = fullmove_;
     return format_chessme(pos);
@@ -306,7 +309,8 @@ class GridGenerator final : public Engine {
     int64_t x, y;
     int relation, pawn_slot;
   };
-  void placement_squares(int us, int not_pawn, std::vector<PlaceSq>& beside, std::vector<PlaceSq>& behind) const {
+  void placement_squares(int us, int not_pawn, std::vector<PlaceSq>& beside,
+                         std::vector<PlaceSq>& behind) const {
     beside.clear();
     behind.clear();
     for (size_t i = 0; i < slots_.size(); ++i) {
@@ -368,7 +372,8 @@ class GridGenerator final : public Engine {
             if (Count) {
               n += squares.size();
             } else {
-              for (const auto& sq : squares) out->push_back(encode(i, mi, k, ex, t, sq.relation, sq.pawn_slot));
+              for (const auto& sq : squares)
+                out->push_back(encode(i, mi, k, ex, t, sq.relation, sq.pawn_slot));
             }
           }
         }
@@ -531,8 +536,8 @@ class GridGenerator final : public Engine {
   ChessMePosition start_position(uint64_t seed) const {
     ChessMePosition pos = parse_chessme(g_.setup_pieces + " w -/- -/- -/- 1");
     for (int c = 0; c < 2; ++c) {
-      std::string tiles = g_.pile_shuffled ? shuffle_tiles(g_.pile, seed, c == 0 ? Color::White : Color::Black)
-                                           : g_.pile;
+      std::string tiles =
+          g_.pile_shuffled ? shuffle_tiles(g_.pile, seed, c == 0 ? Color::White : Color::Black) : g_.pile;
       if (c == 1)
         for (char& ch : tiles) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       size_t draw = std::min(tiles.size(), static_cast<size_t>(g_.hand_draw));
@@ -553,7 +558,8 @@ class GridGenerator final : public Engine {
       slots_.push_back(Slot{c.x, c.y, static_cast<int8_t>(t * 2 + color)});
     }
     for (int c = 0; c < 2; ++c)
-      if (royal_slot_[c] < 0) throw PositionError(std::string(c ? "Black" : "White") + " has no royal piece", 0);
+      if (royal_slot_[c] < 0)
+        throw PositionError(std::string(c ? "Black" : "White") + " has no royal piece", 0);
     side_ = pos.side == Color::White ? 0 : 1;
     fullmove_ = pos.fullmove;
     for (int c = 0; c < 2; ++c) {

@@ -86,7 +86,8 @@ class Lexer {
         advance(1);
         continue;
       }
-      bool neg_number = c == '-' && pos_ + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[pos_ + 1]));
+      bool neg_number =
+          c == '-' && pos_ + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[pos_ + 1]));
       if (std::isdigit(static_cast<unsigned char>(c)) || neg_number) {
         // Number, range `a..b`, or a word starting with a digit (`8x8`).
         size_t start = pos_;
@@ -243,11 +244,24 @@ class Parser {
       v.loc = t.loc;
       v.text = t.text;
       switch (t.kind) {
-        case Tok::Word: v.kind = ValueKind::Word; break;
-        case Tok::Number: v.kind = ValueKind::Number; v.num = t.num; break;
-        case Tok::String: v.kind = ValueKind::String; break;
-        case Tok::Range: v.kind = ValueKind::Range; v.lo = t.lo; v.hi = t.hi; break;
-        default: v.kind = ValueKind::Symbol; break;
+        case Tok::Word:
+          v.kind = ValueKind::Word;
+          break;
+        case Tok::Number:
+          v.kind = ValueKind::Number;
+          v.num = t.num;
+          break;
+        case Tok::String:
+          v.kind = ValueKind::String;
+          break;
+        case Tok::Range:
+          v.kind = ValueKind::Range;
+          v.lo = t.lo;
+          v.hi = t.hi;
+          break;
+        default:
+          v.kind = ValueKind::Symbol;
+          break;
       }
       s.args.push_back(v);
       next();

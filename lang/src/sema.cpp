@@ -26,16 +26,17 @@ const OptionDef* Model::option(const std::string& n) const {
 
 namespace {
 
-const std::vector<std::string> kTop = {"ruleset", "title",  "board",  "option",   "piece",    "castling",
-                                       "setup",   "reserve", "pile",  "hand",     "deck",     "discard",
-                                       "reshuffle", "turn", "placement", "legal", "end",      "expect",
-                                       "move-condition", "army"};
-const std::vector<std::string> kPiece = {"betza",         "royal",        "initial",     "promote", "forbidden",
-                                         "captures",      "captured-by",  "nemesis-step", "gains-from-adjacent",
-                                         "teleport",      "never-captures", "no-check",  "immune",
-                                         "blocks",        "whirlwind",    "rampage",     "captured-within",
-                                         "capture-without-moving"};
-const std::vector<std::string> kEndConditions = {"checkmate",     "stalemate",    "insufficient-material",
+const std::vector<std::string> kTop = {"ruleset",  "title",   "board",     "option",         "piece",
+                                       "castling", "setup",   "reserve",   "pile",           "hand",
+                                       "deck",     "discard", "reshuffle", "turn",           "placement",
+                                       "legal",    "end",     "expect",    "move-condition", "army"};
+const std::vector<std::string> kPiece = {"betza",       "royal",           "initial",
+                                         "promote",     "forbidden",       "captures",
+                                         "captured-by", "nemesis-step",    "gains-from-adjacent",
+                                         "teleport",    "never-captures",  "no-check",
+                                         "immune",      "blocks",          "whirlwind",
+                                         "rampage",     "captured-within", "capture-without-moving"};
+const std::vector<std::string> kEndConditions = {"checkmate",     "stalemate",     "insufficient-material",
                                                  "no-legal-move", "royal-capture", "region-reached",
                                                  "agreement"};
 const std::vector<std::string> kResults = {"loss", "win", "draw"};
@@ -69,8 +70,9 @@ class Checker {
     }
     Value r = v;
     r.text = o->value;
-    bool numeric = !o->value.empty() &&
-                   std::all_of(o->value.begin(), o->value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    bool numeric = !o->value.empty() && std::all_of(o->value.begin(), o->value.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
     if (numeric) {
       r.kind = ValueKind::Number;
       r.num = std::stoll(o->value);
@@ -89,7 +91,8 @@ class Checker {
     if (s.has_block) d_.error(s.loc, "`" + s.keyword + "` takes no block");
   }
   void unknown(const Stmt& s, const std::vector<std::string>& allowed, const char* where) {
-    d_.error(s.loc, "unknown " + std::string(where) + " `" + s.keyword + "`", did_you_mean(s.keyword, allowed));
+    d_.error(s.loc, "unknown " + std::string(where) + " `" + s.keyword + "`",
+             did_you_mean(s.keyword, allowed));
   }
   std::optional<int> number(const Value& raw, const char* what, long long lo = 0, long long hi = 1000000) {
     Value v = resolve(raw);
@@ -98,7 +101,8 @@ class Checker {
       return std::nullopt;
     }
     if (v.num < lo || v.num > hi) {
-      d_.error(v.loc, std::string(what) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+      d_.error(v.loc,
+               std::string(what) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi));
       return std::nullopt;
     }
     return static_cast<int>(v.num);
@@ -117,7 +121,8 @@ class Checker {
     return std::nullopt;
   }
   bool piece_letter(const Value& v, char& out) {
-    if (v.kind != ValueKind::Word || v.text.size() != 1 || !std::isupper(static_cast<unsigned char>(v.text[0]))) {
+    if (v.kind != ValueKind::Word || v.text.size() != 1 ||
+        !std::isupper(static_cast<unsigned char>(v.text[0]))) {
       d_.error(v.loc, "expected a piece letter (one upper-case letter), found `" + v.text + "`");
       return false;
     }
@@ -134,7 +139,8 @@ class Checker {
       size_t star = t.find('*');
       if (star != std::string::npos) {
         std::string n = t.substr(star + 1);
-        if (n.empty() || !std::all_of(n.begin(), n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+        if (n.empty() || !std::all_of(n.begin(), n.end(),
+                                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
           d_.error(v.loc, "expected `LETTER*COUNT`, found `" + t + "`");
           continue;
         }
@@ -157,7 +163,8 @@ class Checker {
     const std::string& k = s.keyword;
     if (k == "ruleset") {
       // Handled by the loader (name and `extends`).
-      if (s.args.empty()) d_.error(s.loc, "`ruleset` needs a name", "write it as `ruleset NAME [extends PARENT]`");
+      if (s.args.empty())
+        d_.error(s.loc, "`ruleset` needs a name", "write it as `ruleset NAME [extends PARENT]`");
       if (is_root && !s.args.empty()) {
         m_.name = s.args[0].text;
         m_.name_loc = s.args[0].loc;
@@ -178,7 +185,8 @@ class Checker {
       no_block(s);
       m_.reserve = letter_list(s.args, 0);
       m_.reserve_loc = s.loc;
-      if (m_.reserve.empty()) d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
+      if (m_.reserve.empty())
+        d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
     } else if (k == "pile") {
       std::vector<Value> letters;
       for (size_t i = 0; i < s.args.size(); ++i) {
@@ -204,9 +212,12 @@ class Checker {
       hand(s);
     } else if (k == "deck") {
       for (const Stmt& c : s.block) {
-        if (c.keyword != "card") unknown(c, {"card"}, "deck statement");
-        else if (c.args.size() < 2) d_.error(c.loc, "`card` takes a name and `LETTER*COUNT`");
-        else letter_list(c.args, 1);
+        if (c.keyword != "card")
+          unknown(c, {"card"}, "deck statement");
+        else if (c.args.size() < 2)
+          d_.error(c.loc, "`card` takes a name and `LETTER*COUNT`");
+        else
+          letter_list(c.args, 1);
       }
       feature("deck of cards", s.loc);
     } else if (k == "discard" || k == "reshuffle") {
@@ -279,8 +290,11 @@ class Checker {
     OptionDef o{s.args[0].text, s.args[2].text, s.args.size() > 3 ? s.args[3].text : "", s.loc};
     auto it = overrides_.find(o.name);
     if (it != overrides_.end()) {
-      bool was_num = std::all_of(o.value.begin(), o.value.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-      bool is_num = !it->second.empty() && std::all_of(it->second.begin(), it->second.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      bool was_num = std::all_of(o.value.begin(), o.value.end(),
+                                 [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      bool is_num = !it->second.empty() && std::all_of(it->second.begin(), it->second.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      });
       bool was_bool = o.value == "true" || o.value == "false";
       if (was_num && !is_num) {
         d_.error(s.args[2].loc, "--set " + o.name + "=" + it->second + ": this option takes a number");
@@ -309,16 +323,21 @@ class Checker {
     p.loc = s.loc;
     if (!piece_letter(s.args[1], p.letter)) return;
     for (size_t i = 2; i < s.args.size(); ++i) {
-      if (s.args[i].is("royal")) p.royal = true;
-      else d_.error(s.args[i].loc, "unexpected `" + s.args[i].text + "` after the piece letter", "put it in the piece's block");
+      if (s.args[i].is("royal"))
+        p.royal = true;
+      else
+        d_.error(s.args[i].loc, "unexpected `" + s.args[i].text + "` after the piece letter",
+                 "put it in the piece's block");
     }
     for (const Stmt& c : s.block) piece_stmt(p, c);
-    if (p.betza.empty() && std::none_of(p.features.begin(), p.features.end(), [](const Feature& f) { return f.name == "teleport"; }))
+    if (p.betza.empty() && std::none_of(p.features.begin(), p.features.end(),
+                                        [](const Feature& f) { return f.name == "teleport"; }))
       d_.error(s.loc, "piece `" + p.name + "` has no moves", "add `betza \"...\"`");
     for (const Feature& f : p.features) m_.features.push_back(f);
     for (auto& e : m_.pieces)
       if (e.name == p.name || e.letter == p.letter) {
-        if (e.name != p.name) d_.error(s.args[1].loc, std::string("letter `") + p.letter + "` is already piece `" + e.name + "`");
+        if (e.name != p.name)
+          d_.error(s.args[1].loc, std::string("letter `") + p.letter + "` is already piece `" + e.name + "`");
         e = p;
         return;
       }
@@ -376,10 +395,15 @@ class Checker {
         bool by_exchange = false, from_captured = false;
         for (size_t i = 2; i < c.args.size(); ++i) {
           const Value& v = c.args[i];
-          if (v.is("by-exchange")) by_exchange = true;
-          else if (v.is("optional")) p.promote_exchange_optional = true;
-          else if (v.is("from") && i + 1 < c.args.size() && c.args[i + 1].is("captured")) from_captured = true, ++i;
-          else d_.error(v.loc, "unexpected `" + v.text + "`", "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
+          if (v.is("by-exchange"))
+            by_exchange = true;
+          else if (v.is("optional"))
+            p.promote_exchange_optional = true;
+          else if (v.is("from") && i + 1 < c.args.size() && c.args[i + 1].is("captured"))
+            from_captured = true, ++i;
+          else
+            d_.error(v.loc, "unexpected `" + v.text + "`",
+                     "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
         }
         if (!by_exchange || !from_captured)
           d_.error(c.loc, "promotion on the enemy royal's rank is by exchange for a captured piece",
@@ -461,9 +485,12 @@ class Checker {
       if (c.keyword == "action") {
         any = true;
         for (const Value& v : c.args) {
-          if (v.is("move")) m_.action_move = true;
-          else if (v.is("place")) m_.action_place = true;
-          else if (!v.is("or")) d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
+          if (v.is("move"))
+            m_.action_move = true;
+          else if (v.is("place"))
+            m_.action_place = true;
+          else if (!v.is("or"))
+            d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
         }
       } else if (c.keyword == "phase") {
         any = true;
@@ -471,18 +498,25 @@ class Checker {
           d_.error(c.loc, "`phase` needs a name");
           continue;
         }
-        static const std::vector<std::string> phases = {"move", "place", "draw", "draw-card", "play-card", "redraw"};
+        static const std::vector<std::string> phases = {"move",      "place",     "draw",
+                                                        "draw-card", "play-card", "redraw"};
         if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end())
-          d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`", did_you_mean(c.args[0].text, phases));
+          d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`",
+                   did_you_mean(c.args[0].text, phases));
         Phase ph;
         ph.name = c.args[0].text;
         ph.loc = c.loc;
         for (size_t i = 1; i < c.args.size(); ++i) {
           const Value& v = c.args[i];
-          if (v.is("optional")) ph.optional = true;
-          else if (v.is("mandatory")) ph.optional = false;
-          else if (v.is("after") && i + 1 < c.args.size()) ph.after = c.args[++i].text;
-          else d_.error(v.loc, "unexpected `" + v.text + "` in `phase`", "write `phase NAME mandatory|optional [after PHASE]`");
+          if (v.is("optional"))
+            ph.optional = true;
+          else if (v.is("mandatory"))
+            ph.optional = false;
+          else if (v.is("after") && i + 1 < c.args.size())
+            ph.after = c.args[++i].text;
+          else
+            d_.error(v.loc, "unexpected `" + v.text + "` in `phase`",
+                     "write `phase NAME mandatory|optional [after PHASE]`");
         }
         m_.phases.push_back(ph);
         feature("turn phase `" + c.args[0].text + "`", c.loc);
@@ -500,17 +534,20 @@ class Checker {
       } else if (c.keyword == "first") {
         if (want_args(c, 1, 1, "royal") && c.args[0].is("royal")) m_.place_first_royal = true;
       } else if (c.keyword == "pawn" || c.keyword == "other") {
-        bool ok = c.keyword == "pawn" ? (c.args.size() == 2 && c.args[0].is("beside") && c.args[1].is("own-pawn"))
-                                      : (c.args.size() == 2 && c.args[0].is("behind") && c.args[1].is("own-pawn"));
+        bool ok = c.keyword == "pawn"
+                      ? (c.args.size() == 2 && c.args[0].is("beside") && c.args[1].is("own-pawn"))
+                      : (c.args.size() == 2 && c.args[0].is("behind") && c.args[1].is("own-pawn"));
         if (!ok)
-          d_.error(c.loc, "expected `" + c.keyword + (c.keyword == "pawn" ? " beside" : " behind") + " own-pawn`");
+          d_.error(c.loc,
+                   "expected `" + c.keyword + (c.keyword == "pawn" ? " beside" : " behind") + " own-pawn`");
         (c.keyword == "pawn" ? m_.place_pawn_beside : m_.place_other_behind) = true;
         feature("placement `" + c.keyword + "`", c.loc);
       } else if (c.keyword == "no-escape-from-check" || c.keyword == "no-promotion") {
         (c.keyword == "no-promotion" ? m_.place_no_promotion : m_.place_no_escape) = true;
         feature("placement `" + c.keyword + "`", c.loc);
       } else {
-        unknown(c, {"region", "first", "pawn", "other", "no-escape-from-check", "no-promotion"}, "placement statement");
+        unknown(c, {"region", "first", "pawn", "other", "no-escape-from-check", "no-promotion"},
+                "placement statement");
       }
     }
   }
@@ -518,9 +555,12 @@ class Checker {
   void legal(const Stmt& s) {
     m_.royal_safe = m_.royals_apart = false;
     for (const Stmt& c : s.block) {
-      if (c.keyword == "royal-safe") m_.royal_safe = true;
-      else if (c.keyword == "royals-apart") m_.royals_apart = true;
-      else unknown(c, {"royal-safe", "royals-apart"}, "legality condition");
+      if (c.keyword == "royal-safe")
+        m_.royal_safe = true;
+      else if (c.keyword == "royals-apart")
+        m_.royals_apart = true;
+      else
+        unknown(c, {"royal-safe", "royals-apart"}, "legality condition");
     }
   }
 
@@ -542,7 +582,8 @@ class Checker {
         } else if (what == "fifty-move") {
           m_.claim_fifty = n.value_or(option_int("fifty-move", 100));
         } else {
-          d_.error(c.args[0].loc, "unknown claim `" + what + "`", did_you_mean(what, {"repetition", "fifty-move"}));
+          d_.error(c.args[0].loc, "unknown claim `" + what + "`",
+                   did_you_mean(what, {"repetition", "fifty-move"}));
         }
         continue;
       }
@@ -564,9 +605,12 @@ class Checker {
         d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean(r.result, kResults));
       r.reason = c.keyword;
       for (size_t j = i + 2; j < c.args.size(); ++j) {
-        if (c.args[j].kind == ValueKind::String) r.reason = c.args[j].text;
-        else if (c.args[j].is("when") && j + 1 < c.args.size()) r.when = c.args[++j].text;
-        else d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
+        if (c.args[j].kind == ValueKind::String)
+          r.reason = c.args[j].text;
+        else if (c.args[j].is("when") && j + 1 < c.args.size())
+          r.when = c.args[++j].text;
+        else
+          d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
       }
       if (!r.when.empty() && r.when != "reserves-empty")
         d_.error(c.loc, "unknown condition `" + r.when + "`", did_you_mean(r.when, {"reserves-empty"}));
@@ -593,7 +637,8 @@ class Checker {
       e.kind = c.keyword;
       e.loc = c.loc;
       size_t i = 0;
-      if (i < c.args.size() && c.args[i].kind == ValueKind::String && c.keyword != "legal" && c.keyword != "illegal")
+      if (i < c.args.size() && c.args[i].kind == ValueKind::String && c.keyword != "legal" &&
+          c.keyword != "illegal")
         e.position = c.args[i++].text;
       if (c.keyword == "perft") {
         if (i + 3 != c.args.size() || !c.args[i + 1].is("=")) {
@@ -685,8 +730,9 @@ void finish(Model& m, Diagnostics& d) {
 
 }  // namespace
 
-std::unique_ptr<Model> load_ruleset(const std::string& path, const std::map<std::string, std::string>& overrides,
-                                    Diagnostics& diags, std::vector<std::unique_ptr<Source>>& sources) {
+std::unique_ptr<Model> load_ruleset(const std::string& path,
+                                    const std::map<std::string, std::string>& overrides, Diagnostics& diags,
+                                    std::vector<std::unique_ptr<Source>>& sources) {
   // Collect the chain: the file, its parent, the parent's parent...
   std::vector<std::pair<const Source*, std::vector<Stmt>>> chain;
   std::string current = path;
@@ -723,7 +769,8 @@ std::unique_ptr<Model> load_ruleset(const std::string& path, const std::map<std:
     }
     if (!has_header) diags.error(Loc{src, 1, 1, 1}, "the file does not start with `ruleset NAME`");
     chain.push_back({src, std::move(stmts)});
-    current = parent.empty() ? "" : (std::filesystem::path(current).parent_path() / (parent + ".rules")).string();
+    current =
+        parent.empty() ? "" : (std::filesystem::path(current).parent_path() / (parent + ".rules")).string();
     if (!parent.empty() && !std::filesystem::exists(current)) {
       diags.error(from, "cannot find the parent ruleset `" + parent + "` (looked for " + current + ")");
       return nullptr;
@@ -736,7 +783,8 @@ std::unique_ptr<Model> load_ruleset(const std::string& path, const std::map<std:
     checker.top(chain[i].second, true);
     if (!root) {
       for (const Stmt& s : chain[i].second)
-        if (s.keyword == "ruleset" && !s.args.empty()) model->lineage.insert(model->lineage.begin(), s.args[0].text);
+        if (s.keyword == "ruleset" && !s.args.empty())
+          model->lineage.insert(model->lineage.begin(), s.args[0].text);
       model->expects.clear();  // a parent's expectations are about the parent
     }
   }
@@ -744,7 +792,8 @@ std::unique_ptr<Model> load_ruleset(const std::string& path, const std::map<std:
     if (!checker.used_overrides.count(k)) {
       std::vector<std::string> names;
       for (const auto& o : model->options) names.push_back(o.name);
-      diags.error(Loc{}, "--set " + k + "=" + v + ": the ruleset has no option `" + k + "`", did_you_mean(k, names));
+      diags.error(Loc{}, "--set " + k + "=" + v + ": the ruleset has no option `" + k + "`",
+                  did_you_mean(k, names));
     }
   finish(*model, diags);
   if (diags.has_errors()) return nullptr;

@@ -28,26 +28,48 @@ constexpr int kBlack = 1;
 
 using Square = int;
 constexpr Square kNoSquare = -1;
-constexpr bool on_board(int sq) { return (sq & 0x88) == 0; }
-constexpr Square make_square(int file, int rank_index) { return rank_index * 16 + file; }
-constexpr int file_of(Square s) { return s & 7; }
-constexpr int rank_of(Square s) { return s >> 4; }  // 0 = rank 1
-Coord to_coord(Square s) { return Coord{file_of(s), rank_of(s) + 1}; }
+constexpr bool on_board(int sq) {
+  return (sq & 0x88) == 0;
+}
+constexpr Square make_square(int file, int rank_index) {
+  return rank_index * 16 + file;
+}
+constexpr int file_of(Square s) {
+  return s & 7;
+}
+constexpr int rank_of(Square s) {
+  return s >> 4;
+}  // 0 = rank 1
+Coord to_coord(Square s) {
+  return Coord{file_of(s), rank_of(s) + 1};
+}
 // The rank index of a colour's back rank.
-constexpr int back_rank(int color) { return color == kWhite ? 0 : 7; }
+constexpr int back_rank(int color) {
+  return color == kWhite ? 0 : 7;
+}
 // The step of a pawn of `color` one square forward.
-constexpr int forward(int color) { return color == kWhite ? 16 : -16; }
+constexpr int forward(int color) {
+  return color == kWhite ? 16 : -16;
+}
 
 enum PieceType : uint8_t { kNone = 0, kPawn, kKnight, kBishop, kRook, kQueen, kKing };
 // A piece is its type plus 8 for Black; 0 is an empty square.
 using Piece = uint8_t;
 constexpr Piece kEmpty = 0;
-constexpr Piece make_piece(int color, PieceType t) { return static_cast<Piece>(t | (color << 3)); }
-constexpr PieceType type_of(Piece p) { return static_cast<PieceType>(p & 7); }
-constexpr int color_of(Piece p) { return p >> 3; }
+constexpr Piece make_piece(int color, PieceType t) {
+  return static_cast<Piece>(t | (color << 3));
+}
+constexpr PieceType type_of(Piece p) {
+  return static_cast<PieceType>(p & 7);
+}
+constexpr int color_of(Piece p) {
+  return p >> 3;
+}
 
 constexpr char kTypeLetters[] = " PNBRQK";
-char upper_letter(PieceType t) { return kTypeLetters[t]; }
+char upper_letter(PieceType t) {
+  return kTypeLetters[t];
+}
 char fen_letter(Piece p) {
   char c = kTypeLetters[type_of(p)];
   return color_of(p) == kWhite ? c : static_cast<char>(c - 'A' + 'a');
@@ -749,6 +771,8 @@ class ChessEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_chess_engine() { return std::make_unique<ChessEngine>(); }
+std::unique_ptr<Engine> make_chess_engine() {
+  return std::make_unique<ChessEngine>();
+}
 
 }  // namespace arb::ref

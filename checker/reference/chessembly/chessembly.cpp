@@ -52,7 +52,9 @@ Type type_of_letter(char upper) {
   return NoType;
 }
 
-int color_index(Color c) { return c == Color::White ? 0 : 1; }
+int color_index(Color c) {
+  return c == Color::White ? 0 : 1;
+}
 
 struct Piece {
   Type type = NoType;
@@ -70,18 +72,34 @@ struct Piece {
 
 // Square index: file x (a = 0) and rank y (1..8) as sq = (y - 1) * 8 + x.
 constexpr int kSize = 8;
-int square(int x, int y) { return (y - 1) * kSize + x; }
-int file_of(int sq) { return sq % kSize; }
-int rank_of(int sq) { return sq / kSize + 1; }
-bool on_board(int x, int y) { return x >= 0 && x < kSize && y >= 1 && y <= kSize; }
+int square(int x, int y) {
+  return (y - 1) * kSize + x;
+}
+int file_of(int sq) {
+  return sq % kSize;
+}
+int rank_of(int sq) {
+  return sq / kSize + 1;
+}
+bool on_board(int x, int y) {
+  return x >= 0 && x < kSize && y >= 1 && y <= kSize;
+}
 
 // The direction a side's pawns advance in.
-int forward(Color c) { return c == Color::White ? 1 : -1; }
+int forward(Color c) {
+  return c == Color::White ? 1 : -1;
+}
 // Rank counted from the side's own edge: White's rank 1 and Black's rank 8 are both 1.
-int relative_rank(Color c, int y) { return c == Color::White ? y : kSize + 1 - y; }
+int relative_rank(Color c, int y) {
+  return c == Color::White ? y : kSize + 1 - y;
+}
 // White's half is ranks 1-4, Black's half ranks 5-8.
-bool in_own_half(Color c, int y) { return relative_rank(c, y) <= kSize / 2; }
-int last_rank(Color c) { return c == Color::White ? kSize : 1; }
+bool in_own_half(Color c, int y) {
+  return relative_rank(c, y) <= kSize / 2;
+}
+int last_rank(Color c) {
+  return c == Color::White ? kSize : 1;
+}
 
 using Board = std::array<Piece, kSize * kSize>;
 
@@ -482,7 +500,9 @@ size_t square_column(std::string_view text, int sq) {
   return 0;
 }
 
-std::string color_name(Color c) { return c == Color::White ? "White" : "Black"; }
+std::string color_name(Color c) {
+  return c == Color::White ? "White" : "Black";
+}
 
 std::string square_text(int sq) {
   return std::string(1, static_cast<char>('a' + file_of(sq))) + std::to_string(rank_of(sq));
@@ -708,6 +728,8 @@ class ChessemblyEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_chessembly_engine() { return std::make_unique<ChessemblyEngine>(); }
+std::unique_ptr<Engine> make_chessembly_engine() {
+  return std::make_unique<ChessemblyEngine>();
+}
 
 }  // namespace arb::ref

@@ -48,8 +48,12 @@ char letter(int type, Color c) {
   char up = kTypes[type];
   return c == Color::White ? up : static_cast<char>(std::tolower(static_cast<unsigned char>(up)));
 }
-int idx(Color c) { return static_cast<int>(c); }
-int forward(Color c) { return c == Color::White ? 1 : -1; }
+int idx(Color c) {
+  return static_cast<int>(c);
+}
+int forward(Color c) {
+  return c == Color::White ? 1 : -1;
+}
 
 uint64_t key(Coord c) {
   return (static_cast<uint64_t>(static_cast<uint32_t>(c.x)) << 32) | static_cast<uint32_t>(c.y);
@@ -573,6 +577,8 @@ class ChessMeEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_chessme_engine() { return std::make_unique<ChessMeEngine>(); }
+std::unique_ptr<Engine> make_chessme_engine() {
+  return std::make_unique<ChessMeEngine>();
+}
 
 }  // namespace arb::ref

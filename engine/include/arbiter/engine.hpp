@@ -27,7 +27,9 @@ struct Coord {
 };
 
 enum class Color : uint8_t { White = 0, Black = 1 };
-inline Color opposite(Color c) { return c == Color::White ? Color::Black : Color::White; }
+inline Color opposite(Color c) {
+  return c == Color::White ? Color::Black : Color::White;
+}
 
 // An action as an engine encodes it. Opaque outside the engine that produced it: only
 // that engine may apply, describe or undo it. Engines compare through describe() and the
@@ -53,7 +55,7 @@ struct Step {
   StepKind kind = StepKind::Move;
   char piece = 0;  // upper-case letter of the moving or placed piece type
   Coord from{};
-  Coord to{};  // for castling: the castling rook's square (king-takes-rook form)
+  Coord to{};          // for castling: the castling rook's square (king-takes-rook form)
   char promotion = 0;  // upper-case letter of the promoted-to / exchanged-for piece
   bool capture = false;
   Castle castle = Castle::None;

@@ -52,7 +52,7 @@ std::vector<CastlingRight> resolve_castling(const FenFields& f, char king = 'K',
 
 // Writes castling rights in X-FEN: K/Q where the rook is the outermost on its side, the
 // file letter otherwise; "-" when there are none.
-std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights,
-                            char king = 'K', char rook = 'R');
+std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king = 'K',
+                            char rook = 'R');
 
 }  // namespace arb

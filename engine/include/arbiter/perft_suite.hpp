@@ -11,7 +11,7 @@ namespace arb {
 struct PerftCase {
   std::string id;
   std::string position;
-  int line = 0;  // line of the `epd` line in the file
+  int line = 0;                                    // line of the `epd` line in the file
   std::vector<std::pair<int, uint64_t>> expected;  // (depth, nodes)
 };
 

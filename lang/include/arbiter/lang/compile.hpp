@@ -33,12 +33,12 @@ constexpr int unit_dir(int dx, int dy) {
 struct PieceProgram {
   char letter = 0;
   bool royal = false;
-  bool minor_bishop = false;  // moves exactly as a bishop (insufficient material)
-  bool minor_knight = false;  // moves exactly as a knight
+  bool minor_bishop = false;                            // moves exactly as a bishop (insufficient material)
+  bool minor_knight = false;                            // moves exactly as a knight
   std::array<std::array<Bitboard, 64>, 2> leap_move{};  // non-capturing leaps
-  std::array<std::array<Bitboard, 64>, 2> leap_capture{};  // capturing leaps
+  std::array<std::array<Bitboard, 64>, 2> leap_capture{};       // capturing leaps
   std::array<std::array<Bitboard, 64>, 2> leap_capture_from{};  // reverse of leap_capture
-  std::array<std::array<Bitboard, 64>, 2> ep_capture{};  // leaps that may capture en passant
+  std::array<std::array<Bitboard, 64>, 2> ep_capture{};         // leaps that may capture en passant
   // Lame initial leaps (the pawn's double step): target and the squares passed over.
   struct Lame {
     int to;
@@ -50,7 +50,7 @@ struct PieceProgram {
   std::array<uint8_t, 2> ride_capture{};
   Bitboard promote_zone[2] = {0, 0};
   Bitboard forbidden_zone[2] = {0, 0};  // where a position may not hold it
-  std::string promote_to;  // type indices, as chars 0..15
+  std::string promote_to;               // type indices, as chars 0..15
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
 };
@@ -103,7 +103,7 @@ struct Program {
   std::array<int, 8> dir_step{};
   std::array<std::array<Bitboard, 64>, 64> between{};  // strictly between two squares on a line
   std::array<std::array<Bitboard, 64>, 64> line{};     // the full line through two squares
-  std::array<Bitboard, 64> adjacent{};  // the 8 neighbours of each square
+  std::array<Bitboard, 64> adjacent{};                 // the 8 neighbours of each square
   Bitboard board_mask = 0;
   Bitboard rank_mask[2][16] = {};  // relative rank r (1-based) of each colour
 

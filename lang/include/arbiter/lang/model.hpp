@@ -37,11 +37,11 @@ struct PieceDef {
   Loc loc;
   std::vector<BetzaText> betza;
   bool royal = false;
-  std::optional<Range> initial_ranks;  // relative ranks where Betza `i` moves apply
-  std::optional<Range> promote_ranks;  // relative ranks; empty = no promotion
+  std::optional<Range> initial_ranks;    // relative ranks where Betza `i` moves apply
+  std::optional<Range> promote_ranks;    // relative ranks; empty = no promotion
   std::optional<Range> forbidden_ranks;  // relative ranks where a position may not hold it
   Loc forbidden_loc;
-  std::string promote_to;              // letters
+  std::string promote_to;  // letters
   Loc promote_loc;
   std::vector<Feature> features;  // named constructs beyond Betza
   bool promote_exchange = false;  // on the enemy royal's rank, for a piece the opponent captured
@@ -73,7 +73,7 @@ struct EndRule {
 };
 
 struct Expectation {
-  std::string kind;  // perft, status, legal, illegal
+  std::string kind;      // perft, status, legal, illegal
   std::string position;  // empty = the start
   int depth = 0;
   unsigned long long nodes = 0;
@@ -101,8 +101,8 @@ struct Model {
 
   SetupKind setup_kind = SetupKind::Text;
   std::string setup_text;
-  Loc setup_loc;       // of the setup statement
-  Loc setup_text_loc;  // of its text argument
+  Loc setup_loc;        // of the setup statement
+  Loc setup_text_loc;   // of its text argument
   std::string reserve;  // initial reserve of each side (upper-case letters)
   Loc reserve_loc;
 
@@ -144,7 +144,8 @@ struct Model {
 // Loads `path`, resolves `extends` (parents are looked up beside the file), applies
 // `overrides` (--set NAME=VALUE) to the options, and checks everything. Returns nullptr
 // when errors were reported. The sources are kept alive in `sources` for diagnostics.
-std::unique_ptr<Model> load_ruleset(const std::string& path, const std::map<std::string, std::string>& overrides,
-                                    Diagnostics& diags, std::vector<std::unique_ptr<Source>>& sources);
+std::unique_ptr<Model> load_ruleset(const std::string& path,
+                                    const std::map<std::string, std::string>& overrides, Diagnostics& diags,
+                                    std::vector<std::unique_ptr<Source>>& sources);
 
 }  // namespace arb::lang

@@ -18,8 +18,8 @@ enum class ValueKind { Word, Number, String, Range, Symbol };
 
 struct Value {
   ValueKind kind = ValueKind::Word;
-  std::string text;  // as written (string contents without quotes)
-  long long num = 0;  // Number
+  std::string text;          // as written (string contents without quotes)
+  long long num = 0;         // Number
   long long lo = 0, hi = 0;  // Range `lo..hi`
   Loc loc;
   bool is(const char* w) const { return (kind == ValueKind::Word || kind == ValueKind::Symbol) && text == w; }
