@@ -46,6 +46,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "mutate", po::value(&o.mutate_percent),
       "chance in percent per ply of mutating the position (6; 0: never)")(
       "strict-acceptance", po::bool_switch(&strict), "a text only one engine accepts is a divergence")(
+      "max-divergences", po::value(&o.max_divergences),
+      "go on after a divergence until this many distinct ones are found (1)")(
       "save-dir", po::value(&save_dir), "where divergences are saved")(
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
   po::variables_map vm;
@@ -57,6 +59,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   if (jobs < 1 || jobs > 64) throw UsageError("--jobs must be between 1 and 64");
   if (o.mutate_percent < 0 || o.mutate_percent > 100) throw UsageError("--mutate must be between 0 and 100");
   if (o.max_plies < 1) throw UsageError("--max-plies must be at least 1");
+  if (o.max_divergences < 1) throw UsageError("--max-divergences must be at least 1");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   if (!arb::ref::make_reference_engine(l.variant))
@@ -69,9 +72,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   std::string start = l.engine->position();
   arb::fuzz::Report r = arb::fuzz::run_parallel(left, right, start, o, jobs);
   uint64_t rate = static_cast<uint64_t>(r.seconds > 0 ? r.positions / r.seconds : 0);
-  std::string saved;
-  if (r.divergence) {
-    const auto& dv = *r.divergence;
+  std::vector<std::string> saved_files;
+  for (const auto& dv : r.divergences) {
     std::string sets;
     for (const auto& s : c.sets) sets += (sets.empty() ? "" : " ") + s;
     std::string body = "variant: " + variant + "\n" + (c.rules.empty() ? "" : "rules: " + c.rules + "\n") +
@@ -84,12 +86,17 @@ int cmd_fuzz(const std::vector<std::string>& args) {
                        ".txt";
     try {
       write_atomically(fs::path(save_dir) / name, body);
-      saved = (fs::path(save_dir) / name).string();
+      saved_files.push_back((fs::path(save_dir) / name).string());
     } catch (const std::exception& e) {
       std::cerr << "warning: could not save the divergence: " << e.what() << "\n";
     }
   }
-  std::string detail = r.divergence ? divergence_text(*r.divergence, "compiled", "reference") : "";
+  // Every divergence found, each followed by where it was saved.
+  std::string detail;
+  for (size_t i = 0; i < r.divergences.size(); ++i) {
+    detail += divergence_text(r.divergences[i], "compiled", "reference");
+    if (i < saved_files.size()) detail += "  saved: " + saved_files[i] + "\n";
+  }
   if (!junit.empty()) {
     JUnitCase tc;
     tc.name = "fuzz " + variant + " seed " + std::to_string(o.seed);
@@ -100,7 +107,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     std::ostringstream out;
     out << r.games << " games, " << r.positions << " positions compared (" << rate << "/s), " << r.mutations
         << " mutations, " << r.acceptance_differences << " acceptance differences\n"
-        << detail << (saved.empty() ? "" : "saved: " + saved + "\n");
+        << detail;
     tc.output = out.str();
     write_atomically(junit, junit_xml("arbiter fuzz", {tc}));
   }
@@ -113,7 +120,11 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     for (size_t i = 0; i < r.acceptance_examples.size(); ++i)
       std::cout << (i ? "," : "") << arb::fuzz::to_json(r.acceptance_examples[i]);
     std::cout << "],\"divergence\":" << (r.divergence ? arb::fuzz::to_json(*r.divergence) : "null")
-              << ",\"saved\":\"" << json_escape(saved) << "\"}\n";
+              << ",\"saved\":\"" << json_escape(saved_files.empty() ? "" : saved_files[0])
+              << "\",\"divergences\":[";
+    for (size_t i = 0; i < r.divergences.size(); ++i)
+      std::cout << (i ? "," : "") << arb::fuzz::to_json(r.divergences[i]);
+    std::cout << "]}\n";
   } else {
     std::cout << "fuzz " << variant << ": " << r.games << " games, " << r.positions
               << " positions compared in " << r.seconds << " s (" << rate << "/s); " << r.mutations
@@ -123,7 +134,6 @@ int cmd_fuzz(const std::vector<std::string>& args) {
                 << " engine: " << a.position << " (" << a.error << ")\n";
     if (r.divergence) {
       std::cout << detail;
-      if (!saved.empty()) std::cout << "  saved: " << saved << "\n";
     } else {
       std::cout << "no divergence\n";
     }
