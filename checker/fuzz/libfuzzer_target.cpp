@@ -12,7 +12,10 @@
 // are compared (legal actions, status, position text); a divergence is printed, shrunk,
 // and aborts with __builtin_trap() so that the service records the input.
 //
-// Build: cmake -DARBITER_FUZZ=ON with CC=clang CXX=clang++ (see checker/CMakeLists.txt).
+// Build: cmake -DARBITER_FUZZ=ON with CC=clang CXX=clang++ (see checker/CMakeLists.txt),
+// then `cmake --build DIR --target arbiter_libfuzzer`. Under ClusterFuzzLite or OSS-Fuzz the
+// build script runs the same with the service's CC, CXX, CXXFLAGS and LIB_FUZZING_ENGINE,
+// and copies the binary and rulesets/ into $OUT.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -43,9 +46,14 @@ std::vector<Target>& targets() {
   return t;
 }
 
+// ARBITER_RULESETS, else the source tree's rulesets/, else rulesets/ beside the binary (a
+// fuzzing service runs the binary without the source tree: its build script copies them).
 std::filesystem::path rulesets_dir() {
   if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
-  return std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets";
+  std::filesystem::path source = std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets";
+  if (std::filesystem::exists(source)) return source;
+  std::error_code ec;
+  return std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "rulesets";
 }
 
 // Choices read from the input bytes.
