@@ -28,7 +28,7 @@ struct Divergence {
   std::string what;         // "actions", "status", "position", "accepts"
   std::string left, right;  // each engine's answer
   std::string diff;         // for "actions": `+X` only the left engine has X, `-Y` only the right
-  int plies = 0;            // plies from the start of the game (or the last mutation) to the divergence
+  int plies = 0;            // plies from the game start to the divergence (a mutation counts one)
   std::string shape;        // for "actions": the differing actions without their squares (`-Px1:1`)
 };
 
