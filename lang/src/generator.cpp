@@ -693,6 +693,9 @@ class Generator final : public Engine {
               std::string(who) + " has a " + p_->letters[t] + " on a rank where it may not stand", 0);
       }
     }
+    // Reserve variants start from a known set: no side may hold more than it, promotions
+    // aside (extra pieces of a type a pawn promotes to, paid for by missing pawns).
+    if (p_->has_reserve) check_material(text);
     {
       int k = royal_square(side_ ^ 1);
       if (k >= 0 && p_->royal_safe && attacked(k, side_, occupied()))
@@ -740,18 +743,77 @@ class Generator final : public Engine {
     if (f.ep) {
       int passed = (f.ep->y - 1) * p_->width + f.ep->x;
       int victim = passed + (side_ == 0 ? -p_->width : p_->width);
-      if (victim >= 0 && victim < p_->squares && board_[victim] >= 0 && (board_[victim] & 1) != side_ &&
-          board_[passed] < 0) {
+      int origin = victim + 2 * (passed - victim);
+      // Consistent only when a double step origin -> victim over `passed` was just played:
+      // the victim can make it, and origin and passed square are empty.
+      bool consistent = victim >= 0 && victim < p_->squares && origin >= 0 && origin < p_->squares &&
+                        board_[victim] >= 0 && (board_[victim] & 1) != side_ && board_[passed] < 0 &&
+                        board_[origin] < 0;
+      if (consistent) {
+        consistent = false;
+        for (const auto& l : p_->types[board_[victim] >> 1].initial_lame[side_ ^ 1][origin])
+          if (l.to == victim && (l.path & bit(passed))) consistent = true;
+      }
+      if (consistent) {
         side_ ^= 1;  // set_ep_if_capturable looks from the side that just moved
         set_ep_if_capturable(passed, victim);
         side_ ^= 1;
-        if (ep_ >= 0) hash_ ^= zob().ep[ep_];  // added again below with the full hash
       }
     }
     hash_ = full_hash();
     stack_.clear();
     history_.clear();
     history_.push_back(hash_);
+  }
+
+  void check_material(std::string_view text) {
+    // The start's counts per side and type (board and reserve).
+    FenFields start = parse_fen(p_->start_text, p_->width, p_->height, p_->letters + lower_letters());
+    int init[2][kMaxTypes] = {};
+    auto count_letter = [&](char ch, int (*n)[kMaxTypes]) {
+      int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
+      size_t t = p_->letters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+      if (t != std::string::npos) ++n[c][t];
+    };
+    for (char ch : start.cells)
+      if (ch) count_letter(ch, init);
+    for (char ch : start.reserve) count_letter(ch, init);
+    for (int c = 0; c < 2; ++c) {
+      int missing_promoters = 0, extra = 0;
+      for (int t = 0; t < p_->ntypes; ++t) {
+        // A reserve only ever loses pieces: it never holds more than the start gave it.
+        if (reserve_[c][t] > init[c][t])
+          throw PositionError(std::string(c ? "Black" : "White") + "'s reserve holds more " + p_->letters[t] +
+                                  " than a side starts with",
+                              text.find('[') == std::string_view::npos ? 0 : text.find('['));
+        int have = __builtin_popcountll(pieces(c, t)) + reserve_[c][t];
+        if (!p_->types[t].promote_to.empty()) {
+          if (have > init[c][t])
+            throw PositionError(std::string(c ? "Black" : "White") + " has more " + p_->letters[t] +
+                                    " than its set holds",
+                                text.find('[') == std::string_view::npos ? 0 : text.find('['));
+          missing_promoters += init[c][t] - have;
+        } else if (have > init[c][t]) {
+          bool promotable = false;
+          for (const auto& pp : p_->types)
+            if (pp.promote_to.find(static_cast<char>(t)) != std::string::npos) promotable = true;
+          if (!promotable)
+            throw PositionError(std::string(c ? "Black" : "White") + " has more " + p_->letters[t] +
+                                    " than its set holds",
+                                text.find('[') == std::string_view::npos ? 0 : text.find('['));
+          extra += have - init[c][t];
+        }
+      }
+      if (extra > missing_promoters)
+        throw PositionError(std::string(c ? "Black" : "White") +
+                                " has more pieces than its set and its promotions can account for",
+                            text.find('[') == std::string_view::npos ? 0 : text.find('['));
+    }
+  }
+  std::string lower_letters() const {
+    std::string l;
+    for (char c : p_->letters) l.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    return l;
   }
 
   uint64_t full_hash() const {
