@@ -49,6 +49,15 @@ void add_common(po::options_description& d, Common& c, bool with_seed) {
   if (with_seed) d.add_options()("seed", po::value(&c.seed), "shuffle the start with this seed (ChessMe piles)");
 }
 
+bool print_help(const po::options_description& d, const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << d << "\nexit status: 0 success, 1 a check failed, 2 unusable input\n";
+      return true;
+    }
+  return false;
+}
+
 std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
   std::map<std::string, std::string> out;
   for (const auto& s : sets) {

@@ -48,6 +48,9 @@ struct Loaded {
 };
 Loaded load_engine(const Common& c);
 
+// Prints the command's options and returns true when `args` asks for --help or -h.
+bool print_help(const po::options_description& d, const std::vector<std::string>& args);
+
 // Writes `text` to `path` atomically (a temporary file renamed over it).
 void write_atomically(const fs::path& path, const std::string& text);
 

@@ -92,6 +92,7 @@ int cmd_diff(const std::vector<std::string>& args) {
       "expect", po::value(&expect), "same (default) or different: anything else is exit 1")(
       "json", po::bool_switch(&json), "machine-readable output")(
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
+  if (print_help(d, args)) return kOk;
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);

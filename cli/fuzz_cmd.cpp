@@ -50,6 +50,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "go on after a divergence until this many distinct ones are found (1)")(
       "save-dir", po::value(&save_dir), "where divergences are saved")(
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
+  if (print_help(d, args)) return kOk;
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);

@@ -22,6 +22,7 @@ int cmd_check(const std::vector<std::string>& args) {
                                                                             "machine-readable output");
   po::positional_options_description pos;
   pos.add("file", -1);
+  if (print_help(d, args)) return kOk;
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).positional(pos).run(), vm);
   po::notify(vm);
@@ -69,6 +70,7 @@ int cmd_moves(const std::vector<std::string>& args) {
   po::options_description d("arbiter moves [--variant V | --rules F] [--position TEXT] [--notation san|uci]");
   add_common(d, c);
   d.add_options()("notation", po::value(&notation), "san (default) or uci");
+  if (print_help(d, args)) return kOk;
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);
@@ -169,6 +171,7 @@ int cmd_perft(const std::vector<std::string>& args) {
       "divide", po::bool_switch(&divide), "one line per root action")("suite", po::value(&suite),
                                                                       "run a .perft suite file")(
       "max-nodes", po::value(&max_nodes), "with --suite: skip checks expecting more nodes");
+  if (print_help(d, args)) return kOk;
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).run(), vm);
   po::notify(vm);
@@ -225,6 +228,7 @@ int cmd_test(const std::vector<std::string>& args) {
       "junit", po::value(&junit), "also write the results as JUnit XML to FILE");
   po::positional_options_description pos;
   pos.add("file", -1);
+  if (print_help(d, args)) return kOk;
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).positional(pos).run(), vm);
   po::notify(vm);
@@ -314,7 +318,8 @@ void usage() {
                "  diff --rules OLD --rules NEW   where two versions of a ruleset disagree\n"
                "                        (--expect same|different, --json, --junit FILE)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
-               "                --engine compiled|reference, --json\n"
+               "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
+               "arbiter COMMAND --help lists a command's options.\n"
                "exit status: 0 success, 1 a check failed, 2 unusable input\n";
 }
 
