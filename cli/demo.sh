@@ -12,12 +12,12 @@ arbiter="$build/cli/arbiter"
 step() { printf '\n== %s\n$ %s\n' "$1" "${*:2}"; "${@:2}" || echo "(exit $?)"; }
 
 step "Lint every bundled ruleset (drafts report the constructs the generator cannot run yet)" \
-  "$arbiter" check "$root"/rulesets/chess.rules "$root"/rulesets/chessembly.rules
-for r in chessme nostress chess2; do
+  "$arbiter" check "$root"/rulesets/chess.rules "$root"/rulesets/chessembly.rules "$root"/rulesets/chessme.rules
+for r in nostress chess2; do
   "$arbiter" check "$root/rulesets/$r.rules" 2>/dev/null | tail -1 || true
 done
 step "Expectations the rulesets state about themselves" \
-  "$arbiter" test "$root"/rulesets/chess.rules "$root"/rulesets/chessembly.rules
+  "$arbiter" test "$root"/rulesets/chess.rules "$root"/rulesets/chessembly.rules "$root"/rulesets/chessme.rules
 step "Chess perft, compiled generator" "$arbiter" perft --variant chess --depth 5 --json
 step "Chess perft, reference engine" "$arbiter" perft --variant chess --depth 5 --json --engine reference
 step "Kiwipete divide" "$arbiter" perft --variant chess --depth 2 --divide \
@@ -28,3 +28,17 @@ step "Chessembly: legal actions after 1. pKe1 pKe7 2. pRe2+" "$arbiter" moves --
   --position "8/4k3/8/8/8/8/4R3/4K3[QRBBNNPPPPPPPPqrrbbnnpppppppp] b - - 1 2"
 step "A checkmate" "$arbiter" moves --variant chess \
   --fen "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+step "ChessMe on the unbounded grid: perft of the seeded start" \
+  "$arbiter" perft --variant chessme --seed 2 --depth 3 --json
+step "ChessMe: legal turns far from the origin" "$arbiter" moves --variant chessme --notation uci \
+  --position "k(-999,1006),p(-1000,1004),P(-1000,1001),K(-998,1000) w Q/n -/- -/- 5"
+step "Differential fuzzing: compiled generator against the reference engines" \
+  "$arbiter" fuzz --variant chess --games 200 --seed 1 --save-dir "$build/demo-regressions"
+"$arbiter" fuzz --variant chessembly --games 200 --seed 1 --save-dir "$build/demo-regressions" | tail -2
+"$arbiter" fuzz --variant chessme --games 40 --seed 1 --save-dir "$build/demo-regressions" | tail -2
+# A rule change checked the way a variant designer would in CI: chess without en passant.
+mutant="$build/demo-chess-no-en-passant.rules"
+sed 's/fmWfceFifmnD/fmWfcFifmnD/' "$root/rulesets/chess.rules" >"$mutant"
+cp "$root/rulesets/chess.rules" "$build/chess.rules"
+step "arbiter diff: where the rule change shows (expected different)" \
+  "$arbiter" diff --rules "$build/chess.rules" --rules "$mutant" --expect different --games 300
