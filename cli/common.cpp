@@ -5,29 +5,14 @@
 #include <iostream>
 #include <sstream>
 
+#include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "reference.hpp"
 
 namespace arb::cli {
 
-
 std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (c == '\n') {
-      o += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else {
-      o += c;
-    }
-  }
-  return o;
+  return arb::json_escape(s);
 }
 
 // Where the bundled rulesets are: beside the binary's source tree, or ARBITER_RULESETS.
@@ -36,17 +21,18 @@ fs::path rulesets_dir() {
   return fs::path(ARBITER_SOURCE_DIR) / "rulesets";
 }
 
-
 void add_common(po::options_description& d, Common& c, bool with_seed) {
   d.add_options()("variant", po::value(&c.variant), "bundled variant NAME (rulesets/NAME.rules)")(
       "rules", po::value(&c.rules), "ruleset FILE")("set", po::value(&c.sets)->composing(),
-                                                     "option override NAME=VALUE (repeatable)")(
+                                                    "option override NAME=VALUE (repeatable)")(
       "position", po::value(&c.position), "position text (default: the variant's start)")(
       "fen", po::value(&c.position), "alias of --position")(
-      "moves", po::value(&c.moves), "actions to play from the position first (SAN, UCI, K@e1 or pKe1; `1.` numbers skipped)")(
+      "moves", po::value(&c.moves),
+      "actions to play from the position first (SAN, UCI, K@e1 or pKe1; `1.` numbers skipped)")(
       "engine", po::value(&c.engine), "compiled (default) or reference")("json", po::bool_switch(&c.json),
-                                                                          "machine-readable output");
-  if (with_seed) d.add_options()("seed", po::value(&c.seed), "shuffle the start with this seed (ChessMe piles)");
+                                                                         "machine-readable output");
+  if (with_seed)
+    d.add_options()("seed", po::value(&c.seed), "shuffle the start with this seed (ChessMe piles)");
 }
 
 bool print_help(const po::options_description& d, const std::vector<std::string>& args) {
@@ -83,7 +69,6 @@ std::string rules_path(const Common& c) {
   return p.string();
 }
 
-
 Loaded load_engine(const Common& c) {
   Loaded l;
   arb::lang::Diagnostics diags;
@@ -98,7 +83,8 @@ Loaded load_engine(const Common& c) {
   if (c.engine == "compiled") {
     l.engine = arb::lang::make_compiled_engine(l.compiled.program);
   } else if (c.engine == "reference") {
-    if (!c.sets.empty()) throw UsageError("--set applies to the compiled ruleset; the reference engine has no options");
+    if (!c.sets.empty())
+      throw UsageError("--set applies to the compiled ruleset; the reference engine has no options");
     std::string base = l.variant;
     l.engine = arb::ref::make_reference_engine(base);
     if (!l.engine) throw UsageError("variant `" + base + "` has no reference engine yet");
@@ -110,7 +96,8 @@ Loaded load_engine(const Common& c) {
     if (!position.empty()) throw UsageError("give --seed or --position, not both");
     position = "start:" + c.seed;
   }
-  if (position.empty() && c.engine != "compiled") position = arb::lang::make_compiled_engine(l.compiled.program)->position();
+  if (position.empty() && c.engine != "compiled")
+    position = arb::lang::make_compiled_engine(l.compiled.program)->position();
   if (!position.empty()) {
     try {
       l.engine->set_position(position);
@@ -126,15 +113,16 @@ Loaded load_engine(const Common& c) {
     std::string tok;
     int n = 0;
     while (in >> tok) {
-      if (!tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0])) && tok.find('.') != std::string::npos) {
+      if (!tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0])) &&
+          tok.find('.') != std::string::npos) {
         tok = tok.substr(tok.rfind('.') + 1);
         if (tok.empty()) continue;
       }
       ++n;
       auto a = arb::parse_action(*l.engine, tok);
       if (!a) {
-        std::cerr << "error: --moves: action " << n << " `" << tok << "` is not legal in " << l.engine->position()
-                  << "\n";
+        std::cerr << "error: --moves: action " << n << " `" << tok << "` is not legal in "
+                  << l.engine->position() << "\n";
         l.engine.reset();
         return l;
       }
@@ -160,11 +148,21 @@ std::string xml_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      case '\'':
+        o += "&apos;";
+        break;
       default:
         // XML 1.0 admits no control characters but tab, newline and carriage return.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')

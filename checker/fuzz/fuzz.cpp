@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 
 namespace arb::fuzz {
@@ -64,20 +65,7 @@ std::string status_text(const Status& s) {
 }
 
 std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else {
-      o += c;
-    }
-  }
-  return o + "\"";
+  return "\"" + json_escape(s) + "\"";
 }
 
 std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position,

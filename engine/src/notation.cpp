@@ -52,21 +52,32 @@ std::optional<Coord> parse_square(std::string_view s, size_t& pos) {
 
 namespace {
 
-std::string step_uci(const Step& s, bool chess960) {
-  std::string card = s.card ? std::string(1, s.card) + ":" : std::string();
+std::string card_prefix(const Step& s) {
+  return s.card ? std::string(1, s.card) + ":" : std::string();
+}
+
+// The text of a step that is not a move, the same in every notation (placements in the
+// `P@e1` form unless `placement_p`), or "" for a move.
+std::string non_move_text(const Step& s, bool placement_p) {
   switch (s.kind) {
     case StepKind::Pass:
-      return card + "pass";
+      return card_prefix(s) + "pass";
     case StepKind::Redraw:
       return "redraw";
     case StepKind::Whirlwind:
-      return card + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
+      return card_prefix(s) + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
     case StepKind::Place:
-      return card + std::string(1, s.piece) + "@" + square_name(s.to);
+      return card_prefix(s) + (placement_p ? "p" + std::string(1, s.piece) + square_name(s.to)
+                                           : std::string(1, s.piece) + "@" + square_name(s.to));
     case StepKind::Move:
       break;
   }
-  std::string out = card + square_name(s.from);
+  return "";
+}
+
+std::string step_uci(const Step& s, bool chess960) {
+  if (s.kind != StepKind::Move) return non_move_text(s, false);
+  std::string out = card_prefix(s) + square_name(s.from);
   if (s.castle != Castle::None && !chess960)
     out += square_name(s.king_to);
   else
@@ -78,20 +89,8 @@ std::string step_uci(const Step& s, bool chess960) {
 // SAN of one step without check marks. `others` are the other legal actions' infos,
 // for disambiguation (only consulted for single-step actions).
 std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool placement_p) {
-  std::string card = s.card ? std::string(1, s.card) + ":" : std::string();
-  switch (s.kind) {
-    case StepKind::Pass:
-      return card + "pass";
-    case StepKind::Redraw:
-      return "redraw";
-    case StepKind::Whirlwind:
-      return card + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
-    case StepKind::Place:
-      return card + (placement_p ? "p" + std::string(1, s.piece) + square_name(s.to)
-                                 : std::string(1, s.piece) + "@" + square_name(s.to));
-    case StepKind::Move:
-      break;
-  }
+  if (s.kind != StepKind::Move) return non_move_text(s, placement_p);
+  const std::string card = card_prefix(s);
   if (s.castle == Castle::KingSide) return card + "O-O";
   if (s.castle == Castle::QueenSide) return card + "O-O-O";
   std::string out = card;

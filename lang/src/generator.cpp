@@ -770,7 +770,7 @@ class Generator final : public Engine {
     // The start's counts per side and type (board and reserve).
     FenFields start = parse_fen(p_->start_text, p_->width, p_->height, p_->letters + lower_letters());
     int init[2][kMaxTypes] = {};
-    auto count_letter = [&](char ch, int (*n)[kMaxTypes]) {
+    auto count_letter = [&](char ch, int(*n)[kMaxTypes]) {
       int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
       size_t t = p_->letters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
       if (t != std::string::npos) ++n[c][t];
@@ -789,18 +789,18 @@ class Generator final : public Engine {
         int have = __builtin_popcountll(pieces(c, t)) + reserve_[c][t];
         if (!p_->types[t].promote_to.empty()) {
           if (have > init[c][t])
-            throw PositionError(std::string(c ? "Black" : "White") + " has more " + p_->letters[t] +
-                                    " than its set holds",
-                                text.find('[') == std::string_view::npos ? 0 : text.find('['));
+            throw PositionError(
+                std::string(c ? "Black" : "White") + " has more " + p_->letters[t] + " than its set holds",
+                text.find('[') == std::string_view::npos ? 0 : text.find('['));
           missing_promoters += init[c][t] - have;
         } else if (have > init[c][t]) {
           bool promotable = false;
           for (const auto& pp : p_->types)
             if (pp.promote_to.find(static_cast<char>(t)) != std::string::npos) promotable = true;
           if (!promotable)
-            throw PositionError(std::string(c ? "Black" : "White") + " has more " + p_->letters[t] +
-                                    " than its set holds",
-                                text.find('[') == std::string_view::npos ? 0 : text.find('['));
+            throw PositionError(
+                std::string(c ? "Black" : "White") + " has more " + p_->letters[t] + " than its set holds",
+                text.find('[') == std::string_view::npos ? 0 : text.find('['));
           extra += have - init[c][t];
         }
       }
