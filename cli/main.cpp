@@ -178,7 +178,8 @@ int cmd_perft(const std::vector<std::string>& args) {
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   if (!suite.empty()) return run_suite(l, suite, max_nodes, c.json);
-  if (depth < 0) throw UsageError("arbiter perft needs --depth N (or --suite FILE)");
+  if (!vm.count("depth")) throw UsageError("arbiter perft needs --depth N (or --suite FILE)");
+  if (depth < 0) throw UsageError("--depth must be at least 0");
   if (depth > 20) throw UsageError("--depth must be at most 20");
   arb::Engine& e = *l.engine;
   auto t0 = std::chrono::steady_clock::now();

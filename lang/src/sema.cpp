@@ -795,6 +795,7 @@ std::unique_ptr<Model> load_ruleset(const std::string& path,
       diags.error(Loc{}, "--set " + k + "=" + v + ": the ruleset has no option `" + k + "`",
                   did_you_mean(k, names));
     }
+  if (!model->name_loc.src && !chain.empty()) model->name_loc = Loc{chain.front().first, 1, 1, 1};
   finish(*model, diags);
   if (diags.has_errors()) return nullptr;
   return model;
