@@ -13,20 +13,38 @@ using namespace arb::cli;
 
 namespace {
 
-int cmd_check(const std::vector<std::string>& args) {
-  po::options_description d("arbiter check FILE.rules... [--set NAME=VALUE]");
+// Options and arguments of the commands that take ruleset files (check, test).
+struct FileArgs {
   std::vector<std::string> files, sets;
   bool json = false;
-  d.add_options()("file", po::value(&files), "ruleset files")("set", po::value(&sets)->composing(),
-                                                              "NAME=VALUE")("json", po::bool_switch(&json),
-                                                                            "machine-readable output");
+  std::string junit;
+};
+// Parses them; false when --help was answered.
+bool parse_file_args(const char* usage, const char* cmd, const std::vector<std::string>& args, FileArgs& fa,
+                     bool with_junit) {
+  po::options_description d(usage);
+  d.add_options()("file", po::value(&fa.files), "ruleset files")(
+      "set", po::value(&fa.sets)->composing(), "NAME=VALUE")("json", po::bool_switch(&fa.json),
+                                                             "machine-readable output");
+  if (with_junit)
+    d.add_options()("junit", po::value(&fa.junit), "also write the results as JUnit XML to FILE");
   po::positional_options_description pos;
   pos.add("file", -1);
-  if (print_help(d, args)) return kOk;
+  if (print_help(d, args)) return false;
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(d).positional(pos).run(), vm);
   po::notify(vm);
-  if (files.empty()) throw UsageError("arbiter check needs at least one FILE.rules");
+  if (fa.files.empty()) throw UsageError(std::string("arbiter ") + cmd + " needs at least one FILE.rules");
+  return true;
+}
+
+int cmd_check(const std::vector<std::string>& args) {
+  FileArgs fa;
+  if (!parse_file_args("arbiter check FILE.rules... [--set NAME=VALUE] [--json]", "check", args, fa, false))
+    return kOk;
+  const auto& files = fa.files;
+  const auto& sets = fa.sets;
+  const bool json = fa.json;
   bool any_error = false, any_unusable = false;
   std::string json_out = "[";
   for (const auto& f : files) {
@@ -219,21 +237,13 @@ int cmd_perft(const std::vector<std::string>& args) {
 
 // Runs the expectations a ruleset states about itself.
 int cmd_test(const std::vector<std::string>& args) {
-  po::options_description d("arbiter test FILE.rules... [--json] [--junit FILE]");
-  std::vector<std::string> files, sets;
-  std::string junit;
-  bool json = false;
-  d.add_options()("file", po::value(&files), "ruleset files")("set", po::value(&sets)->composing(),
-                                                              "NAME=VALUE")("json", po::bool_switch(&json),
-                                                                            "machine-readable output")(
-      "junit", po::value(&junit), "also write the results as JUnit XML to FILE");
-  po::positional_options_description pos;
-  pos.add("file", -1);
-  if (print_help(d, args)) return kOk;
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(d).positional(pos).run(), vm);
-  po::notify(vm);
-  if (files.empty()) throw UsageError("arbiter test needs at least one FILE.rules");
+  FileArgs fa;
+  if (!parse_file_args("arbiter test FILE.rules... [--json] [--junit FILE]", "test", args, fa, true))
+    return kOk;
+  const auto& files = fa.files;
+  const auto& sets = fa.sets;
+  const bool json = fa.json;
+  const std::string& junit = fa.junit;
   int passed = 0, failed = 0;
   bool unusable = false;
   std::string jrows;
