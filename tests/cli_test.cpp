@@ -14,77 +14,18 @@
 #include <vector>
 
 #include "helpers.hpp"
+#include "process.hpp"
 
 namespace {
 
 using namespace testing_helpers;
+using namespace testing_process;
 using nlohmann::json;
 
-std::string arbiter_path() {
-  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
-  return (self.parent_path().parent_path() / "cli" / "arbiter").string();
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-  std::vector<std::string> lines() const {
-    std::vector<std::string> v;
-    std::string cur;
-    for (char c : out) {
-      if (c == '\n') {
-        v.push_back(cur);
-        cur.clear();
-      } else {
-        cur.push_back(c);
-      }
-    }
-    if (!cur.empty()) v.push_back(cur);
-    return v;
-  }
-  std::string last_line() const {
-    auto v = lines();
-    return v.empty() ? "" : v.back();
-  }
-};
-
-std::ostream& operator<<(std::ostream& os, const Outcome& r) {
-  return os << "exit " << r.code << "\n--- stdout\n" << r.out << "--- stderr\n" << r.err;
-}
-
 // Runs `arbiter ARGS...` from the source directory (so that relative paths such as
-// rulesets/chess.rules work), capturing stdout, stderr and the exit status.
+// rulesets/chess.rules work).
 Outcome run(const std::vector<std::string>& args) {
-  static TempDir scratch;
-  static int counter = 0;
-  const std::string err_path = scratch.path() + "/stderr" + std::to_string(++counter);
-  std::string cmd = "cd " + shell_quote(ARBITER_SOURCE_DIR) + " && " + shell_quote(arbiter_path());
-  for (const auto& a : args) cmd += " " + shell_quote(a);
-  cmd += " 2>" + shell_quote(err_path);
-  Outcome r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  return r;
+  return run_arbiter(args, ARBITER_SOURCE_DIR);
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {

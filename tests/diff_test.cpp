@@ -18,21 +18,14 @@
 #include <string>
 #include <vector>
 
+#include "process.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
-std::string arbiter_path() {
-  fs::path self = fs::read_symlink("/proc/self/exe");
-  return (self.parent_path().parent_path() / "cli" / "arbiter").string();
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using namespace testing_process;
 
 std::string read(const fs::path& p) {
   std::ifstream in(p);
@@ -70,33 +63,8 @@ class Scratch {
   fs::path dir_;
 };
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
-
-std::ostream& operator<<(std::ostream& os, const Outcome& r) {
-  return os << "exit " << r.code << "\n--- stdout\n" << r.out << "--- stderr\n" << r.err;
-}
-
 Outcome run(const std::vector<std::string>& args) {
-  static int counter = 0;
-  fs::path err = fs::temp_directory_path() /
-                 ("arbiter-diff-test-" + std::to_string(getpid()) + "-stderr-" + std::to_string(++counter));
-  std::string cmd = quote(arbiter_path());
-  for (const auto& a : args) cmd += " " + quote(a);
-  cmd += " 2>" + quote(err.string());
-  Outcome r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = read(err);
-  fs::remove(err);
-  return r;
+  return run_arbiter(args);
 }
 
 std::string bundled(const std::string& variant) {
