@@ -296,7 +296,7 @@ TEST(CompiledChessembly, PlayoutsReachFirstRankDoubleStepsEnPassantPromotionsAnd
         int first = white ? 1 : 8;
         bool double_from_first = s.kind == arb::StepKind::Move && s.piece == 'P' && s.from.y == first &&
                                  std::abs(s.to.y - s.from.y) == 2;
-        bool ep = s.kind == arb::StepKind::Move && s.piece == 'P' && s.capture && s.from.x != s.to.x &&
+        bool ep = s.kind == arb::StepKind::Move && s.piece == 'P' && s.capture() && s.from.x != s.to.x &&
                   last_was_first_rank_double;
         bool place_first = s.kind == arb::StepKind::Place && s.piece == 'P' && s.to.y == first;
         if (double_from_first || ep || s.promotion || (st.in_check && s.kind == arb::StepKind::Place) ||
@@ -314,7 +314,7 @@ TEST(CompiledChessembly, PlayoutsReachFirstRankDoubleStepsEnPassantPromotionsAnd
                              std::abs(s.to.y - s.from.y) == 2;
       if (is_double_first) ++first_rank_double;
       // En passant: a pawn capture onto an empty square, right after a first-rank double step.
-      if (s.kind == arb::StepKind::Move && s.piece == 'P' && s.capture && last_was_first_rank_double) {
+      if (s.kind == arb::StepKind::Move && s.piece == 'P' && s.capture() && last_was_first_rank_double) {
         arb::FenFields f = arb::parse_fen(compiled->position(), 8, 8, "KQRBNPkqrbnp");
         if (!f.at(s.to)) ++ep_after_first_rank;
       }

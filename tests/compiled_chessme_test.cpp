@@ -588,7 +588,7 @@ void count_action(const ActionInfo& info, Tally& t) {
   for (const arb::Step& s : info.steps) {
     if (s.kind == arb::StepKind::Move && s.promotion != 0) ++t.exchanges;
     if (s.kind == arb::StepKind::Place) ++t.placements;
-    if (s.capture) ++t.captures;
+    if (s.capture()) ++t.captures;
   }
 }
 

@@ -414,7 +414,7 @@ TEST(ReferenceChessMoves, Chess960Castling) {
   EXPECT_EQ(info.steps[0].castle, arb::Castle::KingSide);
   EXPECT_EQ(info.steps[0].to, (arb::Coord{7, 1}));
   EXPECT_EQ(info.steps[0].king_to, (arb::Coord{6, 1}));
-  EXPECT_FALSE(info.steps[0].capture);
+  EXPECT_FALSE(info.steps[0].capture());
 }
 
 TEST(ReferenceChessMoves, EnPassantAndPromotion) {
@@ -422,7 +422,7 @@ TEST(ReferenceChessMoves, EnPassantAndPromotion) {
   auto a = arb::parse_action(*e, "e5d6");
   ASSERT_TRUE(a.has_value());
   auto info = e->describe(*a);
-  EXPECT_TRUE(info.steps[0].capture);
+  EXPECT_TRUE(info.steps[0].capture());
   EXPECT_EQ(info.steps[0].to, (arb::Coord{3, 6}));
   EXPECT_EQ(arb::san(*e, *a), "exd6");
   e->apply(*a);

@@ -145,7 +145,7 @@ TEST(ReferenceChessembly, DoubleStepFromTheFirstRankThenEnPassantOntoTheSecond) 
   ASSERT_TRUE(ep.has_value());
   arb::ActionInfo info = e->describe(*ep);
   ASSERT_EQ(info.steps.size(), 1u);
-  EXPECT_TRUE(info.steps[0].capture);
+  EXPECT_TRUE(info.steps[0].capture());
   EXPECT_EQ(info.steps[0].piece, 'P');
   EXPECT_EQ(arb::san(*e, *ep), "exd2");
   e->apply(*ep);
@@ -486,7 +486,7 @@ void random_walks(const std::string& start, int games, int max_plies, std::mt199
       const arb::Step step = e->describe(chosen).steps[0];
       if (step.promotion) ++stats.promotions;
       // The en-passant square is always empty, so a pawn capture onto it is en passant.
-      if (step.piece == 'P' && step.capture && ep_field == arb::square_name(step.to))
+      if (step.piece == 'P' && step.capture() && ep_field == arb::square_name(step.to))
         ++stats.en_passant_captures;
       e->apply(chosen);
     }

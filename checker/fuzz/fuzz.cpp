@@ -116,12 +116,18 @@ std::string shape(const ActionInfo& info) {
         out += "redraw";
         continue;
       case StepKind::Whirlwind:
-        out += "*";
+        out += "*" + std::to_string(st.removed.size());
         continue;
+      case StepKind::Draw:
+        out += "draw";
+        continue;
+      case StepKind::Strike:
+        out += "^";
+        break;
       case StepKind::Move:
         break;
     }
-    out += st.capture ? "x" : "-";
+    out += st.capture() ? "x" : "-";
     if (st.castle != Castle::None)
       out += st.castle == Castle::KingSide ? "O-O" : "O-O-O";
     else

@@ -16,8 +16,17 @@ std::string to_string(Result r) {
   return "*";
 }
 
+std::string GameConfig::value(const std::string& name) const {
+  for (const auto& [k, v] : options)
+    if (k == name) return v;
+  return "";
+}
+
 uint64_t Engine::perft(int depth) {
   if (depth <= 0) return 1;
+  if (chance())
+    throw ChanceError("perft met a chance node (" + position() +
+                      "): the position does not fix what is drawn next");
   std::vector<Action> actions;
   legal_actions(actions);
   if (depth == 1) return actions.size();

@@ -69,6 +69,9 @@ std::string non_move_text(const Step& s, bool placement_p) {
     case StepKind::Place:
       return card_prefix(s) + (placement_p ? "p" + std::string(1, s.piece) + square_name(s.to)
                                            : std::string(1, s.piece) + "@" + square_name(s.to));
+    case StepKind::Draw:
+      return "draw:" + s.drawn;
+    case StepKind::Strike:
     case StepKind::Move:
       break;
   }
@@ -76,6 +79,7 @@ std::string non_move_text(const Step& s, bool placement_p) {
 }
 
 std::string step_uci(const Step& s, bool chess960) {
+  if (s.kind == StepKind::Strike) return card_prefix(s) + square_name(s.from) + "^" + square_name(s.to);
   if (s.kind != StepKind::Move) return non_move_text(s, false);
   std::string out = card_prefix(s) + square_name(s.from);
   if (s.castle != Castle::None && !chess960)
@@ -89,13 +93,13 @@ std::string step_uci(const Step& s, bool chess960) {
 // SAN of one step without check marks. `others` are the other legal actions' infos,
 // for disambiguation (only consulted for single-step actions).
 std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool placement_p) {
-  if (s.kind != StepKind::Move) return non_move_text(s, placement_p);
+  if (s.kind != StepKind::Move && s.kind != StepKind::Strike) return non_move_text(s, placement_p);
   const std::string card = card_prefix(s);
   if (s.castle == Castle::KingSide) return card + "O-O";
   if (s.castle == Castle::QueenSide) return card + "O-O-O";
   std::string out = card;
   if (s.piece == 'P') {
-    if (s.capture)
+    if (s.capture())
       out += square_name(s.from).substr(
                  0, s.from.x >= 0 && s.from.x <= 25 && s.from.y >= 1 ? 1 : std::string::npos) +
              "x";
@@ -106,7 +110,7 @@ std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool 
       for (const ActionInfo& o : *others) {
         if (o.steps.empty()) continue;
         const Step& t = o.steps[0];
-        if (t.kind != StepKind::Move || t.castle != Castle::None || t.piece != s.piece || t.to != s.to ||
+        if (t.kind != s.kind || t.castle != Castle::None || t.piece != s.piece || t.to != s.to ||
             t.from == s.from || t.card != s.card)
           continue;
         ambiguous = true;
@@ -126,7 +130,10 @@ std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool 
           out += from;
       }
     }
-    if (s.capture) out += "x";
+    if (s.kind == StepKind::Strike)
+      out += "^";
+    else if (s.capture())
+      out += "x";
   }
   out += square_name(s.to);
   if (s.promotion) out += std::string("=") + s.promotion;
@@ -210,12 +217,12 @@ std::optional<Action> parse_action(Engine& e, std::string_view text) {
   for (size_t i = 0; i < legal.size(); ++i) {
     const auto& st = infos[i].steps;
     if (st.size() != 1 || st[0].kind != StepKind::Move || st[0].piece == 'P') continue;
-    std::string full = std::string(1, st[0].piece) + square_name(st[0].from) + (st[0].capture ? "x" : "") +
+    std::string full = std::string(1, st[0].piece) + square_name(st[0].from) + (st[0].capture() ? "x" : "") +
                        square_name(st[0].to) + (st[0].promotion ? std::string("=") + st[0].promotion : "");
     std::string file_only = std::string(1, st[0].piece) + square_name(st[0].from).substr(0, 1) +
-                            (st[0].capture ? "x" : "") + square_name(st[0].to);
+                            (st[0].capture() ? "x" : "") + square_name(st[0].to);
     std::string rank_only = std::string(1, st[0].piece) + square_name(st[0].from).substr(1) +
-                            (st[0].capture ? "x" : "") + square_name(st[0].to);
+                            (st[0].capture() ? "x" : "") + square_name(st[0].to);
     if (want == full || want == file_only || want == rank_only) return legal[i];
   }
   return std::nullopt;

@@ -1,5 +1,6 @@
 #include "arbiter/lang/compile.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
@@ -17,6 +18,8 @@ class Compiler {
   std::shared_ptr<Program> run() {
     auto p = std::make_shared<Program>();
     p->variant = m_.name;
+    for (const OptionDef& o : m_.options) p->options.emplace_back(o.name, o.value);
+    std::sort(p->options.begin(), p->options.end());
     p->title = m_.title;
     if (m_.name_loc.src) p->source = m_.name_loc.src->path;
     // What the unbounded-grid generator runs beyond the common core.

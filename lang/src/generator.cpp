@@ -88,6 +88,7 @@ class Generator final : public Engine {
   explicit Generator(std::shared_ptr<const Program> p) : p_(std::move(p)) { set_position(p_->start_text); }
 
   std::string name() const override { return "compiled:" + p_->variant; }
+  GameConfig config() const override { return GameConfig{p_->variant, p_->options}; }
 
   // ---- position text ----------------------------------------------------------------
   void set_position(std::string_view text) override {
@@ -162,7 +163,10 @@ class Generator final : public Engine {
       int rank = side_ == 0 ? 0 : p_->height - 1;
       s.king_to = coord(rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to));
     }
-    s.capture = k == kEnPassant || (k != kCastleK && k != kCastleQ && board_[to] >= 0);
+    if (k != kCastleK && k != kCastleQ) {
+      int victim = k == kEnPassant ? ep_victim_ : to;
+      if (victim >= 0 && board_[victim] >= 0) s.removed.push_back({coord(victim), letter(board_[victim])});
+    }
     if (k == kPromote) s.promotion = p_->letters[type_of(m)];
     return ActionInfo{{s}};
   }

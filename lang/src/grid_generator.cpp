@@ -80,6 +80,7 @@ class GridGenerator final : public Engine {
   }
 
   std::string name() const override { return "compiled:" + p_->variant; }
+  GameConfig config() const override { return GameConfig{p_->variant, p_->options}; }
 
   void set_position(std::string_view text) override {
     ChessMePosition pos;
@@ -148,7 +149,8 @@ class GridGenerator final : public Engine {
     m.piece = p_->letters[s.code >> 1];
     m.from = Coord{s.x, s.y};
     m.to = Coord{static_cast<int32_t>(tx), static_cast<int32_t>(ty)};
-    m.capture = find(tx, ty) >= 0;
+    if (int victim = find(tx, ty); victim >= 0)
+      m.removed.push_back({m.to, letter(slots_[victim].code)});
     if (d.exchange >= 0) m.promotion = p_->letters[d.exchange];
     info.steps.push_back(m);
     if (d.place >= 0) {

@@ -176,6 +176,8 @@ class ChessEngine final : public Engine {
   }
 
   std::string name() const override { return "reference:chess"; }
+  // RULINGS 0: threefold repetition and the fifty-move rule (100 halfmoves) are claims.
+  GameConfig config() const override { return GameConfig{"chess", {{"fifty-move", "100"}, {"repetition", "3"}}}; }
 
   void set_position(std::string_view text) override {
     ChessEngine fresh;
@@ -240,15 +242,17 @@ class ChessEngine final : public Engine {
         s.king_to = to_coord(castle_king_to(m.from, side));
         break;
       }
-      case kEnPassant:
-        s.capture = true;
+      case kEnPassant: {
+        Square victim = make_square(file_of(m.to), rank_of(m.from));
+        s.removed.push_back({to_coord(victim), fen_letter(board_[victim])});
         break;
+      }
       case kPromotion:
         s.promotion = upper_letter(static_cast<PieceType>(m.promo));
-        s.capture = board_[m.to] != kEmpty;
+        if (board_[m.to] != kEmpty) s.removed.push_back({s.to, fen_letter(board_[m.to])});
         break;
       default:
-        s.capture = board_[m.to] != kEmpty;
+        if (board_[m.to] != kEmpty) s.removed.push_back({s.to, fen_letter(board_[m.to])});
         break;
     }
     ActionInfo info;

@@ -638,6 +638,9 @@ class ChessemblyEngine final : public Engine {
   ChessemblyEngine() { set_position(kStart); }
 
   std::string name() const override { return "reference:chessembly"; }
+  GameConfig config() const override {
+    return GameConfig{"chessembly", {{"fifty-move", "100"}, {"repetition", "3"}}};
+  }
 
   void set_position(std::string_view text) override {
     pos_ = parse_position(text);
@@ -702,7 +705,10 @@ class ChessemblyEngine final : public Engine {
     if (!m.place) s.from = Coord{file_of(m.from), rank_of(m.from)};
     s.to = Coord{file_of(m.to), rank_of(m.to)};
     if (m.promotion != NoType) s.promotion = kLetter[m.promotion];
-    s.capture = m.capture;
+    if (m.capture) {
+      int victim = m.en_passant ? square(file_of(m.to), rank_of(m.from)) : m.to;
+      s.removed.push_back({Coord{file_of(victim), rank_of(victim)}, pos_.board[victim].letter()});
+    }
     return ActionInfo{{s}};
   }
 

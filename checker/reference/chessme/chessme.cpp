@@ -104,6 +104,8 @@ struct Undo {
 class ChessMeEngine final : public Engine {
  public:
   std::string name() const override { return "reference:chessme"; }
+  // The start's shuffle is seed 1 unless a position text names another (`start:SEED`).
+  GameConfig config() const override { return GameConfig{"chessme", {{"seed", "1"}}}; }
 
   void set_position(std::string_view text) override {
     ChessMePosition p;
@@ -269,7 +271,7 @@ class ChessMeEngine final : public Engine {
     mv.piece = kTypes[type_of(at(t.from))];
     mv.from = t.from;
     mv.to = t.to;
-    mv.capture = occupied(t.to);
+    if (occupied(t.to)) mv.removed.push_back({t.to, at(t.to)});
     mv.promotion = t.exchange;
     info.steps.push_back(mv);
     if (t.place) {

@@ -41,26 +41,46 @@ struct Action {
 };
 
 // What an action does, in engine-neutral terms; notation (UCI-like canonical text, SAN,
-// the variants' own forms) is built from this.
+// the variants' own forms) is built from this. An action is one complete turn as the
+// rulings count it (RULINGS 2.4, 3.9, 4.9): its steps are the turn's phases in order
+// (ChessMe: the move, then the optional placement; Chess 2: the normal action, then the
+// optional king-turn; No Stress Chess: the card played with its move, a pass or a redraw).
 enum class StepKind : uint8_t {
-  Move,       // a piece moves from `from` to `to` (captures when `capture`)
+  Move,       // a piece moves from `from` to `to`; `removed` lists what it takes off
   Place,      // a piece from a reserve or hand is put on `to`
-  Pass,       // a lost turn (No Stress Chess)
-  Redraw,     // discard and redraw a hand (No Stress Chess)
-  Whirlwind,  // a warrior king removes its neighbours without moving (Chess 2)
+  Pass,       // a lost turn (No Stress Chess): `card` was played and allows no move
+  Redraw,     // the hand is discarded and a new one drawn (No Stress Chess)
+  Whirlwind,  // the piece on `from` stays and removes the pieces in `removed` (Chess 2)
+  Strike,     // the piece on `from` stays and removes the piece on `to` (Chess 2's tiger)
+  Draw,       // a chance outcome: `drawn` names what was drawn (see Engine::chance)
 };
 enum class Castle : uint8_t { None = 0, KingSide, QueenSide };
 
+// A piece on a square; `piece` is its letter, upper case for White, lower case for Black.
+struct PieceAt {
+  Coord at{};
+  char piece = 0;
+  friend bool operator==(const PieceAt& a, const PieceAt& b) { return a.at == b.at && a.piece == b.piece; }
+};
+
 struct Step {
   StepKind kind = StepKind::Move;
-  char piece = 0;  // upper-case letter of the moving or placed piece type
+  char piece = 0;  // upper-case letter of the moving, placed or acting piece type
   Coord from{};
   Coord to{};          // for castling: the castling rook's square (king-takes-rook form)
   char promotion = 0;  // upper-case letter of the promoted-to / exchanged-for piece
-  bool capture = false;
+  // Every piece this step removes from the board, in the order the rules remove them:
+  // the captured piece (the en-passant victim on its own square), each piece on an
+  // elephant's rampage path, a whirlwind's victims, a tiger's target. The mover leaving
+  // `from` is not listed; a self-capture lists an own piece.
+  std::vector<PieceAt> removed;
   Castle castle = Castle::None;
-  Coord king_to{};  // for castling: the king's destination
-  char card = 0;    // No Stress Chess: the card played
+  Coord king_to{};         // for castling: the king's destination
+  char card = 0;           // No Stress Chess: the card played (P N B R Q K, or A for Again)
+  bool king_turn = false;  // Chess 2: this step is the optional king-turn after the normal action
+  std::string drawn;       // StepKind::Draw: what the chance event drew (card letters, tiles)
+
+  bool capture() const { return !removed.empty(); }
 };
 
 struct ActionInfo {
@@ -71,7 +91,8 @@ enum class Result : uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
 
 // Status of the position for the side to move. `reason` names why the game ended
 // ("checkmate", "stalemate", "insufficient-material", "no-legal-move", "royal-capture",
-// "midline-invasion", "chessme-draw") and is empty while the game goes on.
+// "midline-invasion", "chessme-draw") and is empty while the game goes on. A decided game
+// names its winner in `result`; every reason reaches notation through it.
 struct Status {
   Result result = Result::Ongoing;
   std::string reason;
@@ -82,10 +103,34 @@ struct Status {
 
 std::string to_string(Result r);
 
+// Which game an engine plays: the ruleset's name and every option's value as it runs
+// them (defaults included), sorted by name. Two engines play the same game exactly when
+// their configs are equal.
+struct GameConfig {
+  std::string variant;
+  std::vector<std::pair<std::string, std::string>> options;
+  std::string value(const std::string& name) const;  // "" when absent
+  friend bool operator==(const GameConfig& a, const GameConfig& b) {
+    return a.variant == b.variant && a.options == b.options;
+  }
+};
+
+// One outcome of a chance event, with its probability. The weights of a chance node's
+// outcomes are positive and sum to 1.
+struct ChanceOutcome {
+  Action action;
+  double weight = 0;
+};
+
 // Bad position text: what is wrong, and the 0-based column in the text where it is.
 struct PositionError : std::runtime_error {
   size_t column;
   PositionError(const std::string& what, size_t col) : std::runtime_error(what), column(col) {}
+};
+
+// perft and other walks that need a fixed draw met a chance node.
+struct ChanceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 class Engine {
@@ -94,6 +139,9 @@ class Engine {
 
   // "compiled:chess", "reference:chess", ...
   virtual std::string name() const = 0;
+
+  // The game this engine plays (ruleset and option values).
+  virtual GameConfig config() const = 0;
 
   // Position text in the variant's format (FEN for chess). Throws PositionError.
   virtual void set_position(std::string_view text) = 0;
@@ -114,8 +162,24 @@ class Engine {
   // True when castling is written king-takes-rook in UCI (Chess960 positions).
   virtual bool chess960() const { return false; }
 
-  // Leaf-node count of the legal-action tree. The default walks legal_actions/apply/undo;
-  // engines override it with faster code.
+  // Chance. A position either fixes what is drawn next (a known pile order: the draw is
+  // part of the action that causes it) or leaves it open (an unknown pile, a reshuffle
+  // whose order the position does not fix). In the second case the position is a chance
+  // node: chance() is true, legal_actions() lists the outcomes, chance_outcomes() gives
+  // them with their weights, apply() takes one (describe() shows a StepKind::Draw step),
+  // and side_to_move() names the player who acts after the draw. status() of a chance node
+  // is Ongoing. Engines of variants without chance keep the defaults.
+  virtual bool chance() const { return false; }
+  virtual void chance_outcomes(std::vector<ChanceOutcome>& out) { out.clear(); }
+
+  // Hidden information: the parts of the position this engine holds as unknown (as the
+  // position text marks them), e.g. "draw-pile", "white-hand", "black-hand". An engine
+  // never guesses a hidden part: drawing from it is a chance node.
+  virtual std::vector<std::string> hidden() const { return {}; }
+
+  // Leaf-node count of the legal-action tree, counting complete turns. The default walks
+  // legal_actions/apply/undo; engines override it with faster code. Throws ChanceError
+  // when it meets a chance node: a count needs every draw fixed.
   virtual uint64_t perft(int depth);
 
   virtual std::unique_ptr<Engine> clone() const = 0;

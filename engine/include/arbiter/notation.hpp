@@ -18,10 +18,14 @@ std::optional<Coord> parse_square(std::string_view s, size_t& pos);
 
 enum class Notation { Uci, San };
 
-// Canonical text of one action: steps joined by ','. Moves `e2e4`, promotions `e7e8q`,
-// placements `P@e1`, castling `e1g1` (or king-takes-rook `e1h1` when chess960 is set or
-// the position is not a standard one), `pass`, `redraw`, whirlwinds `Wd4`; a card prefix
-// `N:` for card-driven variants.
+// Canonical text of one action (a complete turn): its steps joined by ','. Moves `e2e4`
+// (a capture, en passant or a rampage is written the same: the removed pieces are in the
+// ActionInfo), promotions `e7e8q`, placements `P@e1`, castling `e1g1` (or king-takes-rook
+// `e1h1` when chess960 is set or the position is not a standard one), `pass`, `redraw`,
+// whirlwinds `W*d4` (the acting king's letter and square), strikes without moving
+// `c1^a3`, chance outcomes `draw:N`; a card prefix `N:` (`A:` for Again) for card-driven
+// variants. A Chess 2 king-turn is the step after the first: `e2e4,d1d2`, `e2e4,W*d1`.
+// SAN writes a strike `T^a3` (disambiguated like a move).
 std::string uci(const ActionInfo& info, bool chess960 = false);
 
 // SAN of an action legal in the engine's current position (disambiguation, `+`/`#`).

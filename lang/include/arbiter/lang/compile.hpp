@@ -89,6 +89,8 @@ struct GridProgram {
 
 struct Program {
   std::string variant;
+  // Every option's value as compiled (defaults and --set), sorted by name: the engine's config().
+  std::vector<std::pair<std::string, std::string>> options;
   std::string title;
   std::string source;  // path of the ruleset file
   int width = 8, height = 8;
