@@ -285,7 +285,7 @@ TEST_F(Cli, CheckReportsFileLineColumn) {
   EXPECT_EQ(ne.code, 1) << ne;
   EXPECT_TRUE(contains(ne.out, "does not compile")) << ne;
   EXPECT_TRUE(
-      contains(ne.err, "rulesets/chess2.rules:51:3: error: feature `whirlwind` is not executable yet"))
+      contains(ne.err, "rulesets/chess2.rules:58:3: error: construct `remove-around` (removes every piece"))
       << ne;
   Outcome none = run({"check"});
   EXPECT_EQ(none.code, 2) << none;

@@ -163,10 +163,11 @@ TEST(LangBundled, UnexecutableFeaturesAreNamedAtTheirLines) {
   // A few specific constructs, at the lines where the rulesets use them.
   auto chess2 = compile_path(ruleset_path("chess2"));
   EXPECT_NE(find_error(chess2->diags, 12, 1, "setup chess960"), nullptr) << chess2->diags.render();
-  EXPECT_NE(find_error(chess2->diags, 51, 3, "whirlwind"), nullptr) << chess2->diags.render();
-  EXPECT_NE(find_error(chess2->diags, 55, 3, "rampage"), nullptr) << chess2->diags.render();
+  EXPECT_NE(find_error(chess2->diags, 58, 3, "construct `remove-around`"), nullptr) << chess2->diags.render();
+  EXPECT_NE(find_error(chess2->diags, 64, 3, "construct `rampage`"), nullptr) << chess2->diags.render();
+  EXPECT_NE(find_error(chess2->diags, 72, 3, "construct `strike`"), nullptr) << chess2->diags.render();
   auto nostress = compile_path(ruleset_path("nostress"));
-  EXPECT_NE(find_error(nostress->diags, 15, 1, "deck of cards"), nullptr) << nostress->diags.render();
+  EXPECT_NE(find_error(nostress->diags, 15, 1, "construct `deck`"), nullptr) << nostress->diags.render();
   EXPECT_NE(find_error(nostress->diags, 46, 3, "royal-capture"), nullptr) << nostress->diags.render();
 }
 

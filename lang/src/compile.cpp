@@ -22,25 +22,16 @@ class Compiler {
     std::sort(p->options.begin(), p->options.end());
     p->title = m_.title;
     if (m_.name_loc.src) p->source = m_.name_loc.src->path;
-    // What the unbounded-grid generator runs beyond the common core.
-    static const std::set<std::string> kGridFeatures = {"board unbounded",
-                                                        "move-condition adjacency",
-                                                        "draw pile",
-                                                        "hand",
-                                                        "turn phase `move`",
-                                                        "turn phase `place`",
-                                                        "turn phase `draw`",
-                                                        "placement `pawn`",
-                                                        "placement `other`",
-                                                        "placement `no-escape-from-check`",
-                                                        "placement `no-promotion`",
-                                                        "promotion by exchange on the enemy king's rank",
-                                                        "end condition `no-legal-move`",
-                                                        "end condition `agreement`"};
+    // The gate, by identity: every construct the ruleset states must be one the chosen back
+    // end executes (construct.cpp lists which back ends run each).
+    const Backend backend = m_.unbounded ? kGrid : kBitboard;
     bool first = true;
-    for (const Feature& f : m_.features) {
-      if (m_.unbounded && kGridFeatures.count(f.name)) continue;
-      d_.error(f.loc, "feature `" + f.name + "` is not executable yet by the compiled generator",
+    for (const ConstructUse* u : m_.all_constructs()) {
+      const ConstructDef& def = u->def();
+      if (def.backends & backend) continue;
+      std::string where =
+          def.backends ? "the " + backend_name(backend) + " back end" : "the compiled generator";
+      d_.error(u->loc, "construct `" + def.keyword + "` (" + def.doc + ") is not executable yet by " + where,
                first ? "the ruleset parses and checks; running it needs generator support for this construct"
                      : "");
       first = false;
@@ -77,6 +68,18 @@ class Compiler {
   Diagnostics& d_;
 
   int sq(const Program& p, int x, int y) const { return y * p.width + x; }  // y 0-based
+
+  // Betza modifiers the generators cannot run (d, a, p, g) are a located compile error.
+  bool betza_executable(const BetzaText& bt, const std::vector<BetzaMove>& moves) {
+    for (const BetzaMove& mv : moves)
+      if (!mv.unsupported.empty()) {
+        d_.error(
+            bt.loc, "Betza modifier `" + mv.unsupported + "` is not executable yet by the compiled generator",
+            "the generators run W F D N A H C Z G atoms, riders, and the m c f b l r s v h i n e modifiers");
+        return false;
+      }
+    return true;
+  }
   bool on(const Program& p, int x, int y) const { return x >= 0 && y >= 0 && x < p.width && y < p.height; }
 
   void geometry(Program& p) {
@@ -130,6 +133,7 @@ class Compiler {
       std::vector<BetzaMove> moves;
       BetzaError err;
       if (!parse_betza(bt.text, moves, err)) continue;  // reported by sema
+      if (!betza_executable(bt, moves)) return;
       for (const BetzaMove& mv : moves) {
         for (int c = 0; c < 2; ++c) {
           int dy = c == 0 ? mv.dy : -mv.dy;
@@ -226,6 +230,7 @@ class Compiler {
         std::vector<BetzaMove> moves;
         BetzaError err;
         if (!parse_betza(bt.text, moves, err)) continue;
+        if (!betza_executable(bt, moves)) break;
         for (const BetzaMove& mv : moves) {
           if (mv.initial || mv.lame || mv.en_passant) {
             d_.error(bt.loc, "`i`, `n` and `e` are not executable on the unbounded grid yet");
@@ -287,6 +292,16 @@ class Compiler {
     g->seed = m_.pile_seed;
     g->place_pawn_beside = m_.place_pawn_beside;
     g->place_other_behind = m_.place_other_behind;
+    // Legality on the grid: exactly `royal-safe` (RULINGS 2.8 needs check and checkmate).
+    if (!m_.royal_safe)
+      d_.error(m_.turn_loc.src ? m_.turn_loc : m_.name_loc,
+               "the unbounded grid executes only rulesets whose `legal` block holds `royal-safe`",
+               "add `legal { royal-safe }`: without it a royal may be left attacked, which the grid "
+               "back end cannot run yet");
+    if (g->place && !m_.place_no_promotion)
+      d_.error(m_.turn_loc,
+               "placements that promote are not executable on the unbounded grid yet (add `no-promotion` to "
+               "`placement`)");
     if (g->place && !m_.place_no_escape)
       d_.error(m_.turn_loc,
                "placements that escape check are not executable yet (add `no-escape-from-check`)");

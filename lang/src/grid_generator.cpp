@@ -149,8 +149,7 @@ class GridGenerator final : public Engine {
     m.piece = p_->letters[s.code >> 1];
     m.from = Coord{s.x, s.y};
     m.to = Coord{static_cast<int32_t>(tx), static_cast<int32_t>(ty)};
-    if (int victim = find(tx, ty); victim >= 0)
-      m.removed.push_back({m.to, letter(slots_[victim].code)});
+    if (int victim = find(tx, ty); victim >= 0) m.removed.push_back({m.to, letter(slots_[victim].code)});
     if (d.exchange >= 0) m.promotion = p_->letters[d.exchange];
     info.steps.push_back(m);
     if (d.place >= 0) {

@@ -18,6 +18,18 @@ const PieceDef* Model::piece(char letter) const {
     if (p.letter == letter) return &p;
   return nullptr;
 }
+const ConstructUse* PieceDef::find(ConstructId id) const {
+  for (const auto& u : constructs)
+    if (u.id == id) return &u;
+  return nullptr;
+}
+std::vector<const ConstructUse*> Model::all_constructs() const {
+  std::vector<const ConstructUse*> out;
+  for (const auto& u : constructs) out.push_back(&u);
+  for (const auto& p : pieces)
+    for (const auto& u : p.constructs) out.push_back(&u);
+  return out;
+}
 const OptionDef* Model::option(const std::string& n) const {
   for (const auto& o : options)
     if (o.name == n) return &o;
@@ -26,16 +38,6 @@ const OptionDef* Model::option(const std::string& n) const {
 
 namespace {
 
-const std::vector<std::string> kTop = {"ruleset",  "title",   "board",     "option",         "piece",
-                                       "castling", "setup",   "reserve",   "pile",           "hand",
-                                       "deck",     "discard", "reshuffle", "turn",           "placement",
-                                       "legal",    "end",     "expect",    "move-condition", "army"};
-const std::vector<std::string> kPiece = {"betza",       "royal",           "initial",
-                                         "promote",     "forbidden",       "captures",
-                                         "captured-by", "nemesis-step",    "gains-from-adjacent",
-                                         "teleport",    "never-captures",  "no-check",
-                                         "immune",      "blocks",          "whirlwind",
-                                         "rampage",     "captured-within", "capture-without-moving"};
 const std::vector<std::string> kEndConditions = {"checkmate",     "stalemate",     "insufficient-material",
                                                  "no-legal-move", "royal-capture", "region-reached",
                                                  "agreement"};
@@ -156,11 +158,35 @@ class Checker {
     }
     return out;
   }
-  void feature(const std::string& name, const Loc& loc) { m_.features.push_back({name, loc}); }
+  // Records a use of a custom construct (its payload is in the model's fields).
+  void use(ConstructId id, const Loc& loc) { m_.constructs.push_back(ConstructUse{id, loc, {}, group_}); }
+  // Checks a schema construct and records its typed use; false on errors.
+  std::optional<ConstructUse> typed(const ConstructDef& def, const Stmt& s) {
+    auto u = check_construct(def, s, d_, [this](const Value& v) { return resolve(v); });
+    if (u) u->group = group_;
+    return u;
+  }
+  bool typed_use(ConstructId id, const Stmt& s) {
+    auto u = typed(construct_def(id), s);
+    if (u) m_.constructs.push_back(*u);
+    return u.has_value();
+  }
+  // A new top-level statement replaces the parent's uses of the same group.
+  void begin_group(const std::string& g) {
+    group_ = g;
+    std::erase_if(m_.constructs, [&](const ConstructUse& u) { return u.group == g; });
+  }
+  std::string group_;
 
   // ---- statements ---------------------------------------------------------------------
   void statement(const Stmt& s, bool is_root) {
     const std::string& k = s.keyword;
+    // Statements that merge by name keep one group per name; the others replace the
+    // parent's statement of the same keyword.
+    if (k == "option" || k == "army" || k == "piece")
+      begin_group(k + " " + (s.args.empty() ? "" : s.args[0].text));
+    else
+      begin_group(k);
     if (k == "ruleset") {
       // Handled by the loader (name and `extends`).
       if (s.args.empty())
@@ -169,12 +195,15 @@ class Checker {
         m_.name = s.args[0].text;
         m_.name_loc = s.args[0].loc;
       }
+      use(ConstructId::Ruleset, s.loc);
     } else if (k == "title") {
       if (want_args(s, 1, 1, "\"TEXT\"")) m_.title = s.args[0].text;
+      use(ConstructId::Title, s.loc);
     } else if (k == "board") {
       board(s);
     } else if (k == "option") {
       option(s);
+      use(ConstructId::Option, s.loc);
     } else if (k == "piece") {
       piece(s);
     } else if (k == "castling") {
@@ -187,6 +216,7 @@ class Checker {
       m_.reserve_loc = s.loc;
       if (m_.reserve.empty())
         d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
+      use(ConstructId::Reserve, s.loc);
     } else if (k == "pile") {
       std::vector<Value> letters;
       for (size_t i = 0; i < s.args.size(); ++i) {
@@ -207,21 +237,30 @@ class Checker {
       m_.pile = letter_list(letters, 0);
       m_.pile_loc = s.loc;
       if (m_.pile.empty()) d_.error(s.loc, "`pile` needs the tiles of each side's pile");
-      feature("draw pile", s.loc);
+      use(ConstructId::Pile, s.loc);
     } else if (k == "hand") {
-      hand(s);
+      if (auto u = typed(construct_def(ConstructId::Hand), s)) {
+        m_.hand_loc = s.loc;
+        m_.hand_size = static_cast<int>(u->arg("size").num);
+        m_.hand_draw = u->has("draw") ? static_cast<int>(u->arg("draw").num) : m_.hand_size;
+        m_.constructs.push_back(*u);
+      }
     } else if (k == "deck") {
       for (const Stmt& c : s.block) {
-        if (c.keyword != "card")
-          unknown(c, {"card"}, "deck statement");
-        else if (c.args.size() < 2)
+        if (c.keyword != "card") {
+          unknown(c, keywords(Scope::Deck), "deck statement");
+        } else if (c.args.size() < 2) {
           d_.error(c.loc, "`card` takes a name and `LETTER*COUNT`");
-        else
+        } else {
           letter_list(c.args, 1);
+          use(ConstructId::Card, c.loc);
+        }
       }
-      feature("deck of cards", s.loc);
-    } else if (k == "discard" || k == "reshuffle") {
-      feature(k, s.loc);
+      use(ConstructId::Deck, s.loc);
+    } else if (k == "discard") {
+      typed_use(ConstructId::Discard, s);
+    } else if (k == "reshuffle") {
+      typed_use(ConstructId::Reshuffle, s);
     } else if (k == "turn") {
       turn(s);
     } else if (k == "placement") {
@@ -233,32 +272,12 @@ class Checker {
     } else if (k == "expect") {
       expect(s);
     } else if (k == "move-condition") {
-      if (want_args(s, 3, 3, "non-capture adjacent-to any") &&
-          !(s.args[0].is("non-capture") && s.args[1].is("adjacent-to") && s.args[2].is("any")))
-        d_.error(s.args[0].loc, "the only move condition is `non-capture adjacent-to any`");
-      m_.adjacency_rule = true;
-      feature("move-condition adjacency", s.loc);
+      if (typed_use(ConstructId::MoveCondition, s)) m_.adjacency_rule = true;
     } else if (k == "army") {
       army(s);
     } else {
-      unknown(s, kTop, "statement");
+      unknown(s, keywords(Scope::Top), "statement");
     }
-  }
-
-  void hand(const Stmt& s) {
-    no_block(s);
-    m_.hand_loc = s.loc;
-    for (size_t i = 0; i < s.args.size(); ++i) {
-      const Value& v = s.args[i];
-      if ((v.is("size") || v.is("draw")) && i + 1 < s.args.size()) {
-        auto n = number(s.args[i + 1], "a number of tiles or cards", 0, 64);
-        if (n) (v.is("size") ? m_.hand_size : m_.hand_draw) = *n;
-        ++i;
-      } else if (!v.is("keep-order")) {
-        d_.error(v.loc, "unexpected `" + v.text + "` in `hand`", "write `hand size N [draw N] [keep-order]`");
-      }
-    }
-    feature("hand", s.loc);
   }
 
   void board(const Stmt& s) {
@@ -266,9 +285,10 @@ class Checker {
     m_.board_loc = s.loc;
     if (s.args.size() == 1 && s.args[0].is("unbounded")) {
       m_.unbounded = true;
-      feature("board unbounded", s.loc);
+      use(ConstructId::BoardUnbounded, s.loc);
       return;
     }
+    use(ConstructId::BoardRect, s.loc);
     if (s.args.size() == 3 && s.args[1].is("x")) {
       auto w = number(s.args[0], "a width", 1, 26), h = number(s.args[2], "a height", 1, 99);
       if (w && h) {
@@ -329,11 +349,11 @@ class Checker {
         d_.error(s.args[i].loc, "unexpected `" + s.args[i].text + "` after the piece letter",
                  "put it in the piece's block");
     }
+    use(ConstructId::Piece, s.loc);
+    if (p.royal) p.constructs.push_back(ConstructUse{ConstructId::Royal, s.args[1].loc, {}, group_});
     for (const Stmt& c : s.block) piece_stmt(p, c);
-    if (p.betza.empty() && std::none_of(p.features.begin(), p.features.end(),
-                                        [](const Feature& f) { return f.name == "teleport"; }))
+    if (p.betza.empty() && !p.find(ConstructId::Teleport) && !p.find(ConstructId::Strike))
       d_.error(s.loc, "piece `" + p.name + "` has no moves", "add `betza \"...\"`");
-    for (const Feature& f : p.features) m_.features.push_back(f);
     for (auto& e : m_.pieces)
       if (e.name == p.name || e.letter == p.letter) {
         if (e.name != p.name)
@@ -357,16 +377,14 @@ class Checker {
         d_.error(l, err.message);
         return;
       }
-      for (const auto& mv : moves)
-        if (!mv.unsupported.empty()) {
-          feature("Betza modifier `" + mv.unsupported + "`", c.args[0].loc);
-          break;
-        }
       p.betza.push_back({c.args[0].text, c.args[0].loc});
+      p.constructs.push_back(ConstructUse{ConstructId::Betza, c.loc, {}, group_});
     } else if (k == "royal") {
       no_block(c);
       p.royal = true;
+      p.constructs.push_back(ConstructUse{ConstructId::Royal, c.loc, {}, group_});
     } else if (k == "initial") {
+      p.constructs.push_back(ConstructUse{ConstructId::Initial, c.loc, {}, group_});
       if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
         p.initial_ranks = ranks(c.args[1]);
       } else if (!c.args.empty() && !c.args[0].is("ranks")) {
@@ -374,6 +392,7 @@ class Checker {
       }
     } else if (k == "forbidden") {
       p.forbidden_loc = c.loc;
+      p.constructs.push_back(ConstructUse{ConstructId::Forbidden, c.loc, {}, group_});
       if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
         p.forbidden_ranks = ranks(c.args[1]);
       } else if (!c.args.empty() && !c.args[0].is("ranks")) {
@@ -382,6 +401,7 @@ class Checker {
     } else if (k == "promote") {
       p.promote_loc = c.loc;
       if (c.args.size() >= 3 && c.args[0].is("on") && c.args[1].is("rank")) {
+        p.constructs.push_back(ConstructUse{ConstructId::PromoteOnRank, c.loc, {}, group_});
         p.promote_ranks = ranks(c.args[2]);
         if (c.args.size() < 5 || !c.args[3].is("to")) {
           d_.error(c.loc, "`promote on rank N` needs `to LETTERS`", "e.g. `promote on rank 8 to Q R B N`");
@@ -409,14 +429,19 @@ class Checker {
           d_.error(c.loc, "promotion on the enemy royal's rank is by exchange for a captured piece",
                    "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
         p.promote_exchange = true;
-        p.features.push_back({"promotion by exchange on the enemy king's rank", c.loc});
+        p.constructs.push_back(ConstructUse{ConstructId::PromoteByExchange, c.loc, {}, group_});
       } else {
         d_.error(c.loc, "`promote` takes `on rank N to LETTERS` or `on enemy-royal-rank by-exchange ...`");
       }
-    } else if (std::find(kPiece.begin(), kPiece.end(), k) != kPiece.end()) {
-      p.features.push_back({k, c.loc});
+    } else if (auto defs = find_constructs(Scope::Piece, k); defs.size() == 1 && !defs[0]->custom) {
+      if (auto u = typed(*defs[0], c)) {
+        if (p.find(u->id))
+          d_.error(c.loc, "`" + k + "` stated twice for piece `" + p.name + "`");
+        else
+          p.constructs.push_back(*u);
+      }
     } else {
-      unknown(c, kPiece, "piece statement");
+      unknown(c, keywords(Scope::Piece), "piece statement");
     }
   }
 
@@ -424,14 +449,18 @@ class Checker {
     m_.castling_loc = s.loc;
     if (s.args.size() == 1 && s.args[0].is("none")) {
       m_.castling = false;
+      use(ConstructId::CastlingNone, s.loc);
       return;
     }
+    use(ConstructId::Castling, s.loc);
     if (!s.args.empty()) d_.error(s.args[0].loc, "`castling` takes a block or `none`");
     m_.castling = true;
     for (const Stmt& c : s.block) {
       if (c.keyword == "rook") {
+        use(ConstructId::CastlingRook, c.loc);
         if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_rook);
       } else if (c.keyword == "king-side" || c.keyword == "queen-side") {
+        use(c.keyword == "king-side" ? ConstructId::CastlingKingSide : ConstructId::CastlingQueenSide, c.loc);
         if (!want_args(c, 4, 4, "king-to FILE rook-to FILE")) continue;
         auto file = [&](const Value& v) -> int {
           if (v.text.size() != 1 || v.text[0] < 'a' || v.text[0] > 'z') {
@@ -453,7 +482,7 @@ class Checker {
           m_.qs_rook_to = rf;
         }
       } else {
-        unknown(c, {"rook", "king-side", "queen-side"}, "castling statement");
+        unknown(c, keywords(Scope::Castling), "castling statement");
       }
     }
   }
@@ -464,13 +493,15 @@ class Checker {
       m_.setup_text_loc = s.args[0].loc;
       m_.setup_kind = SetupKind::Text;
       m_.setup_text = s.args[0].text;
+      use(ConstructId::SetupText, s.loc);
     } else if (s.args.size() == 1 && s.args[0].is("empty")) {
       m_.setup_kind = SetupKind::Empty;
+      use(ConstructId::SetupEmpty, s.loc);
     } else if (!s.args.empty() && s.args[0].is("chess960")) {
       m_.setup_kind = SetupKind::Chess960;
       if (s.args.size() == 3 && s.args[1].is("default") && s.args[2].kind == ValueKind::String)
         m_.setup_text = s.args[2].text;
-      feature("setup chess960 (generated)", s.loc);
+      use(ConstructId::SetupChess960, s.loc);
     } else {
       d_.error(s.loc, "`setup` takes a position text, `empty`, or `chess960 [default \"TEXT\"]`");
     }
@@ -485,11 +516,13 @@ class Checker {
       if (c.keyword == "action") {
         any = true;
         for (const Value& v : c.args) {
-          if (v.is("move"))
+          if (v.is("move")) {
             m_.action_move = true;
-          else if (v.is("place"))
+            use(ConstructId::ActionMove, v.loc);
+          } else if (v.is("place")) {
             m_.action_place = true;
-          else if (!v.is("or"))
+            use(ConstructId::ActionPlace, v.loc);
+          } else if (!v.is("or"))
             d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
         }
       } else if (c.keyword == "phase") {
@@ -519,7 +552,11 @@ class Checker {
                      "write `phase NAME mandatory|optional [after PHASE]`");
         }
         m_.phases.push_back(ph);
-        feature("turn phase `" + c.args[0].text + "`", c.loc);
+        static const std::map<std::string, ConstructId> ids = {
+            {"move", ConstructId::PhaseMove},          {"place", ConstructId::PhasePlace},
+            {"draw", ConstructId::PhaseDraw},          {"draw-card", ConstructId::PhaseDrawCard},
+            {"play-card", ConstructId::PhasePlayCard}, {"redraw", ConstructId::PhaseRedraw}};
+        if (auto it = ids.find(ph.name); it != ids.end()) use(it->second, c.loc);
       } else {
         unknown(c, {"action", "phase"}, "turn statement");
       }
@@ -530,8 +567,10 @@ class Checker {
   void placement(const Stmt& s) {
     for (const Stmt& c : s.block) {
       if (c.keyword == "region") {
+        use(ConstructId::PlaceRegion, c.loc);
         if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) m_.place_ranks = ranks(c.args[1]);
       } else if (c.keyword == "first") {
+        use(ConstructId::PlaceFirstRoyal, c.loc);
         if (want_args(c, 1, 1, "royal") && c.args[0].is("royal")) m_.place_first_royal = true;
       } else if (c.keyword == "pawn" || c.keyword == "other") {
         bool ok = c.keyword == "pawn"
@@ -541,13 +580,13 @@ class Checker {
           d_.error(c.loc,
                    "expected `" + c.keyword + (c.keyword == "pawn" ? " beside" : " behind") + " own-pawn`");
         (c.keyword == "pawn" ? m_.place_pawn_beside : m_.place_other_behind) = true;
-        feature("placement `" + c.keyword + "`", c.loc);
+        use(c.keyword == "pawn" ? ConstructId::PlacePawnBeside : ConstructId::PlaceOtherBehind, c.loc);
       } else if (c.keyword == "no-escape-from-check" || c.keyword == "no-promotion") {
-        (c.keyword == "no-promotion" ? m_.place_no_promotion : m_.place_no_escape) = true;
-        feature("placement `" + c.keyword + "`", c.loc);
+        bool promo = c.keyword == "no-promotion";
+        if (typed_use(promo ? ConstructId::PlaceNoPromotion : ConstructId::PlaceNoEscape, c))
+          (promo ? m_.place_no_promotion : m_.place_no_escape) = true;
       } else {
-        unknown(c, {"region", "first", "pawn", "other", "no-escape-from-check", "no-promotion"},
-                "placement statement");
+        unknown(c, keywords(Scope::Placement), "placement statement");
       }
     }
   }
@@ -555,12 +594,13 @@ class Checker {
   void legal(const Stmt& s) {
     m_.royal_safe = m_.royals_apart = false;
     for (const Stmt& c : s.block) {
-      if (c.keyword == "royal-safe")
-        m_.royal_safe = true;
-      else if (c.keyword == "royals-apart")
-        m_.royals_apart = true;
-      else
-        unknown(c, {"royal-safe", "royals-apart"}, "legality condition");
+      if (c.keyword == "royal-safe") {
+        if (typed_use(ConstructId::RoyalSafe, c)) m_.royal_safe = true;
+      } else if (c.keyword == "royals-apart") {
+        if (typed_use(ConstructId::RoyalsApart, c)) m_.royals_apart = true;
+      } else {
+        unknown(c, keywords(Scope::Legal), "legality condition");
+      }
     }
   }
 
@@ -570,6 +610,7 @@ class Checker {
     m_.claim_fifty.reset();
     for (const Stmt& c : s.block) {
       if (c.keyword == "claim") {
+        use(ConstructId::Claim, c.loc);
         if (c.args.empty()) {
           d_.error(c.loc, "`claim` takes `repetition` or `fifty-move`");
           continue;
@@ -588,7 +629,7 @@ class Checker {
         continue;
       }
       if (std::find(kEndConditions.begin(), kEndConditions.end(), c.keyword) == kEndConditions.end()) {
-        unknown(c, kEndConditions, "end condition");
+        unknown(c, keywords(Scope::End), "end condition");
         continue;
       }
       EndRule r;
@@ -614,9 +655,15 @@ class Checker {
       }
       if (!r.when.empty() && r.when != "reserves-empty")
         d_.error(c.loc, "unknown condition `" + r.when + "`", did_you_mean(r.when, {"reserves-empty"}));
-      if (r.condition == "region-reached" || r.condition == "royal-capture" || r.condition == "agreement" ||
-          (r.condition == "no-legal-move"))
-        feature("end condition `" + r.condition + "`", c.loc);
+      static const std::map<std::string, ConstructId> ids = {
+          {"checkmate", ConstructId::EndCheckmate},
+          {"stalemate", ConstructId::EndStalemate},
+          {"insufficient-material", ConstructId::EndInsufficient},
+          {"no-legal-move", ConstructId::EndNoLegalMove},
+          {"royal-capture", ConstructId::EndRoyalCapture},
+          {"region-reached", ConstructId::EndRegionReached},
+          {"agreement", ConstructId::EndAgreement}};
+      use(ids.at(r.condition), c.loc);
       m_.end.push_back(r);
     }
   }
@@ -636,6 +683,11 @@ class Checker {
       Expectation e;
       e.kind = c.keyword;
       e.loc = c.loc;
+      static const std::map<std::string, ConstructId> ids = {{"perft", ConstructId::ExpectPerft},
+                                                             {"status", ConstructId::ExpectStatus},
+                                                             {"legal", ConstructId::ExpectLegal},
+                                                             {"illegal", ConstructId::ExpectIllegal}};
+      if (auto it = ids.find(c.keyword); it != ids.end()) use(it->second, c.loc);
       size_t i = 0;
       if (i < c.args.size() && c.args[i].kind == ValueKind::String && c.keyword != "legal" &&
           c.keyword != "illegal")
@@ -670,7 +722,7 @@ class Checker {
           continue;
         }
       } else {
-        unknown(c, {"perft", "status", "legal", "illegal"}, "expectation");
+        unknown(c, keywords(Scope::Expect), "expectation");
         continue;
       }
       m_.expects.push_back(e);
@@ -687,10 +739,14 @@ class Checker {
       if (piece_letter(s.args[i], l) && !m_.piece(l))
         d_.error(s.args[i].loc, std::string("no piece has the letter `") + l + "`");
     }
-    for (const Stmt& c : s.block)
-      if (c.keyword != "promote-to" && c.keyword != "castles" && c.keyword != "king-turn")
-        unknown(c, {"promote-to", "castles", "king-turn"}, "army statement");
-    feature("army `" + s.args[0].text + "`", s.loc);
+    use(ConstructId::Army, s.loc);
+    for (const Stmt& c : s.block) {
+      auto defs = find_constructs(Scope::Army, c.keyword);
+      if (defs.size() == 1)
+        typed_use(defs[0]->id, c);
+      else
+        unknown(c, keywords(Scope::Army), "army statement");
+    }
   }
 };
 

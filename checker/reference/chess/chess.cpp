@@ -177,7 +177,9 @@ class ChessEngine final : public Engine {
 
   std::string name() const override { return "reference:chess"; }
   // RULINGS 0: threefold repetition and the fifty-move rule (100 halfmoves) are claims.
-  GameConfig config() const override { return GameConfig{"chess", {{"fifty-move", "100"}, {"repetition", "3"}}}; }
+  GameConfig config() const override {
+    return GameConfig{"chess", {{"fifty-move", "100"}, {"repetition", "3"}}};
+  }
 
   void set_position(std::string_view text) override {
     ChessEngine fresh;

@@ -9,17 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "arbiter/lang/construct.hpp"
 #include "arbiter/lang/diagnostics.hpp"
 #include "arbiter/lang/syntax.hpp"
 
 namespace arb::lang {
 
-// A construct the language can state. Every construct used by a ruleset is recorded with
-// its location, so that the compiler can reject the ones it cannot execute by name.
-struct Feature {
-  std::string name;  // e.g. "board unbounded", "teleport", "whirlwind"
-  Loc loc;
-};
 
 struct Range {
   int lo = 0, hi = 0;
@@ -43,7 +38,9 @@ struct PieceDef {
   Loc forbidden_loc;
   std::string promote_to;  // letters
   Loc promote_loc;
-  std::vector<Feature> features;  // named constructs beyond Betza
+  // Every construct stated in the piece's block (betza, royal, ..., strike), typed.
+  std::vector<ConstructUse> constructs;
+  const ConstructUse* find(ConstructId id) const;
   bool promote_exchange = false;  // on the enemy royal's rank, for a piece the opponent captured
   bool promote_exchange_optional = false;
 };
@@ -134,8 +131,12 @@ struct Model {
 
   std::vector<Expectation> expects;
 
-  // Every named construct beyond the executable core, with where it is used.
-  std::vector<Feature> features;
+  // Every construct the ruleset states outside piece blocks, with where it is used, typed
+  // (a child's statement replaces its parent's uses of the same top-level statement).
+  // With the pieces' constructs, this is what the compiler's gate checks by identity.
+  std::vector<ConstructUse> constructs;
+  // Every use: the constructs above, then each piece's.
+  std::vector<const ConstructUse*> all_constructs() const;
 
   const PieceDef* piece(char letter) const;
   const OptionDef* option(const std::string& name) const;

@@ -1,0 +1,208 @@
+// The constructs of the ruleset language, each defined once: its keyword and where it may
+// stand, a typed argument schema that the semantic stage checks, the typed payload it
+// leaves in the model (a ConstructUse), and the back ends that execute it.
+//
+// The compiler's gate works on this table by identity: a use whose construct the chosen
+// back end does not execute is a compile error at the use's file:line:col, naming the
+// construct. Nothing a ruleset states is silently ignored.
+//
+// Adding a construct: one entry in `constructs()` (construct.cpp), one compile step that
+// reads its ConstructUse, one generator module that runs it (lang/README.md, "Adding a
+// construct", shows a worked example).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arbiter/lang/diagnostics.hpp"
+#include "arbiter/lang/syntax.hpp"
+
+namespace arb::lang {
+
+// Where a construct may stand: at the top of a file, or in the block of one of these.
+enum class Scope : uint8_t { Top, Piece, Turn, Placement, Legal, End, Army, Deck, Expect, Castling };
+
+// The compiler's back ends, as a bit set.
+enum Backend : uint8_t {
+  kNoBackend = 0,
+  kBitboard = 1,  // bounded boards: per-square tables on bitboards (generator.cpp)
+  kGrid = 2,      // the unbounded grid: move vectors on a slot list (grid_generator.cpp)
+  kBothBackends = kBitboard | kGrid,
+};
+std::string backend_name(Backend b);
+
+enum class ArgType : uint8_t {
+  Flag,     // a bare word (the key itself): present or not
+  Int,      // a whole number within [lo, hi]
+  Letters,  // one or more upper-case piece letters
+  Choice,   // one word of `choices`
+  Tokens,   // one or more words, each of `choices` or an upper-case piece letter
+  Betza,    // a Betza string (checked by the Betza parser)
+  Ranks,    // a rank `2` or a range `1..4`
+  Text,     // a quoted string
+};
+
+// One argument of a construct. A keyed argument is written `KEY VALUE...` (a flag is its
+// key alone); the positional argument (empty key) is written on its own. Arguments may
+// come in any order.
+struct ArgSpec {
+  std::string key;  // "" for the positional argument
+  ArgType type = ArgType::Flag;
+  std::vector<std::string> choices;  // Choice and Tokens
+  long long lo = 0, hi = 0;          // Int
+  bool required = false;
+  std::string doc;
+};
+
+enum class ConstructId : uint16_t {
+  // Top level.
+  Ruleset,
+  Title,
+  BoardRect,
+  BoardUnbounded,
+  Option,
+  Piece,
+  Castling,
+  CastlingNone,
+  SetupText,
+  SetupEmpty,
+  SetupChess960,
+  Reserve,
+  Pile,
+  Hand,
+  Deck,
+  Discard,
+  Reshuffle,
+  Turn,
+  Placement,
+  Legal,
+  End,
+  Expect,
+  MoveCondition,
+  Army,
+  // Turn.
+  ActionMove,
+  ActionPlace,
+  PhaseMove,
+  PhasePlace,
+  PhaseDraw,
+  PhaseDrawCard,
+  PhasePlayCard,
+  PhaseRedraw,
+  // Placement.
+  PlaceRegion,
+  PlaceFirstRoyal,
+  PlacePawnBeside,
+  PlaceOtherBehind,
+  PlaceNoEscape,
+  PlaceNoPromotion,
+  // Legality.
+  RoyalSafe,
+  RoyalsApart,
+  // End.
+  EndCheckmate,
+  EndStalemate,
+  EndInsufficient,
+  EndNoLegalMove,
+  EndRoyalCapture,
+  EndRegionReached,
+  EndAgreement,
+  Claim,
+  // Piece.
+  Betza,
+  Royal,
+  Initial,
+  Forbidden,
+  PromoteOnRank,
+  PromoteByExchange,
+  Captures,
+  CapturedBy,
+  Immune,
+  NoCheck,
+  Borrows,
+  Teleport,
+  RegionMove,
+  RemoveAround,
+  Rampage,
+  Strike,
+  // Army.
+  ArmyPromoteTo,
+  ArmyCastles,
+  ArmyKingTurn,
+  // Deck.
+  Card,
+  // Castling block.
+  CastlingRook,
+  CastlingKingSide,
+  CastlingQueenSide,
+  // Expectations.
+  ExpectPerft,
+  ExpectStatus,
+  ExpectLegal,
+  ExpectIllegal,
+};
+
+struct ConstructDef {
+  ConstructId id;
+  std::string keyword;  // as written; constructs sharing a keyword differ by their form
+  Scope scope;
+  // The schema. Empty with `custom` set: the statement has a grammar of its own, checked
+  // by a dedicated routine in sema.cpp (the payload then lives in the model's fields).
+  std::vector<ArgSpec> args;
+  bool custom = false;
+  uint8_t backends = kNoBackend;  // which back ends execute it
+  std::string doc;                // one line: what it states
+  std::string ruling;             // the RULINGS section it implements in a bundled ruleset, if any
+};
+
+// A typed argument value: one per ArgSpec of the construct, in schema order.
+struct ArgValue {
+  bool present = false;
+  long long num = 0;               // Int
+  std::string text;                // Choice, Betza, Text
+  std::vector<std::string> words;  // Letters and Tokens
+  int lo = 0, hi = 0;              // Ranks
+  Loc loc;
+};
+
+// One use of a construct in a ruleset: the checked, typed payload the compiler reads.
+struct ConstructUse {
+  ConstructId id{};
+  Loc loc;                     // of the keyword
+  std::vector<ArgValue> args;  // schema order (empty for custom constructs)
+  // The top-level statement it belongs to (`legal`, `army two-kings`, ...): a child
+  // ruleset's statement replaces the parent's uses of the same group.
+  std::string group;
+
+  const ConstructDef& def() const;
+  // The value of the argument with this key ("" for the positional one). Throws
+  // std::logic_error when the construct has no such argument: a compiler bug.
+  const ArgValue& arg(std::string_view key) const;
+  bool has(std::string_view key) const { return arg(key).present; }
+};
+
+// Every construct of the language.
+const std::vector<ConstructDef>& constructs();
+const ConstructDef& construct_def(ConstructId id);
+// The constructs with this keyword in this scope (several when forms differ).
+std::vector<const ConstructDef*> find_constructs(Scope scope, std::string_view keyword);
+// The keywords allowed in a scope, for "did you mean" hints.
+std::vector<std::string> keywords(Scope scope);
+
+// Resolves `$option` references in arguments (identity when there is none).
+using Resolver = std::function<Value(const Value&)>;
+
+// Checks statement `s` against the schema of `def` (which must not be custom): every
+// argument's type and range, required ones present, no unknown or repeated argument, no
+// block. Reports each error at its place with a hint; returns the use when all is well.
+std::optional<ConstructUse> check_construct(const ConstructDef& def, const Stmt& s, Diagnostics& d,
+                                            const Resolver& resolve);
+
+// `keyword ARGS` as the schema writes it, for hints: `rampage range INT [blocked-by ...]`.
+std::string construct_form(const ConstructDef& def);
+
+}  // namespace arb::lang

@@ -1,0 +1,435 @@
+// The table of the language's constructs (construct.hpp) and the schema checker.
+#include "arbiter/lang/construct.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "arbiter/lang/betza.hpp"
+
+namespace arb::lang {
+
+std::string backend_name(Backend b) {
+  switch (b) {
+    case kBitboard:
+      return "bitboard";
+    case kGrid:
+      return "unbounded-grid";
+    default:
+      return "any";
+  }
+}
+
+namespace {
+
+using enum ConstructId;
+constexpr uint8_t B = kBitboard, G = kGrid, BG = kBothBackends, NONE = kNoBackend;
+
+ArgSpec flag(std::string key, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Flag, {}, 0, 0, false, std::move(doc)};
+}
+ArgSpec integer(std::string key, long long lo, long long hi, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Int, {}, lo, hi, required, std::move(doc)};
+}
+ArgSpec choice(std::string key, std::vector<std::string> choices, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Choice, std::move(choices), 0, 0, required, std::move(doc)};
+}
+ArgSpec tokens(std::string key, std::vector<std::string> choices, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Tokens, std::move(choices), 0, 0, required, std::move(doc)};
+}
+ArgSpec letters(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Letters, {}, 0, 0, required, std::move(doc)};
+}
+ArgSpec betza(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Betza, {}, 0, 0, required, std::move(doc)};
+}
+ConstructDef custom(ConstructId id, std::string kw, Scope sc, uint8_t be, std::string doc) {
+  return ConstructDef{id, std::move(kw), sc, {}, true, be, std::move(doc), ""};
+}
+ConstructDef schema(ConstructId id, std::string kw, Scope sc, std::vector<ArgSpec> args, uint8_t be,
+                    std::string doc, std::string ruling = "") {
+  return ConstructDef{id, std::move(kw), sc, std::move(args), false, be, std::move(doc), std::move(ruling)};
+}
+
+std::vector<ConstructDef> make_table() {
+  using S = Scope;
+  std::vector<ConstructDef> t = {
+      // ---- top level -------------------------------------------------------------------
+      custom(Ruleset, "ruleset", S::Top, BG, "the ruleset's name, and the ruleset it extends"),
+      custom(Title, "title", S::Top, BG, "a human-readable title"),
+      custom(BoardRect, "board", S::Top, B, "a rectangular board `board W x H`"),
+      custom(BoardUnbounded, "board", S::Top, G, "the unbounded grid `board unbounded`"),
+      custom(Option, "option", S::Top, BG, "a named option with its default (`--set NAME=VALUE`)"),
+      custom(Piece, "piece", S::Top, BG, "a piece type: name, letter and a block of piece constructs"),
+      custom(Castling, "castling", S::Top, B, "castling: the rook and where king and rook end"),
+      custom(CastlingNone, "castling", S::Top, BG, "`castling none`: no castling"),
+      custom(SetupText, "setup", S::Top, BG, "the start as a position text"),
+      custom(SetupEmpty, "setup", S::Top, B, "`setup empty`: the start is an empty board"),
+      custom(SetupChess960, "setup", S::Top, NONE, "`setup chess960`: a Chess960 back rank"),
+      custom(Reserve, "reserve", S::Top, B, "the pieces each side holds in reserve at the start"),
+      custom(Pile, "pile", S::Top, G, "each side's draw pile of tiles, optionally shuffled"),
+      schema(Hand, "hand", S::Top,
+             {integer("size", 0, 64, true, "the most tiles or cards a hand holds"),
+              integer("draw", 0, 64, false, "how many are drawn into it at the start"),
+              flag("keep-order", "the hand keeps the order in which cards arrived")},
+             G, "a hand of tiles or cards"),
+      custom(Deck, "deck", S::Top, NONE, "a shared deck of cards"),
+      schema(Discard, "discard", S::Top, {choice("", {"own-pile"}, true, "where played cards go")}, NONE,
+             "where played cards go"),
+      schema(Reshuffle, "reshuffle", S::Top,
+             {choice("", {"discards"}, true, "what is reshuffled"),
+              flag("when-empty", "when a card must be drawn from the empty pile")},
+             NONE, "discard piles reshuffled into the draw pile"),
+      custom(Turn, "turn", S::Top, BG, "the turn: its actions or phases"),
+      custom(Placement, "placement", S::Top, BG, "where placements may go"),
+      custom(Legal, "legal", S::Top, BG, "what makes an action illegal"),
+      custom(End, "end", S::Top, BG, "how the game ends"),
+      custom(Expect, "expect", S::Top, BG, "checks the ruleset states about itself"),
+      schema(MoveCondition, "move-condition", S::Top,
+             {choice("", {"non-capture"}, true, "which moves the condition applies to"),
+              choice("adjacent-to", {"any"}, true, "the destination must touch another piece")},
+             G, "a non-capturing move must end next to another piece", "RULINGS 2.5a"),
+      custom(Army, "army", S::Top, NONE, "an army: its pieces, promotions and turn options"),
+      // ---- turn ------------------------------------------------------------------------
+      custom(ActionMove, "action", S::Turn, B, "a turn is one action; `move` allowed"),
+      custom(ActionPlace, "action", S::Turn, B, "a turn is one action; `place` (from the reserve) allowed"),
+      custom(PhaseMove, "phase", S::Turn, G, "`phase move`: a move of a piece in play"),
+      custom(PhasePlace, "phase", S::Turn, G, "`phase place`: a placement from the hand"),
+      custom(PhaseDraw, "phase", S::Turn, G, "`phase draw`: draw from the own pile"),
+      custom(PhaseDrawCard, "phase", S::Turn, NONE, "`phase draw-card`: draw a card"),
+      custom(PhasePlayCard, "phase", S::Turn, NONE, "`phase play-card`: play a card and move its type"),
+      custom(PhaseRedraw, "phase", S::Turn, NONE, "`phase redraw`: discard the hand and draw anew"),
+      // ---- placement -------------------------------------------------------------------
+      custom(PlaceRegion, "region", S::Placement, B, "`region ranks R`: the own ranks placements go to"),
+      custom(PlaceFirstRoyal, "first", S::Placement, B, "`first royal`: the first action places the royal"),
+      custom(PlacePawnBeside, "pawn", S::Placement, G, "`pawn beside own-pawn`"),
+      custom(PlaceOtherBehind, "other", S::Placement, G, "`other behind own-pawn`"),
+      schema(PlaceNoEscape, "no-escape-from-check", S::Placement, {}, G,
+             "a placement is never the way out of check", "RULINGS 2.6"),
+      schema(PlaceNoPromotion, "no-promotion", S::Placement, {}, G, "a placement never promotes",
+             "RULINGS 2.6"),
+      // ---- legality --------------------------------------------------------------------
+      schema(RoyalSafe, "royal-safe", S::Legal, {}, BG, "no action may leave a royal piece attacked"),
+      schema(RoyalsApart, "royals-apart", S::Legal, {}, B, "royal pieces of both sides never stand adjacent"),
+      // ---- end -------------------------------------------------------------------------
+      custom(EndCheckmate, "checkmate", S::End, BG, "in check with no legal action"),
+      custom(EndStalemate, "stalemate", S::End, B, "not in check with no legal action"),
+      custom(EndInsufficient, "insufficient-material", S::End, B, "neither side can mate"),
+      custom(EndNoLegalMove, "no-legal-move", S::End, G, "no legal action, in check or not"),
+      custom(EndRoyalCapture, "royal-capture", S::End, NONE, "a royal piece was captured"),
+      custom(EndRegionReached, "region-reached", S::End, NONE, "a piece reached a region"),
+      custom(EndAgreement, "agreement", S::End, BG, "a record may end by agreement"),
+      custom(Claim, "claim", S::End, B, "a claimable draw: repetition or fifty-move"),
+      // ---- piece -----------------------------------------------------------------------
+      custom(Betza, "betza", S::Piece, BG, "the piece's moves in Betza notation"),
+      custom(Royal, "royal", S::Piece, BG, "leaving it attacked is illegal; attacks on it are check"),
+      custom(Initial, "initial", S::Piece, B, "`initial ranks R`: where Betza `i` moves apply"),
+      custom(Forbidden, "forbidden", S::Piece, B, "`forbidden ranks R`: where it may never stand"),
+      custom(PromoteOnRank, "promote", S::Piece, B, "`promote on rank R to LETTERS`"),
+      custom(PromoteByExchange, "promote", S::Piece, G,
+             "`promote on enemy-royal-rank by-exchange from captured [optional]`"),
+      schema(Captures, "captures", S::Piece,
+             {choice("", {"any", "royal", "non-royal", "none"}, true, "which enemy pieces it may capture")},
+             NONE, "restricts what the piece captures", "RULINGS 4.6, 4.8"),
+      schema(CapturedBy, "captured-by", S::Piece,
+             {choice("", {"any", "royal", "none"}, true, "which enemy pieces may capture it"),
+              integer("within", 1, 16, false, "only from at most this many squares away (king distance)")},
+             NONE, "restricts what may capture the piece", "RULINGS 4.6, 4.10"),
+      schema(Immune, "immune", S::Piece, {}, NONE, "never captured, never removed by an effect",
+             "RULINGS 4.8"),
+      schema(NoCheck, "no-check", S::Piece, {}, NONE, "its attacks never give check", "RULINGS 4.5"),
+      schema(
+          Borrows, "borrows", S::Piece,
+          {letters("", true, "the piece types whose basic movement it gains"),
+           choice("from", {"orthogonal", "diagonal", "adjacent"}, true, "which friendly neighbours lend it")},
+          NONE, "gains the movement of friendly neighbours of these types, not passed on", "RULINGS 4.7"),
+      schema(Teleport, "teleport", S::Piece,
+             {flag("move", "to any empty square"), flag("capture", "onto any capturable enemy piece"),
+              tokens("except", {"enemy-back-rank", "own-back-rank"}, false, "regions it may not land in")},
+             NONE, "moves anywhere on the board", "RULINGS 4.8"),
+      schema(RegionMove, "region-move", S::Piece,
+             {betza("", true, "the extra non-capturing moves"),
+              choice("inside", {"rectangle-to-enemy-royal"}, true, "where their destination must lie")},
+             NONE, "extra moves allowed only inside a region", "RULINGS 4.6"),
+      schema(RemoveAround, "remove-around", S::Piece,
+             {integer("radius", 1, 8, true, "king distance of the removed pieces"),
+              choice("when", {"action", "capture"}, true,
+                     "as an action of its own (the piece stays), or after each capture it makes"),
+              integer("at-least", 0, 64, false, "the action must remove this many pieces"),
+              letters("spare", false, "piece types never removed (immune pieces never are)"),
+              flag("self", "the piece itself is removed too"),
+              choice("not-beside", {"own-royal"}, false, "illegal when such a piece is adjacent")},
+             NONE, "removes every piece around it: a whirlwind, an explosion", "RULINGS 4.9"),
+      schema(Rampage, "rampage", S::Piece,
+             {integer("range", 1, 16, true, "how far it runs (to the edge when nearer)"),
+              tokens("blocked-by", {"own-royal", "immune"}, false,
+                     "pieces it may not remove (a letter: that type, either side)"),
+              integer("enemy-self-beyond", 0, 16, false,
+                      "an enemy of its own type farther than this from the start blocks it")},
+             NONE, "moves the full range when any piece is in reach, removing everything on its path",
+             "RULINGS 4.10"),
+      schema(Strike, "strike", S::Piece, {betza("", true, "where it captures without moving")}, NONE,
+             "captures without moving (a rifle capture)", "RULINGS 4.10"),
+      // ---- army ------------------------------------------------------------------------
+      schema(ArmyPromoteTo, "promote-to", S::Army, {letters("", true, "the army's promotion choices")}, NONE,
+             "the army's promotion choices", "RULINGS 4.10"),
+      schema(ArmyCastles, "castles", S::Army, {}, NONE, "the army castles", "RULINGS 4.4"),
+      schema(ArmyKingTurn, "king-turn", S::Army, {choice("", {"optional"}, true, "whether it must be taken")},
+             NONE, "a king-turn after every normal action", "RULINGS 4.9"),
+      // ---- deck ------------------------------------------------------------------------
+      custom(Card, "card", S::Deck, NONE, "`card NAME LETTER*COUNT`: cards in the deck"),
+      // ---- castling block --------------------------------------------------------------
+      custom(CastlingRook, "rook", S::Castling, B, "`rook LETTER`: the castling piece"),
+      custom(CastlingKingSide, "king-side", S::Castling, B, "`king-side king-to FILE rook-to FILE`"),
+      custom(CastlingQueenSide, "queen-side", S::Castling, B, "`queen-side king-to FILE rook-to FILE`"),
+      // ---- expectations ----------------------------------------------------------------
+      custom(ExpectPerft, "perft", S::Expect, BG, "`perft [\"POSITION\"] DEPTH = NODES`"),
+      custom(ExpectStatus, "status", S::Expect, BG, "`status [\"POSITION\"] = REASON`"),
+      custom(ExpectLegal, "legal", S::Expect, BG, "`legal [\"POSITION\"] ACTION`"),
+      custom(ExpectIllegal, "illegal", S::Expect, BG, "`illegal [\"POSITION\"] ACTION`"),
+  };
+  for (size_t i = 0; i < t.size(); ++i)
+    if (static_cast<size_t>(t[i].id) != i)
+      throw std::logic_error("construct table out of order: " + t[i].keyword);
+  return t;
+}
+
+std::string type_form(const ArgSpec& a) {
+  switch (a.type) {
+    case ArgType::Flag:
+      return "";
+    case ArgType::Int:
+      return std::to_string(a.lo) + ".." + std::to_string(a.hi);
+    case ArgType::Letters:
+      return "LETTERS";
+    case ArgType::Choice: {
+      std::string s;
+      for (const auto& c : a.choices) s += (s.empty() ? "" : "|") + c;
+      return s;
+    }
+    case ArgType::Tokens: {
+      std::string s;
+      for (const auto& c : a.choices) s += (s.empty() ? "" : "|") + c;
+      return "(" + s + (s.empty() ? "" : "|") + "LETTER)...";
+    }
+    case ArgType::Betza:
+      return "\"BETZA\"";
+    case ArgType::Ranks:
+      return "RANKS";
+    case ArgType::Text:
+      return "\"TEXT\"";
+  }
+  return "";
+}
+
+bool is_letter(const Value& v) {
+  return v.kind == ValueKind::Word && v.text.size() == 1 &&
+         std::isupper(static_cast<unsigned char>(v.text[0]));
+}
+
+}  // namespace
+
+const std::vector<ConstructDef>& constructs() {
+  static const std::vector<ConstructDef> table = make_table();
+  return table;
+}
+
+const ConstructDef& construct_def(ConstructId id) {
+  return constructs().at(static_cast<size_t>(id));
+}
+
+const ConstructDef& ConstructUse::def() const {
+  return construct_def(id);
+}
+
+const ArgValue& ConstructUse::arg(std::string_view key) const {
+  const ConstructDef& d = def();
+  for (size_t i = 0; i < d.args.size(); ++i)
+    if (d.args[i].key == key) return args.at(i);
+  throw std::logic_error("construct `" + d.keyword + "` has no argument `" + std::string(key) + "`");
+}
+
+std::vector<const ConstructDef*> find_constructs(Scope scope, std::string_view keyword) {
+  std::vector<const ConstructDef*> out;
+  for (const ConstructDef& d : constructs())
+    if (d.scope == scope && d.keyword == keyword) out.push_back(&d);
+  return out;
+}
+
+std::vector<std::string> keywords(Scope scope) {
+  std::vector<std::string> out;
+  for (const ConstructDef& d : constructs())
+    if (d.scope == scope && std::find(out.begin(), out.end(), d.keyword) == out.end())
+      out.push_back(d.keyword);
+  return out;
+}
+
+std::string construct_form(const ConstructDef& def) {
+  std::string s = def.keyword;
+  for (const ArgSpec& a : def.args) {
+    std::string part = a.key;
+    std::string tf = type_form(a);
+    if (!tf.empty()) part += (part.empty() ? "" : " ") + tf;
+    s += " " + (a.required ? part : "[" + part + "]");
+  }
+  return s;
+}
+
+std::optional<ConstructUse> check_construct(const ConstructDef& def, const Stmt& s, Diagnostics& d,
+                                            const Resolver& resolve) {
+  ConstructUse use;
+  use.id = def.id;
+  use.loc = s.loc;
+  use.args.resize(def.args.size());
+  const std::string form = "write it as `" + construct_form(def) + "`";
+  int errors = d.error_count();
+  if (s.has_block) d.error(s.loc, "`" + def.keyword + "` takes no block", form);
+  std::vector<std::string> keys;
+  int positional = -1;
+  for (size_t i = 0; i < def.args.size(); ++i) {
+    if (def.args[i].key.empty())
+      positional = static_cast<int>(i);
+    else
+      keys.push_back(def.args[i].key);
+  }
+  auto key_index = [&](const Value& v) -> int {
+    if (v.kind != ValueKind::Word && v.kind != ValueKind::Symbol) return -1;
+    for (size_t i = 0; i < def.args.size(); ++i)
+      if (!def.args[i].key.empty() && def.args[i].key == v.text) return static_cast<int>(i);
+    return -1;
+  };
+  size_t i = 0;
+  while (i < s.args.size()) {
+    const Value& head = s.args[i];
+    int ai = key_index(head);
+    size_t start = i;
+    if (ai >= 0) {
+      ++i;  // past the key
+    } else if (positional >= 0 && !use.args[positional].present) {
+      ai = positional;
+    } else {
+      std::string hint = keys.empty() ? form : did_you_mean(head.text, keys);
+      d.error(head.loc, "unexpected `" + head.text + "` in `" + def.keyword + "`",
+              hint.empty() ? form : hint);
+      ++i;
+      continue;
+    }
+    const ArgSpec& spec = def.args[ai];
+    ArgValue& out = use.args[ai];
+    const std::string what = spec.key.empty() ? "`" + def.keyword + "`" : "`" + spec.key + "`";
+    if (out.present) {
+      d.error(head.loc, what + " given twice", form);
+      continue;
+    }
+    out.present = true;
+    out.loc = head.loc;
+    if (spec.type == ArgType::Flag) continue;
+    if (i >= s.args.size() || (ai != positional && key_index(s.args[i]) >= 0)) {
+      d.error(i < s.args.size() ? s.args[i].loc : s.args[start].loc,
+              what + " needs " + (type_form(spec).empty() ? "a value" : "`" + type_form(spec) + "`"), form);
+      continue;
+    }
+    Value v = resolve(s.args[i]);
+    out.loc = v.loc;
+    switch (spec.type) {
+      case ArgType::Flag:
+        break;
+      case ArgType::Int:
+        ++i;
+        if (v.kind != ValueKind::Number) {
+          d.error(v.loc, what + " takes a whole number, found `" + v.text + "`", form);
+        } else if (v.num < spec.lo || v.num > spec.hi) {
+          d.error(v.loc,
+                  what + " must be between " + std::to_string(spec.lo) + " and " + std::to_string(spec.hi) +
+                      ", found " + v.text,
+                  form);
+        } else {
+          out.num = v.num;
+        }
+        break;
+      case ArgType::Choice:
+        ++i;
+        if (std::find(spec.choices.begin(), spec.choices.end(), v.text) == spec.choices.end() ||
+            (v.kind != ValueKind::Word && v.kind != ValueKind::Symbol)) {
+          std::string hint = did_you_mean(v.text, spec.choices);
+          d.error(v.loc, what + " takes " + type_form(spec) + ", found `" + v.text + "`",
+                  hint.empty() ? form : hint);
+        } else {
+          out.text = v.text;
+        }
+        break;
+      case ArgType::Letters:
+      case ArgType::Tokens: {
+        // Words up to the next key.
+        while (i < s.args.size() && key_index(s.args[i]) < 0) {
+          Value w = resolve(s.args[i]);
+          bool ok = is_letter(w) ||
+                    (spec.type == ArgType::Tokens &&
+                     std::find(spec.choices.begin(), spec.choices.end(), w.text) != spec.choices.end());
+          if (!ok) {
+            std::string hint = spec.type == ArgType::Tokens ? did_you_mean(w.text, spec.choices) : "";
+            d.error(w.loc,
+                    what + " takes " + (spec.type == ArgType::Letters ? "piece letters" : type_form(spec)) +
+                        ", found `" + w.text + "`",
+                    hint.empty() ? form : hint);
+          } else if (std::find(out.words.begin(), out.words.end(), w.text) != out.words.end()) {
+            d.error(w.loc, "`" + w.text + "` listed twice in " + what);
+          } else {
+            out.words.push_back(w.text);
+          }
+          ++i;
+          if (spec.key.empty() && spec.type == ArgType::Letters && !is_letter(w)) break;
+        }
+        break;
+      }
+      case ArgType::Betza: {
+        ++i;
+        if (v.kind != ValueKind::String) {
+          d.error(v.loc, what + " takes a Betza string in quotes, found `" + v.text + "`", form);
+          break;
+        }
+        std::vector<BetzaMove> moves;
+        BetzaError err;
+        if (!parse_betza(v.text, moves, err)) {
+          Loc l = v.loc;
+          l.col += 1 + static_cast<int>(err.offset);
+          l.len = 1;
+          d.error(l, err.message);
+        } else {
+          out.text = v.text;
+        }
+        break;
+      }
+      case ArgType::Ranks:
+        ++i;
+        if (v.kind == ValueKind::Number && v.num >= 1 && v.num <= 99) {
+          out.lo = out.hi = static_cast<int>(v.num);
+        } else if (v.kind == ValueKind::Range && v.lo >= 1 && v.lo <= v.hi && v.hi <= 99) {
+          out.lo = static_cast<int>(v.lo);
+          out.hi = static_cast<int>(v.hi);
+        } else {
+          d.error(v.loc, what + " takes a rank (1..99) or a range such as `1..4`, found `" + v.text + "`",
+                  form);
+        }
+        break;
+      case ArgType::Text:
+        ++i;
+        if (v.kind != ValueKind::String)
+          d.error(v.loc, what + " takes a quoted text, found `" + v.text + "`", form);
+        else
+          out.text = v.text;
+        break;
+    }
+  }
+  for (size_t k = 0; k < def.args.size(); ++k)
+    if (def.args[k].required && !use.args[k].present) {
+      std::string name = def.args[k].key.empty() ? type_form(def.args[k]) : "`" + def.args[k].key + "`";
+      d.error(s.loc, "`" + def.keyword + "` needs " + name, form);
+    }
+  if (d.error_count() != errors) return std::nullopt;
+  return use;
+}
+
+}  // namespace arb::lang
