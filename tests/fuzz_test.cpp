@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "arbiter/chessme_text.hpp"
@@ -39,16 +40,20 @@ std::string read(const fs::path& p) {
 }
 
 std::shared_ptr<const arb::lang::Program> compile_path(const std::string& path,
-                                                       const std::map<std::string, std::string>& sets = {}) {
+                                                       const std::map<std::string, std::string>& sets = {},
+                                                       bool expect_ok = true) {
   arb::lang::Diagnostics diags;
   auto c = arb::lang::compile_file(path, sets, diags);
-  EXPECT_FALSE(diags.has_errors()) << diags.render();
+  if (expect_ok) {
+    EXPECT_FALSE(diags.has_errors()) << diags.render();
+  }
   return c.program;
 }
 
 // Compiles `text` as rulesets/NAME.rules would be: in a directory of its own (tests run in
 // parallel) holding copies of the bundled rulesets, so that `extends` finds the parents.
-std::shared_ptr<const arb::lang::Program> compile_text(const std::string& text, const std::string& name) {
+std::shared_ptr<const arb::lang::Program> compile_text(const std::string& text, const std::string& name,
+                                                       bool expect_ok = true) {
   fs::path dir =
       fs::temp_directory_path() / ("arbiter-fuzz-test-" + std::to_string(getpid()) + "-" +
                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -57,7 +62,7 @@ std::shared_ptr<const arb::lang::Program> compile_text(const std::string& text, 
     fs::copy_file(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
   fs::path file = dir / (name + ".rules");
   std::ofstream(file) << text;
-  auto program = compile_path(file.string());
+  auto program = compile_path(file.string(), {}, expect_ok);
   fs::remove_all(dir);
   return program;
 }
@@ -245,76 +250,168 @@ TEST(Shrink, ChessMeMovesNearerTheOriginAndDropsTiles) {
 // find a divergence between the mutant and the reference engine, and that divergence must
 // be the mutation's: it replays on the mutant and replays clean on the bundled ruleset (so
 // no mutant is an equivalent one). A surviving mutant fails the test.
+using arb::lang::ConstructId;
+
 struct Mutant {
   const char* name;
   const char* from;
   const char* to;
+  ConstructId construct;  // the construct the mutation changes
+  bool refused = false;   // the mutant must be refused by the compiler (`arbiter check`)
+  // Where the fuzzer starts (the start by default): a rule that random games seldom reach
+  // (a bare-king ending) is checked from a position where it applies.
+  const char* start = nullptr;
 };
 
 struct VariantMutants {
   const char* variant;
   uint64_t games;  // the budget per mutant, the same under ARBITER_FAST
   std::vector<Mutant> mutants;
+  // Constructs the variant uses that no mutant changes, each with the reason.
+  std::vector<std::pair<ConstructId, const char*>> uncovered;
 };
 
 void PrintTo(const VariantMutants& v, std::ostream* os) {
   *os << v.variant;
 }
 
+using enum arb::lang::ConstructId;
+constexpr bool kRefused = true;
+
 const std::vector<VariantMutants>& mutation_table() {
   static const std::vector<VariantMutants> table = {
       {"chess",
        300,
        {
-           {"no en passant", "fmWfceFifmnD", "fmWfcFifmnD"},
-           {"no double step", "fmWfceFifmnD", "fmWfceF"},
-           {"pawns capture forward", "fmWfceFifmnD", "fWfceFifmnD"},
-           {"no underpromotion", "promote on rank 8 to Q R B N", "promote on rank 8 to Q"},
-           {"knight as a camel", "piece knight N { betza \"N\" }", "piece knight N { betza \"C\" }"},
+           {"no en passant", "fmWfceFifmnD", "fmWfcFifmnD", Betza},
+           {"no double step", "fmWfceFifmnD", "fmWfceF", Betza},
+           {"pawns capture forward", "fmWfceFifmnD", "fWfceFifmnD", Betza},
+           {"no underpromotion", "promote on rank 8 to Q R B N", "promote on rank 8 to Q", PromoteOnRank},
+           {"knight as a camel", "piece knight N { betza \"N\" }", "piece knight N { betza \"C\" }", Betza},
            {"queen-side castling to the b-file", "queen-side king-to c rook-to d",
-            "queen-side king-to b rook-to c"},
-           {"repetition claim at two", "claim repetition\n", "claim repetition 2\n"},
+            "queen-side king-to b rook-to c", CastlingQueenSide},
+           {"repetition claim at two", "claim repetition\n", "claim repetition 2\n", Claim},
            {"king-side castling to the f-file", "king-side king-to g rook-to f",
-            "king-side king-to f rook-to e"},
-           {"fifty-move claim at 60 halfmoves", "claim fifty-move\n", "claim fifty-move 60\n"},
-       }},
+            "king-side king-to f rook-to e", CastlingKingSide},
+           {"fifty-move claim at 60 halfmoves", "claim fifty-move\n", "claim fifty-move 60\n", Claim},
+           {"repetition option at two", "option repetition = 3", "option repetition = 2", Option},
+           {"double step from rank 3", "initial ranks 2", "initial ranks 3", Initial},
+           {"a pawn on a2 at the start", "setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/",
+            "setup \"rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/", SetupText},
+           {"placements instead of moves", "action move\n", "action place\n", ActionMove},
+           {"kings may be left in check", "  royal-safe  #", "  #", RoyalSafe},
+           {"no insufficient-material draw", "  insufficient-material -> draw", "  #", EndInsufficient, false,
+            "8/8/4k3/8/8/3NK3/8/8 w - - 0 1"},
+           {"a 9-rank board", "board 8 x 8", "board 8 x 9", BoardRect, kRefused},
+           {"no royal piece", "  royal\n", "\n", Royal, kRefused},
+           {"pawns forbidden on rank 2", "forbidden ranks 1", "forbidden ranks 2", Forbidden, kRefused},
+           {"castling with the queen", "  rook R\n", "  rook Q\n", CastlingRook, kRefused},
+           {"no castling",
+            "castling {\n  rook R\n  king-side king-to g rook-to f\n  queen-side king-to c rook-to d\n}",
+            "castling none", Castling, kRefused},
+           {"no checkmate rule", "  checkmate -> loss\n", "\n", EndCheckmate, kRefused},
+           {"no stalemate rule", "  stalemate -> draw\n", "\n", EndStalemate, kRefused},
+       },
+       {}},
       {"chessembly",
        300,
        {
-           // Not here: dropping `royals-apart` is an equivalent mutant while `royal-safe` holds
-           // (a king next to the enemy king stands attacked by it), and the test proves it.
-           {"no en passant", "fmWfceFifmnD", "fmWfcFifmnD"},
-           {"placement region ranks 1..5", "region ranks 1..4", "region ranks 1..5"},
-           {"placement region ranks 2..4", "region ranks 1..4", "region ranks 2..4"},
-           {"no double step from rank 1", "initial ranks 1..2", "initial ranks 2"},
-           {"no first royal", "first royal\n", "\n"},
-           {"insufficient material with reserves", "draw when reserves-empty", "draw"},
-           {"promotion to Q only", "promote on rank 8 to Q R B N", "promote on rank 8 to Q"},
-           {"knight as a camel", "castling none\n", "castling none\npiece knight N { betza \"C\" }\n"},
-           {"fifty-move claim at 60 halfmoves", "claim fifty-move  #", "claim fifty-move 60  #"},
-           {"repetition claim at two", "claim repetition\n", "claim repetition 2\n"},
-           {"pawns capture forward", "fmWfceFifmnD", "fWfceFifmnD"},
+           {"no en passant", "fmWfceFifmnD", "fmWfcFifmnD", Betza},
+           {"placement region ranks 1..5", "region ranks 1..4", "region ranks 1..5", PlaceRegion},
+           {"placement region ranks 2..4", "region ranks 1..4", "region ranks 2..4", PlaceRegion},
+           {"no double step from rank 1", "initial ranks 1..2", "initial ranks 2", Initial},
+           {"no first royal", "first royal\n", "\n", PlaceFirstRoyal},
+           {"insufficient material with reserves", "draw when reserves-empty", "draw", EndInsufficient},
+           {"promotion to Q only", "promote on rank 8 to Q R B N", "promote on rank 8 to Q", PromoteOnRank},
+           {"knight as a camel", "castling none\n", "castling none\npiece knight N { betza \"C\" }\n", Betza},
+           {"fifty-move claim at 60 halfmoves", "claim fifty-move  #", "claim fifty-move 60  #", Claim},
+           {"repetition claim at two", "claim repetition\n", "claim repetition 2\n", Claim},
+           {"pawns capture forward", "fmWfceFifmnD", "fWfceFifmnD", Betza},
+           {"seven pawns in reserve", "reserve K Q R*2 B*2 N*2 P*8", "reserve K Q R*2 B*2 N*2 P*7", Reserve},
+           {"moves only", "action move or place", "action move", ActionPlace},
+           {"the chess start", "setup empty\n", "\n", SetupEmpty, kRefused},
+           {"moves dropped", "action move or place", "action place", ActionMove},
+           {"kings may be left in check", "  royal-safe\n", "\n", RoyalSafe},
+           {"no checkmate rule", "  checkmate -> loss\n", "\n", EndCheckmate, kRefused},
+           {"no stalemate rule", "  stalemate -> draw\n", "\n", EndStalemate, kRefused},
+       },
+       {
+           // Dropping `royals-apart` is an equivalent mutant while `royal-safe` holds (a king
+           // next to the enemy king stands attacked by it), and a test proves it.
+           {RoyalsApart, "equivalent while royal-safe holds (reference_chessembly_test)"},
+           // Castling rights never arise from the empty start; only a position text could
+           // bring them, and the bundled ruleset refuses such a text (an acceptance difference).
+           {CastlingNone, "no castling right arises in play from the empty start"},
        }},
       // ChessMe (runs since chessme.rules compiles). Mutants the grid generator cannot
-      // execute yet are left out: the adjacency rule dropped, placements that escape check,
-      // a mandatory exchange, a lame double step.
+      // execute yet are refused by the compiler: the adjacency rule dropped, placements
+      // that escape check or promote, a royal left attacked.
       {"chessme",
        60,
        {
-           {"king steps backward", "betza \"sfmKcK\"", "betza \"K\""},
-           {"king captures only sideways and forward", "betza \"sfmKcK\"", "betza \"sfmKsfcK\""},
-           {"pawn double step", "betza \"fmWfcF\"", "betza \"fmWfcFfmD\""},
-           {"pawns capture forward", "betza \"fmWfcF\"", "betza \"fWfcF\""},
-           {"pawns capture backward too", "betza \"fmWfcF\"", "betza \"fmWcF\""},
-           {"no pawn placements", "  pawn beside own-pawn\n", "\n"},
-           {"no placements behind pawns", "  other behind own-pawn\n", "\n"},
-           {"no draw after a placement", "  phase draw after place\n", "\n"},
-           {"knight as a camel", "piece knight N { betza \"N\" }", "piece knight N { betza \"C\" }"},
+           {"king steps backward", "betza \"sfmKcK\"", "betza \"K\"", Betza},
+           {"king captures only sideways and forward", "betza \"sfmKcK\"", "betza \"sfmKsfcK\"", Betza},
+           {"pawn double step", "betza \"fmWfcF\"", "betza \"fmWfcFfmD\"", Betza},
+           {"pawns capture forward", "betza \"fmWfcF\"", "betza \"fWfcF\"", Betza},
+           {"pawns capture backward too", "betza \"fmWfcF\"", "betza \"fmWcF\"", Betza},
+           {"no pawn placements", "  pawn beside own-pawn\n", "\n", PlacePawnBeside},
+           {"no placements behind pawns", "  other behind own-pawn\n", "\n", PlaceOtherBehind},
+           {"no draw after a placement", "  phase draw after place\n", "\n", PhaseDraw},
+           {"knight as a camel", "piece knight N { betza \"N\" }", "piece knight N { betza \"C\" }", Betza},
            {"no promotion by exchange", "  promote on enemy-royal-rank by-exchange from captured optional\n",
-            "\n"},
+            "\n", PromoteByExchange},
+           {"start shuffle seed 2", "option seed = 1", "option seed = 2", Option},
+           {"three pawns in the pile", "pile Q R*2 B*2 N*2 P*4", "pile Q R*2 B*2 N*2 P*3", Pile},
+           {"two tiles drawn at the start", "hand size 3 draw 3", "hand size 3 draw 2", Hand},
+           {"no placement phase", "  phase place optional\n  phase draw after place\n", "", PhasePlace},
+           {"the draw named stalemate", "no-legal-move -> draw \"chessme-draw\"",
+            "no-legal-move -> draw \"stalemate\"", EndNoLegalMove},
+           {"a pawn on e2 at the start", "setup \"kc6,", "setup \"kc6,Pe2,", SetupText},
+           {"a bounded board", "board unbounded", "board 8 x 8", BoardUnbounded, kRefused},
+           {"no adjacency rule", "move-condition non-capture adjacent-to any\n", "\n", MoveCondition,
+            kRefused},
+           {"no move phase", "  phase move mandatory\n", "", PhaseMove, kRefused},
+           {"placements that escape check", "  no-escape-from-check\n", "\n", PlaceNoEscape, kRefused},
+           {"placements that promote", "  no-promotion\n", "\n", PlaceNoPromotion, kRefused},
+           {"royals left attacked", "  royal-safe\n", "\n", RoyalSafe, kRefused},
+           {"no royal", "  royal\n", "\n", Royal, kRefused},
+           {"no checkmate rule", "  checkmate -> loss\n", "\n", EndCheckmate, kRefused},
+       },
+       {
+           {EndAgreement, "an agreed draw changes no action or status; it licenses how a record may end"},
        }},
   };
   return table;
+}
+
+// Constructs that state no behaviour of their own: metadata, containers whose contents
+// are constructs, and the expectations a ruleset states about itself.
+bool container_or_metadata(ConstructId id) {
+  static const std::set<ConstructId> ids = {Ruleset,     Title,        Piece,       Turn,
+                                            Placement,   Legal,        End,         Expect,
+                                            ExpectPerft, ExpectStatus, ExpectLegal, ExpectIllegal};
+  return ids.count(id) > 0;
+}
+
+// Every construct a bundled executable ruleset uses has a mutant that changes it (caught
+// by the fuzzer or refused by the compiler), or a stated reason why none can tell.
+TEST(MutationSuite, CoversEveryConstructTheRulesetsUse) {
+  for (const VariantMutants& vm : mutation_table()) {
+    arb::lang::Diagnostics d;
+    auto c = arb::lang::compile_file(rules_path(vm.variant), {}, d);
+    ASSERT_NE(c.model, nullptr) << d.render();
+    std::set<ConstructId> covered;
+    for (const Mutant& m : vm.mutants) covered.insert(m.construct);
+    for (const auto& [id, why] : vm.uncovered) covered.insert(id);
+    for (const auto* u : c.model->all_constructs()) {
+      // A parent's constructs are its own suite's business (chess for chessembly).
+      if (container_or_metadata(u->id) || !u->loc.src ||
+          fs::path(u->loc.src->path).filename() != vm.variant + std::string(".rules"))
+        continue;
+      EXPECT_TRUE(covered.count(u->id)) << vm.variant << ": no mutant changes `" << u->def().keyword << "` ("
+                                        << u->def().doc << ") used at line " << u->loc.line;
+    }
+  }
 }
 
 class MutationSuite : public ::testing::TestWithParam<VariantMutants> {};
@@ -334,13 +431,37 @@ TEST_P(MutationSuite, CatchesEveryMutant) {
     ASSERT_NE(at, std::string::npos) << vm.variant << ": " << m.name << ": `" << m.from
                                      << "` not in the ruleset";
     text.replace(at, std::string(m.from).size(), m.to);
-    auto program = compile_text(text, vm.variant);
+    auto program = compile_text(text, vm.variant, !m.refused);
+    if (m.refused) {
+      EXPECT_FALSE(program) << vm.variant << ": " << m.name << ": the compiler accepts the mutant";
+      if (!program) ++caught;
+      continue;
+    }
     ASSERT_TRUE(program) << vm.variant << ": " << m.name;
+    // A mutated start shows against the start the rule text gives (RULINGS 0, 1.1, 2.2-2.3),
+    // read by the reference engine.
+    {
+      auto mutant_start = arb::lang::make_compiled_engine(program);
+      auto ref_start = arb::ref::make_reference_engine(vm.variant);
+      static const std::map<std::string, std::string> kRuleStart = {
+          {"chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+          {"chessembly", "8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1"},
+          {"chessme", "start"}};
+      ref_start->set_position(kRuleStart.at(vm.variant));
+      if (mutant_start->position() != ref_start->position()) {
+        ++caught;
+        std::cout << "  " << vm.variant << " / " << m.name
+                  << ": caught at the start: " << mutant_start->position() << " / " << ref_start->position()
+                  << "\n";
+        continue;
+      }
+    }
     arb::fuzz::Options o;
     o.seed = 11;
     o.games = vm.games;
     auto t0 = std::chrono::steady_clock::now();
-    auto r = fuzz(program, vm.variant, o);
+    auto r = m.start ? arb::fuzz::run(compiled(program), reference(vm.variant), m.start, o)
+                     : fuzz(program, vm.variant, o);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r.divergence) {
       ADD_FAILURE() << vm.variant << ": mutant survived " << vm.games << " games: " << m.name;
