@@ -389,7 +389,9 @@ class Compiler {
     // The bitboard generator ends every position without a legal action: in check by
     // checkmate, otherwise by stalemate. A ruleset must say what the second one is.
     if (!p.stalemate_draw)
-      d_.error(m_.name_loc, "no end rule for a position without a legal action that is not check",
+      d_.error(m_.name_loc,
+               "a position without a legal action that is not check has no end rule: not executable yet by "
+               "the bitboard back end",
                "add `stalemate -> draw` to the `end` block");
     p.claim_repetition = m_.claim_repetition.value_or(0);
     p.claim_fifty = m_.claim_fifty.value_or(0);
