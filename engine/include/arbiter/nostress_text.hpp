@@ -58,7 +58,11 @@
 //    turn ends with the last of these draws.
 //
 // Example, nostress_start_position(NoStressLevel::Three, true, 1) (see below for the deal):
-//   `rnbqkbnr/ppp2ppp/4p3/3p4/3P4/4P3/PPP2PPP/RNBQKBNR w - - 0 1 level:3 pile:... ...`
+//   `rnbqkbnr/ppp2ppp/4p3/3p4/3P4/4P3/PPP2PPP/RNBQKBNR w - - 0 1 level:3
+//    pile:NPKPAQBPRBNAKNQQRRRANRBARQPQAQBKRABPPBPKNPNNBP wdiscard:- bdiscard:- whand:PQKNR
+//    bhand:QBPKK reshuffle:2` (one line).
+// Mid-game, White having drawn and about to act, Black's hand unknown:
+//   `4k3/8/8/8/8/8/8/1N2K3 w - - 0 9 level:2 pile:?46 wdiscard:PA bdiscard:R whand:NBBQ bhand:?3`
 //
 // ---------------------------------------------------------------------------------------
 // Turns and draws (RULINGS 3.3, 3.4, 3.8): what every engine does with these fields.
