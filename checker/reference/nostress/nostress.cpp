@@ -1,0 +1,933 @@
+// Reference engine for No Stress Chess, written from the rule text
+// (shared/rules/no-stress-chess.txt), RULINGS.md sections 0 and 3 and the position text of
+// engine/include/arbiter/nostress_text.hpp alone. It shares no move logic with lang/.
+//
+// The engine's state is exactly what the position text records (board, counters, the card
+// zones with their unknown parts, the reshuffle seed, pending draws), so that position()
+// and set_position() are inverse. Undo restores a saved copy of the whole state: the state
+// is small and plainness is worth more here than speed.
+//
+// One Action is one complete turn (RULINGS 3.9), or one chance outcome:
+//   Play(card, move)  the card played (P N B R Q K, A for Again) and the move it allows;
+//   Pass(card)        a card whose kind allows no move is played: a lost turn;
+//   Redraw            the hand is discarded and a new one drawn (levels 2, 3, advanced);
+//   Draw(card)        a chance outcome (see nostress_text.hpp, "Chance nodes").
+// When the card of the turn's draw is known, the draw is part of Play/Pass/Redraw.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arbiter/fen.hpp"
+#include "arbiter/nostress_text.hpp"
+#include "reference.hpp"
+
+namespace arb::ref {
+namespace {
+
+constexpr int kWhite = 0;
+constexpr int kBlack = 1;
+
+// Squares 0..63: rank index * 8 + file (rank index 0 = rank 1).
+constexpr int file_of(int sq) {
+  return sq & 7;
+}
+constexpr int rank_of(int sq) {
+  return sq >> 3;
+}
+Coord to_coord(int sq) {
+  return Coord{file_of(sq), rank_of(sq) + 1};
+}
+int color_of(char p) {
+  return std::isupper(static_cast<unsigned char>(p)) ? kWhite : kBlack;
+}
+char upper(char p) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(p)));
+}
+char piece_of(int color, char up) {
+  return color == kWhite ? up : static_cast<char>(std::tolower(static_cast<unsigned char>(up)));
+}
+int forward(int color) {
+  return color == kWhite ? 1 : -1;
+}
+
+constexpr int kKnight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+constexpr int kKingDirs[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+constexpr int kRookDirs[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+constexpr int kBishopDirs[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+
+// The square (file + df, rank + dr), or -1 off the board.
+int offset(int sq, int df, int dr) {
+  int f = file_of(sq) + df, r = rank_of(sq) + dr;
+  return (f < 0 || f > 7 || r < 0 || r > 7) ? -1 : r * 8 + f;
+}
+
+enum MoveKind : uint8_t { kNormal = 0, kDouble, kEnPassant, kCastle };
+
+// A move. For castling `to` is the castling rook's square; `promo` an upper-case letter.
+struct Move {
+  uint8_t from = 0;
+  uint8_t to = 0;
+  uint8_t kind = kNormal;
+  char promo = 0;
+  friend bool operator==(const Move& a, const Move& b) {
+    return a.from == b.from && a.to == b.to && a.kind == b.kind && a.promo == b.promo;
+  }
+};
+
+enum ActKind : uint8_t { kPlay = 1, kPass, kRedraw, kDraw };
+
+struct Act {
+  ActKind kind = kPlay;
+  char card = 0;  // the card played (kPlay, kPass) or drawn (kDraw)
+  Move move;
+};
+
+constexpr uint64_t kActionTag = 0x4e4f535452455353ULL;  // "NOSTRESS"
+
+Action encode(const Act& a) {
+  Action out;
+  out.lo = static_cast<uint64_t>(a.kind) | static_cast<uint64_t>(static_cast<uint8_t>(a.card)) << 8 |
+           static_cast<uint64_t>(a.move.from) << 16 | static_cast<uint64_t>(a.move.to) << 24 |
+           static_cast<uint64_t>(a.move.kind) << 32 |
+           static_cast<uint64_t>(static_cast<uint8_t>(a.move.promo)) << 40;
+  out.hi = kActionTag;
+  return out;
+}
+
+Act decode(const Action& a) {
+  if (a.hi != kActionTag || (a.lo >> 48) != 0)
+    throw std::invalid_argument("reference:nostress: foreign action");
+  Act out;
+  out.kind = static_cast<ActKind>(a.lo & 0xff);
+  out.card = static_cast<char>((a.lo >> 8) & 0xff);
+  out.move.from = static_cast<uint8_t>((a.lo >> 16) & 0xff);
+  out.move.to = static_cast<uint8_t>((a.lo >> 24) & 0xff);
+  out.move.kind = static_cast<uint8_t>((a.lo >> 32) & 0xff);
+  out.move.promo = static_cast<char>((a.lo >> 40) & 0xff);
+  if (out.kind < kPlay || out.kind > kDraw || out.move.from > 63 || out.move.to > 63 ||
+      out.move.kind > kCastle)
+    throw std::invalid_argument("reference:nostress: malformed action");
+  if (out.kind != kRedraw && nostress_card_index(out.card) < 0)
+    throw std::invalid_argument("reference:nostress: malformed action (card)");
+  return out;
+}
+
+uint64_t splitmix(uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ULL;
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Zobrist keys of the repetition key (board, side, castling, en passant).
+struct Zobrist {
+  uint64_t piece[12][64] = {};
+  uint64_t castle[4] = {};
+  uint64_t ep_file[8] = {};
+  uint64_t black = 0;
+  Zobrist() {
+    uint64_t state = 0x4E6F537472657373ULL;
+    for (auto& row : piece)
+      for (auto& k : row) k = splitmix(state);
+    for (auto& k : castle) k = splitmix(state);
+    for (auto& k : ep_file) k = splitmix(state);
+    black = splitmix(state);
+  }
+};
+const Zobrist& zobrist() {
+  static const Zobrist z;
+  return z;
+}
+int piece_index(char p) {
+  static const std::string kLetters = "PNBRQKpnbrqk";
+  return static_cast<int>(kLetters.find(p));
+}
+
+using Board = std::array<char, 64>;
+
+// Whether `sq` is attacked by a piece of colour `by`: a piece of `by` could capture there.
+bool attacked(const Board& b, int sq, int by) {
+  for (int df : {-1, 1}) {
+    int s = offset(sq, df, -forward(by));
+    if (s >= 0 && b[s] == piece_of(by, 'P')) return true;
+  }
+  for (const auto& d : kKnight) {
+    int s = offset(sq, d[0], d[1]);
+    if (s >= 0 && b[s] == piece_of(by, 'N')) return true;
+  }
+  for (const auto& d : kKingDirs) {
+    int s = offset(sq, d[0], d[1]);
+    if (s >= 0 && b[s] == piece_of(by, 'K')) return true;
+  }
+  for (const auto& d : kRookDirs)
+    for (int s = offset(sq, d[0], d[1]); s >= 0; s = offset(s, d[0], d[1])) {
+      if (!b[s]) continue;
+      if (b[s] == piece_of(by, 'R') || b[s] == piece_of(by, 'Q')) return true;
+      break;
+    }
+  for (const auto& d : kBishopDirs)
+    for (int s = offset(sq, d[0], d[1]); s >= 0; s = offset(s, d[0], d[1])) {
+      if (!b[s]) continue;
+      if (b[s] == piece_of(by, 'B') || b[s] == piece_of(by, 'Q')) return true;
+      break;
+    }
+  return false;
+}
+
+int king_square(const Board& b, int color) {
+  for (int sq = 0; sq < 64; ++sq)
+    if (b[sq] == piece_of(color, 'K')) return sq;
+  return -1;
+}
+
+// Castling squares: index 0 White king side, 1 White queen side, 2 Black king side, 3
+// Black queen side (the KQkq order).
+int castle_index(int color, bool king_side) {
+  return color * 2 + (king_side ? 0 : 1);
+}
+
+// Plays `m` (of colour `us`) on the board. Returns the captured piece (0 for none) and its
+// square.
+std::pair<char, int> play_on_board(Board& b, const Move& m, int us) {
+  switch (m.kind) {
+    case kCastle: {
+      bool king_side = file_of(m.to) > file_of(m.from);
+      int r = rank_of(m.from);
+      char king = b[m.from], rook = b[m.to];
+      b[m.from] = 0;
+      b[m.to] = 0;
+      b[r * 8 + (king_side ? 6 : 2)] = king;
+      b[r * 8 + (king_side ? 5 : 3)] = rook;
+      return {0, -1};
+    }
+    case kEnPassant: {
+      int victim = rank_of(m.from) * 8 + file_of(m.to);
+      char cap = b[victim];
+      b[victim] = 0;
+      b[m.to] = b[m.from];
+      b[m.from] = 0;
+      return {cap, victim};
+    }
+    default: {
+      char cap = b[m.to];
+      b[m.to] = m.promo ? piece_of(us, m.promo) : b[m.from];
+      b[m.from] = 0;
+      return {cap, cap ? static_cast<int>(m.to) : -1};
+    }
+  }
+}
+
+// The whole position: what the text records.
+struct State {
+  Board board{};
+  int side = kWhite;
+  std::array<bool, 4> castle{};  // KQkq
+  int ep = -1;                   // en-passant target square, set only when a capture there is legal
+  int halfmove = 0;
+  int fullmove = 1;
+  NoStressCards pile;  // top first
+  std::string discard[2];
+  NoStressCards hand[2];
+  bool has_seed = false;
+  uint64_t seed = 0;
+  int pending = 0;
+};
+
+// What the side to move faces.
+enum class Phase {
+  Over,           // the game is decided
+  ChancePending,  // chance: the next card of a redraw
+  ChanceReveal,   // chance: an unknown card of the own hand is revealed
+  ChanceDraw,     // chance: the turn's draw is unknown
+  DrawThenAct,    // the turn's draw is known: actions include it
+  Act,            // the turn's card is drawn: the player acts
+};
+
+class NoStressEngine final : public Engine {
+ public:
+  NoStressEngine(NoStressLevel level, bool advanced_pawns, uint64_t seed)
+      : level_(level), hand_size_(nostress_hand_size(level)), advanced_pawns_(advanced_pawns), seed_(seed) {
+    set_position("start");
+  }
+
+  std::string name() const override { return "reference:nostress"; }
+
+  GameConfig config() const override {
+    return GameConfig{"nostress",
+                      {{"level", nostress_level_name(level_)},
+                       {"seed", std::to_string(seed_)},
+                       {"setup-advanced-pawns", advanced_pawns_ ? "true" : "false"}}};
+  }
+
+  void set_position(std::string_view text) override {
+    NoStressPosition p;
+    std::string_view t = text;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+    if (t == "start") {
+      p = nostress_start_position(level_, advanced_pawns_, seed_);
+    } else if (t.substr(0, 6) == "start:") {
+      std::string digits(t.substr(6));
+      if (digits.empty() || digits.size() > 20 || !std::all_of(digits.begin(), digits.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+          }))
+        throw PositionError("start:SEED needs a decimal seed", 6);
+      uint64_t s = 0;
+      try {
+        s = std::stoull(digits);
+      } catch (const std::exception&) {
+        throw PositionError("start:SEED: the seed does not fit in 64 bits", 6);
+      }
+      p = nostress_start_position(level_, advanced_pawns_, s);
+    } else {
+      p = parse_nostress(text);
+      if (p.level != level_) {
+        size_t col = text.find("level:");
+        throw PositionError("the position is for level " + nostress_level_name(p.level) +
+                                " but this engine plays level " + nostress_level_name(level_),
+                            col == std::string_view::npos ? 0 : col + 6);
+      }
+    }
+    State s;
+    for (int sq = 0; sq < 64; ++sq) s.board[sq] = p.board.at(to_coord(sq));
+    s.side = p.board.side == Color::White ? kWhite : kBlack;
+    for (char c : p.board.castling) {
+      size_t k = std::string("KQkq").find(c);
+      if (k != std::string::npos) s.castle[k] = true;
+    }
+    s.halfmove = p.board.halfmove;
+    s.fullmove = p.board.fullmove;
+    s.pile = p.pile;
+    for (int c = 0; c < 2; ++c) {
+      s.discard[c] = p.discard[c];
+      s.hand[c] = p.hand[c];
+    }
+    s.has_seed = p.reshuffle_seed.has_value();
+    s.seed = p.reshuffle_seed.value_or(0);
+    s.pending = p.pending;
+    // En passant: kept only when a pawn of the side to move could legally capture there.
+    if (p.board.ep) {
+      int ep = (p.board.ep->y - 1) * 8 + p.board.ep->x;
+      if (ep_possible(s, ep)) s.ep = ep;
+    }
+    st_ = s;
+    history_.clear();
+    reps_.assign(1, rep_key(st_));
+  }
+
+  std::string position() const override {
+    NoStressPosition p;
+    p.board.width = 8;
+    p.board.height = 8;
+    p.board.cells.assign(64, 0);
+    for (int sq = 0; sq < 64; ++sq) p.board.at(to_coord(sq)) = st_.board[sq];
+    p.board.side = st_.side == kWhite ? Color::White : Color::Black;
+    std::string cs;
+    for (int k = 0; k < 4; ++k)
+      if (st_.castle[k]) cs.push_back("KQkq"[k]);
+    p.board.castling = cs.empty() ? "-" : cs;
+    if (st_.ep >= 0) p.board.ep = to_coord(st_.ep);
+    p.board.halfmove = st_.halfmove;
+    p.board.fullmove = st_.fullmove;
+    p.level = level_;
+    p.pile = st_.pile;
+    for (int c = 0; c < 2; ++c) {
+      p.discard[c] = st_.discard[c];
+      p.hand[c] = st_.hand[c];
+    }
+    if (st_.has_seed) p.reshuffle_seed = st_.seed;
+    p.pending = st_.pending;
+    return format_nostress(p);
+  }
+
+  void legal_actions(std::vector<Action>& out) override {
+    out.clear();
+    std::vector<Act> acts;
+    actions_of(st_, acts);
+    for (const Act& a : acts) out.push_back(encode(a));
+  }
+
+  void apply(const Action& action) override {
+    Act a = decode(action);
+    history_.push_back(Saved{st_, reps_.size()});
+    int before = st_.side;
+    try {
+      apply_act(st_, a);
+    } catch (...) {
+      st_ = history_.back().state;
+      history_.pop_back();
+      throw;
+    }
+    if (st_.side != before) reps_.push_back(rep_key(st_));
+  }
+
+  void undo() override {
+    if (history_.empty()) throw std::logic_error("reference:nostress: undo with no action applied");
+    st_ = history_.back().state;
+    reps_.resize(history_.back().reps);
+    history_.pop_back();
+  }
+
+  Status status() override {
+    Status out;
+    Phase ph = phase(st_);
+    if (advanced() && king_square(st_.board, st_.side) >= 0)
+      out.in_check = attacked(st_.board, king_square(st_.board, st_.side), 1 - st_.side);
+    if (ph == Phase::Over) {
+      int winner;
+      if (king_square(st_.board, st_.side) < 0) {
+        out.reason = "royal-capture";
+        winner = 1 - st_.side;
+      } else if (out.in_check) {
+        out.reason = "checkmate";
+        winner = 1 - st_.side;
+      } else {
+        out.reason = "stalemate";
+        winner = -1;
+      }
+      out.result = winner < 0 ? Result::Draw : winner == kWhite ? Result::WhiteWins : Result::BlackWins;
+      return out;
+    }
+    // RULINGS 3.7: claims exist at the advanced level only; a chance node offers none.
+    if (advanced() && !is_chance(ph)) {
+      out.claim_fifty = st_.halfmove >= 100;
+      out.claim_threefold = std::count(reps_.begin(), reps_.end(), reps_.back()) >= 3;
+    }
+    return out;
+  }
+
+  uint64_t hash() const override {
+    // The repetition key plus every card field, mixed by FNV-1a over their text.
+    std::string cards = st_.pile.known + "/" + std::to_string(st_.pile.unknown) + "/" + st_.discard[0] + "/" +
+                        st_.discard[1] + "/" + st_.hand[0].known + "/" + std::to_string(st_.hand[0].unknown) +
+                        "/" + st_.hand[1].known + "/" + std::to_string(st_.hand[1].unknown) + "/" +
+                        (st_.has_seed ? std::to_string(st_.seed) : "-") + "/" + std::to_string(st_.pending);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (char c : cards) {
+      h ^= static_cast<uint8_t>(c);
+      h *= 0x100000001b3ULL;
+    }
+    uint64_t mix = h;
+    return rep_key(st_) ^ splitmix(mix);
+  }
+
+  Color side_to_move() const override { return st_.side == kWhite ? Color::White : Color::Black; }
+
+  ActionInfo describe(const Action& action) const override {
+    Act a = decode(action);
+    Step s;
+    switch (a.kind) {
+      case kDraw:
+        s.kind = StepKind::Draw;
+        s.drawn = std::string(1, a.card);
+        break;
+      case kRedraw:
+        s.kind = StepKind::Redraw;
+        break;
+      case kPass:
+        s.kind = StepKind::Pass;
+        s.card = a.card;
+        break;
+      case kPlay: {
+        const Board& b = st_.board;
+        char mover = b[a.move.from];
+        if (!mover || color_of(mover) != st_.side)
+          throw std::invalid_argument("reference:nostress: action does not move a piece of the side to move");
+        s.kind = StepKind::Move;
+        s.card = a.card;
+        s.piece = upper(mover);
+        s.from = to_coord(a.move.from);
+        s.to = to_coord(a.move.to);
+        s.promotion = a.move.promo;
+        if (a.move.kind == kCastle) {
+          bool king_side = file_of(a.move.to) > file_of(a.move.from);
+          s.castle = king_side ? Castle::KingSide : Castle::QueenSide;
+          s.king_to = to_coord(rank_of(a.move.from) * 8 + (king_side ? 6 : 2));
+        } else if (a.move.kind == kEnPassant) {
+          int victim = rank_of(a.move.from) * 8 + file_of(a.move.to);
+          s.removed.push_back({to_coord(victim), b[victim]});
+        } else if (b[a.move.to]) {
+          s.removed.push_back({s.to, b[a.move.to]});
+        }
+        break;
+      }
+    }
+    ActionInfo info;
+    info.steps.push_back(s);
+    return info;
+  }
+
+  bool chance() const override { return is_chance(phase(st_)); }
+
+  void chance_outcomes(std::vector<ChanceOutcome>& out) override {
+    out.clear();
+    Phase ph = phase(st_);
+    if (!is_chance(ph)) return;
+    std::array<int, 7> pool = pool_after_reshuffle(st_, ph);
+    int total = 0;
+    for (int n : pool) total += n;
+    for (size_t k = 0; k < pool.size(); ++k)
+      if (pool[k] > 0)
+        out.push_back({encode(Act{kDraw, kNoStressCardKinds[k], {}}), static_cast<double>(pool[k]) / total});
+  }
+
+  std::vector<std::string> hidden() const override {
+    std::vector<std::string> out;
+    if (st_.pile.unknown > 0) out.push_back("draw-pile");
+    if (st_.hand[0].unknown > 0) out.push_back("white-hand");
+    if (st_.hand[1].unknown > 0) out.push_back("black-hand");
+    return out;
+  }
+
+  std::unique_ptr<Engine> clone() const override { return std::make_unique<NoStressEngine>(*this); }
+
+ private:
+  struct Saved {
+    State state;
+    size_t reps;
+  };
+
+  bool advanced() const { return level_ == NoStressLevel::Advanced; }
+  static bool is_chance(Phase p) {
+    return p == Phase::ChancePending || p == Phase::ChanceReveal || p == Phase::ChanceDraw;
+  }
+
+  // ----- Repetition key: board, side, castling rights, en passant (cards ignored).
+
+  static uint64_t rep_key(const State& s) {
+    const Zobrist& z = zobrist();
+    uint64_t h = 0;
+    for (int sq = 0; sq < 64; ++sq)
+      if (s.board[sq]) h ^= z.piece[piece_index(s.board[sq])][sq];
+    for (int k = 0; k < 4; ++k)
+      if (s.castle[k]) h ^= z.castle[k];
+    if (s.ep >= 0) h ^= z.ep_file[file_of(s.ep)];
+    if (s.side == kBlack) h ^= z.black;
+    return h;
+  }
+
+  // ----- Moves.
+
+  // Whether `m` leaves the mover's king unattacked (advanced level only asks).
+  static bool leaves_king_safe(const State& s, const Move& m) {
+    Board b = s.board;
+    play_on_board(b, m, s.side);
+    int k = king_square(b, s.side);
+    return k < 0 || !attacked(b, k, 1 - s.side);
+  }
+
+  void add_pawn_move(std::vector<Move>& out, int from, int to) const {
+    if (advanced() && (rank_of(to) == 0 || rank_of(to) == 7)) {
+      for (char p : {'Q', 'R', 'B', 'N'})
+        out.push_back(Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to), kNormal, p});
+    } else {
+      out.push_back(Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to), kNormal, 0});
+    }
+  }
+
+  // The moves of the side to move's pieces of kind `up` (P N B R Q K): pseudo-legal at
+  // levels 1-3, legal (own king safe) at the advanced level, with castling, en passant and
+  // promotion there.
+  void moves_of_kind(const State& s, char up, std::vector<Move>& out) const {
+    const Board& b = s.board;
+    const int us = s.side;
+    std::vector<Move> ml;
+    auto push = [&ml](int from, int to, uint8_t kind = kNormal) {
+      ml.push_back(Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to), kind, 0});
+    };
+    auto free_or_enemy = [&](int sq) { return sq >= 0 && (!b[sq] || color_of(b[sq]) != us); };
+    for (int from = 0; from < 64; ++from) {
+      char p = b[from];
+      if (!p || color_of(p) != us || upper(p) != up) continue;
+      switch (up) {
+        case 'P': {
+          int one = offset(from, 0, forward(us));
+          if (one < 0) break;  // a pawn on the far rank (levels 1-3) stays there
+          if (!b[one]) {
+            add_pawn_move(ml, from, one);
+            int two = offset(one, 0, forward(us));
+            if (rank_of(from) == (us == kWhite ? 1 : 6) && two >= 0 && !b[two]) push(from, two, kDouble);
+          }
+          for (int df : {-1, 1}) {
+            int to = offset(from, df, forward(us));
+            if (to < 0) continue;
+            if (b[to] && color_of(b[to]) != us)
+              add_pawn_move(ml, from, to);
+            else if (advanced() && to == s.ep)
+              push(from, to, kEnPassant);
+          }
+          break;
+        }
+        case 'N':
+          for (const auto& d : kKnight)
+            if (int to = offset(from, d[0], d[1]); free_or_enemy(to)) push(from, to);
+          break;
+        case 'K':
+          for (const auto& d : kKingDirs)
+            if (int to = offset(from, d[0], d[1]); free_or_enemy(to)) push(from, to);
+          if (advanced()) add_castling(s, from, ml);
+          break;
+        default: {
+          auto ray = [&](const int(*dirs)[2], int n) {
+            for (int i = 0; i < n; ++i)
+              for (int to = offset(from, dirs[i][0], dirs[i][1]); to >= 0;
+                   to = offset(to, dirs[i][0], dirs[i][1])) {
+                if (!b[to]) {
+                  push(from, to);
+                  continue;
+                }
+                if (color_of(b[to]) != us) push(from, to);
+                break;
+              }
+          };
+          if (up == 'R' || up == 'Q') ray(kRookDirs, 4);
+          if (up == 'B' || up == 'Q') ray(kBishopDirs, 4);
+          break;
+        }
+      }
+    }
+    for (const Move& m : ml)
+      if (!advanced() || leaves_king_safe(s, m)) out.push_back(m);
+  }
+
+  // Castling (advanced): the right is held, king on e and rook on its corner (the text
+  // guarantees both while the right is held), the squares between them empty, and the
+  // king's square, the square it crosses and its destination not attacked.
+  void add_castling(const State& s, int king, std::vector<Move>& ml) const {
+    const Board& b = s.board;
+    const int us = s.side;
+    const int r = us == kWhite ? 0 : 7;
+    if (king != r * 8 + 4) return;
+    for (bool king_side : {true, false}) {
+      if (!s.castle[castle_index(us, king_side)]) continue;
+      int rook = r * 8 + (king_side ? 7 : 0);
+      if (b[rook] != piece_of(us, 'R')) continue;
+      bool clear = true;
+      for (int f = std::min(4, file_of(rook)) + 1; f < std::max(4, file_of(rook)); ++f)
+        if (b[r * 8 + f]) clear = false;
+      if (!clear) continue;
+      bool safe = true;
+      for (int f : {4, king_side ? 5 : 3, king_side ? 6 : 2})
+        if (attacked(b, r * 8 + f, 1 - us)) safe = false;
+      if (safe) ml.push_back(Move{static_cast<uint8_t>(king), static_cast<uint8_t>(rook), kCastle, 0});
+    }
+  }
+
+  // Whether a pawn of the side to move could legally capture en passant onto `ep` (chess
+  // rules, cards ignored), with the advanced pawn in front of it.
+  bool ep_possible(const State& s, int ep) const {
+    if (!advanced()) return false;
+    const int us = s.side, them = 1 - us;
+    if (rank_of(ep) != (us == kWhite ? 5 : 2) || s.board[ep]) return false;
+    int pawn = offset(ep, 0, forward(them));
+    int origin = offset(ep, 0, -forward(them));
+    if (s.board[pawn] != piece_of(them, 'P') || s.board[origin]) return false;
+    for (int df : {-1, 1}) {
+      int from = offset(pawn, df, 0);
+      if (from < 0 || s.board[from] != piece_of(us, 'P')) continue;
+      if (leaves_king_safe(s, Move{static_cast<uint8_t>(from), static_cast<uint8_t>(ep), kEnPassant, 0}))
+        return true;
+    }
+    return false;
+  }
+
+  // Whether the side to move has any move at all (advanced: any legal move).
+  bool any_move(const State& s) const {
+    std::vector<Move> ml;
+    for (char up : {'P', 'N', 'B', 'R', 'Q', 'K'}) {
+      moves_of_kind(s, up, ml);
+      if (!ml.empty()) return true;
+    }
+    return false;
+  }
+
+  // ----- Cards.
+
+  // The kinds an Again card names (RULINGS 3.5): the most recent piece card on the own
+  // discard pile (the Again card is not on it yet) and on the opponent's; 0 for none.
+  static std::array<char, 2> again_kinds(const State& s) {
+    std::array<char, 2> out{0, 0};
+    for (int i = 0; i < 2; ++i) {
+      const std::string& pile = s.discard[i == 0 ? s.side : 1 - s.side];
+      for (auto it = pile.rbegin(); it != pile.rend(); ++it)
+        if (*it != 'A') {
+          out[i] = *it;
+          break;
+        }
+    }
+    return out;
+  }
+
+  // Reshuffle (RULINGS 3.8): the pile is empty; White's discard pile then Black's, bottom
+  // to top, become the pile, shuffled by the seed when the position has one, unknown
+  // otherwise.
+  static void reshuffle(State& s) {
+    std::string cards = s.discard[kWhite] + s.discard[kBlack];
+    s.discard[kWhite].clear();
+    s.discard[kBlack].clear();
+    if (s.has_seed) {
+      s.pile.known = shuffle_cards(cards, s.seed);
+      s.pile.unknown = 0;
+      ++s.seed;
+    } else {
+      s.pile.known.clear();
+      s.pile.unknown = static_cast<int>(cards.size());
+    }
+  }
+
+  // Draws one card into the hand of the side to move when its identity is known
+  // (reshuffling first when the pile is empty). False when the top card is unknown.
+  static bool draw_known(State& s) {
+    if (s.pile.size() == 0) reshuffle(s);
+    if (s.pile.known.empty()) return false;
+    NoStressCards& h = s.hand[s.side];
+    if (h.unknown > 0) throw std::logic_error("reference:nostress: drawing into a hand with unknown cards");
+    h.known.push_back(s.pile.known.front());
+    s.pile.known.erase(0, 1);
+    return true;
+  }
+
+  // Ends the turn of the side to move: counters, side, en passant.
+  void end_turn(State& s, bool reset_clock, int ep_candidate) const {
+    s.halfmove = reset_clock ? 0 : s.halfmove + 1;
+    if (s.side == kBlack) ++s.fullmove;
+    s.side = 1 - s.side;
+    s.ep = -1;
+    if (ep_candidate >= 0 && ep_possible(s, ep_candidate)) s.ep = ep_candidate;
+  }
+
+  // Makes the pending draws of a redraw as far as their cards are known; ends the turn
+  // when they are all made.
+  void finish_redraw(State& s) const {
+    while (s.pending > 0 && draw_known(s)) --s.pending;
+    if (s.pending == 0) end_turn(s, false, -1);
+  }
+
+  // The unknown pool: the deck minus every known card (counts in PNBRQKA order).
+  static std::array<int, 7> pool_of(const State& s) {
+    std::array<int, 7> pool{};
+    for (size_t k = 0; k < pool.size(); ++k) pool[k] = kNoStressDeckCounts[k];
+    auto remove = [&pool](const std::string& cards) {
+      for (char c : cards) --pool[nostress_card_index(c)];
+    };
+    remove(s.pile.known);
+    remove(s.discard[0]);
+    remove(s.discard[1]);
+    remove(s.hand[0].known);
+    remove(s.hand[1].known);
+    return pool;
+  }
+
+  static std::array<int, 7> pool_after_reshuffle(const State& s, Phase ph) {
+    if (ph == Phase::ChanceDraw && s.pile.size() == 0) {
+      State t = s;
+      reshuffle(t);
+      return pool_of(t);
+    }
+    return pool_of(s);
+  }
+
+  // ----- Phases and actions.
+
+  Phase phase(const State& s) const {
+    if (s.pending > 0) return Phase::ChancePending;
+    if (king_square(s.board, s.side) < 0) return Phase::Over;
+    // RULINGS 3.7: checkmate and stalemate are judged at the start of a turn, before the
+    // draw, whatever the cards.
+    if (advanced() && !any_move(s)) return Phase::Over;
+    if (s.hand[s.side].unknown > 0) return Phase::ChanceReveal;
+    if (s.hand[s.side].size() == hand_size_) {
+      if (!s.pile.known.empty() || (s.pile.size() == 0 && s.has_seed)) return Phase::DrawThenAct;
+      return Phase::ChanceDraw;
+    }
+    return Phase::Act;
+  }
+
+  void actions_of(const State& s, std::vector<Act>& out) const {
+    out.clear();
+    Phase ph = phase(s);
+    switch (ph) {
+      case Phase::Over:
+        return;
+      case Phase::ChancePending:
+      case Phase::ChanceReveal:
+      case Phase::ChanceDraw: {
+        std::array<int, 7> pool = pool_after_reshuffle(s, ph);
+        for (size_t k = 0; k < pool.size(); ++k)
+          if (pool[k] > 0) out.push_back(Act{kDraw, kNoStressCardKinds[k], {}});
+        return;
+      }
+      case Phase::DrawThenAct: {
+        State t = s;
+        draw_known(t);
+        decisions(t, out);
+        return;
+      }
+      case Phase::Act:
+        decisions(s, out);
+        return;
+    }
+  }
+
+  // The choices of a player holding the turn's card(s) (RULINGS 3.3-3.7, 3.9).
+  void decisions(const State& s, std::vector<Act>& out) const {
+    const std::string& hand = s.hand[s.side].known;
+    std::string kinds;  // distinct card kinds, in hand order
+    for (char c : hand)
+      if (kinds.find(c) == std::string::npos) kinds.push_back(c);
+    std::vector<Act> moves, passes;
+    std::vector<Move> ml;
+    for (char card : kinds) {
+      ml.clear();
+      if (card == 'A') {
+        std::array<char, 2> named = again_kinds(s);
+        if (named[0]) moves_of_kind(s, named[0], ml);
+        // A move both named kinds reach is one action: with two different kinds no move can
+        // be reached by both (a move starts from one piece of one kind).
+        if (named[1] && named[1] != named[0]) moves_of_kind(s, named[1], ml);
+      } else {
+        moves_of_kind(s, card, ml);
+      }
+      if (ml.empty()) passes.push_back(Act{kPass, card, {}});
+      for (const Move& m : ml) moves.push_back(Act{kPlay, card, m});
+    }
+    bool in_check = false;
+    if (advanced()) {
+      int k = king_square(s.board, s.side);
+      in_check = k >= 0 && attacked(s.board, k, 1 - s.side);
+    }
+    out = moves;
+    // In check with a card that allows an escape, only escaping moves are legal
+    // (RULINGS 3.7); every legal move of a player in check is an escape.
+    if (in_check && !moves.empty()) return;
+    out.insert(out.end(), passes.begin(), passes.end());
+    if (level_ != NoStressLevel::One) {
+      bool three_alike = false;
+      for (char c : kinds)
+        if (std::count(hand.begin(), hand.end(), c) >= 3) three_alike = true;
+      if (three_alike || moves.empty()) out.push_back(Act{kRedraw, 0, {}});
+    }
+  }
+
+  void apply_act(State& s, const Act& a) const {
+    Phase ph = phase(s);
+    if (ph == Phase::Over) throw std::logic_error("reference:nostress: the game is over");
+    if (a.kind == kDraw) {
+      if (!is_chance(ph))
+        throw std::logic_error("reference:nostress: a draw outcome where no chance node is");
+      std::array<int, 7> pool = pool_after_reshuffle(s, ph);
+      if (pool[nostress_card_index(a.card)] <= 0)
+        throw std::logic_error(std::string("reference:nostress: no unknown ") + a.card + " card is left");
+      NoStressCards& h = s.hand[s.side];
+      if (ph == Phase::ChanceReveal) {
+        --h.unknown;
+        h.known.push_back(a.card);
+        return;
+      }
+      if (s.pile.size() == 0) reshuffle(s);
+      --s.pile.unknown;
+      h.known.push_back(a.card);
+      if (ph == Phase::ChancePending) {
+        --s.pending;
+        finish_redraw(s);
+      }
+      return;
+    }
+    if (is_chance(ph)) throw std::logic_error("reference:nostress: a chance node needs a draw outcome");
+    if (ph == Phase::DrawThenAct) draw_known(s);
+    NoStressCards& h = s.hand[s.side];
+    if (a.kind == kRedraw) {
+      if (level_ == NoStressLevel::One) throw std::logic_error("reference:nostress: no redraw at level 1");
+      s.discard[s.side] += h.known;
+      h.known.clear();
+      s.pending = hand_size_;
+      finish_redraw(s);
+      return;
+    }
+    size_t at = h.known.find(a.card);
+    if (at == std::string::npos)
+      throw std::logic_error(std::string("reference:nostress: no ") + a.card + " card in the hand");
+    h.known.erase(at, 1);
+    s.discard[s.side].push_back(a.card);
+    if (a.kind == kPass) {
+      end_turn(s, false, -1);
+      return;
+    }
+    const Move& m = a.move;
+    const int us = s.side;
+    char mover = s.board[m.from];
+    if (!mover || color_of(mover) != us)
+      throw std::logic_error("reference:nostress: action does not move a piece of the side to move");
+    auto [captured, cap_sq] = play_on_board(s.board, m, us);
+    (void)cap_sq;
+    if (advanced()) {
+      if (upper(mover) == 'K') s.castle[castle_index(us, true)] = s.castle[castle_index(us, false)] = false;
+      for (int sq : {static_cast<int>(m.from), static_cast<int>(m.to)}) {
+        if (sq == 7) s.castle[0] = false;
+        if (sq == 0) s.castle[1] = false;
+        if (sq == 63) s.castle[2] = false;
+        if (sq == 56) s.castle[3] = false;
+      }
+    }
+    int ep_candidate = m.kind == kDouble ? offset(m.from, 0, forward(us)) : -1;
+    end_turn(s, upper(mover) == 'P' || captured != 0, ep_candidate);
+  }
+
+  NoStressLevel level_;
+  int hand_size_;
+  bool advanced_pawns_;
+  uint64_t seed_;
+  State st_;
+  std::vector<Saved> history_;
+  // Repetition keys of the positions at the start of each turn since set_position.
+  std::vector<uint64_t> reps_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_nostress_engine(const std::map<std::string, std::string>& options) {
+  NoStressLevel level = NoStressLevel::Three;
+  bool advanced_pawns = true;
+  uint64_t seed = 1;
+  for (const auto& [key, value] : options) {
+    if (key == "level") {
+      auto l = parse_nostress_level(value);
+      if (!l)
+        throw std::invalid_argument("nostress: option level must be 1, 2, 3 or advanced, not '" + value +
+                                    "'");
+      level = *l;
+    } else if (key == "setup-advanced-pawns") {
+      if (value != "true" && value != "false")
+        throw std::invalid_argument("nostress: option setup-advanced-pawns must be true or false, not '" +
+                                    value + "'");
+      advanced_pawns = value == "true";
+    } else if (key == "seed") {
+      bool ok = !value.empty() && value.size() <= 20 && std::all_of(value.begin(), value.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      });
+      if (ok) {
+        try {
+          seed = std::stoull(value);
+        } catch (const std::exception&) {
+          ok = false;
+        }
+      }
+      if (!ok)
+        throw std::invalid_argument("nostress: option seed must be a decimal 64-bit number, not '" + value +
+                                    "'");
+    } else {
+      throw std::invalid_argument("nostress: unknown option '" + key +
+                                  "' (the options are level, seed, setup-advanced-pawns)");
+    }
+  }
+  return std::make_unique<NoStressEngine>(level, advanced_pawns, seed);
+}
+
+}  // namespace arb::ref
