@@ -692,17 +692,19 @@ TEST(ReferenceChess2Perft, AllPairings) {
 TEST(ReferenceChess2Playouts, ApplyUndoAndRoundTrip) {
   std::mt19937_64 rng(2024);
   size_t plies = 0, games = 0;
+  std::map<std::string, int> endings;
   for (size_t i = 0; i < kArmies.size(); ++i)
     for (size_t j = 0; j < kArmies.size(); ++j)
       for (int start : {518, 0, 959, 300}) {
         auto e = make(kArmies[i], kArmies[j], "start:" + std::to_string(start));
         ++games;
-        for (int ply = 0; ply < 120; ++ply) {
+        for (int ply = 0; ply < 160; ++ply) {
           std::vector<Action> actions;
           e->legal_actions(actions);
           auto st = e->status();
           if (actions.empty()) {
             EXPECT_NE(st.result, arb::Result::Ongoing) << e->position();
+            ++endings[st.reason];
             break;
           }
           EXPECT_EQ(st.result, arb::Result::Ongoing) << e->position();
@@ -713,9 +715,29 @@ TEST(ReferenceChess2Playouts, ApplyUndoAndRoundTrip) {
           copy->set_position(before);
           ASSERT_EQ(copy->position(), before);
           ASSERT_EQ(copy->hash(), h) << before;
+          // Every description keeps the invariants of RULINGS 4: one or two steps, the second
+          // a warrior king's king-turn; kings and ghosts are never removed; a whirlwind
+          // removes something.
+          for (const Action& any : actions) {
+            auto d = e->describe(any);
+            ASSERT_GE(d.steps.size(), 1u);
+            ASSERT_LE(d.steps.size(), 2u);
+            EXPECT_FALSE(d.steps[0].king_turn);
+            if (d.steps.size() == 2) {
+              EXPECT_TRUE(d.steps[1].king_turn);
+              EXPECT_EQ(d.steps[1].piece, 'W');
+            }
+            for (const auto& st : d.steps) {
+              if (st.kind == arb::StepKind::Whirlwind) {
+                EXPECT_FALSE(st.removed.empty());
+              }
+              for (const auto& r : st.removed) {
+                char up = static_cast<char>(std::toupper(static_cast<unsigned char>(r.piece)));
+                EXPECT_TRUE(up != 'K' && up != 'W' && up != 'G') << e->position() << " " << text_of(*e, any);
+              }
+            }
+          }
           const Action& a = actions[rng() % actions.size()];
-          auto info = e->describe(a);
-          ASSERT_FALSE(info.steps.empty());
           e->apply(a);
           ++plies;
           std::string after = e->position();
@@ -726,7 +748,9 @@ TEST(ReferenceChess2Playouts, ApplyUndoAndRoundTrip) {
           ASSERT_EQ(e->position(), after);
         }
       }
-  std::printf("playouts: %zu games, %zu plies\n", games, plies);
+  std::printf("playouts: %zu games, %zu plies;", games, plies);
+  for (const auto& [reason, n] : endings) std::printf(" %s %d", reason.c_str(), n);
+  std::printf("\n");
 }
 
 }  // namespace
