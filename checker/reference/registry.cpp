@@ -18,6 +18,7 @@ void no_options(const std::string& variant, const std::map<std::string, std::str
 std::unique_ptr<Engine> make_reference_engine(const std::string& variant,
                                               const std::map<std::string, std::string>& options) {
   if (variant == "nostress") return make_nostress_engine(options);
+  if (variant == "chess2") return make_chess2_engine(options);
   if (variant != "chess" && variant != "chessembly" && variant != "chessme") return nullptr;
   no_options(variant, options);
   if (variant == "chess") return make_chess_engine();
