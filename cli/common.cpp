@@ -73,21 +73,35 @@ Loaded load_engine(const Common& c) {
   Loaded l;
   arb::lang::Diagnostics diags;
   std::string path = rules_path(c);
-  l.compiled = arb::lang::compile_file(path, parse_sets(c.sets), diags);
-  if (diags.has_errors()) {
-    std::cerr << diags.render();
-    std::cerr << path << ": " << diags.error_count() << " error(s)\n";
-    return l;
-  }
-  l.variant = l.compiled.model->name;
   if (c.engine == "compiled") {
+    l.compiled = arb::lang::compile_file(path, parse_sets(c.sets), diags);
+    if (diags.has_errors()) {
+      std::cerr << diags.render();
+      std::cerr << path << ": " << diags.error_count() << " error(s)\n";
+      return l;
+    }
+    l.variant = l.compiled.model->name;
     l.engine = arb::lang::make_compiled_engine(l.compiled.program);
   } else if (c.engine == "reference") {
-    if (!c.sets.empty())
-      throw UsageError("--set applies to the compiled ruleset; the reference engine has no options");
-    std::string base = l.variant;
-    l.engine = arb::ref::make_reference_engine(base);
-    if (!l.engine) throw UsageError("variant `" + base + "` has no reference engine yet");
+    // The reference engine runs without compiling the ruleset: a bundled variant by its
+    // name, a ruleset file by the name it declares (loaded and checked, not compiled).
+    if (!c.variant.empty()) {
+      l.variant = c.variant;
+    } else {
+      l.compiled.model = arb::lang::load_ruleset(path, {}, diags, l.compiled.sources);
+      if (!l.compiled.model) {
+        std::cerr << diags.render();
+        std::cerr << path << ": " << diags.error_count() << " error(s)\n";
+        return l;
+      }
+      l.variant = l.compiled.model->name;
+    }
+    try {
+      l.engine = arb::ref::make_reference_engine(l.variant, parse_sets(c.sets));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--set: ") + e.what());
+    }
+    if (!l.engine) throw UsageError("variant `" + l.variant + "` has no reference engine yet");
   } else {
     throw UsageError("--engine must be `compiled` or `reference`, not `" + c.engine + "`");
   }
@@ -96,8 +110,7 @@ Loaded load_engine(const Common& c) {
     if (!position.empty()) throw UsageError("give --seed or --position, not both");
     position = "start:" + c.seed;
   }
-  if (position.empty() && c.engine != "compiled")
-    position = arb::lang::make_compiled_engine(l.compiled.program)->position();
+  if (position.empty() && c.engine != "compiled") position = "start";
   if (!position.empty()) {
     try {
       l.engine->set_position(position);

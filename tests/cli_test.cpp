@@ -224,9 +224,17 @@ TEST_F(Cli, UnknownVariant) {
   EXPECT_EQ(r.code, 2) << r;
   EXPECT_TRUE(contains(r.err, "unknown variant `chesss`")) << r;
   EXPECT_TRUE(contains(r.err, "chessembly")) << r;  // the bundled ones are listed
-  // A variant without a reference engine, asked for one.
-  Outcome n = run({"moves", "--variant", "chess2", "--engine", "reference"});
-  EXPECT_EQ(n.code, 2) << n;
+  // The reference engine runs without compiling the ruleset, with the variant's options
+  // (Chess 2 does not compile yet; its reference engine plays it).
+  Outcome n = run({"perft", "--variant", "chess2", "--engine", "reference", "--set", "white-army=reaper",
+                   "--set", "black-army=animals", "--depth", "2"});
+  EXPECT_EQ(n.code, 0) << n;
+  EXPECT_TRUE(contains(n.out, "nodes 3264")) << n;
+  // A bad option of a reference engine is unusable input.
+  Outcome bad = run({"perft", "--variant", "chess2", "--engine", "reference", "--set", "white-army=dragons",
+                     "--depth", "1"});
+  EXPECT_EQ(bad.code, 2) << bad;
+  EXPECT_TRUE(contains(bad.err, "dragons")) << bad;
 }
 
 TEST_F(Cli, BadSet) {

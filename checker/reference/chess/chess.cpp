@@ -182,6 +182,8 @@ class ChessEngine final : public Engine {
   }
 
   void set_position(std::string_view text) override {
+    // `start`: the FIDE start (RULINGS 0).
+    if (text == "start") text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     ChessEngine fresh;
     fresh.load(text);
     *this = std::move(fresh);

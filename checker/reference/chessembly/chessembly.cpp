@@ -643,6 +643,8 @@ class ChessemblyEngine final : public Engine {
   }
 
   void set_position(std::string_view text) override {
+    // `start`: the empty board, each side's 16 pieces in reserve (RULINGS 1.1).
+    if (text == "start") text = "8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1";
     pos_ = parse_position(text);
     history_.clear();
   }
