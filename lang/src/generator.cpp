@@ -11,6 +11,11 @@ namespace arb::lang {
 
 namespace {
 
+// The generator is instantiated once per bitboard type; that makes its functions look
+// bigger to the inliner, which then stops inlining the small hot ones (attack tests, board
+// updates) into the move loop. They are inlined as they were with one instantiation.
+#define ARB_INLINE [[gnu::always_inline]] inline
+
 using Move = uint32_t;
 enum Kind : uint32_t { kNormal = 0, kDouble, kEnPassant, kCastleK, kCastleQ, kPromote, kPlace };
 
@@ -241,6 +246,10 @@ class Generator final : public Engine {
   int ep_ = -1, ep_victim_ = -1;
   uint8_t castling_ = 0;
   std::array<int, 4> rook_sq_{};  // right i = colour*2 + (0 king side, 1 queen side)
+  // Per right: the squares that must be empty, and those the king passes (its destination
+  // included) that must not be attacked. Fixed while the right lasts: the king and the rook
+  // have not moved.
+  std::array<BB, 4> castle_need_{}, castle_path_{};
   std::array<uint8_t, N> castle_clear_{};
   int halfmove_ = 0, fullmove_ = 1;
   int reserve_[2][kMaxTypes] = {};
@@ -255,20 +264,20 @@ class Generator final : public Engine {
     char l = p_->letters[code >> 1];
     return (code & 1) ? static_cast<char>(std::tolower(l)) : l;
   }
-  BB occupied() const { return by_color_[0] | by_color_[1]; }
-  BB pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
-  int royal_square(int c) const {
+  ARB_INLINE BB occupied() const { return by_color_[0] | by_color_[1]; }
+  ARB_INLINE BB pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
+  ARB_INLINE int royal_square(int c) const {
     if (p_->royal_type < 0) return -1;
     BB b = pieces(c, p_->royal_type);
     return b ? lsb(b) : -1;
   }
 
-  void put(int s, int code) {
+  ARB_INLINE void put(int s, int code) {
     board_[s] = static_cast<int8_t>(code);
     by_color_[code & 1] |= bit(s);
     by_type_[code >> 1] |= bit(s);
   }
-  void remove(int s) {
+  ARB_INLINE void remove(int s) {
     int code = board_[s];
     board_[s] = -1;
     by_color_[code & 1] &= ~bit(s);
@@ -277,7 +286,7 @@ class Generator final : public Engine {
 
   // Squares a rider reaches from s along direction d, stopping at (and including) the
   // first occupied square.
-  BB ride(int d, int s, const BB& occ) const {
+  ARB_INLINE BB ride(int d, int s, const BB& occ) const {
     BB r = t_->ray[d][s];
     BB blockers = r & occ;
     if (!blockers) return r;
@@ -285,13 +294,13 @@ class Generator final : public Engine {
     return r & ~t_->ray[d][b];
   }
   // First occupied square from s along d, or -1.
-  int first(int d, int s, const BB& occ) const {
+  ARB_INLINE int first(int d, int s, const BB& occ) const {
     BB blockers = t_->ray[d][s] & occ;
     if (!blockers) return -1;
     return (kDirUp >> d & 1) ? lsb(blockers) : msb(blockers);
   }
 
-  bool attacked(int s, int by, const BB& occ) const {
+  ARB_INLINE bool attacked(int s, int by, const BB& occ) const {
     for (int t = 0; t < p_->ntypes; ++t) {
       if (t_->pieces[t].leap_capture_from[by][s] & pieces(by, t) & occ) return true;
     }
@@ -305,7 +314,7 @@ class Generator final : public Engine {
     return false;
   }
 
-  BB pinned(int k, int us) const {
+  ARB_INLINE BB pinned(int k, int us) const {
     BB pins{};
     BB occ = occupied();
     for (int d = 0; d < 8; ++d) {
@@ -321,13 +330,13 @@ class Generator final : public Engine {
   }
 
   // The king's and the rook's destinations of a castling move of the side to move (`side`).
-  void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
+  ARB_INLINE void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
     int rank = side == 0 ? 0 : p_->height - 1;
     kto = rank * p_->width + (kind == kCastleK ? p_->ks_king_to : p_->qs_king_to);
     rto = rank * p_->width + (kind == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
   }
   // Moves king and rook between their castling squares (either direction).
-  void shift_pair(int kfrom, int rfrom, int kto, int rto) {
+  ARB_INLINE void shift_pair(int kfrom, int rfrom, int kto, int rto) {
     int kc = board_[kfrom], rc = board_[rfrom];
     remove(kfrom);
     remove(rfrom);
@@ -340,7 +349,7 @@ class Generator final : public Engine {
     int8_t captured;
     int victim_sq;
   };
-  Light light_make(Move m) {
+  ARB_INLINE Light light_make(Move m) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
     Light l{-1, -1};
@@ -365,7 +374,7 @@ class Generator final : public Engine {
     put(to, k == kPromote ? type_of(m) * 2 + side_ : code);
     return l;
   }
-  void light_unmake(Move m, Light l, int moved_code) {
+  ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
     if (k == kPlace) {
@@ -471,17 +480,12 @@ class Generator final : public Engine {
         for (int side = 0; side < 2; ++side) {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
-          int rsq = rook_sq_[right];
-          int kto, rto;
-          castle_targets(side == 0 ? kCastleK : kCastleQ, us, kto, rto);
-          BB need = (t_->between(k, kto) | bit(kto) | t_->between(rsq, rto) | bit(rto)) & ~bit(k) & ~bit(rsq);
-          if (need & occ) continue;
-          BB path = t_->between(k, kto) | bit(kto);
+          if (castle_need_[right] & occ) continue;
           bool ok = true;
-          for (BB pb = path; pb && ok; clear_lsb(pb))
+          for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
             if (attacked(lsb(pb), them, occ)) ok = false;
           if (!ok) continue;
-          Move m = make_move(k, rsq, side == 0 ? kCastleK : kCastleQ);
+          Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
           if (safe_after(m)) emit(m);
         }
       }
@@ -743,6 +747,12 @@ class Generator final : public Engine {
           throw PositionError("two castling rights on the same side of the king", 0);
         castling_ |= static_cast<uint8_t>(1 << idx);
         rook_sq_[idx] = rank * p_->width + r.rook_file;
+        {
+          int kto, rto, rsq = rook_sq_[idx];
+          castle_targets(side == 0 ? kCastleK : kCastleQ, c, kto, rto);
+          castle_path_[idx] = t_->between(k, kto) | bit(kto);
+          castle_need_[idx] = (castle_path_[idx] | t_->between(rsq, rto) | bit(rto)) & ~bit(k) & ~bit(rsq);
+        }
         castle_clear_[rook_sq_[idx]] |= static_cast<uint8_t>(1 << idx);
         castle_clear_[k] |= static_cast<uint8_t>(1 << idx);
         if (k % p_->width != p_->width / 2 || (r.rook_file != 0 && r.rook_file != p_->width - 1))
