@@ -174,7 +174,8 @@ TEST(LangBundled, UnexecutableFeaturesAreNamedAtTheirLines) {
 // The `expect` blocks of the executable rulesets hold on the compiled generator (what
 // `arbiter test` runs), and a child's expectations replace its parent's.
 TEST(LangBundled, ExpectationsOfTheRulesetsHold) {
-  const std::map<std::string, size_t> counts = {{"chess", 2}, {"chessembly", 2}, {"chessme", 8}};
+  const std::map<std::string, size_t> counts = {
+      {"chess", 2}, {"chessembly", 2}, {"chessme", 8}, {"capablanca", 5}};
   for (const auto& [v, count] : counts) {
     auto l = compile_path(ruleset_path(v));
     ASSERT_NE(l->compiled.program, nullptr) << l->diags.render();

@@ -41,15 +41,15 @@ class Compiler {
       if (d_.has_errors()) return nullptr;
       return p;
     }
-    if (m_.width * m_.height > 64) {
+    if (m_.width > kMaxFiles || m_.height > kMaxRanks) {
       d_.error(m_.board_loc,
-               "boards of more than 64 squares are not executable yet by the compiled generator");
+               "boards wider or taller than 16 squares are not executable by the compiled generator",
+               "the bitboard back end runs boards up to 16 x 16");
       return nullptr;
     }
     p->width = m_.width;
     p->height = m_.height;
     p->squares = m_.width * m_.height;
-    geometry(*p);
     if (m_.pieces.size() > kMaxTypes) {
       d_.error(m_.pieces[kMaxTypes].loc, "more than 16 piece types are not executable yet");
       return nullptr;
@@ -60,6 +60,12 @@ class Compiler {
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
     rules(*p);
     if (d_.has_errors()) return nullptr;
+    if (p->squares <= 64)
+      p->tables64 = tables<uint64_t>(*p);
+    else if (p->squares <= 128)
+      p->tables128 = tables<Wide<2>>(*p);
+    else
+      p->tables256 = tables<Wide<4>>(*p);
     return p;
   }
 
@@ -82,39 +88,76 @@ class Compiler {
   }
   bool on(const Program& p, int x, int y) const { return x >= 0 && y >= 0 && x < p.width && y < p.height; }
 
-  void geometry(Program& p) {
-    for (int s = 0; s < p.squares; ++s) p.board_mask |= Bitboard(1) << s;
-    for (int d = 0; d < 8; ++d) {
-      p.dir_step[d] = kDirDy[d] * p.width + kDirDx[d];
+  // The per-square tables on bitboard type BB, from the geometry and the pieces' leaps.
+  template <class BB>
+  std::shared_ptr<const BoardTables<BB>> tables(const Program& p) const {
+    using bb::set;
+    auto tb = std::make_shared<BoardTables<BB>>();
+    BoardTables<BB>& g = *tb;
+    for (int s = 0; s < p.squares; ++s) set(g.board_mask, s);
+    for (auto& row : g.dir) row.fill(-1);
+    for (int y = 0; y < p.height; ++y)
+      for (int x = 0; x < p.width; ++x)
+        for (int d = 0; d < 8; ++d) {
+          BB r{};
+          for (int cx = x + kDirDx[d], cy = y + kDirDy[d]; on(p, cx, cy); cx += kDirDx[d], cy += kDirDy[d]) {
+            set(r, sq(p, cx, cy));
+            g.dir[sq(p, x, y)][sq(p, cx, cy)] = static_cast<int8_t>(d);
+          }
+          g.ray[d][sq(p, x, y)] = r;
+          if (on(p, x + kDirDx[d], y + kDirDy[d]))
+            set(g.adjacent[sq(p, x, y)], sq(p, x + kDirDx[d], y + kDirDy[d]));
+        }
+    auto zone = [&](RankSet ranks) {
+      BB z{};
       for (int y = 0; y < p.height; ++y)
-        for (int x = 0; x < p.width; ++x) {
-          Bitboard r = 0;
-          for (int cx = x + kDirDx[d], cy = y + kDirDy[d]; on(p, cx, cy); cx += kDirDx[d], cy += kDirDy[d])
-            r |= Bitboard(1) << sq(p, cx, cy);
-          p.ray[d][sq(p, x, y)] = r;
+        if (ranks >> y & 1)
+          for (int x = 0; x < p.width; ++x) set(z, sq(p, x, y));
+      return z;
+    };
+    for (int c = 0; c < 2; ++c) g.place_zone[c] = zone(p.place_zone[c]);
+    g.pieces.resize(p.types.size());
+    for (size_t t = 0; t < p.types.size(); ++t) {
+      const PieceProgram& pp = p.types[t];
+      PieceTables<BB>& pt = g.pieces[t];
+      pt.ride_move = pp.ride_move;
+      pt.ride_capture = pp.ride_capture;
+      for (int c = 0; c < 2; ++c) {
+        pt.promote_zone[c] = zone(pp.promote_zone[c]);
+        pt.forbidden_zone[c] = zone(pp.forbidden_zone[c]);
+        for (const PieceProgram::Leap& l : pp.leaps[c])
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x) {
+              if (!on(p, x + l.dx, y + l.dy)) continue;
+              int s = sq(p, x, y), to = sq(p, x + l.dx, y + l.dy);
+              if (l.move) set(pt.leap_move[c][s], to);
+              if (l.capture) {
+                set(pt.leap_capture[c][s], to);
+                set(pt.leap_capture_from[c][to], s);
+              }
+              if (l.en_passant) set(pt.ep_capture[c][s], to);
+            }
+        for (const PieceProgram::LameLeap& l : pp.lame[c]) {
+          int steps = std::max(std::abs(l.dx), std::abs(l.dy));
+          int ux = l.dx / steps, uy = l.dy / steps;
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x) {
+              if (!(l.from >> y & 1) || !on(p, x + l.dx, y + l.dy)) continue;
+              BB path{};
+              for (int k = 1; k < steps; ++k) set(path, sq(p, x + ux * k, y + uy * k));
+              pt.initial_lame[c][sq(p, x, y)].push_back({sq(p, x + l.dx, y + l.dy), path});
+            }
         }
+      }
     }
-    for (int a = 0; a < p.squares; ++a)
-      for (int d = 0; d < 8; ++d) {
-        Bitboard r = p.ray[d][a];
-        Bitboard back = p.ray[(d + 4) % 8][a];
-        for (Bitboard b = r; b; b &= b - 1) {
-          int t = __builtin_ctzll(b);
-          p.between[a][t] = r & p.ray[(d + 4) % 8][t];
-          p.line[a][t] = r | back | (Bitboard(1) << a);
-        }
-        if (r) p.adjacent[a] |= Bitboard(1) << (a + p.dir_step[d]);
-      }
-    for (int y = 0; y < p.height && y < 16; ++y)
-      for (int x = 0; x < p.width; ++x) {
-        p.rank_mask[0][y + 1] |= Bitboard(1) << sq(p, x, y);
-        p.rank_mask[1][y + 1] |= Bitboard(1) << sq(p, x, p.height - 1 - y);
-      }
+    return tb;
   }
 
-  Bitboard ranks(const Program& p, int color, const Range& r) const {
-    Bitboard b = 0;
-    for (int k = std::max(1, r.lo); k <= r.hi && k <= p.height; ++k) b |= p.rank_mask[color][k];
+  // The absolute ranks of colour `color`'s relative ranks r.
+  RankSet ranks(const Program& p, int color, const Range& r) const {
+    RankSet b = 0;
+    for (int k = std::max(1, r.lo); k <= r.hi && k <= p.height; ++k)
+      b |= RankSet(1) << (color == 0 ? k - 1 : p.height - k);
     return b;
   }
 
@@ -161,30 +204,10 @@ class Compiler {
               d_.error(bt.loc, "`i` needs `initial ranks ...` in the piece's block");
               return;
             }
-            Bitboard from = ranks(p, c, *def.initial_ranks);
-            int steps = std::max(std::abs(dx), std::abs(dy));
-            int ux = dx / steps, uy = dy / steps;
-            for (int y = 0; y < p.height; ++y)
-              for (int x = 0; x < p.width; ++x) {
-                int s = sq(p, x, y);
-                if (!(from >> s & 1) || !on(p, x + dx, y + dy)) continue;
-                Bitboard path = 0;
-                for (int k = 1; k < steps; ++k) path |= Bitboard(1) << sq(p, x + ux * k, y + uy * k);
-                pp.initial_lame[c][s].push_back({sq(p, x + dx, y + dy), path});
-              }
+            pp.lame[c].push_back({dx, dy, ranks(p, c, *def.initial_ranks)});
             continue;
           }
-          for (int y = 0; y < p.height; ++y)
-            for (int x = 0; x < p.width; ++x) {
-              if (!on(p, x + dx, y + dy)) continue;
-              int s = sq(p, x, y), to = sq(p, x + dx, y + dy);
-              if (mv.can_move) pp.leap_move[c][s] |= Bitboard(1) << to;
-              if (mv.can_capture) {
-                pp.leap_capture[c][s] |= Bitboard(1) << to;
-                pp.leap_capture_from[c][to] |= Bitboard(1) << s;
-              }
-              if (mv.en_passant) pp.ep_capture[c][s] |= Bitboard(1) << to;
-            }
+          pp.leaps[c].push_back({dx, dy, mv.can_move, mv.can_capture, mv.en_passant});
         }
       }
     }

@@ -11,41 +11,46 @@ namespace arb::lang {
 
 namespace {
 
+// The generator is instantiated once per bitboard type; that makes its functions look
+// bigger to the inliner, which then stops inlining the small hot ones (attack tests, board
+// updates) into the move loop. They are inlined as they were with one instantiation.
+#define ARB_INLINE [[gnu::always_inline]] inline
+
 using Move = uint32_t;
 enum Kind : uint32_t { kNormal = 0, kDouble, kEnPassant, kCastleK, kCastleQ, kPromote, kPlace };
 
+// 8-bit squares (up to 256), 3-bit kind, 4-bit type.
 constexpr Move make_move(int from, int to, uint32_t kind, int type = 0) {
-  return static_cast<Move>(from) | (static_cast<Move>(to) << 6) | (kind << 12) |
-         (static_cast<Move>(type) << 16);
+  return static_cast<Move>(from) | (static_cast<Move>(to) << 8) | (kind << 16) |
+         (static_cast<Move>(type) << 19);
 }
 constexpr int from_of(Move m) {
-  return m & 63;
+  return m & 255;
 }
 constexpr int to_of(Move m) {
-  return (m >> 6) & 63;
+  return (m >> 8) & 255;
 }
 constexpr uint32_t kind_of(Move m) {
-  return (m >> 12) & 7;
+  return (m >> 16) & 7;
 }
 constexpr int type_of(Move m) {
-  return (m >> 16) & 15;
+  return (m >> 19) & 15;
 }
 
-inline int lsb(Bitboard b) {
-  return __builtin_ctzll(b);
-}
-inline int msb(Bitboard b) {
-  return 63 - __builtin_clzll(b);
-}
-inline Bitboard bit(int s) {
-  return Bitboard(1) << s;
-}
+using bb::clear_lsb;
+using bb::lsb;
+using bb::msb;
+using bb::popcount;
+using bb::test;
 
+// Keys for N squares. The sequence is the same for every N, so boards of up to 64 squares
+// hash as they always have.
+template <int N>
 struct Zobrist {
-  uint64_t psq[2][kMaxTypes][64];
+  uint64_t psq[2][kMaxTypes][N];
   uint64_t side;
   uint64_t castle[16];
-  uint64_t ep[64];
+  uint64_t ep[N];
   uint64_t reserve[2][kMaxTypes][33];
   Zobrist() {
     uint64_t s = 0x243F6A8885A308D3ull;
@@ -67,8 +72,9 @@ struct Zobrist {
         for (auto& c : b) c = next();
   }
 };
-const Zobrist& zob() {
-  static const Zobrist z;
+template <int N>
+const Zobrist<N>& zob() {
+  static const Zobrist<N> z;
   return z;
 }
 
@@ -76,16 +82,22 @@ struct Undo {
   Move move;
   int8_t moved;     // code of the piece that moved, or -1 for a placement
   int8_t captured;  // piece code or -1
-  int8_t ep, ep_victim;
+  int16_t ep, ep_victim;
   uint8_t castling;
   int halfmove;
   int fullmove;
   uint64_t hash;
 };
 
+template <class BB>
 class Generator final : public Engine {
+  static constexpr int N = bb::kSquares<BB>;
+  static BB bit(int s) { return bb::bit<BB>(s); }
+
  public:
-  explicit Generator(std::shared_ptr<const Program> p) : p_(std::move(p)) { set_position(p_->start_text); }
+  Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t) : p_(std::move(p)), t_(t) {
+    set_position(p_->start_text);
+  }
 
   std::string name() const override { return "compiled:" + p_->variant; }
   GameConfig config() const override { return GameConfig{p_->variant, p_->options}; }
@@ -98,7 +110,7 @@ class Generator final : public Engine {
       allowed.push_back(static_cast<char>(std::tolower(c)));
     }
     FenFields f = parse_fen(text, p_->width, p_->height, allowed);
-    Generator g(p_, 0);
+    Generator g(p_, t_, 0);
     g.load(f, text);
     *this = g;
   }
@@ -223,17 +235,22 @@ class Generator final : public Engine {
   }
 
  private:
-  Generator(std::shared_ptr<const Program> p, int) : p_(std::move(p)) {}
+  Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t, int) : p_(std::move(p)), t_(t) {}
 
   std::shared_ptr<const Program> p_;
-  std::array<int8_t, 64> board_{};
-  Bitboard by_color_[2] = {0, 0};
-  Bitboard by_type_[kMaxTypes] = {};
+  const BoardTables<BB>* t_;  // owned by *p_
+  std::array<int8_t, N> board_{};
+  BB by_color_[2] = {};
+  BB by_type_[kMaxTypes] = {};
   int side_ = 0;
   int ep_ = -1, ep_victim_ = -1;
   uint8_t castling_ = 0;
   std::array<int, 4> rook_sq_{};  // right i = colour*2 + (0 king side, 1 queen side)
-  std::array<uint8_t, 64> castle_clear_{};
+  // Per right: the squares that must be empty, and those the king passes (its destination
+  // included) that must not be attacked. Fixed while the right lasts: the king and the rook
+  // have not moved.
+  std::array<BB, 4> castle_need_{}, castle_path_{};
+  std::array<uint8_t, N> castle_clear_{};
   int halfmove_ = 0, fullmove_ = 1;
   int reserve_[2][kMaxTypes] = {};
   uint64_t hash_ = 0;
@@ -247,20 +264,20 @@ class Generator final : public Engine {
     char l = p_->letters[code >> 1];
     return (code & 1) ? static_cast<char>(std::tolower(l)) : l;
   }
-  Bitboard occupied() const { return by_color_[0] | by_color_[1]; }
-  Bitboard pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
-  int royal_square(int c) const {
+  ARB_INLINE BB occupied() const { return by_color_[0] | by_color_[1]; }
+  ARB_INLINE BB pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
+  ARB_INLINE int royal_square(int c) const {
     if (p_->royal_type < 0) return -1;
-    Bitboard b = pieces(c, p_->royal_type);
+    BB b = pieces(c, p_->royal_type);
     return b ? lsb(b) : -1;
   }
 
-  void put(int s, int code) {
+  ARB_INLINE void put(int s, int code) {
     board_[s] = static_cast<int8_t>(code);
     by_color_[code & 1] |= bit(s);
     by_type_[code >> 1] |= bit(s);
   }
-  void remove(int s) {
+  ARB_INLINE void remove(int s) {
     int code = board_[s];
     board_[s] = -1;
     by_color_[code & 1] &= ~bit(s);
@@ -269,38 +286,37 @@ class Generator final : public Engine {
 
   // Squares a rider reaches from s along direction d, stopping at (and including) the
   // first occupied square.
-  Bitboard ride(int d, int s, Bitboard occ) const {
-    Bitboard r = p_->ray[d][s];
-    Bitboard blockers = r & occ;
+  ARB_INLINE BB ride(int d, int s, const BB& occ) const {
+    BB r = t_->ray[d][s];
+    BB blockers = r & occ;
     if (!blockers) return r;
-    int b = p_->dir_step[d] > 0 ? lsb(blockers) : msb(blockers);
-    return r & ~p_->ray[d][b];
+    int b = (kDirUp >> d & 1) ? lsb(blockers) : msb(blockers);
+    return r & ~t_->ray[d][b];
   }
   // First occupied square from s along d, or -1.
-  int first(int d, int s, Bitboard occ) const {
-    Bitboard blockers = p_->ray[d][s] & occ;
+  ARB_INLINE int first(int d, int s, const BB& occ) const {
+    BB blockers = t_->ray[d][s] & occ;
     if (!blockers) return -1;
-    return p_->dir_step[d] > 0 ? lsb(blockers) : msb(blockers);
+    return (kDirUp >> d & 1) ? lsb(blockers) : msb(blockers);
   }
 
-  bool attacked(int s, int by, Bitboard occ) const {
+  ARB_INLINE bool attacked(int s, int by, const BB& occ) const {
     for (int t = 0; t < p_->ntypes; ++t) {
-      const PieceProgram& pp = p_->types[t];
-      if (pp.leap_capture_from[by][s] & pieces(by, t) & occ) return true;
+      if (t_->pieces[t].leap_capture_from[by][s] & pieces(by, t) & occ) return true;
     }
     for (int d = 0; d < 8; ++d) {
       int b = first(d, s, occ);
       if (b < 0) continue;
       int code = board_[b];
       if (code < 0 || (code & 1) != by) continue;
-      if (p_->types[code >> 1].ride_capture[by] & (1u << ((d + 4) & 7))) return true;
+      if (t_->pieces[code >> 1].ride_capture[by] & (1u << ((d + 4) & 7))) return true;
     }
     return false;
   }
 
-  Bitboard pinned(int k, int us) const {
-    Bitboard pins = 0;
-    Bitboard occ = occupied();
+  ARB_INLINE BB pinned(int k, int us) const {
+    BB pins{};
+    BB occ = occupied();
     for (int d = 0; d < 8; ++d) {
       int b1 = first(d, k, occ);
       if (b1 < 0 || board_[b1] < 0 || (board_[b1] & 1) != us) continue;
@@ -308,19 +324,19 @@ class Generator final : public Engine {
       if (b2 < 0) continue;
       int code = board_[b2];
       if ((code & 1) == us) continue;
-      if (p_->types[code >> 1].ride_capture[us ^ 1] & (1u << ((d + 4) & 7))) pins |= bit(b1);
+      if (t_->pieces[code >> 1].ride_capture[us ^ 1] & (1u << ((d + 4) & 7))) pins |= bit(b1);
     }
     return pins;
   }
 
   // The king's and the rook's destinations of a castling move of the side to move (`side`).
-  void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
+  ARB_INLINE void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
     int rank = side == 0 ? 0 : p_->height - 1;
     kto = rank * p_->width + (kind == kCastleK ? p_->ks_king_to : p_->qs_king_to);
     rto = rank * p_->width + (kind == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
   }
   // Moves king and rook between their castling squares (either direction).
-  void shift_pair(int kfrom, int rfrom, int kto, int rto) {
+  ARB_INLINE void shift_pair(int kfrom, int rfrom, int kto, int rto) {
     int kc = board_[kfrom], rc = board_[rfrom];
     remove(kfrom);
     remove(rfrom);
@@ -333,7 +349,7 @@ class Generator final : public Engine {
     int8_t captured;
     int victim_sq;
   };
-  Light light_make(Move m) {
+  ARB_INLINE Light light_make(Move m) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
     Light l{-1, -1};
@@ -358,7 +374,7 @@ class Generator final : public Engine {
     put(to, k == kPromote ? type_of(m) * 2 + side_ : code);
     return l;
   }
-  void light_unmake(Move m, Light l, int moved_code) {
+  ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
     if (k == kPlace) {
@@ -385,7 +401,7 @@ class Generator final : public Engine {
     if (k >= 0 && p_->royal_safe) ok = !attacked(k, side_ ^ 1, occupied());
     if (ok && k >= 0 && p_->royals_apart) {
       int ek = royal_square(side_ ^ 1);
-      if (ek >= 0 && (p_->adjacent[k] & bit(ek))) ok = false;
+      if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
     }
     light_unmake(m, l, moved);
     return ok;
@@ -403,37 +419,37 @@ class Generator final : public Engine {
       }
     };
     const int us = side_, them = us ^ 1;
-    const Bitboard occ = occupied(), own = by_color_[us], opp = by_color_[them];
+    const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
     const bool in_check = guard && attacked(k, them, occ);
-    const Bitboard pins = guard ? pinned(k, us) : 0;
+    const BB pins = guard ? pinned(k, us) : BB{};
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
 
     if (p_->action_move && !royal_in_reserve) {
-      for (Bitboard b = own; b; b &= b - 1) {
+      for (BB b = own; b; clear_lsb(b)) {
         const int s = lsb(b);
         const int t = board_[s] >> 1;
-        const PieceProgram& pp = p_->types[t];
+        const PieceTables<BB>& pp = t_->pieces[t];
         const bool is_royal = t == p_->royal_type;
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool test_all = in_check || is_royal || (is_royal && p_->royals_apart);
-        const bool pinned_here = (pins & bit(s)) != 0;
-        Bitboard quiet = pp.leap_move[us][s] & ~occ;
-        Bitboard caps = pp.leap_capture[us][s] & opp;
+        const bool pinned_here = test(pins, s);
+        BB quiet = pp.leap_move[us][s] & ~occ;
+        BB caps = pp.leap_capture[us][s] & opp;
         for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
           int d = __builtin_ctz(dm);
-          Bitboard r = ride(d, s, occ);
+          BB r = ride(d, s, occ);
           if (pp.ride_move[us] & (1u << d)) quiet |= r & ~occ;
           if (pp.ride_capture[us] & (1u << d)) caps |= r & opp;
         }
-        Bitboard targets = quiet | caps;
-        if (pinned_here && !test_all) targets &= p_->line[k][s];
-        for (Bitboard tb = targets; tb; tb &= tb - 1) {
+        BB targets = quiet | caps;
+        if (pinned_here && !test_all) targets &= t_->line(k, s);
+        for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
-          if (pp.promote_zone[us] & bit(to)) {
-            for (char pt : pp.promote_to) {
+          if (test(pp.promote_zone[us], to)) {
+            for (char pt : p_->types[t].promote_to) {
               Move m = make_move(s, to, kPromote, pt);
               if (!test_all || safe_after(m)) emit(m);
             }
@@ -444,10 +460,10 @@ class Generator final : public Engine {
         }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
-          if (pinned_here && !test_all && !(p_->line[k][s] & bit(lame.to))) continue;
+          if (pinned_here && !test_all && !test(t_->line(k, s), lame.to)) continue;
           Move m = make_move(s, lame.to, kDouble);
-          if (pp.promote_zone[us] & bit(lame.to)) {
-            for (char pt : pp.promote_to) {
+          if (test(pp.promote_zone[us], lame.to)) {
+            for (char pt : p_->types[t].promote_to) {
               Move pm = make_move(s, lame.to, kPromote, pt);
               if (!test_all || safe_after(pm)) emit(pm);
             }
@@ -455,7 +471,7 @@ class Generator final : public Engine {
           }
           if (!test_all || safe_after(m)) emit(m);
         }
-        if (ep_ >= 0 && (pp.ep_capture[us][s] & bit(ep_))) {
+        if (ep_ >= 0 && test(pp.ep_capture[us][s], ep_)) {
           Move m = make_move(s, ep_, kEnPassant);
           if (safe_after(m)) emit(m);
         }
@@ -464,18 +480,12 @@ class Generator final : public Engine {
         for (int side = 0; side < 2; ++side) {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
-          int rsq = rook_sq_[right];
-          int kto, rto;
-          castle_targets(side == 0 ? kCastleK : kCastleQ, us, kto, rto);
-          Bitboard need =
-              (p_->between[k][kto] | bit(kto) | p_->between[rsq][rto] | bit(rto)) & ~bit(k) & ~bit(rsq);
-          if (need & occ) continue;
-          Bitboard path = p_->between[k][kto] | bit(kto);
+          if (castle_need_[right] & occ) continue;
           bool ok = true;
-          for (Bitboard pb = path; pb && ok; pb &= pb - 1)
+          for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
             if (attacked(lsb(pb), them, occ)) ok = false;
           if (!ok) continue;
-          Move m = make_move(k, rsq, side == 0 ? kCastleK : kCastleQ);
+          Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
           if (safe_after(m)) emit(m);
         }
       }
@@ -485,10 +495,10 @@ class Generator final : public Engine {
         if (reserve_[us][t] <= 0) continue;
         if (royal_in_reserve && t != p_->royal_type) continue;
         const bool is_royal = t == p_->royal_type;
-        Bitboard zone = p_->place_zone[us] & ~occ;
-        if (p_->types[t].must_promote) zone &= ~p_->types[t].promote_zone[us];
+        BB zone = t_->place_zone[us] & ~occ;
+        if (p_->types[t].must_promote) zone &= ~t_->pieces[t].promote_zone[us];
         const bool test = in_check || is_royal;
-        for (; zone; zone &= zone - 1) {
+        for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
           if (!test || safe_after(m)) emit(m);
         }
@@ -498,12 +508,12 @@ class Generator final : public Engine {
   }
 
   void make(Move m) {
-    const Zobrist& z = zob();
+    const Zobrist<N>& z = zob<N>();
     Undo u{m,
            static_cast<int8_t>(kind_of(m) == kPlace ? -1 : board_[from_of(m)]),
            -1,
-           static_cast<int8_t>(ep_),
-           static_cast<int8_t>(ep_victim_),
+           static_cast<int16_t>(ep_),
+           static_cast<int16_t>(ep_victim_),
            castling_,
            halfmove_,
            fullmove_,
@@ -547,11 +557,11 @@ class Generator final : public Engine {
       hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
       if (k == kDouble) {
-        const auto& lames = p_->types[t].initial_lame[us][from];
+        const auto& lames = t_->pieces[t].initial_lame[us][from];
         for (const auto& l : lames)
           if (l.to == to) {
             // En passant onto the square(s) passed over: the last one before the target.
-            Bitboard path = l.path;
+            BB path = l.path;
             if (path) {
               int passed = us == 0 ? msb(path) : lsb(path);
               set_ep_if_capturable(passed, to);
@@ -575,10 +585,10 @@ class Generator final : public Engine {
     const int capturer = side_ ^ 1;
     bool any = false;
     for (int t = 0; t < p_->ntypes && !any; ++t) {
-      const PieceProgram& pp = p_->types[t];
-      for (Bitboard b = pieces(capturer, t); b && !any; b &= b - 1) {
+      const PieceTables<BB>& pp = t_->pieces[t];
+      for (BB b = pieces(capturer, t); b && !any; clear_lsb(b)) {
         int s = lsb(b);
-        if (!(pp.ep_capture[capturer][s] & bit(passed))) continue;
+        if (!test(pp.ep_capture[capturer][s], passed)) continue;
         // Test legality from the capturer's side.
         side_ ^= 1;
         ep_ = passed;
@@ -590,7 +600,7 @@ class Generator final : public Engine {
     if (any) {
       ep_ = passed;
       ep_victim_ = victim;
-      hash_ ^= zob().ep[ep_];
+      hash_ ^= zob<N>().ep[ep_];
     } else {
       ep_ = ep_victim_ = -1;
     }
@@ -682,7 +692,7 @@ class Generator final : public Engine {
     for (int c = 0; c < 2; ++c) {
       const char* who = c == 0 ? "White" : "Black";
       if (p_->royal_type >= 0) {
-        int on_board = __builtin_popcountll(pieces(c, p_->royal_type));
+        int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
         if (total != 1)
           throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
@@ -690,9 +700,9 @@ class Generator final : public Engine {
                               0);
       }
       for (int t = 0; t < p_->ntypes; ++t) {
-        if (p_->types[t].must_promote && (pieces(c, t) & p_->types[t].promote_zone[c]))
+        if (p_->types[t].must_promote && (pieces(c, t) & t_->pieces[t].promote_zone[c]))
           throw PositionError(std::string(who) + " has a " + p_->letters[t] + " on its promotion rank", 0);
-        if (pieces(c, t) & p_->types[t].forbidden_zone[c])
+        if (pieces(c, t) & t_->pieces[t].forbidden_zone[c])
           throw PositionError(
               std::string(who) + " has a " + p_->letters[t] + " on a rank where it may not stand", 0);
       }
@@ -706,7 +716,7 @@ class Generator final : public Engine {
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
-      if (k >= 0 && k2 >= 0 && p_->royals_apart && (p_->adjacent[k] & bit(k2)))
+      if (k >= 0 && k2 >= 0 && p_->royals_apart && test(t_->adjacent[k], k2))
         throw PositionError("the royal pieces stand adjacent", 0);
     }
     // Castling.
@@ -737,9 +747,16 @@ class Generator final : public Engine {
           throw PositionError("two castling rights on the same side of the king", 0);
         castling_ |= static_cast<uint8_t>(1 << idx);
         rook_sq_[idx] = rank * p_->width + r.rook_file;
+        {
+          int kto, rto, rsq = rook_sq_[idx];
+          castle_targets(side == 0 ? kCastleK : kCastleQ, c, kto, rto);
+          castle_path_[idx] = t_->between(k, kto) | bit(kto);
+          castle_need_[idx] = (castle_path_[idx] | t_->between(rsq, rto) | bit(rto)) & ~bit(k) & ~bit(rsq);
+        }
         castle_clear_[rook_sq_[idx]] |= static_cast<uint8_t>(1 << idx);
         castle_clear_[k] |= static_cast<uint8_t>(1 << idx);
-        if (k % p_->width != 4 || (r.rook_file != 0 && r.rook_file != p_->width - 1)) chess960_ = true;
+        if (k % p_->width != p_->width / 2 || (r.rook_file != 0 && r.rook_file != p_->width - 1))
+          chess960_ = true;
       }
     }
     // En passant: kept only when a capture there is legal.
@@ -755,8 +772,8 @@ class Generator final : public Engine {
                         board_[origin] < 0;
       if (consistent) {
         consistent = false;
-        for (const auto& l : p_->types[board_[victim] >> 1].initial_lame[side_ ^ 1][origin])
-          if (l.to == victim && (l.path & bit(passed))) consistent = true;
+        for (const auto& l : t_->pieces[board_[victim] >> 1].initial_lame[side_ ^ 1][origin])
+          if (l.to == victim && test(l.path, passed)) consistent = true;
       }
       if (consistent) {
         side_ ^= 1;  // set_ep_if_capturable looks from the side that just moved
@@ -790,7 +807,7 @@ class Generator final : public Engine {
           throw PositionError(std::string(c ? "Black" : "White") + "'s reserve holds more " + p_->letters[t] +
                                   " than a side starts with",
                               text.find('[') == std::string_view::npos ? 0 : text.find('['));
-        int have = __builtin_popcountll(pieces(c, t)) + reserve_[c][t];
+        int have = popcount(pieces(c, t)) + reserve_[c][t];
         if (!p_->types[t].promote_to.empty()) {
           if (have > init[c][t])
             throw PositionError(
@@ -821,7 +838,7 @@ class Generator final : public Engine {
   }
 
   uint64_t full_hash() const {
-    const Zobrist& z = zob();
+    const Zobrist<N>& z = zob<N>();
     uint64_t h = 0;
     for (int s = 0; s < p_->squares; ++s)
       if (board_[s] >= 0) h ^= z.psq[board_[s] & 1][board_[s] >> 1][s];
@@ -840,7 +857,12 @@ std::unique_ptr<Engine> make_grid_engine(std::shared_ptr<const Program> program)
 
 std::unique_ptr<Engine> make_compiled_engine(std::shared_ptr<const Program> program) {
   if (program->grid) return make_grid_engine(std::move(program));
-  return std::make_unique<Generator>(std::move(program));
+  if (const auto* t = program->tables64.get())
+    return std::make_unique<Generator<uint64_t>>(std::move(program), t);
+  if (const auto* t = program->tables128.get())
+    return std::make_unique<Generator<Wide<2>>>(std::move(program), t);
+  const auto* t = program->tables256.get();
+  return std::make_unique<Generator<Wide<4>>>(std::move(program), t);
 }
 
 }  // namespace arb::lang

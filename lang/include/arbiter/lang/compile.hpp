@@ -16,12 +16,127 @@
 
 namespace arb::lang {
 
-using Bitboard = uint64_t;
 constexpr int kMaxTypes = 16;
+constexpr int kMaxFiles = 16, kMaxRanks = 16;  // the bitboard back end: up to 16 x 16
+
+// A bitboard wider than 64 squares: W words, square s is bit s % 64 of word s / 64.
+template <int W>
+struct Wide {
+  uint64_t w[W] = {};
+  explicit operator bool() const {
+    uint64_t any = 0;
+    for (int i = 0; i < W; ++i) any |= w[i];
+    return any != 0;
+  }
+  friend Wide operator&(Wide a, const Wide& b) { return a &= b; }
+  friend Wide operator|(Wide a, const Wide& b) { return a |= b; }
+  friend Wide operator^(Wide a, const Wide& b) { return a ^= b; }
+  Wide operator~() const {
+    Wide r;
+    for (int i = 0; i < W; ++i) r.w[i] = ~w[i];
+    return r;
+  }
+  Wide& operator&=(const Wide& b) {
+    for (int i = 0; i < W; ++i) w[i] &= b.w[i];
+    return *this;
+  }
+  Wide& operator|=(const Wide& b) {
+    for (int i = 0; i < W; ++i) w[i] |= b.w[i];
+    return *this;
+  }
+  Wide& operator^=(const Wide& b) {
+    for (int i = 0; i < W; ++i) w[i] ^= b.w[i];
+    return *this;
+  }
+  friend bool operator==(const Wide& a, const Wide& b) {
+    for (int i = 0; i < W; ++i)
+      if (a.w[i] != b.w[i]) return false;
+    return true;
+  }
+};
+
+// The bitboard operations the compiler and the generator use, for every bitboard type.
+namespace bb {
+template <class BB>
+constexpr int kSquares = 64;
+template <int W>
+constexpr int kSquares<Wide<W>> = 64 * W;
+
+inline uint64_t bit(uint64_t*, int s) {
+  return uint64_t(1) << s;
+}
+inline bool test(uint64_t b, int s) {
+  return (b >> s) & 1;
+}
+inline void set(uint64_t& b, int s) {
+  b |= uint64_t(1) << s;
+}
+inline int lsb(uint64_t b) {
+  return __builtin_ctzll(b);
+}
+inline int msb(uint64_t b) {
+  return 63 - __builtin_clzll(b);
+}
+inline void clear_lsb(uint64_t& b) {
+  b &= b - 1;
+}
+inline int popcount(uint64_t b) {
+  return __builtin_popcountll(b);
+}
+
+template <int W>
+inline Wide<W> bit(Wide<W>*, int s) {
+  Wide<W> r;
+  r.w[s >> 6] = uint64_t(1) << (s & 63);
+  return r;
+}
+template <int W>
+inline bool test(const Wide<W>& b, int s) {
+  return (b.w[s >> 6] >> (s & 63)) & 1;
+}
+template <int W>
+inline void set(Wide<W>& b, int s) {
+  b.w[s >> 6] |= uint64_t(1) << (s & 63);
+}
+template <int W>
+inline int lsb(const Wide<W>& b) {
+  for (int i = 0; i < W - 1; ++i)
+    if (b.w[i]) return 64 * i + __builtin_ctzll(b.w[i]);
+  return 64 * (W - 1) + __builtin_ctzll(b.w[W - 1]);
+}
+template <int W>
+inline int msb(const Wide<W>& b) {
+  for (int i = W - 1; i > 0; --i)
+    if (b.w[i]) return 64 * i + 63 - __builtin_clzll(b.w[i]);
+  return 63 - __builtin_clzll(b.w[0]);
+}
+template <int W>
+inline void clear_lsb(Wide<W>& b) {
+  for (int i = 0; i < W; ++i)
+    if (b.w[i]) {
+      b.w[i] &= b.w[i] - 1;
+      return;
+    }
+}
+template <int W>
+inline int popcount(const Wide<W>& b) {
+  int n = 0;
+  for (int i = 0; i < W; ++i) n += __builtin_popcountll(b.w[i]);
+  return n;
+}
+// bit<BB>(s): the bitboard of square s alone.
+template <class BB>
+inline BB bit(int s) {
+  return bit(static_cast<BB*>(nullptr), s);
+}
+}  // namespace bb
 
 // The 8 unit directions, board view: N NE E SE S SW W NW. Ride masks use these bits.
 constexpr int kDirDx[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 constexpr int kDirDy[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+// Directions whose square index grows along the ray (N, NE, E, NW): the nearest square of
+// a ray is its lowest bit there, its highest bit in the others.
+constexpr unsigned kDirUp = 0x87;
 // The index of unit direction (dx, dy), or -1.
 constexpr int unit_dir(int dx, int dy) {
   for (int d = 0; d < 8; ++d)
@@ -29,30 +144,84 @@ constexpr int unit_dir(int dx, int dy) {
   return -1;
 }
 
-// One piece type, compiled: what it may reach from every square, for each colour.
+// Absolute ranks as a set: bit y is rank y + 1. Zones (promotion, placement, forbidden
+// ranks) are whole ranks, so a program keeps them in this form, independent of the
+// bitboard width, and the tables below turn them into bitboards.
+using RankSet = uint32_t;
+
+// One piece type, compiled: how it moves, for each colour, as leaps and ride directions.
+// The per-square bitboards derived from this are in PieceTables.
 struct PieceProgram {
   char letter = 0;
   bool royal = false;
-  bool minor_bishop = false;                            // moves exactly as a bishop (insufficient material)
-  bool minor_knight = false;                            // moves exactly as a knight
-  std::array<std::array<Bitboard, 64>, 2> leap_move{};  // non-capturing leaps
-  std::array<std::array<Bitboard, 64>, 2> leap_capture{};       // capturing leaps
-  std::array<std::array<Bitboard, 64>, 2> leap_capture_from{};  // reverse of leap_capture
-  std::array<std::array<Bitboard, 64>, 2> ep_capture{};         // leaps that may capture en passant
-  // Lame initial leaps (the pawn's double step): target and the squares passed over.
-  struct Lame {
-    int to;
-    Bitboard path;
+  bool minor_bishop = false;  // moves exactly as a bishop (insufficient material)
+  bool minor_knight = false;  // moves exactly as a knight
+  struct Leap {
+    int dx, dy;  // board view
+    bool move, capture, en_passant;
   };
-  std::array<std::array<std::vector<Lame>, 64>, 2> initial_lame{};
+  std::array<std::vector<Leap>, 2> leaps;
+  // Lame initial leaps (the pawn's double step), move only, from the given ranks.
+  struct LameLeap {
+    int dx, dy;
+    RankSet from;
+  };
+  std::array<std::vector<LameLeap>, 2> lame;
   // Unlimited riders along the 8 unit directions (bit d of the mask, board view).
   std::array<uint8_t, 2> ride_move{};
   std::array<uint8_t, 2> ride_capture{};
-  Bitboard promote_zone[2] = {0, 0};
-  Bitboard forbidden_zone[2] = {0, 0};  // where a position may not hold it
-  std::string promote_to;               // type indices, as chars 0..15
+  RankSet promote_zone[2] = {0, 0};
+  RankSet forbidden_zone[2] = {0, 0};  // where a position may not hold it
+  std::string promote_to;              // type indices, as chars 0..15
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
+};
+
+// One piece type's per-square tables on bitboard type BB.
+template <class BB>
+struct PieceTables {
+  static constexpr int N = bb::kSquares<BB>;
+  std::array<std::array<BB, N>, 2> leap_move{};          // non-capturing leaps
+  std::array<std::array<BB, N>, 2> leap_capture{};       // capturing leaps
+  std::array<std::array<BB, N>, 2> leap_capture_from{};  // reverse of leap_capture
+  std::array<std::array<BB, N>, 2> ep_capture{};         // leaps that may capture en passant
+  struct Lame {
+    int to;
+    BB path;  // the squares passed over
+  };
+  std::array<std::array<std::vector<Lame>, N>, 2> initial_lame{};
+  std::array<uint8_t, 2> ride_move{};  // copies of the program's, next to the tables
+  std::array<uint8_t, 2> ride_capture{};
+  BB promote_zone[2] = {};
+  BB forbidden_zone[2] = {};
+};
+
+// The board's tables on bitboard type BB: the smallest of uint64_t (up to 64 squares),
+// Wide<2> (128) and Wide<4> (256) that holds the board. Squares are y * width + x.
+template <class BB>
+struct BoardTables {
+  static constexpr int N = bb::kSquares<BB>;
+  std::vector<PieceTables<BB>> pieces;
+  // ray[d][sq]: squares from sq (exclusive) in unit direction d to the edge.
+  std::array<std::array<BB, N>, 8> ray{};
+  std::array<BB, N> adjacent{};  // the 8 neighbours of each square
+  // dir[a][b]: the unit direction from a to b when they share a line, else -1. Lines and
+  // the squares between two squares come from it and the rays (a square table of
+  // bitboards would take 4 MB at 256 squares).
+  std::array<std::array<int8_t, N>, N> dir{};
+  BB board_mask{};
+  BB place_zone[2] = {};
+
+  // Strictly between a and b when they share a line, else empty.
+  BB between(int a, int b) const {
+    int d = dir[a][b];
+    return d < 0 ? BB{} : ray[d][a] & ray[(d + 4) & 7][b];
+  }
+  // The full line through a and b when they share one, else empty.
+  BB line(int a, int b) const {
+    int d = dir[a][b];
+    return d < 0 ? BB{} : ray[d][a] | ray[(d + 4) & 7][a] | bb::bit<BB>(a);
+  }
 };
 
 // The unbounded grid (ChessMe): pieces as move vectors instead of per-square tables.
@@ -100,15 +269,6 @@ struct Program {
   int royal_type = -1;
   std::string letters;  // letter of each type
 
-  // Rays: ray[d][sq] = squares from sq (exclusive) in unit direction d to the edge.
-  std::array<std::array<Bitboard, 64>, 8> ray{};
-  std::array<int, 8> dir_step{};
-  std::array<std::array<Bitboard, 64>, 64> between{};  // strictly between two squares on a line
-  std::array<std::array<Bitboard, 64>, 64> line{};     // the full line through two squares
-  std::array<Bitboard, 64> adjacent{};                 // the 8 neighbours of each square
-  Bitboard board_mask = 0;
-  Bitboard rank_mask[2][16] = {};  // relative rank r (1-based) of each colour
-
   bool castling = false;
   int castling_rook = -1;
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
@@ -117,7 +277,7 @@ struct Program {
   std::string start_text;  // the start position text
   bool action_move = true;
   bool action_place = false;
-  Bitboard place_zone[2] = {0, 0};
+  RankSet place_zone[2] = {0, 0};
   bool place_first_royal = false;
   bool royal_safe = true;
   bool royals_apart = false;
@@ -134,6 +294,12 @@ struct Program {
   bool lines_are_rays = true;
 
   std::vector<Expectation> expects;
+
+  // The per-square tables of a bounded board: exactly one is set, the narrowest bitboard
+  // type that holds width x height squares.
+  std::shared_ptr<const BoardTables<uint64_t>> tables64;
+  std::shared_ptr<const BoardTables<Wide<2>>> tables128;
+  std::shared_ptr<const BoardTables<Wide<4>>> tables256;
 
   // Set for unbounded boards; the bounded tables above are then unused.
   std::shared_ptr<const GridProgram> grid;
