@@ -1,12 +1,25 @@
 #include "common.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "arbiter/json.hpp"
+#include "arbiter/lang/syntax.hpp"
 #include "arbiter/notation.hpp"
+#include "arbiter/numbers.hpp"
 #include "reference.hpp"
 
 namespace arb::cli {
@@ -49,15 +62,27 @@ std::map<std::string, std::string> parse_sets(const std::vector<std::string>& se
   for (const auto& s : sets) {
     size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError("--set expects NAME=VALUE, got `" + s + "`");
+    std::string value = s.substr(eq + 1);
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos &&
+        !arb::parse_integer(value, 0, 999999999999999LL))
+      throw UsageError("--set " + s + ": number too large (at most 15 digits)");
     out[s.substr(0, eq)] = s.substr(eq + 1);
   }
   return out;
 }
 
 std::string rules_path(const Common& c) {
-  if (!c.rules.empty() && !c.variant.empty()) throw UsageError("give --variant or --rules, not both");
-  if (!c.rules.empty()) return c.rules;
+  if (c.rules_given && c.variant_given) throw UsageError("give --variant or --rules, not both");
+  if (c.rules_given) {
+    if (c.rules.empty()) throw UsageError("--rules needs a file name (omit it for the default, chess)");
+    check_input_file(c.rules, "ruleset", arb::lang::kMaxRulesetBytes);
+    return c.rules;
+  }
+  if (c.variant_given && c.variant.empty())
+    throw UsageError("--variant needs a name (omit it for the default, chess)");
   std::string v = c.variant.empty() ? "chess" : c.variant;
+  if (v.find_first_of("/\\") != std::string::npos || v == "." || v == "..")
+    throw UsageError("--variant `" + v + "`: a variant name, not a path (use --rules FILE)");
   fs::path p = rulesets_dir() / (v + ".rules");
   if (!fs::exists(p)) {
     std::string known;
@@ -69,12 +94,23 @@ std::string rules_path(const Common& c) {
   return p.string();
 }
 
+arb::lang::Compiled compile_ruleset(const std::string& path,
+                                    const std::map<std::string, std::string>& overrides,
+                                    arb::lang::Diagnostics& diags) {
+  try {
+    return arb::lang::compile_file(path, overrides, diags);
+  } catch (const std::exception& e) {
+    diags.error(arb::lang::Loc{}, path + ": internal error while checking the ruleset (" + e.what() + ")");
+    return {};
+  }
+}
+
 Loaded load_engine(const Common& c) {
   Loaded l;
   arb::lang::Diagnostics diags;
   std::string path = rules_path(c);
   if (c.engine == "compiled") {
-    l.compiled = arb::lang::compile_file(path, parse_sets(c.sets), diags);
+    l.compiled = compile_ruleset(path, parse_sets(c.sets), diags);
     if (diags.has_errors()) {
       std::cerr << diags.render();
       std::cerr << path << ": " << diags.error_count() << " error(s)\n";
@@ -106,6 +142,9 @@ Loaded load_engine(const Common& c) {
     throw UsageError("--engine must be `compiled` or `reference`, not `" + c.engine + "`");
   }
   std::string position = c.position;
+  if (c.position_given && position.find_first_not_of(" \t") == std::string::npos)
+    throw UsageError("--position needs a position text (omit it for the start position)");
+  if (c.seed_given && c.seed.empty()) throw UsageError("--seed needs a number");
   if (!c.seed.empty()) {
     if (!position.empty()) throw UsageError("give --seed or --position, not both");
     position = "start:" + c.seed;
@@ -146,15 +185,175 @@ Loaded load_engine(const Common& c) {
 }
 
 void write_atomically(const fs::path& path, const std::string& text) {
-  if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
-  fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  if (path.empty()) throw std::runtime_error("cannot write to an empty file name");
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw std::runtime_error("cannot write " + path.string() + ": it is a directory");
+  fs::path dir = path.parent_path();
+  if (!dir.empty()) fs::create_directories(dir);
+  // A unique temporary in the target directory (so that the rename stays on one file
+  // system): two runs writing the same file never share it.
+  std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  int fd = mkstemp(buf.data());
+  if (fd < 0) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+  std::string tmp(buf.data());
+  size_t done = 0;
+  bool ok = true;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = false;
+      break;
+    }
+    done += static_cast<size_t>(n);
   }
-  fs::rename(tmp, path);
+  // mkstemp creates the file 0600; an output is an ordinary file (0666 less the umask).
+  mode_t mask = umask(0);
+  umask(mask);
+  if (fchmod(fd, 0666 & ~mask) != 0) ok = false;
+  if (::close(fd) != 0) ok = false;
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
+  int err = errno;
+  std::remove(tmp.c_str());
+  throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
+}
+
+po::variables_map parse_command_line(const std::vector<std::string>& args, const po::options_description& d,
+                                     const char* positional) {
+  po::positional_options_description pos;
+  if (positional) pos.add(positional, -1);
+  po::parsed_options parsed(nullptr);
+  try {
+    parsed = po::command_line_parser(args).options(d).positional(pos).run();
+  } catch (const po::too_many_positional_options_error&) {
+    // The first word that is neither an option nor an option's value.
+    std::string stray;
+    for (size_t i = 0; i < args.size() && stray.empty(); ++i) {
+      if (args[i].rfind("-", 0) == 0) {
+        const po::option_description* od =
+            d.find_nothrow(args[i].substr(args[i].find_first_not_of('-')), false);
+        if (od && args[i].find('=') == std::string::npos && od->semantic()->max_tokens() > 0) ++i;
+        continue;
+      }
+      stray = args[i];
+    }
+    throw UsageError("unexpected argument `" + stray + "` (this command takes options only; see --help)");
+  }
+  for (const auto& o : parsed.options) {
+    if (!o.string_key.empty() && !o.unregistered) continue;
+    std::string words;
+    for (const auto& t : o.original_tokens) words += (words.empty() ? "" : " ") + t;
+    if (words.empty())
+      for (const auto& t : o.value) words += (words.empty() ? "" : " ") + t;
+    throw UsageError("unexpected argument `" + words + "` (this command takes options only; see --help)");
+  }
+  po::variables_map vm;
+  po::store(parsed, vm);
+  po::notify(vm);
+  return vm;
+}
+
+int64_t int_option(const char* name, const std::string& text, int64_t lo, int64_t hi) {
+  auto v = arb::parse_integer(text, lo, hi);
+  if (!v)
+    throw UsageError(std::string("--") + name + " `" + text + "`: " + arb::integer_problem(text, lo, hi));
+  return *v;
+}
+
+uint64_t uint_option(const char* name, const std::string& text, uint64_t lo, uint64_t hi) {
+  auto v = arb::parse_unsigned(text, lo, hi);
+  if (!v) {
+    bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+    throw UsageError(std::string("--") + name + " `" + text + "`: " +
+                     (digits ? "must be between " + std::to_string(lo) + " and " + std::to_string(hi)
+                             : std::string("expected a number")));
+  }
+  return *v;
+}
+
+double seconds_option(const char* name, const std::string& text, double lo, double hi) {
+  // Digits with at most one decimal point: no sign, exponent, inf or nan.
+  bool ok = !text.empty() && text.size() <= 32 &&
+            text.find_first_not_of("0123456789.") == std::string::npos && text.find('.') == text.rfind('.') &&
+            text != ".";
+  double v = ok ? std::strtod(text.c_str(), nullptr) : 0;
+  if (!ok || !std::isfinite(v) || v < lo || v > hi) {
+    std::ostringstream o;
+    o << "--" << name << " `" << text << "`: expected seconds between " << lo << " and " << hi;
+    throw UsageError(o.str());
+  }
+  return v;
+}
+
+void check_input_file(const std::string& path, const std::string& what, uintmax_t max_bytes) {
+  if (path.empty()) throw UsageError("empty " + what + " file name");
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw UsageError(path + ": cannot read the " + what + ": no such file");
+  if (fs::is_directory(st)) throw UsageError(path + ": the " + what + " is a directory, not a file");
+  if (!fs::is_regular_file(st)) throw UsageError(path + ": the " + what + " is not a regular file");
+  uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw UsageError(path + ": cannot read the " + what);
+  if (size > max_bytes)
+    throw UsageError(path + ": the " + what + " is larger than " + std::to_string(max_bytes >> 10) + " KiB");
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) throw UsageError(path + ": cannot read the " + what + ": " + std::strerror(errno));
+}
+
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs, const char* option) {
+  if (path.empty()) throw UsageError(std::string("--") + option + " needs a file name");
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    throw UsageError(std::string("--") + option + " " + path + ": is a directory, expected a file");
+  for (const auto& in : inputs) {
+    if (in.empty()) continue;
+    std::error_code e1;
+    if (fs::exists(path, e1) && fs::equivalent(path, in, e1))
+      throw UsageError(std::string("--") + option + " " + path + ": is an input file (" + in +
+                       "); refusing to overwrite it");
+  }
+}
+
+struct Watchdog::State {
+  std::mutex m;
+  std::condition_variable cv;
+  bool disarmed = false;
+  std::thread thread;
+};
+
+Watchdog::Watchdog(double seconds, std::string cmd) {
+  if (!(seconds > 0)) return;
+  state_ = std::make_shared<State>();
+  auto st = state_;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  st->thread = std::thread([st, deadline, seconds, cmd] {
+    std::unique_lock<std::mutex> lock(st->m);
+    if (st->cv.wait_until(lock, deadline, [&] { return st->disarmed; })) return;
+    std::ostringstream o;
+    o << "\narbiter " << cmd << ": --timeout " << seconds << " s reached before the run completed\n";
+    std::string msg = o.str();
+    ssize_t r = ::write(2, msg.data(), msg.size());
+    (void)r;
+    std::_Exit(kFailed);
+  });
+}
+
+void Watchdog::disarm() {
+  if (!state_) return;
+  {
+    std::lock_guard<std::mutex> lock(state_->m);
+    state_->disarmed = true;
+  }
+  state_->cv.notify_all();
+  if (state_->thread.joinable()) state_->thread.join();
+  state_.reset();
+}
+
+Watchdog::~Watchdog() {
+  disarm();
 }
 
 std::string xml_escape(const std::string& s) {

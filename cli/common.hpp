@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -34,11 +35,25 @@ struct Common {
   std::string moves;
   std::string seed;  // ChessMe: the start shuffled with this seed (`start:SEED`)
   bool json = false;
+  // Whether the option was given at all (`--rules ""` is an error, not the default).
+  bool rules_given = false, variant_given = false, position_given = false, seed_given = false;
+  void given(const po::variables_map& vm, bool with_seed = true) {
+    rules_given = vm.count("rules") > 0;
+    variant_given = vm.count("variant") > 0;
+    position_given = vm.count("position") > 0 || vm.count("fen") > 0;
+    seed_given = with_seed && vm.count("seed") > 0;
+  }
 };
 // `with_seed`: whether --seed means the start shuffle (fuzz and diff use --seed for themselves).
 void add_common(po::options_description& d, Common& c, bool with_seed = true);
 std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets);
 std::string rules_path(const Common& c);
+
+// arb::lang::compile_file behind a safety net: an exception escaping the checker (a bug;
+// see the hardening report) becomes an error diagnostic naming the file, never a crash.
+arb::lang::Compiled compile_ruleset(const std::string& path,
+                                    const std::map<std::string, std::string>& overrides,
+                                    arb::lang::Diagnostics& diags);
 
 // The engine a command runs: nullptr after unusable input was reported on stderr.
 struct Loaded {
@@ -51,8 +66,45 @@ Loaded load_engine(const Common& c);
 // Prints the command's options and returns true when `args` asks for --help or -h.
 bool print_help(const po::options_description& d, const std::vector<std::string>& args);
 
-// Writes `text` to `path` atomically (a temporary file renamed over it).
+// Writes `text` to `path` atomically: a temporary file with a unique name (mkstemp) in the
+// target directory, then renamed over `path`. Refuses a directory.
 void write_atomically(const fs::path& path, const std::string& text);
+
+// Parses the command line: every argument must be an option of `d`, except that positional
+// arguments go to the option named by `positional` when given. Throws UsageError naming
+// any other argument (a stray word is never ignored).
+po::variables_map parse_command_line(const std::vector<std::string>& args, const po::options_description& d,
+                                     const char* positional = nullptr);
+
+// Numeric option values, range-checked: UsageError `--NAME: ...` otherwise.
+int64_t int_option(const char* name, const std::string& text, int64_t lo, int64_t hi);
+uint64_t uint_option(const char* name, const std::string& text, uint64_t lo, uint64_t hi);
+// Seconds: a finite decimal number in [lo, hi].
+double seconds_option(const char* name, const std::string& text, double lo, double hi);
+
+// The largest input file read (rulesets are far smaller; see lang/syntax.hpp).
+// check_input_file throws UsageError unless `path` is a readable regular file of at most
+// `max_bytes` (so that /dev/zero, a FIFO or a directory is refused before it is read).
+void check_input_file(const std::string& path, const std::string& what, uintmax_t max_bytes);
+// Throws UsageError when `path` (an output of `option`) is empty, is a directory, or is
+// one of `inputs` (an output never overwrites an input).
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs, const char* option);
+
+// --timeout: after `seconds` (0: never) prints `arbiter CMD: --timeout ...` on stderr and
+// exits with status 1 (the run did not complete), from any computation. disarm() (or the
+// destructor) before writing outputs, so that no partial file is ever left.
+class Watchdog {
+ public:
+  Watchdog(double seconds, std::string cmd);
+  ~Watchdog();
+  void disarm();
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+constexpr double kMaxTimeout = 1e7;  // seconds (about 115 days)
+constexpr const char* kTimeoutHelp = "stop with exit 1 after this many seconds (0: no limit)";
 
 // JUnit XML, the test-result format CI servers display: one <testsuite> of cases.
 struct JUnitCase {

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "arbiter/lang/syntax.hpp"
 #include "common.hpp"
 #include "fuzz/fuzz.hpp"
 
@@ -71,6 +72,8 @@ std::string json_list(const std::vector<std::string>& v) {
 int cmd_diff(const std::vector<std::string>& args) {
   std::vector<std::string> rules, sets;
   std::string position, expect = "same", junit;
+  std::string games_text, seconds_text, seed_text, jobs_text, max_plies_text, mutate_text, max_diff_text,
+      timeout_text;
   bool json = false;
   int jobs = 1;
   size_t max_differences = 5;
@@ -83,31 +86,43 @@ int cmd_diff(const std::vector<std::string>& args) {
   d.add_options()("rules", po::value(&rules)->composing(), "the OLD then the NEW ruleset file")(
       "set", po::value(&sets)->composing(), "option override NAME=VALUE for both versions (repeatable)")(
       "position", po::value(&position), "start from this text (default: the old version's start)")(
-      "games", po::value(&o.games), "number of random games (default 200)")("seconds", po::value(&o.seconds),
-                                                                            "explore for this long instead")(
-      "seed", po::value(&o.seed), "random seed (deterministic for a seed and a job count)")(
-      "jobs", po::value(&jobs), "parallel jobs (1)")("max-plies", po::value(&o.max_plies), "longest game")(
-      "mutate", po::value(&o.mutate_percent), "chance in percent per ply of mutating the position (6)")(
-      "max-differences", po::value(&max_differences), "stop after this many distinct differences (5)")(
+      "games", po::value(&games_text), "number of random games (default 200)")(
+      "seconds", po::value(&seconds_text), "explore for this long instead")(
+      "seed", po::value(&seed_text), "random seed (deterministic for a seed and a job count)")(
+      "jobs", po::value(&jobs_text), "parallel jobs (1)")("max-plies", po::value(&max_plies_text),
+                                                          "longest game (120)")(
+      "mutate", po::value(&mutate_text), "chance in percent per ply of mutating the position (6)")(
+      "max-differences", po::value(&max_diff_text), "stop after this many distinct differences (5)")(
       "expect", po::value(&expect), "same (default) or different: anything else is exit 1")(
       "json", po::bool_switch(&json), "machine-readable output")(
-      "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
+      "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
+      "timeout", po::value(&timeout_text), kTimeoutHelp);
   if (print_help(d, args)) return kOk;
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(d).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parse_command_line(args, d);
   if (rules.size() != 2)
     throw UsageError("arbiter diff needs exactly two --rules: the old and the new version");
   if (expect != "same" && expect != "different") throw UsageError("--expect must be `same` or `different`");
-  if (jobs < 1 || jobs > 64) throw UsageError("--jobs must be between 1 and 64");
-  if (o.mutate_percent < 0 || o.mutate_percent > 100) throw UsageError("--mutate must be between 0 and 100");
-  if (o.max_plies < 1) throw UsageError("--max-plies must be at least 1");
-  if (max_differences < 1) throw UsageError("--max-differences must be at least 1");
+  if (vm.count("games")) o.games = uint_option("games", games_text, 1, 1000000000);
+  if (vm.count("seconds")) o.seconds = seconds_option("seconds", seconds_text, 0.001, kMaxTimeout);
+  if (vm.count("seconds") && vm.count("games")) throw UsageError("give --seconds or --games, not both");
+  if (vm.count("seed")) o.seed = uint_option("seed", seed_text, 0, UINT64_MAX);
+  if (vm.count("jobs")) jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 64));
+  if (vm.count("max-plies"))
+    o.max_plies = static_cast<int>(int_option("max-plies", max_plies_text, 1, 100000));
+  if (vm.count("mutate")) o.mutate_percent = static_cast<int>(int_option("mutate", mutate_text, 0, 100));
+  if (vm.count("max-differences"))
+    max_differences = static_cast<size_t>(int_option("max-differences", max_diff_text, 1, 1000));
+  double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
+  if (vm.count("position") && position.find_first_not_of(" \t") == std::string::npos)
+    throw UsageError("--position needs a position text (omit it for the old version's start)");
+  for (const auto& r : rules) check_input_file(r, "ruleset", arb::lang::kMaxRulesetBytes);
+  if (vm.count("junit")) check_output_path(junit, rules, "junit");
+  Watchdog watchdog(timeout, "diff");
   auto overrides = parse_sets(sets);
   std::shared_ptr<const arb::lang::Program> programs[2];
   for (int i = 0; i < 2; ++i) {
     arb::lang::Diagnostics diags;
-    auto compiled = arb::lang::compile_file(rules[i], overrides, diags);
+    auto compiled = compile_ruleset(rules[i], overrides, diags);
     if (diags.has_errors() || !compiled.program) {
       std::cerr << diags.render() << rules[i] << ": " << diags.error_count() << " error(s)\n";
       return kBadInput;
@@ -138,6 +153,7 @@ int cmd_diff(const std::vector<std::string>& args) {
     std::cerr << "arbiter diff: " << e.what() << "\n";
     return kBadInput;
   }
+  watchdog.disarm();
   for (const auto& dv : r.divergences)
     if (found.size() < max_differences) found.push_back(describe(dv));
   bool differ = !found.empty();

@@ -33,34 +33,48 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   int jobs = 1;
   bool strict = false;
   std::string junit;
-  std::string save_dir = (fs::path(ARBITER_SOURCE_DIR) / "corpus" / "regressions").string();
+  // Divergences are saved in the current directory unless --save-dir says otherwise: never
+  // into the source tree behind the user's back.
+  std::string save_dir = ".";
+  std::string seconds_text, games_text, seed_text, max_plies_text, jobs_text, mutate_text, max_div_text,
+      timeout_text;
   po::options_description d(
       "arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--jobs J] [--strict-acceptance] "
       "[--json] "
       "[--junit FILE]");
   add_common(d, c, /*with_seed=*/false);
-  d.add_options()("seconds", po::value(&o.seconds), "run for this long")(
-      "games", po::value(&o.games), "number of random games (default 100)")(
-      "seed", po::value(&o.seed), "random seed (runs are deterministic for a seed and a job count)")(
-      "max-plies", po::value(&o.max_plies), "longest game")("jobs", po::value(&jobs), "parallel jobs (1)")(
-      "mutate", po::value(&o.mutate_percent),
-      "chance in percent per ply of mutating the position (6; 0: never)")(
+  d.add_options()("seconds", po::value(&seconds_text), "run for this long")(
+      "games", po::value(&games_text), "number of random games (default 100)")(
+      "seed", po::value(&seed_text), "random seed (runs are deterministic for a seed and a job count)")(
+      "max-plies", po::value(&max_plies_text), "longest game (120)")("jobs", po::value(&jobs_text),
+                                                                     "parallel jobs (1)")(
+      "mutate", po::value(&mutate_text), "chance in percent per ply of mutating the position (6; 0: never)")(
       "strict-acceptance", po::bool_switch(&strict), "a text only one engine accepts is a divergence")(
-      "max-divergences", po::value(&o.max_divergences),
+      "max-divergences", po::value(&max_div_text),
       "go on after a divergence until this many distinct ones are found (1)")(
-      "save-dir", po::value(&save_dir), "where divergences are saved")(
-      "junit", po::value(&junit), "also write the result as JUnit XML to FILE");
+      "save-dir", po::value(&save_dir), "where divergences are saved (default: the current directory)")(
+      "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
+      "timeout", po::value(&timeout_text), kTimeoutHelp);
   if (print_help(d, args)) return kOk;
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(d).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parse_command_line(args, d);
+  c.given(vm, /*with_seed=*/false);
+  if (vm.count("seconds")) o.seconds = seconds_option("seconds", seconds_text, 0.001, kMaxTimeout);
+  if (vm.count("games")) o.games = uint_option("games", games_text, 1, 1000000000);
+  if (vm.count("seconds") && vm.count("games")) throw UsageError("give --seconds or --games, not both");
+  if (vm.count("seed")) o.seed = uint_option("seed", seed_text, 0, UINT64_MAX);
+  if (vm.count("max-plies"))
+    o.max_plies = static_cast<int>(int_option("max-plies", max_plies_text, 1, 100000));
+  if (vm.count("jobs")) jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 64));
+  if (vm.count("mutate")) o.mutate_percent = static_cast<int>(int_option("mutate", mutate_text, 0, 100));
+  if (vm.count("max-divergences"))
+    o.max_divergences = static_cast<size_t>(int_option("max-divergences", max_div_text, 1, 1000));
+  double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
+  if (vm.count("save-dir") && save_dir.empty()) throw UsageError("--save-dir needs a directory");
+  if (vm.count("junit")) check_output_path(junit, {c.rules}, "junit");
   o.strict_acceptance = strict;
   if (c.engine != "compiled")
     throw UsageError("fuzz always compares the compiled generator with the reference engine");
-  if (jobs < 1 || jobs > 64) throw UsageError("--jobs must be between 1 and 64");
-  if (o.mutate_percent < 0 || o.mutate_percent > 100) throw UsageError("--mutate must be between 0 and 100");
-  if (o.max_plies < 1) throw UsageError("--max-plies must be at least 1");
-  if (o.max_divergences < 1) throw UsageError("--max-divergences must be at least 1");
+  Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   if (!arb::ref::make_reference_engine(l.variant))
@@ -72,6 +86,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
   arb::fuzz::Report r = arb::fuzz::run_parallel(left, right, start, o, jobs);
+  watchdog.disarm();
   uint64_t rate = static_cast<uint64_t>(r.seconds > 0 ? r.positions / r.seconds : 0);
   std::vector<std::string> saved_files;
   for (const auto& dv : r.divergences) {

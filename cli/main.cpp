@@ -13,12 +13,28 @@ using namespace arb::cli;
 
 namespace {
 
+// The deepest perft a command runs (--depth, a ruleset's `perft` expectations); suites
+// read with the same limit (arb::kMaxSuiteDepth).
+constexpr int kMaxDepth = arb::kMaxSuiteDepth;
+
 // Options and arguments of the commands that take ruleset files (check, test).
 struct FileArgs {
   std::vector<std::string> files, sets;
   bool json = false;
-  std::string junit;
+  std::string junit, timeout;
+  double timeout_seconds = 0;
 };
+
+// A ruleset file that cannot be read (missing, a directory, a device, too large): the
+// message, or "" when it is a readable regular file.
+std::string unreadable(const std::string& file) {
+  try {
+    check_input_file(file, "ruleset", arb::lang::kMaxRulesetBytes);
+    return "";
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+}
 // Parses them; false when --help was answered.
 bool parse_file_args(const char* usage, const char* cmd, const std::vector<std::string>& args, FileArgs& fa,
                      bool with_junit) {
@@ -28,13 +44,12 @@ bool parse_file_args(const char* usage, const char* cmd, const std::vector<std::
                                                              "machine-readable output");
   if (with_junit)
     d.add_options()("junit", po::value(&fa.junit), "also write the results as JUnit XML to FILE");
-  po::positional_options_description pos;
-  pos.add("file", -1);
+  if (std::string(cmd) == "test") d.add_options()("timeout", po::value(&fa.timeout), kTimeoutHelp);
   if (print_help(d, args)) return false;
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(d).positional(pos).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parse_command_line(args, d, "file");
   if (fa.files.empty()) throw UsageError(std::string("arbiter ") + cmd + " needs at least one FILE.rules");
+  if (vm.count("junit")) check_output_path(fa.junit, fa.files, "junit");
+  fa.timeout_seconds = fa.timeout.empty() ? 0 : seconds_option("timeout", fa.timeout, 0, kMaxTimeout);
   return true;
 }
 
@@ -49,7 +64,12 @@ int cmd_check(const std::vector<std::string>& args) {
   std::string json_out = "[";
   for (const auto& f : files) {
     arb::lang::Diagnostics diags;
-    arb::lang::Compiled c = arb::lang::compile_file(f, parse_sets(sets), diags);
+    std::string problem = unreadable(f);
+    arb::lang::Compiled c;
+    if (problem.empty())
+      c = compile_ruleset(f, parse_sets(sets), diags);
+    else
+      diags.error(arb::lang::Loc{}, problem);
     bool parses = c.model != nullptr;
     bool executable = c.program != nullptr;
     if (!json) {
@@ -89,9 +109,8 @@ int cmd_moves(const std::vector<std::string>& args) {
   add_common(d, c);
   d.add_options()("notation", po::value(&notation), "san (default) or uci");
   if (print_help(d, args)) return kOk;
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(d).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parse_command_line(args, d);
+  c.given(vm);
   if (notation != "san" && notation != "uci") throw UsageError("--notation must be san or uci");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
@@ -180,25 +199,34 @@ int cmd_perft(const std::vector<std::string>& args) {
   Common c;
   int depth = -1;
   bool divide = false;
-  std::string suite;
+  std::string suite, depth_text, max_nodes_text, timeout_text;
   uint64_t max_nodes = 0;
   po::options_description d(
       "arbiter perft [--variant V | --rules F] [--position TEXT] --depth N [--divide] [--json]");
   add_common(d, c);
-  d.add_options()("depth", po::value(&depth), "depth in plies (turns)")(
+  d.add_options()("depth", po::value(&depth_text), "depth in plies (turns), 0 to 20")(
       "divide", po::bool_switch(&divide), "one line per root action")("suite", po::value(&suite),
                                                                       "run a .perft suite file")(
-      "max-nodes", po::value(&max_nodes), "with --suite: skip checks expecting more nodes");
+      "max-nodes", po::value(&max_nodes_text), "with --suite: skip checks expecting more nodes")(
+      "timeout", po::value(&timeout_text), kTimeoutHelp);
   if (print_help(d, args)) return kOk;
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(d).run(), vm);
-  po::notify(vm);
+  po::variables_map vm = parse_command_line(args, d);
+  c.given(vm);
+  if (vm.count("depth")) depth = static_cast<int>(int_option("depth", depth_text, 0, kMaxDepth));
+  if (vm.count("max-nodes")) max_nodes = uint_option("max-nodes", max_nodes_text, 0, UINT64_MAX);
+  double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
+  if (vm.count("suite")) {
+    if (vm.count("depth") || divide) throw UsageError("give --suite or --depth/--divide, not both");
+    if (suite.empty()) throw UsageError("--suite needs a file name");
+  } else if (!vm.count("depth")) {
+    throw UsageError("arbiter perft needs --depth N (or --suite FILE)");
+  } else if (vm.count("max-nodes")) {
+    throw UsageError("--max-nodes applies to --suite");
+  }
+  Watchdog watchdog(timeout, "perft");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
-  if (!suite.empty()) return run_suite(l, suite, max_nodes, c.json);
-  if (!vm.count("depth")) throw UsageError("arbiter perft needs --depth N (or --suite FILE)");
-  if (depth < 0) throw UsageError("--depth must be at least 0");
-  if (depth > 20) throw UsageError("--depth must be at most 20");
+  if (vm.count("suite")) return run_suite(l, suite, max_nodes, c.json);
   arb::Engine& e = *l.engine;
   auto t0 = std::chrono::steady_clock::now();
   uint64_t total = 0;
@@ -248,9 +276,15 @@ int cmd_test(const std::vector<std::string>& args) {
   bool unusable = false;
   std::string jrows;
   std::vector<JUnitCase> cases;
+  Watchdog watchdog(fa.timeout_seconds, "test");
   for (const auto& f : files) {
     arb::lang::Diagnostics diags;
-    arb::lang::Compiled c = arb::lang::compile_file(f, parse_sets(sets), diags);
+    std::string problem = unreadable(f);
+    arb::lang::Compiled c;
+    if (problem.empty())
+      c = compile_ruleset(f, parse_sets(sets), diags);
+    else
+      diags.error(arb::lang::Loc{}, problem);
     if (!c.program) {
       std::cerr << diags.render();
       unusable = true;
@@ -270,7 +304,11 @@ int cmd_test(const std::vector<std::string>& args) {
       bool ok = false;
       try {
         if (!ex.position.empty()) e->set_position(ex.position);
-        if (ex.kind == "perft") {
+        if (ex.kind == "perft" && (ex.depth < 0 || ex.depth > kMaxDepth)) {
+          got =
+              "depth " + std::to_string(ex.depth) + " (over the limit of " + std::to_string(kMaxDepth) + ")";
+          want = std::to_string(ex.nodes);
+        } else if (ex.kind == "perft") {
           got = std::to_string(e->perft(ex.depth));
           want = std::to_string(ex.nodes);
         } else if (ex.kind == "status") {
@@ -312,6 +350,7 @@ int cmd_test(const std::vector<std::string>& args) {
     std::cout << "{\"passed\":" << passed << ",\"failed\":" << failed << ",\"results\":[" << jrows << "]}\n";
   else
     std::cout << passed << " passed, " << failed << " failed\n";
+  watchdog.disarm();
   if (!junit.empty()) write_atomically(junit, junit_xml("arbiter test", cases));
   if (unusable) return kBadInput;
   return failed ? kFailed : kOk;

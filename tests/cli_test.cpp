@@ -7,9 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -418,6 +422,217 @@ TEST_F(Cli, TestRunsTheRulesetsExpectations) {
   // A ruleset that does not compile: exit 2.
   Outcome u = run({"test", "rulesets/chess2.rules"});
   EXPECT_EQ(u.code, 2) << u;
+}
+
+// ---------------------------------------------------------------------------------------
+// Hardening: every class of unusable input is exit 2 with a message naming the place; no
+// signal, hang, stray file or overwritten input.
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Exit 2 with a message (never a signal: run_arbiter reports a signal as -1).
+void expect_unusable(const std::vector<std::string>& args, const std::string& message) {
+  Outcome r = run(args);
+  EXPECT_EQ(r.code, 2) << args.back() << "\n" << r;
+  EXPECT_TRUE(contains(r.err, message)) << "expected `" << message << "`\n" << r;
+}
+
+TEST_F(Cli, OverflowingNumbersInPositionTexts) {
+  // An empty-square count that overflows int: was a write outside the board (SIGSEGV).
+  expect_unusable({"moves", "--fen", "21000000000k/8/8/8/8/8/8/K7 w - - 0 1"}, "rank 8 is longer than 8");
+  expect_unusable(
+      {"moves", "--variant", "chessembly", "--fen", "99999999999999999999k/8/8/8/8/8/8/K7[] w - - 0 1"},
+      "rank 8 is longer than 8");
+  expect_unusable({"moves", "--engine", "reference", "--fen", "4294967304/8/8/8/8/8/8/K6k w - - 0 1"},
+                  "rank 8 is longer than 8");
+  expect_unusable({"moves", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 99999999999"}, "bad fullmove number");
+  expect_unusable({"moves", "--fen", "8/8/8/8/8/8/8/K6k w - a99999999999999999999 0 1"}, "en-passant");
+  // ChessMe coordinates beyond int32 and counters beyond int.
+  expect_unusable({"moves", "--variant", "chessme", "--position", "k(2147483648,1),K(0,0) w -/- -/- -/- 1"},
+                  "bad square after 'k'");
+  expect_unusable({"moves", "--variant", "chessme", "--position", "k(0,9),K(0,0) w -/- -/- -/- 2147483648"},
+                  "bad fullmove number");
+  // A ruleset's setup text goes through the same reader.
+  TempDir dir;
+  dir.copy_ruleset("chess");
+  std::string child = dir.write("overflow.rules",
+                                "ruleset overflow extends chess\n"
+                                "setup \"21000000000k/8/8/8/8/8/8/K7 w - - 0 1\"\n");
+  expect_unusable({"perft", "--depth", "1", "--rules", child}, "overflow.rules:2:8: error: bad setup");
+}
+
+TEST_F(Cli, EveryPrintedPositionReadsBack) {
+  // Extreme ChessMe coordinates: the engines print them, so the reader takes them.
+  const std::string far = "k(2147483647,-2147483647),K(-2147483648,2147483647) w -/- -/- -/- 2147483647";
+  for (const char* engine : {"compiled", "reference"}) {
+    Outcome r = run({"moves", "--variant", "chessme", "--engine", engine, "--position", far, "--json"});
+    ASSERT_EQ(r.code, 0) << r;
+    std::string printed = json::parse(r.out).at("position");
+    Outcome back = run({"moves", "--variant", "chessme", "--engine", engine, "--position", printed});
+    EXPECT_EQ(back.code, 0) << back;
+  }
+  Outcome m = run({"moves", "--variant", "chessme", "--notation", "uci", "--position",
+                   "k(1000000000,1),K(999999999,-5),P(999999999,-4) w Q/- -/- -/- 999999999"});
+  ASSERT_EQ(m.code, 0) << m;
+}
+
+TEST_F(Cli, PerftSuiteNumbersAndFiles) {
+  TempDir dir;
+  const std::string fen = "epd 8/8/8/8/8/8/8/K6k w - - 0 1\n";
+  expect_unusable({"perft", "--suite", dir.write("a.perft", fen + "perft 99999999999 1\n")}, "a.perft:2:");
+  expect_unusable({"perft", "--suite", dir.write("b.perft", fen + "perft 21 1\n")}, "between 0 and 20");
+  expect_unusable({"perft", "--suite", dir.write("c.perft", fen + "perft 1 -3\n")},
+                  "c.perft:2: perft node count");
+  expect_unusable({"perft", "--suite", dir.write("d.perft", fen + "perft 1 3 junk\n")}, "d.perft:2:");
+  expect_unusable({"perft", "--suite", dir.write("e.perft", fen + "perft 1 99999999999999999999999\n")},
+                  "e.perft:2:");
+  // A directory, a device: refused, not read (a directory used to pass with exit 0).
+  expect_unusable({"perft", "--suite", dir.path()}, "not a regular file");
+  expect_unusable({"perft", "--suite", "/dev/zero"}, "not a regular file");
+  expect_unusable({"perft", "--suite", ""}, "--suite needs a file name");
+}
+
+TEST_F(Cli, RulesetLimits) {
+  TempDir dir;
+  // Deep nesting: was a stack overflow.
+  std::string deep = "ruleset deep\n";
+  for (int i = 0; i < 100000; ++i) deep += "a {\n";
+  std::string f = dir.write("deep.rules", deep);
+  expect_unusable({"check", f}, f + ":66:3: error: blocks nested deeper than 64 levels");
+  // A long line of stray braces: diagnostics capped, the source echo windowed.
+  std::string braces = "ruleset braces\n" + std::string(200000, '}') + "\n";
+  f = dir.write("braces.rules", braces);
+  Outcome r = run({"check", f});
+  EXPECT_EQ(r.code, 2) << r.err.substr(0, 2000);
+  EXPECT_TRUE(contains(r.err, f + ":2:1: error: unmatched `}`"));
+  EXPECT_TRUE(contains(r.err, "more diagnostic(s) not shown"));
+  EXPECT_LT(r.err.size(), 100000u);
+  // Endless or special files, directories, oversized files: refused before reading.
+  expect_unusable({"check", "/dev/zero"}, "/dev/zero: the ruleset is not a regular file");
+  expect_unusable({"check", dir.path()}, "is a directory");
+  expect_unusable({"test", "/dev/zero"}, "not a regular file");
+  expect_unusable({"perft", "--depth", "1", "--rules", "/dev/zero"}, "not a regular file");
+  expect_unusable({"diff", "--rules", "/dev/zero", "--rules", "rulesets/chess.rules"}, "not a regular file");
+  f = dir.write("big.rules", "ruleset big\n" + std::string(2 << 20, '#') + "\n");
+  expect_unusable({"check", f}, "larger than");
+  // Numbers: too large is an error at file:line:col, and a Betza count never wraps to an
+  // unlimited rider.
+  dir.copy_ruleset("chess");
+  f = dir.write("num.rules", "ruleset num extends chess\nboard 99999999999999999999 x 8\n");
+  expect_unusable({"check", f}, f + ":2:7: error: number too large");
+  f = dir.write("betza.rules", "ruleset betza extends chess\npiece rook R { betza \"W4294967296\" }\n");
+  expect_unusable({"check", f}, "rider range too large");
+  expect_unusable({"perft", "--depth", "1", "--set", "fifty-move=99999999999999999999"}, "number too large");
+}
+
+TEST_F(Cli, StrayAndEmptyArguments) {
+  expect_unusable({"perft", "--depth", "1", "stray"}, "unexpected argument `stray`");
+  expect_unusable({"moves", "e2e4"}, "unexpected argument `e2e4`");
+  expect_unusable({"fuzz", "--variant", "chess", "--games", "1", "extra"}, "unexpected argument `extra`");
+  expect_unusable({"diff", "--rules", "rulesets/chess.rules", "--rules", "rulesets/chess.rules", "x"},
+                  "unexpected argument `x`");
+  expect_unusable({"perft", "--depth", "1", "--rules", ""}, "--rules needs a file name");
+  expect_unusable({"perft", "--depth", "1", "--variant", ""}, "--variant needs a name");
+  expect_unusable({"perft", "--depth", "1", "--variant", "../rulesets/chess"}, "not a path");
+  expect_unusable({"perft", "--depth", "1", "--position", ""}, "--position needs a position text");
+  expect_unusable({"test", "rulesets/chess.rules", "--junit", ""}, "--junit needs a file name");
+}
+
+TEST_F(Cli, NumericOptionsAreRangeChecked) {
+  expect_unusable({"perft", "--depth", "99999999999"}, "--depth `99999999999`: must be between 0 and 20");
+  expect_unusable({"perft", "--depth", "-1"}, "--depth `-1`");
+  expect_unusable({"perft", "--depth", "2x"}, "expected a number");
+  expect_unusable({"perft", "--suite", "x.perft", "--max-nodes", "-1"}, "--max-nodes `-1`");
+  expect_unusable({"fuzz", "--variant", "chess", "--games", "-1"}, "--games `-1`");
+  expect_unusable({"fuzz", "--variant", "chess", "--games", "0"}, "--games `0`");
+  expect_unusable({"fuzz", "--variant", "chess", "--seconds", "nan"}, "--seconds `nan`");
+  expect_unusable({"fuzz", "--variant", "chess", "--seconds", "-5"}, "--seconds `-5`");
+  expect_unusable({"fuzz", "--variant", "chess", "--seed", "-1"}, "--seed `-1`");
+  expect_unusable({"fuzz", "--variant", "chess", "--jobs", "4294967297"}, "--jobs");
+  expect_unusable({"fuzz", "--variant", "chess", "--max-divergences", "-1"}, "--max-divergences");
+  expect_unusable({"diff", "--rules", "rulesets/chess.rules", "--rules", "rulesets/chess.rules",
+                   "--max-differences", "18446744073709551615"},
+                  "--max-differences");
+  expect_unusable({"perft", "--depth", "5", "--timeout", "inf"}, "--timeout `inf`");
+  expect_unusable({"moves", "--variant", "chessme", "--seed", "-1"}, "start:-1");
+}
+
+TEST_F(Cli, TimeoutStopsEveryLongRun) {
+  auto timed_out = [](const std::vector<std::string>& args) {
+    auto t0 = std::chrono::steady_clock::now();
+    Outcome r = run(args);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.code, 1) << r;
+    EXPECT_TRUE(contains(r.err, "--timeout")) << r;
+    EXPECT_LT(secs, 20) << args[0];
+  };
+  timed_out({"perft", "--depth", "9", "--timeout", "0.5"});
+  TempDir dir;
+  std::string suite = dir.write("deep.perft",
+                                "epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+                                "perft 9 2439530234167\n");
+  timed_out({"perft", "--suite", suite, "--timeout", "0.5"});
+  dir.copy_ruleset("chess");
+  std::string deep =
+      dir.write("deep.rules", "ruleset deep extends chess\nexpect {\n  perft 9 = 2439530234167\n}\n");
+  timed_out({"test", deep, "--timeout", "0.5", "--junit", dir.path() + "/out.xml"});
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/out.xml"));
+  timed_out(
+      {"fuzz", "--variant", "chess", "--games", "100000000", "--timeout", "0.5", "--save-dir", dir.path()});
+  timed_out({"diff", "--rules", "rulesets/chess.rules", "--rules", "rulesets/chess.rules", "--games",
+             "100000000", "--timeout", "0.5"});
+}
+
+TEST_F(Cli, OutputsAreAtomicAndNeverOverwriteInputs) {
+  TempDir dir;
+  std::string rules = dir.copy_ruleset("chess");
+  std::string before = read_text(rules);
+  // --junit naming an input file: refused, the input unchanged.
+  expect_unusable({"test", rules, "--junit", rules}, "refusing to overwrite it");
+  expect_unusable({"diff", "--rules", rules, "--rules", rules, "--junit", rules}, "refusing to overwrite it");
+  expect_unusable({"fuzz", "--rules", rules, "--games", "1", "--junit", rules}, "refusing to overwrite it");
+  expect_unusable({"test", rules, "--junit", dir.path()}, "is a directory");
+  EXPECT_EQ(read_text(rules), before);
+  // Two runs writing the same report at once: each writes a whole file through its own
+  // temporary, and none is left behind.
+  std::string out = dir.path() + "/report.xml";
+  std::string cmd =
+      shell_quote(arbiter_path()) + " test " + shell_quote(rules) + " --junit " + shell_quote(out);
+  int rc = std::system(("(" + cmd + " & " + cmd + " & wait) >/dev/null 2>&1").c_str());
+  EXPECT_EQ(rc, 0);
+  EXPECT_TRUE(contains(read_text(out), "</testsuites>"));
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_TRUE(e.path().filename() == "chess.rules" || e.path().filename() == "report.xml") << e.path();
+}
+
+TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
+  // A divergence is saved in the current directory by default (here: a scratch directory),
+  // not under corpus/regressions/ of the source tree.
+  TempDir dir;
+  dir.copy_ruleset("chess");
+  std::string noep = read_text(dir.path() + "/chess.rules");
+  size_t at = noep.find("fmWfceFifmnD");
+  ASSERT_NE(at, std::string::npos);
+  noep.replace(at, 12, "fmWfcFifmnD");
+  std::string mutant = dir.write("mutant.rules", noep);
+  auto before = std::distance(
+      std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/corpus/regressions"),
+      std::filesystem::directory_iterator());
+  Outcome r = run_arbiter({"fuzz", "--rules", mutant, "--games", "300", "--seed", "1"}, dir.path());
+  EXPECT_EQ(r.code, 1) << r;  // chess without en passant diverges from the reference engine
+  bool saved = false;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    saved |= e.path().filename().string().rfind("chess-", 0) == 0;
+  EXPECT_TRUE(saved) << r;
+  auto after = std::distance(
+      std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/corpus/regressions"),
+      std::filesystem::directory_iterator());
+  EXPECT_EQ(before, after);
 }
 
 }  // namespace

@@ -1,22 +1,39 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: a Release build with every test, then an AddressSanitizer +
-# UBSan build of the same tests under smaller perft budgets, then a libFuzzer smoke run.
+# UBSan build of the same tests under smaller perft budgets, then a libFuzzer smoke run of
+# every fuzz target. Each build is configured with the tests ON (whatever an earlier
+# `cli/demo.sh` configured), and a ctest stage that runs no test, or fewer than the build
+# registered (or than ARBITER_MIN_TESTS), fails the run.
 # The last line totals both ctest runs: `tests: N passed, N failed`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/cli/install-deps.sh"
 jobs=$(nproc)
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+# The fewest tests a ctest stage may run: about the number registered when this line was
+# written, so that a build that silently loses its tests fails.
+min_tests=${ARBITER_MIN_TESTS:-150}
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DARBITER_TESTS=ON >/dev/null
 cmake --build "$root/build" -j"$jobs"
 # Totals of the ctest runs, printed as the closing line.
 passed=0
 failed=0
+finish() {
+  echo "tests: $passed passed, $failed failed"
+  exit "$1"
+}
+# run_ctest BUILD_DIR [env VAR=VALUE...]: runs ctest in BUILD_DIR and checks that it ran
+# every registered test and at least $min_tests.
 run_ctest() {
+  local dir=$1
+  shift
+  local registered
+  registered=$(ctest --test-dir "$dir" -N 2>/dev/null | sed -nE 's/^Total Tests: ([0-9]+)$/\1/p')
+  registered=${registered:-0}
   local log
   log=$(mktemp)
   local rc=0
-  "$@" 2>&1 | tee "$log" || rc=$?
-  local line total bad
+  "$@" ctest --test-dir "$dir" --output-on-failure -j"$jobs" 2>&1 | tee "$log" || rc=$?
+  local line total=0 bad=0
   line=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1 || true)
   if [ -n "$line" ]; then
     bad=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$line")
@@ -25,36 +42,55 @@ run_ctest() {
     failed=$((failed + bad))
   fi
   rm -f "$log"
-  if [ "$rc" -ne 0 ]; then
-    echo "tests: $passed passed, $failed failed"
-    exit "$rc"
+  if [ "$rc" -ne 0 ]; then finish "$rc"; fi
+  if [ "$total" -eq 0 ] || [ "$total" -lt "$registered" ] || [ "$total" -lt "$min_tests" ]; then
+    echo "error: ctest in $dir ran $total tests ($registered registered, at least $min_tests expected)"
+    failed=$((failed + 1))
+    finish 1
   fi
 }
-run_ctest ctest --test-dir "$root/build" --output-on-failure -j"$jobs"
-cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARBITER_SANITIZE=ON >/dev/null
+run_ctest "$root/build" env
+cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARBITER_SANITIZE=ON \
+  -DARBITER_TESTS=ON >/dev/null
 cmake --build "$root/build-asan" -j"$jobs"
-run_ctest env ARBITER_PERFT_BUDGET="${ARBITER_ASAN_PERFT_BUDGET:-20000}" ARBITER_FAST=1 \
-  ctest --test-dir "$root/build-asan" --output-on-failure -j"$jobs"
-# libFuzzer smoke run of the differential checker's fuzz target (checker/fuzz/
-# libfuzzer_target.cpp), built with clang in its own directory, that target only, and run
-# briefly from the seed corpus. A divergence or a sanitizer report fails the run; the
-# input is left in build-fuzz/ (crash-*).
+run_ctest "$root/build-asan" env ARBITER_PERFT_BUDGET="${ARBITER_ASAN_PERFT_BUDGET:-20000}" ARBITER_FAST=1
+# libFuzzer smoke run of every fuzz target (checker/fuzz/libfuzzer_target.cpp, the
+# differential checker, and checker/fuzz/targets/fuzz_*.cpp, one per parser), built with
+# clang in its own directory and run briefly from its seed corpus (corpus/fuzz/NAME/).
+# A crash, a finding or a sanitizer report fails the run; the input is left in build-fuzz/
+# (crash-*). ARBITER_LIBFUZZER_SECONDS per target (default 12: 6 targets, 72 s in all).
 if command -v clang++ >/dev/null 2>&1; then
   CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF >/dev/null
-  cmake --build "$root/build-fuzz" -j"$jobs" --target arbiter_libfuzzer
-  mkdir -p "$root/build-fuzz/corpus-differential"
-  log="$root/build-fuzz/libfuzzer.log"
-  if ! "$root/build-fuzz/checker/arbiter_libfuzzer" "$root/build-fuzz/corpus-differential" \
-      "$root/corpus/fuzz/differential" -max_total_time="${ARBITER_LIBFUZZER_SECONDS:-20}" -max_len=512 \
-      -artifact_prefix="$root/build-fuzz/" -print_final_stats=1 >"$log" 2>&1; then
-    tail -n 60 "$log"
-    echo "libFuzzer smoke run failed (log: $log)"
-    echo "tests: $passed passed, $((failed + 1)) failed"
-    exit 1
-  fi
-  grep -E '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$log"
+  cmake --build "$root/build-fuzz" -j"$jobs" --target arbiter_fuzz_all
+  seconds=${ARBITER_LIBFUZZER_SECONDS:-12}
+  for target in differential ruleset fen chessme perft_suite notation; do
+    if [ "$target" = differential ]; then
+      bin="$root/build-fuzz/checker/arbiter_libfuzzer"
+    else
+      bin="$root/build-fuzz/checker/arbiter_fuzz_$target"
+    fi
+    work="$root/build-fuzz/corpus-$target"
+    mkdir -p "$work"
+    log="$root/build-fuzz/libfuzzer-$target.log"
+    if ! "$bin" "$work" "$root/corpus/fuzz/$target" -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 \
+        -artifact_prefix="$root/build-fuzz/$target-" -print_final_stats=1 >"$log" 2>&1; then
+      tail -n 60 "$log"
+      echo "libFuzzer smoke run of $target failed (log: $log)"
+      failed=$((failed + 1))
+      finish 1
+    fi
+    runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log")
+    rate=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+)/\1/p' "$log")
+    cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -n 1)
+    echo "libFuzzer $target: ${runs:-0} runs, ${rate:-0}/s, ${cov:-cov: ?}"
+    if [ "${runs:-0}" -eq 0 ]; then
+      echo "libFuzzer smoke run of $target executed nothing (log: $log)"
+      failed=$((failed + 1))
+      finish 1
+    fi
+  done
 else
-  echo "clang++ not found: libFuzzer smoke run skipped"
+  echo "clang++ not found: libFuzzer smoke runs skipped"
 fi
-echo "tests: $passed passed, $failed failed"
+finish 0

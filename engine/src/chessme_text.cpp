@@ -6,6 +6,7 @@
 #include <set>
 
 #include "arbiter/notation.hpp"
+#include "arbiter/numbers.hpp"
 
 namespace arb {
 
@@ -171,15 +172,15 @@ ChessMePosition parse_chessme(std::string_view text) {
 
   // 6. Fullmove number.
   const Field& ff = fields[5];
-  if (ff.text.size() > 9) fail("bad fullmove number '" + std::string(ff.text) + "'", ff.col);
-  int n = 0;
   for (size_t i = 0; i < ff.text.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(ff.text[i])))
       fail("bad fullmove number '" + std::string(ff.text) + "': expected a number", ff.col + i);
-    n = n * 10 + (ff.text[i] - '0');
   }
-  if (n < 1) fail("fullmove number must be at least 1", ff.col);
-  p.fullmove = n;
+  auto n = parse_integer(ff.text, 0, INT32_MAX);
+  if (!n)
+    fail("bad fullmove number '" + std::string(ff.text) + "': at most " + std::to_string(INT32_MAX), ff.col);
+  if (*n < 1) fail("fullmove number must be at least 1", ff.col);
+  p.fullmove = static_cast<int>(*n);
 
   // Exactly one king each on the board.
   for (int c = 0; c < 2; ++c) {

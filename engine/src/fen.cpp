@@ -1,6 +1,10 @@
 #include "arbiter/fen.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
+
+#include "arbiter/numbers.hpp"
 
 namespace arb {
 
@@ -20,19 +24,23 @@ struct Cursor {
   }
 };
 
+// Largest halfmove clock, fullmove number or rank read: the largest the engines store
+// (int), so that every counter an engine prints reads back.
+constexpr int64_t kMaxCounter = INT32_MAX;
+
 [[noreturn]] void fail(const std::string& msg, size_t col) {
   throw PositionError(msg, col);
 }
 
 int parse_int(std::string_view f, size_t col, const char* what) {
-  if (f.empty() || f.size() > 9) fail(std::string("bad ") + what + " '" + std::string(f) + "'", col);
-  int v = 0;
-  for (size_t i = 0; i < f.size(); ++i) {
+  for (size_t i = 0; i < f.size(); ++i)
     if (!std::isdigit(static_cast<unsigned char>(f[i])))
       fail(std::string("bad ") + what + " '" + std::string(f) + "': expected a number", col + i);
-    v = v * 10 + (f[i] - '0');
-  }
-  return v;
+  auto v = parse_integer(f, 0, kMaxCounter);
+  if (!v)
+    fail(std::string("bad ") + what + " '" + std::string(f) + "': at most " + std::to_string(kMaxCounter),
+         col);
+  return static_cast<int>(*v);
 }
 
 }  // namespace
@@ -63,10 +71,12 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
       continue;
     }
     if (std::isdigit(static_cast<unsigned char>(ch))) {
+      // The count saturates just past the width: a long run of digits can neither wrap
+      // around nor reach past the rank.
       int n = 0;
       size_t start = c.pos;
       while (!c.done() && std::isdigit(static_cast<unsigned char>(c.s[c.pos])))
-        n = n * 10 + (c.s[c.pos++] - '0');
+        n = std::min(n * 10 + (c.s[c.pos++] - '0'), width + 1);
       if (n == 0) fail("empty-square count 0", start);
       x += n;
       if (x > width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), start);

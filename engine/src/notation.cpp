@@ -1,6 +1,8 @@
 #include "arbiter/notation.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 namespace arb {
 
@@ -16,13 +18,16 @@ std::optional<int32_t> parse_signed(std::string_view s, size_t& pos) {
   bool neg = false;
   if (p < s.size() && (s[p] == '-' || s[p] == '+')) neg = s[p++] == '-';
   if (p >= s.size() || !std::isdigit(static_cast<unsigned char>(s[p]))) return std::nullopt;
+  // Every int32 coordinate: the engines move pieces anywhere in that range, so every
+  // square they print reads back. The magnitude saturates instead of wrapping.
   int64_t v = 0;
   while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) {
-    v = v * 10 + (s[p++] - '0');
-    if (v > 1000000000) return std::nullopt;
+    v = std::min<int64_t>(v * 10 + (s[p++] - '0'), int64_t{1} << 32);
   }
+  v = neg ? -v : v;
+  if (v < INT32_MIN || v > INT32_MAX) return std::nullopt;
   pos = p;
-  return static_cast<int32_t>(neg ? -v : v);
+  return static_cast<int32_t>(v);
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <set>
+#include <string>
 
 namespace arb::lang {
 
@@ -136,12 +137,22 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
     }
     char atom = text[i];
     std::vector<std::pair<const Atom*, int>> parts;  // atom, range
+    // A count after the atom: 0 is an unlimited rider, so a count must never wrap around
+    // to 0 (or to a negative range); counts above kMaxBetzaRange are an error.
+    bool range_too_large = false;
+    size_t range_pos = 0;
     auto rider_suffix = [&](size_t& p, int deflt) {
       int range = deflt;
       if (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]))) {
         range = 0;
-        while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])))
+        range_pos = p;
+        while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]))) {
           range = range * 10 + (text[p++] - '0');
+          if (range > kMaxBetzaRange) {
+            range_too_large = true;
+            range = kMaxBetzaRange + 1;
+          }
+        }
       }
       return range;
     };
@@ -166,6 +177,12 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
       parts.push_back({a, range});
     } else {
       err = {std::string("unknown Betza atom `") + atom + "`", atom_pos};
+      return false;
+    }
+    if (range_too_large) {
+      err = {"rider range too large: at most " + std::to_string(kMaxBetzaRange) +
+                 " steps (a doubled atom or a count of 0 rides without limit)",
+             range_pos};
       return false;
     }
     if (!m && !c) m = c = true;

@@ -1,6 +1,7 @@
 #include "arbiter/lang/diagnostics.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace arb::lang {
 
@@ -20,15 +21,27 @@ std::string Source::line_text(int line) const {
   return s;
 }
 
+void Diagnostics::add(Diagnostic d) {
+  if (list_.size() >= kMaxDiagnostics) {
+    ++dropped_;
+    return;
+  }
+  // Messages quote the input: keep each one short.
+  constexpr size_t kMaxMessage = 300;
+  if (d.message.size() > kMaxMessage) d.message = d.message.substr(0, kMaxMessage) + "...";
+  if (d.hint.size() > kMaxMessage) d.hint = d.hint.substr(0, kMaxMessage) + "...";
+  list_.push_back(std::move(d));
+}
+
 void Diagnostics::error(const Loc& loc, std::string msg, std::string hint) {
-  list_.push_back({Severity::Error, loc, std::move(msg), std::move(hint)});
-  ++errors_;
+  if (errors_ < INT32_MAX) ++errors_;
+  add({Severity::Error, loc, std::move(msg), std::move(hint)});
 }
 void Diagnostics::warning(const Loc& loc, std::string msg, std::string hint) {
-  list_.push_back({Severity::Warning, loc, std::move(msg), std::move(hint)});
+  add({Severity::Warning, loc, std::move(msg), std::move(hint)});
 }
 void Diagnostics::note(const Loc& loc, std::string msg) {
-  list_.push_back({Severity::Note, loc, std::move(msg), ""});
+  add({Severity::Note, loc, std::move(msg), ""});
 }
 
 std::string Diagnostics::render() const {
@@ -42,15 +55,30 @@ std::string Diagnostics::render() const {
     out += std::string(sev) + ": " + d.message + "\n";
     if (d.loc.src && d.loc.line > 0) {
       std::string line = d.loc.src->line_text(d.loc.line);
-      out += "  " + line + "\n  ";
-      for (int i = 1; i < d.loc.col && i <= static_cast<int>(line.size()); ++i)
+      // A window of the line around the caret: at most kMaxEchoColumns columns.
+      int col = d.loc.col;
+      std::string prefix;
+      if (static_cast<int>(line.size()) > kMaxEchoColumns) {
+        int first = std::max(
+            1, std::min(col - kMaxEchoColumns / 2, static_cast<int>(line.size()) - kMaxEchoColumns + 1));
+        line = line.substr(static_cast<size_t>(first - 1), kMaxEchoColumns);
+        if (first > 1) {
+          prefix = "...";
+          col -= first - 1;
+        }
+      }
+      out += "  " + prefix + line + "\n  " + std::string(prefix.size(), ' ');
+      for (int i = 1; i < col && i <= static_cast<int>(line.size()); ++i)
         out += line[i - 1] == '\t' ? '\t' : ' ';
       out += "^";
-      for (int i = 1; i < d.loc.len && d.loc.col + i <= static_cast<int>(line.size()); ++i) out += "~";
+      for (int i = 1; i < d.loc.len && col + i <= static_cast<int>(line.size()); ++i) out += "~";
       out += "\n";
     }
     if (!d.hint.empty()) out += "  hint: " + d.hint + "\n";
   }
+  if (dropped_)
+    out += "... and " + std::to_string(dropped_) + " more diagnostic(s) not shown (the first " +
+           std::to_string(kMaxDiagnostics) + " are)\n";
   return out;
 }
 
@@ -70,6 +98,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
+  // Edit distance costs |word| x |candidate|: a suggestion for a long word is no help.
+  if (word.size() > 64) return best;
   size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
   for (const auto& c : candidates) {
     size_t d = edit_distance(word, c);

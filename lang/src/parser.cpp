@@ -1,6 +1,8 @@
 #include <cctype>
+#include <string_view>
 
 #include "arbiter/lang/syntax.hpp"
+#include "arbiter/numbers.hpp"
 
 namespace arb::lang {
 
@@ -14,6 +16,15 @@ struct Token {
   long long num = 0, lo = 0, hi = 0;
   Loc loc;
 };
+
+// Limits that keep every input's cost bounded: numbers fit comfortably in 64 bits, a
+// file is at most kMaxRulesetBytes, blocks nest at most kMaxNesting deep (the parser
+// recurses once per block).
+constexpr long long kMaxNumber = 999999999999999LL;  // 15 digits
+
+std::string number_hint() {
+  return "numbers have at most 15 digits";
+}
 
 bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '@' || c == '*' ||
@@ -101,14 +112,18 @@ class Lexer {
           while (q < t.size() && std::isdigit(static_cast<unsigned char>(t[q]))) ++q;
           tok.kind = Tok::Range;
           tok.text = t.substr(start, q - start);
-          if (p - start > 15 || q - digits > 15) {
-            diags_.error(tok.loc, "number too large");
+          auto lo = parse_integer(std::string_view(t).substr(start, p - start), -kMaxNumber, kMaxNumber);
+          if (!lo) {
+            diags_.error(tok.loc, "number too large", number_hint());
           } else {
-            tok.lo = std::stoll(t.substr(start, p - start));
+            tok.lo = *lo;
             if (q == digits) {
               diags_.error(tok.loc, "a range needs an upper bound", "write it as `1..4`");
+            } else if (auto hi = parse_integer(std::string_view(t).substr(p + 2, q - p - 2), -kMaxNumber,
+                                               kMaxNumber)) {
+              tok.hi = *hi;
             } else {
-              tok.hi = std::stoll(t.substr(p + 2, q - p - 2));
+              diags_.error(tok.loc, "number too large", number_hint());
             }
           }
           tok.loc.len = static_cast<int>(q - start);
@@ -122,10 +137,10 @@ class Lexer {
           tok.text = t.substr(start, p - start);
         } else {
           tok.text = t.substr(start, p - start);
-          if (p - start > 15) {
-            diags_.error(tok.loc, "number too large");
+          if (auto v = parse_integer(tok.text, -kMaxNumber, kMaxNumber)) {
+            tok.num = *v;
           } else {
-            tok.num = std::stoll(tok.text);
+            diags_.error(tok.loc, "number too large", number_hint());
           }
         }
         tok.loc.len = static_cast<int>(p - start);
@@ -197,7 +212,7 @@ class Parser {
     for (;;) {
       const Token& t = peek();
       if (t.kind == Tok::End) {
-        if (in_block) diags_.error(t.loc, "missing `}` at the end of the file");
+        if (in_block && !abandoned_) diags_.error(t.loc, "missing `}` at the end of the file");
         return out;
       }
       if (t.kind == Tok::Newline) {
@@ -235,9 +250,18 @@ class Parser {
       const Token& t = peek();
       if (t.kind == Tok::Newline || t.kind == Tok::End || t.kind == Tok::RBrace) break;
       if (t.kind == Tok::LBrace) {
-        next();
         s.has_block = true;
+        if (depth_ >= kMaxNesting) {
+          diags_.error(t.loc, "blocks nested deeper than " + std::to_string(kMaxNesting) + " levels",
+                       "a ruleset needs a few levels; the rest of the file is skipped");
+          pos_ = toks_.size() - 1;  // the End token
+          abandoned_ = true;
+          break;
+        }
+        next();
+        ++depth_;
         s.block = statements(true);
+        --depth_;
         break;
       }
       Value v;
@@ -272,11 +296,19 @@ class Parser {
   std::vector<Token> toks_;
   Diagnostics& diags_;
   size_t pos_ = 0;
+  int depth_ = 0;
+  bool abandoned_ = false;  // the rest of the file was skipped (nesting too deep)
 };
 
 }  // namespace
 
 std::vector<Stmt> parse(const Source& src, Diagnostics& diags) {
+  if (src.text.size() > kMaxRulesetBytes) {
+    diags.error(Loc{&src, 1, 1, 1},
+                "the file is larger than " + std::to_string(kMaxRulesetBytes >> 10) + " KiB",
+                "a ruleset is a short text");
+    return {};
+  }
   Lexer lx(src, diags);
   Parser p(lx.run(), diags);
   return p.file();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,17 @@ struct PerftCase {
   std::vector<std::pair<int, uint64_t>> expected;  // (depth, nodes)
 };
 
-// Reads a suite; throws std::runtime_error naming file:line on malformed lines.
+// Limits of a suite: the deepest perft a line may ask for (as `arbiter perft --depth`),
+// the largest suite file and the longest line read.
+constexpr int kMaxSuiteDepth = 20;
+constexpr uint64_t kMaxSuiteBytes = 64u << 20;
+constexpr size_t kMaxSuiteLine = 4096;
+
+// Reads a suite; throws std::runtime_error naming file:line on malformed lines, and names
+// the file when it is no regular file, cannot be read or is larger than kMaxSuiteBytes.
 std::vector<PerftCase> read_perft_suite(const std::string& path);
+
+// Parses suite text from `in`; `name` is the file name used in messages.
+std::vector<PerftCase> parse_perft_suite(std::istream& in, const std::string& name);
 
 }  // namespace arb

@@ -10,6 +10,9 @@
 
 namespace arb::lang {
 
+// The longest limited rider (`W99`); a longer count is an error, never a wrap-around.
+constexpr int kMaxBetzaRange = 99;
+
 struct BetzaMove {
   int dx = 0, dy = 0;  // one direction, White's view (+y forward)
   int range = 1;       // 1 leaper, 0 unlimited rider, n: rider of at most n steps

@@ -32,6 +32,12 @@ struct Diagnostic {
   std::string hint;  // "did you mean `promotion`?" or empty
 };
 
+// Diagnostics keep at most kMaxDiagnostics entries (the rest are counted, and render()
+// says how many were left out) and echo at most kMaxEchoColumns columns of a source line
+// around the caret, so that their cost stays linear in the input.
+constexpr size_t kMaxDiagnostics = 100;
+constexpr int kMaxEchoColumns = 160;
+
 class Diagnostics {
  public:
   void error(const Loc& loc, std::string msg, std::string hint = "");
@@ -44,8 +50,10 @@ class Diagnostics {
   std::string render() const;
 
  private:
+  void add(Diagnostic d);
   std::vector<Diagnostic> list_;
   int errors_ = 0;
+  size_t dropped_ = 0;  // diagnostics over kMaxDiagnostics, counted only
 };
 
 // The closest of `candidates` to `word` by edit distance, or "" when none is close.

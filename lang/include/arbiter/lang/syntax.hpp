@@ -33,6 +33,11 @@ struct Stmt {
   std::vector<Stmt> block;
 };
 
+// Limits of a ruleset file: its size in bytes and how deep `{ }` blocks nest. Beyond them
+// parse() reports an error (file:line:col) instead of reading on.
+constexpr size_t kMaxRulesetBytes = 1u << 20;
+constexpr int kMaxNesting = 64;
+
 // Parses a whole file; syntax errors go to `diags` (parsing recovers at the next line).
 std::vector<Stmt> parse(const Source& src, Diagnostics& diags);
 

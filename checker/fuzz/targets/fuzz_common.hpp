@@ -1,0 +1,67 @@
+// Shared pieces of Arbiter's libFuzzer targets: where the bundled rulesets are, the
+// engines every target builds once per process (never per input), and the read-back
+// check every position text must pass.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "arbiter/engine.hpp"
+#include "arbiter/lang/compile.hpp"
+#include "reference.hpp"
+
+namespace arb::fuzz_targets {
+
+// ARBITER_RULESETS, else the source tree's rulesets/, else rulesets/ beside the binary (a
+// fuzzing service runs the binary without the source tree: its build script copies them).
+inline std::filesystem::path rulesets_dir() {
+  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
+  std::filesystem::path source = std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets";
+  if (std::filesystem::exists(source)) return source;
+  std::error_code ec;
+  return std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "rulesets";
+}
+
+// The compiled program of a bundled variant (aborts when it does not compile: the target
+// would test nothing).
+inline std::shared_ptr<const lang::Program> bundled_program(const std::string& variant) {
+  lang::Diagnostics diags;
+  auto c = lang::compile_file((rulesets_dir() / (variant + ".rules")).string(), {}, diags);
+  if (!c.program) {
+    std::fprintf(stderr, "fuzz target: %s.rules does not compile in %s\n%s", variant.c_str(),
+                 rulesets_dir().c_str(), diags.render().c_str());
+    std::abort();
+  }
+  return c.program;
+}
+
+[[noreturn]] inline void finding(const std::string& what) {
+  std::fprintf(stderr, "FINDING: %s\n", what.c_str());
+  std::abort();
+}
+
+// Loads `text`; when the engine accepts it, its own text must read back to the same text
+// (every position text the tool prints, it reads). Returns whether `text` was accepted.
+inline bool load_and_read_back(Engine& e, Engine& probe, const std::string& text) {
+  try {
+    e.set_position(text);
+  } catch (const PositionError&) {
+    return false;
+  }
+  std::string printed = e.position();
+  try {
+    probe.set_position(printed);
+  } catch (const PositionError& err) {
+    finding(e.name() + " refuses the text it printed: `" + printed + "` (" + err.what() + ", column " +
+            std::to_string(err.column) + "), read from `" + text + "`");
+  }
+  if (probe.position() != printed)
+    finding(e.name() + " reads back `" + printed + "` as `" + probe.position() + "`");
+  return true;
+}
+
+}  // namespace arb::fuzz_targets
