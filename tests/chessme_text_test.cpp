@@ -134,7 +134,7 @@ TEST(ChessMeText, RejectsMalformedTextWithColumns) {
       {"kc6,Kc1 w -/- -/- -/- 0", 22},
       {"kc6,Kc1 w -/- -/- -/- -3", 22},
       {"kc6,Kc1 w -/- -/- -/- 1a", 23},
-      {"kc6,Kc1 w -/- -/- -/- 1234567890", 22},
+      {"kc6,Kc1 w -/- -/- -/- 12345678901", 22},
       // A hand over 3 tiles: the fourth tile.
       {"kc6,Kc1 w QRBN/- -/- -/- 1", 13},
       // Kings on the board.

@@ -10,6 +10,7 @@
 
 #include "arbiter/lang/betza.hpp"
 #include "arbiter/lang/model.hpp"
+#include "arbiter/numbers.hpp"
 
 namespace arb::lang {
 
@@ -76,8 +77,13 @@ class Checker {
       return std::isdigit(static_cast<unsigned char>(c));
     });
     if (numeric) {
+      auto n = arb::parse_integer(o->value, 0, 999999999999999);
+      if (!n) {
+        d_.error(v.loc, "option `" + name + "` = " + o->value + ": number too large (at most 15 digits)");
+        return v;
+      }
       r.kind = ValueKind::Number;
-      r.num = std::stoll(o->value);
+      r.num = *n;
     }
     return r;
   }
@@ -801,6 +807,15 @@ std::unique_ptr<Model> load_ruleset(const std::string& path,
       return nullptr;
     }
     seen.insert(canon);
+    // Only regular files of bounded size are read (a parent reached through `extends` that
+    // is /dev/zero or a FIFO would read without end).
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(current, ec) ||
+        std::filesystem::file_size(current, ec) > kMaxRulesetBytes || ec) {
+      diags.error(from, "cannot read ruleset file `" + current + "`: not a regular file of at most " +
+                            std::to_string(kMaxRulesetBytes) + " bytes");
+      return nullptr;
+    }
     bool ok = false;
     std::string text = read_file(current, ok);
     if (!ok || std::filesystem::is_directory(current)) {
