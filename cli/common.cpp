@@ -20,7 +20,7 @@
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
-#include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace arb::cli {
 
@@ -28,10 +28,8 @@ std::string json_escape(const std::string& s) {
   return arb::json_escape(s);
 }
 
-// Where the bundled rulesets are: beside the binary's source tree, or ARBITER_RULESETS.
 fs::path rulesets_dir() {
-  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
-  return fs::path(ARBITER_SOURCE_DIR) / "rulesets";
+  return arb::registry::rulesets_dir();
 }
 
 void add_common(po::options_description& d, Common& c, bool with_seed) {
@@ -84,25 +82,15 @@ std::string rules_path(const Common& c) {
   if (v.find_first_of("/\\") != std::string::npos || v == "." || v == "..")
     throw UsageError("--variant `" + v + "`: a variant name, not a path (use --rules FILE)");
   fs::path p = rulesets_dir() / (v + ".rules");
-  if (!fs::exists(p)) {
-    std::string known;
-    if (fs::exists(rulesets_dir()))
-      for (const auto& e : fs::directory_iterator(rulesets_dir()))
-        if (e.path().extension() == ".rules") known += " " + e.path().stem().string();
-    throw UsageError("unknown variant `" + v + "` (bundled:" + known + ")");
-  }
-  return p.string();
+  auto known = arb::registry::find(v);
+  if (!known) throw UsageError("unknown variant `" + v + "` (bundled: " + arb::registry::names() + ")");
+  return known->ruleset.string();
 }
 
 arb::lang::Compiled compile_ruleset(const std::string& path,
                                     const std::map<std::string, std::string>& overrides,
                                     arb::lang::Diagnostics& diags) {
-  try {
-    return arb::lang::compile_file(path, overrides, diags);
-  } catch (const std::exception& e) {
-    diags.error(arb::lang::Loc{}, path + ": internal error while checking the ruleset (" + e.what() + ")");
-    return {};
-  }
+  return arb::registry::compile(path, overrides, diags);
 }
 
 Loaded load_engine(const Common& c) {
@@ -133,7 +121,7 @@ Loaded load_engine(const Common& c) {
       l.variant = l.compiled.model->name;
     }
     try {
-      l.engine = arb::ref::make_reference_engine(l.variant, parse_sets(c.sets));
+      l.engine = arb::registry::make_reference(l.variant, parse_sets(c.sets));
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--set: ") + e.what());
     }

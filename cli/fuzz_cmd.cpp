@@ -7,7 +7,7 @@
 
 #include "common.hpp"
 #include "fuzz/fuzz.hpp"
-#include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace arb::cli {
 
@@ -77,12 +77,12 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
-  if (!arb::ref::make_reference_engine(l.variant))
+  if (!arb::registry::make_reference(l.variant))
     throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
   auto program = l.compiled.program;
   std::string variant = l.variant;
   arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory right = [variant] { return arb::ref::make_reference_engine(variant); };
+  arb::fuzz::EngineFactory right = [variant] { return arb::registry::make_reference(variant); };
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
   arb::fuzz::Report r = arb::fuzz::run_parallel(left, right, start, o, jobs);

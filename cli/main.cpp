@@ -8,6 +8,7 @@
 #include "arbiter/notation.hpp"
 #include "arbiter/perft_suite.hpp"
 #include "common.hpp"
+#include "registry/variants.hpp"
 
 using namespace arb::cli;
 
@@ -117,7 +118,8 @@ int cmd_moves(const std::vector<std::string>& args) {
   arb::Engine& e = *l.engine;
   std::vector<arb::Action> acts;
   e.legal_actions(acts);
-  bool placement_p = l.variant == "chessembly";
+  auto known = arb::registry::find(l.variant);
+  bool placement_p = known && known->placement_p;
   std::vector<std::string> texts;
   for (const auto& a : acts)
     texts.push_back(notation == "uci" ? arb::uci(e.describe(a), e.chess960()) : arb::san(e, a, placement_p));

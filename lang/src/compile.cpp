@@ -426,29 +426,7 @@ class Compiler {
 
 std::shared_ptr<const Program> compile(const Model& m, Diagnostics& diags) {
   Compiler c(m, diags);
-  std::shared_ptr<const Program> p = c.run();
-  if (!p) return p;
-  // The start must be a position the generator accepts.
-  try {
-    make_compiled_engine(p);
-  } catch (const PositionError& e) {
-    Loc at = m.setup_text_loc.src ? m.setup_text_loc : m.setup_loc;
-    if (m.setup_text_loc.src && m.setup_kind == SetupKind::Text) {
-      at.col += 1 + static_cast<int>(e.column);  // past the opening quote
-      at.len = 1;
-    }
-    diags.error(at, std::string("bad setup: ") + e.what());
-    return nullptr;
-  }
-  return p;
-}
-
-Compiled compile_file(const std::string& path, const std::map<std::string, std::string>& overrides,
-                      Diagnostics& diags) {
-  Compiled out;
-  out.model = load_ruleset(path, overrides, diags, out.sources);
-  if (out.model) out.program = compile(*out.model, diags);
-  return out;
+  return c.run();
 }
 
 }  // namespace arb::lang

@@ -523,7 +523,7 @@ class Generator final : public Engine {
     if (ep_ >= 0) hash_ ^= z.ep[ep_];
     ep_ = ep_victim_ = -1;
     hash_ ^= z.castle[castling_];
-    ++halfmove_;
+    if (halfmove_ < INT32_MAX) ++halfmove_;  // saturates: the text holds int32 counters
     if (k == kPlace) {
       int t = type_of(m);
       hash_ ^= z.reserve[us][t][reserve_[us][t]];
@@ -571,7 +571,7 @@ class Generator final : public Engine {
       }
     }
     hash_ ^= z.castle[castling_];
-    if (us == 1) ++fullmove_;
+    if (us == 1 && fullmove_ < INT32_MAX) ++fullmove_;
     side_ ^= 1;
     hash_ ^= z.side;
     stack_.push_back(u);

@@ -484,7 +484,7 @@ class GridGenerator final : public Engine {
         bump_hand(us, u.drew, +1);
       }
     }
-    if (us == 1) ++fullmove_;
+    if (us == 1 && fullmove_ < INT32_MAX) ++fullmove_;
     side_ ^= 1;
     hash_ ^= count_key(3, 0, 0, 0);
     stack_.push_back(u);

@@ -688,8 +688,8 @@ class ChessEngine final : public Engine {
       }
 
     bool pawn_move = type_of(mover) == kPawn;
-    halfmove_ = (pawn_move || u.captured != kEmpty) ? 0 : halfmove_ + 1;
-    if (us == kBlack) ++fullmove_;
+    halfmove_ = (pawn_move || u.captured != kEmpty) ? 0 : std::min(halfmove_, INT32_MAX - 1) + 1;
+    if (us == kBlack && fullmove_ < INT32_MAX) ++fullmove_;
     side_ = them;
     ep_ = kNoSquare;
     if (m.kind == kDoublePush) {

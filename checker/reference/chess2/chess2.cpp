@@ -740,8 +740,8 @@ class Rules {
       int pawn = shift(p.ep, 0, forward(us));
       if (p.b[p.ep] || p.b[pawn] != make_piece(us, kPawn)) p.ep = -1;
     }
-    p.halfmove = reset_clock ? 0 : p.halfmove + 1;
-    if (us == kBlack) ++p.fullmove;
+    p.halfmove = reset_clock ? 0 : std::min(p.halfmove, INT32_MAX - 1) + 1;
+    if (us == kBlack && p.fullmove < INT32_MAX) ++p.fullmove;
     p.side = 1 - us;
     if (p.ep >= 0 && !ep_capture_legal(p)) p.ep = -1;
   }

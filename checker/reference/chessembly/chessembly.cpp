@@ -383,9 +383,9 @@ void play(Pos& p, const Move& m) {
   const bool resets_clock = m.place || m.capture || (!m.place && p.board[m.from].type == Pawn);
   p.board = board_after(p, m);
   if (m.place) --p.held(us, m.piece);
-  p.halfmove = resets_clock ? 0 : p.halfmove + 1;
+  p.halfmove = resets_clock ? 0 : std::min(p.halfmove, INT32_MAX - 1) + 1;
   p.ep = m.double_step ? (m.from + m.to) / 2 : -1;
-  if (us == Color::Black) ++p.fullmove;
+  if (us == Color::Black && p.fullmove < INT32_MAX) ++p.fullmove;
   p.side = opposite(us);
 }
 

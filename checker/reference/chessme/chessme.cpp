@@ -21,6 +21,7 @@
 #include <array>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -64,6 +65,13 @@ Coord unkey(uint64_t k) {
 }
 Coord add(Coord a, Coord d, int64_t k = 1) {
   return Coord{static_cast<int32_t>(a.x + k * d.x), static_cast<int32_t>(a.y + k * d.y)};
+}
+// a + k*d when that square can be written (both coordinates within int32, as the position
+// text holds them); nullopt past the edge of what the text can name.
+std::optional<Coord> add_checked(Coord a, Coord d, int64_t k = 1) {
+  int64_t x = static_cast<int64_t>(a.x) + k * d.x, y = static_cast<int64_t>(a.y) + k * d.y;
+  if (x < INT32_MIN || x > INT32_MAX || y < INT32_MIN || y > INT32_MAX) return std::nullopt;
+  return Coord{static_cast<int32_t>(x), static_cast<int32_t>(y)};
 }
 
 // j >= 1 when q = s + j * d (d a unit step, not the zero vector), else 0.
@@ -168,6 +176,9 @@ class ChessMeEngine final : public Engine {
         for (const Coord& pawn : anchors) {
           // Rule 2.6: a pawn beside an own pawn (left, right), any other tile behind one.
           for (uint64_t rel : t == Pawn ? std::vector<uint64_t>{0, 1} : std::vector<uint64_t>{2}) {
+            // A square past what the text can name is no placement.
+            if (!add_checked(pawn, rel == 0 ? Coord{-1, 0} : rel == 1 ? Coord{1, 0} : Coord{0, -forward(us)}))
+              continue;
             Coord sq = placement_square(pawn, rel, us);
             if (occupied(sq) || !done.insert(sq).second) continue;
             // A placement adds an own piece, so it cannot expose the king; checked anyway.
@@ -202,7 +213,7 @@ class ChessMeEngine final : public Engine {
         ++hand_[idx(us)][type_of(u.drawn)];
       }
     }
-    if (us == Color::Black) ++fullmove_;
+    if (us == Color::Black && fullmove_ < INT32_MAX) ++fullmove_;
     side_ = opposite(us);
     history_.push_back(u);
   }
@@ -322,11 +333,11 @@ class ChessMeEngine final : public Engine {
   bool attacked(Coord sq, Color by) const {
     // A pawn of `by` on (x -/+ 1, y - forward) captures onto sq.
     for (int dx : {-1, 1})
-      if (at(Coord{sq.x + dx, sq.y - forward(by)}) == letter(Pawn, by)) return true;
+      if (auto p = add_checked(sq, Coord{dx, -forward(by)}); p && at(*p) == letter(Pawn, by)) return true;
     for (const Coord& j : kJumps)
-      if (at(add(sq, j)) == letter(Knight, by)) return true;
+      if (auto p = add_checked(sq, j); p && at(*p) == letter(Knight, by)) return true;
     for (const Coord& d : kSteps)
-      if (at(add(sq, d)) == letter(King, by)) return true;
+      if (auto p = add_checked(sq, d); p && at(*p) == letter(King, by)) return true;
     for (const auto& [k, pc] : board_) {
       if (color_of(pc) != by) continue;
       int t = type_of(pc);
@@ -355,8 +366,8 @@ class ChessMeEngine final : public Engine {
   // of the 8 neighbours of `to` (the origin is empty by then).
   bool adjacent_after(Coord from, Coord to) const {
     for (const Coord& d : kSteps) {
-      Coord n = add(to, d);
-      if (n != from && occupied(n)) return true;
+      auto n = add_checked(to, d);
+      if (n && *n != from && occupied(*n)) return true;
     }
     return false;
   }
@@ -364,7 +375,9 @@ class ChessMeEngine final : public Engine {
   // Destinations (without the legality test) of the piece on `s`: (square, capture).
   void piece_moves(Coord s, char pc, std::vector<std::pair<Coord, bool>>& out) const {
     const Color us = color_of(pc);
-    auto step_to = [&](Coord to, bool may_capture, bool may_move) {
+    auto step_to = [&](std::optional<Coord> to_or_edge, bool may_capture, bool may_move) {
+      if (!to_or_edge) return;  // past what a position text can name
+      const Coord to = *to_or_edge;
       char target = at(to);
       if (target) {
         if (may_capture && color_of(target) != us && type_of(target) != King) out.push_back({to, true});
@@ -374,16 +387,16 @@ class ChessMeEngine final : public Engine {
     };
     switch (type_of(pc)) {
       case Pawn: {
-        step_to(Coord{s.x, s.y + forward(us)}, false, true);
-        step_to(Coord{s.x - 1, s.y + forward(us)}, true, false);
-        step_to(Coord{s.x + 1, s.y + forward(us)}, true, false);
+        step_to(add_checked(s, Coord{0, forward(us)}), false, true);
+        step_to(add_checked(s, Coord{-1, forward(us)}), true, false);
+        step_to(add_checked(s, Coord{1, forward(us)}), true, false);
         break;
       }
       case Knight:
-        for (const Coord& j : kJumps) step_to(add(s, j), true, true);
+        for (const Coord& j : kJumps) step_to(add_checked(s, j), true, true);
         break;
       case King:
-        for (const Coord& d : kSteps) step_to(add(s, d), true, d.y != -forward(us));
+        for (const Coord& d : kSteps) step_to(add_checked(s, d), true, d.y != -forward(us));
         break;
       default: {
         int t = type_of(pc);
@@ -414,7 +427,9 @@ class ChessMeEngine final : public Engine {
       Coord q = unkey(k);
       if (q == s) continue;
       for (const Coord& n : kSteps) {
-        int64_t j = ray_index(s, d, add(q, n));
+        auto beside = add_checked(q, n);
+        if (!beside) continue;
+        int64_t j = ray_index(s, d, *beside);
         if (j >= 1 && j < block) steps.insert(j);
       }
     }

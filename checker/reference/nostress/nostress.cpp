@@ -696,8 +696,8 @@ class NoStressEngine final : public Engine {
 
   // Ends the turn of the side to move: counters, side, en passant.
   void end_turn(State& s, bool reset_clock, int ep_candidate) const {
-    s.halfmove = reset_clock ? 0 : s.halfmove + 1;
-    if (s.side == kBlack) ++s.fullmove;
+    s.halfmove = reset_clock ? 0 : std::min(s.halfmove, INT32_MAX - 1) + 1;
+    if (s.side == kBlack && s.fullmove < INT32_MAX) ++s.fullmove;
     s.side = 1 - s.side;
     s.ep = -1;
     if (ep_candidate >= 0 && ep_possible(s, ep_candidate)) s.ep = ep_candidate;

@@ -312,7 +312,11 @@ std::shared_ptr<const Program> compile(const Model& m, Diagnostics& diags);
 // The compiled generator: an Engine running a Program.
 std::unique_ptr<Engine> make_compiled_engine(std::shared_ptr<const Program> program);
 
-// Loads, checks and compiles a ruleset file in one call (diagnostics in `diags`).
+// Checks that the generator accepts the program's start, reporting a refusal at the
+// setup's place in the ruleset (link.cpp). The compiler itself never runs a generator.
+bool check_start(const Model& m, const std::shared_ptr<const Program>& p, Diagnostics& diags);
+
+// Loads, checks, compiles and links a ruleset file in one call (diagnostics in `diags`).
 struct Compiled {
   std::vector<std::unique_ptr<Source>> sources;
   std::unique_ptr<Model> model;

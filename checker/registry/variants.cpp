@@ -1,0 +1,88 @@
+#include "registry/variants.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+
+#include "reference.hpp"
+
+namespace arb::registry {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path self_dir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+// What the rulesets cannot say about their own texts: the notation a variant's records use
+// for placements. Chessembly writes `pKe1` (chessembly.md; RULINGS 1.10).
+bool placement_p(const std::string& name) {
+  return name == "chessembly";
+}
+
+}  // namespace
+
+fs::path rulesets_dir() {
+  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
+  fs::path src = fs::path(ARBITER_SOURCE_DIR) / "rulesets";
+  std::error_code ec;
+  if (fs::is_directory(src, ec)) return src;
+  fs::path beside = self_dir() / "rulesets";
+  if (fs::is_directory(beside, ec)) return beside;
+  return src;
+}
+
+std::vector<Variant> bundled() {
+  std::vector<Variant> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(rulesets_dir(), ec)) {
+    if (e.path().extension() != ".rules") continue;
+    Variant v;
+    v.name = e.path().stem().string();
+    v.ruleset = e.path();
+    v.placement_p = placement_p(v.name);
+    try {
+      v.reference = ref::make_reference_engine(v.name) != nullptr;
+    } catch (const std::exception&) {
+      v.reference = true;  // it exists; the default options were refused
+    }
+    out.push_back(v);
+  }
+  std::sort(out.begin(), out.end(), [](const Variant& a, const Variant& b) { return a.name < b.name; });
+  return out;
+}
+
+std::optional<Variant> find(const std::string& name) {
+  for (Variant& v : bundled())
+    if (v.name == name) return v;
+  return std::nullopt;
+}
+
+std::string names() {
+  std::string s;
+  for (const Variant& v : bundled()) s += (s.empty() ? "" : " ") + v.name;
+  return s;
+}
+
+std::unique_ptr<Engine> make_reference(const std::string& variant,
+                                       const std::map<std::string, std::string>& options) {
+  return ref::make_reference_engine(variant, options);
+}
+
+lang::Compiled compile(const std::string& path, const std::map<std::string, std::string>& options,
+                       lang::Diagnostics& diags) {
+  try {
+    return lang::compile_file(path, options, diags);
+  } catch (const std::exception& e) {
+    diags.error(lang::Loc{}, path + ": internal error while checking the ruleset (" + e.what() + ")");
+    return {};
+  }
+}
+
+}  // namespace arb::registry
