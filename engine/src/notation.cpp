@@ -186,10 +186,14 @@ std::string san(Engine& e, const Action& a, bool placement_p) {
   e.legal_actions(legal);
   std::vector<ActionInfo> others = infos_of(e, legal);
   std::string out = san_core(e.describe(a), &others, placement_p);
+  const Color mover = e.side_to_move();
   e.apply(a);
   Status st = e.status();
   e.undo();
-  if (st.reason == "checkmate")
+  // `#` marks an action that wins the game, by checkmate or by any other win condition
+  // (midline invasion, a captured king, the opponent left without a move); `+` a check.
+  const Result win = mover == Color::White ? Result::WhiteWins : Result::BlackWins;
+  if (st.result == win)
     out += "#";
   else if (st.in_check)
     out += "+";

@@ -28,7 +28,9 @@ enum class Notation { Uci, San };
 // SAN writes a strike `T^a3` (disambiguated like a move).
 std::string uci(const ActionInfo& info, bool chess960 = false);
 
-// SAN of an action legal in the engine's current position (disambiguation, `+`/`#`).
+// SAN of an action legal in the engine's current position (disambiguation, `+` for a
+// check, `#` for an action that wins the game by any win condition: checkmate, midline
+// invasion, king capture, no legal move left to the opponent).
 // Placements are written `P@e1` (or the Chessembly form `pPe1` when `placement_p`).
 std::string san(Engine& e, const Action& a, bool placement_p = false);
 
