@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "arbiter/lang/expect.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/perft_suite.hpp"
 #include "common.hpp"
@@ -299,35 +300,12 @@ int cmd_test(const std::vector<std::string>& args) {
       cases.push_back(tc);
       continue;
     }
-    for (const auto& ex : c.program->expects) {
-      auto t0 = std::chrono::steady_clock::now();
-      auto e = arb::lang::make_compiled_engine(c.program);
-      std::string got, want;
-      bool ok = false;
-      try {
-        if (!ex.position.empty()) e->set_position(ex.position);
-        if (ex.kind == "perft" && (ex.depth < 0 || ex.depth > kMaxDepth)) {
-          got =
-              "depth " + std::to_string(ex.depth) + " (over the limit of " + std::to_string(kMaxDepth) + ")";
-          want = std::to_string(ex.nodes);
-        } else if (ex.kind == "perft") {
-          got = std::to_string(e->perft(ex.depth));
-          want = std::to_string(ex.nodes);
-        } else if (ex.kind == "status") {
-          arb::Status st = e->status();
-          got = st.reason.empty() ? "ongoing" : st.reason;
-          want = ex.text;
-        } else {
-          bool legal = arb::parse_action(*e, ex.text).has_value();
-          got = legal ? "legal" : "illegal";
-          want = ex.kind;
-        }
-        ok = got == want;
-      } catch (const arb::PositionError& pe) {
-        got = std::string("bad position: ") + pe.what();
-      }
-      std::string where =
-          ex.loc.src->path + ":" + std::to_string(ex.loc.line) + ":" + std::to_string(ex.loc.col);
+    auto program = c.program;
+    for (const auto& out : arb::lang::run_expectations(
+             c.program->expects, [&] { return arb::lang::make_compiled_engine(program); }, kMaxDepth)) {
+      const arb::lang::Expectation& ex = *out.expectation;
+      const std::string &where = out.where, &want = out.want, &got = out.got;
+      const bool ok = out.ok;
       if (ok) {
         ++passed;
       } else {
@@ -338,7 +316,7 @@ int cmd_test(const std::vector<std::string>& args) {
       JUnitCase tc;
       tc.name = where + ": " + ex.kind + (ex.kind == "perft" ? " " + std::to_string(ex.depth) : "");
       tc.classname = "arbiter.test." + (c.model ? c.model->name : std::string("ruleset"));
-      tc.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      tc.seconds = out.seconds;
       tc.failed = !ok;
       tc.message = ok ? "" : ex.kind + " expected " + want + ", got " + got;
       cases.push_back(tc);
