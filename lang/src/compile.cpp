@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "arbiter/chessme_text.hpp"
@@ -36,6 +37,7 @@ class Compiler {
                      : "");
       first = false;
     }
+    turn(*p);
     if (m_.unbounded) {
       grid(*p);
       if (d_.has_errors()) return nullptr;
@@ -59,6 +61,7 @@ class Compiler {
     for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[t].letter);
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
     rules(*p);
+    bitboard_turn(*p);
     if (d_.has_errors()) return nullptr;
     if (p->squares <= 64)
       p->tables64 = tables<uint64_t>(*p);
@@ -74,6 +77,51 @@ class Compiler {
   Diagnostics& d_;
 
   int sq(const Program& p, int x, int y) const { return y * p.width + x; }  // y 0-based
+
+  // The turn: `action` (one normal action) then the phases, in order. Each back end then
+  // says which shapes it runs; any other is an error at the phase.
+  void turn(Program& p) {
+    if (m_.action_move || m_.action_place) p.turn.push_back(PhaseProgram{PhaseKind::Action, false, -1});
+    static const std::map<std::string, PhaseKind> kinds = {
+        {"move", PhaseKind::Move},          {"place", PhaseKind::Place},
+        {"draw", PhaseKind::Draw},          {"royal-move", PhaseKind::RoyalMove},
+        {"draw-card", PhaseKind::DrawCard}, {"play-card", PhaseKind::PlayCard},
+        {"redraw", PhaseKind::Redraw}};
+    const int offset = static_cast<int>(p.turn.size());
+    for (size_t j = 0; j < m_.phases.size(); ++j) {
+      const Phase& ph = m_.phases[j];
+      PhaseProgram pp;
+      pp.kind = kinds.at(ph.name);
+      pp.optional = ph.optional;
+      if (!ph.after.empty()) {
+        // `after NAME`: the nearest earlier phase of that name.
+        for (size_t i = 0; i < j; ++i)
+          if (m_.phases[i].name == ph.after) pp.after = offset + static_cast<int>(i);
+        if (pp.after < 0) d_.error(ph.loc, "`after " + ph.after + "`: no earlier phase `" + ph.after + "`");
+      }
+      p.turn.push_back(pp);
+    }
+    turn_locs_.clear();
+    if (m_.action_move || m_.action_place) turn_locs_.push_back(m_.turn_loc);
+    for (const Phase& ph : m_.phases) turn_locs_.push_back(ph.loc);
+  }
+  std::vector<Loc> turn_locs_;
+
+  // The bitboard back end runs the normal action, optionally followed by a royal move.
+  void bitboard_turn(const Program& p) {
+    const auto& t = p.turn;
+    for (size_t i = 0; i < t.size(); ++i) {
+      bool ok = (i == 0 && t[i].kind == PhaseKind::Action) ||
+                (i == 1 && t[i].kind == PhaseKind::RoyalMove && t[i].optional && t[i].after < 0);
+      if (!ok) {
+        d_.error(turn_locs_[i], "this turn phase is not executable yet by the bitboard back end",
+                 "it runs `action move|place`, then optionally `phase royal-move optional`");
+        return;
+      }
+    }
+    if (t.empty()) d_.error(m_.turn_loc, "the bitboard back end needs an `action` in the `turn` block");
+    if (t.size() == 2 && p.royal_type < 0) d_.error(turn_locs_[1], "`phase royal-move` needs a royal piece");
+  }
 
   // Betza modifiers the generators cannot run (d, a, p, g) are a located compile error.
   bool betza_executable(const BetzaText& bt, const std::vector<BetzaMove>& moves) {
@@ -289,22 +337,23 @@ class Compiler {
     if (m_.castling) d_.error(m_.castling_loc, "castling is not executable on the unbounded grid");
     if (!m_.reserve.empty())
       d_.error(m_.reserve_loc, "reserves are not executable on the unbounded grid yet");
-    // Turn: a mandatory move, an optional placement, a draw after the placement.
-    const auto& ph = m_.phases;
-    bool ok = !ph.empty() && ph[0].name == "move" && !ph[0].optional;
+    // Turn (Program::turn): a mandatory move, an optional placement, a draw after the
+    // placement.
+    const auto& ph = p.turn;
+    bool ok = !ph.empty() && ph[0].kind == PhaseKind::Move && !ph[0].optional && ph[0].after < 0;
     size_t i = 1;
-    if (ok && i < ph.size() && ph[i].name == "place") {
-      ok = ph[i].optional;
+    if (ok && i < ph.size() && ph[i].kind == PhaseKind::Place) {
+      ok = ph[i].optional && ph[i].after < 0;
       g->place = true;
       ++i;
     }
-    if (ok && i < ph.size() && ph[i].name == "draw") {
-      ok = ph[i].after == "place";
+    if (ok && i < ph.size() && ph[i].kind == PhaseKind::Draw) {
+      ok = g->place && ph[i].after == static_cast<int>(i - 1);
       g->draw_after_place = true;
       ++i;
     }
     if (!ok || i != ph.size())
-      d_.error(ph.empty() ? m_.turn_loc : ph[std::min(i, ph.size() - 1)].loc,
+      d_.error(ph.empty() ? m_.turn_loc : turn_locs_[std::min(i, ph.size() - 1)],
                "on the unbounded grid the executable turn is `phase move mandatory`, `phase place optional`, "
                "`phase draw after place`");
     g->adjacency_rule = m_.adjacency_rule;

@@ -98,6 +98,8 @@ std::vector<ConstructDef> make_table() {
       custom(PhaseMove, "phase", S::Turn, G, "`phase move`: a move of a piece in play"),
       custom(PhasePlace, "phase", S::Turn, G, "`phase place`: a placement from the hand"),
       custom(PhaseDraw, "phase", S::Turn, G, "`phase draw`: draw from the own pile"),
+      custom(PhaseRoyalMove, "phase", S::Turn, B,
+             "`phase royal-move optional`: after the normal action, a move of one own royal piece"),
       custom(PhaseDrawCard, "phase", S::Turn, NONE, "`phase draw-card`: draw a card"),
       custom(PhasePlayCard, "phase", S::Turn, NONE, "`phase play-card`: play a card and move its type"),
       custom(PhaseRedraw, "phase", S::Turn, NONE, "`phase redraw`: discard the hand and draw anew"),

@@ -87,6 +87,10 @@ struct Undo {
   int halfmove;
   int fullmove;
   uint64_t hash;
+  // The turn layer: whether this step ended the turn (the side changed), and the double
+  // step a first step left pending for the end of the turn.
+  bool ends_turn = true;
+  int16_t pending_passed = -1, pending_victim = -1;
 };
 
 template <class BB>
@@ -142,20 +146,54 @@ class Generator final : public Engine {
   }
 
   // ---- actions ----------------------------------------------------------------------
+  // The turn layer (Program::turn): a complete turn is the normal action, then, when the
+  // ruleset has an optional `royal-move` phase, a move of one own royal piece. An action is
+  // the whole turn: lo holds the first step, and the second in its high half when hi is 1.
   void legal_actions(std::vector<Action>& out) override {
     out.clear();
     std::vector<Move> moves;
     generate<false>(&moves);
     out.reserve(moves.size());
-    for (Move m : moves) out.push_back(Action{m, 0});
+    for (Move m : moves) {
+      out.push_back(Action{m, 0});
+      if (!royal_phase_) continue;
+      make(m, /*ends_turn=*/false);
+      std::vector<Move> seconds;
+      royal_only_ = true;
+      generate<false>(&seconds);
+      royal_only_ = false;
+      unmake();
+      for (Move m2 : seconds) out.push_back(Action{m | (uint64_t{m2} << 32), 1});
+    }
   }
 
-  void apply(const Action& a) override { make(static_cast<Move>(a.lo)); }
+  void apply(const Action& a) override {
+    if (a.hi == 1) {
+      make(static_cast<Move>(a.lo), /*ends_turn=*/false);
+      make(static_cast<Move>(a.lo >> 32));
+    } else {
+      make(static_cast<Move>(a.lo));
+    }
+  }
   void undo() override {
-    if (!stack_.empty()) unmake();
+    if (stack_.empty()) return;
+    unmake();
+    // A turn's second step came after a first that did not end the turn: undo both.
+    if (!stack_.empty() && !stack_.back().ends_turn) unmake();
   }
 
   ActionInfo describe(const Action& a) const override {
+    if (a.hi == 1) {
+      ActionInfo info = describe(Action{static_cast<Move>(a.lo), 0});
+      Generator after(*this);
+      after.make(static_cast<Move>(a.lo), /*ends_turn=*/false);
+      ActionInfo second = after.describe(Action{static_cast<Move>(a.lo >> 32), 0});
+      for (Step& s : second.steps) {
+        s.king_turn = true;
+        info.steps.push_back(s);
+      }
+      return info;
+    }
     Move m = static_cast<Move>(a.lo);
     Step s;
     int from = from_of(m), to = to_of(m);
@@ -219,6 +257,7 @@ class Generator final : public Engine {
   std::unique_ptr<Engine> clone() const override { return std::make_unique<Generator>(*this); }
 
   uint64_t perft(int depth) override {
+    if (royal_phase_) return Engine::perft(depth);  // turns of two steps: the generic walk
     if (depth <= 0) return 1;
     if (depth == 1) return generate<true>(nullptr);
     if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
@@ -258,6 +297,11 @@ class Generator final : public Engine {
   std::vector<Undo> stack_;
   std::vector<uint64_t> history_;
   std::vector<std::vector<Move>> buffers_;
+  // The turn layer: a second, optional phase moving one royal piece (Program::turn), and
+  // while generating it, only royal pieces move (no castling, no placement).
+  bool royal_phase_ = false;
+  bool royal_only_ = false;
+  int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
 
   Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
   char letter(int code) const {
@@ -428,7 +472,7 @@ class Generator final : public Engine {
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
 
     if (p_->action_move && !royal_in_reserve) {
-      for (BB b = own; b; clear_lsb(b)) {
+      for (BB b = royal_only_ ? pieces(us, p_->royal_type) : own; b; clear_lsb(b)) {
         const int s = lsb(b);
         const int t = board_[s] >> 1;
         const PieceTables<BB>& pp = t_->pieces[t];
@@ -476,7 +520,7 @@ class Generator final : public Engine {
           if (safe_after(m)) emit(m);
         }
       }
-      if (p_->castling && k >= 0 && !in_check) {
+      if (p_->castling && k >= 0 && !in_check && !royal_only_) {
         for (int side = 0; side < 2; ++side) {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
@@ -490,7 +534,7 @@ class Generator final : public Engine {
         }
       }
     }
-    if (p_->action_place) {
+    if (p_->action_place && !royal_only_) {
       for (int t = 0; t < p_->ntypes; ++t) {
         if (reserve_[us][t] <= 0) continue;
         if (royal_in_reserve && t != p_->royal_type) continue;
@@ -507,8 +551,12 @@ class Generator final : public Engine {
     return n;
   }
 
-  void make(Move m) {
+  // Plays one step. `ends_turn` false: the first step of a turn whose next phase follows
+  // (the side does not change; a double step's en passant waits for the end of the turn).
+  // A step after such a first one continues the turn: the clock counted the turn already.
+  void make(Move m, bool ends_turn = true) {
     const Zobrist<N>& z = zob<N>();
+    const bool continues = !stack_.empty() && !stack_.back().ends_turn;
     Undo u{m,
            static_cast<int8_t>(kind_of(m) == kPlace ? -1 : board_[from_of(m)]),
            -1,
@@ -517,13 +565,16 @@ class Generator final : public Engine {
            castling_,
            halfmove_,
            fullmove_,
-           hash_};
+           hash_,
+           ends_turn,
+           static_cast<int16_t>(pending_passed_),
+           static_cast<int16_t>(pending_victim_)};
     const int us = side_, from = from_of(m), to = to_of(m);
     const uint32_t k = kind_of(m);
     if (ep_ >= 0) hash_ ^= z.ep[ep_];
     ep_ = ep_victim_ = -1;
     hash_ ^= z.castle[castling_];
-    if (halfmove_ < INT32_MAX) ++halfmove_;  // saturates: the text holds int32 counters
+    if (!continues && halfmove_ < INT32_MAX) ++halfmove_;  // saturates: the text holds int32 counters
     if (k == kPlace) {
       int t = type_of(m);
       hash_ ^= z.reserve[us][t][reserve_[us][t]];
@@ -564,17 +615,31 @@ class Generator final : public Engine {
             BB path = l.path;
             if (path) {
               int passed = us == 0 ? msb(path) : lsb(path);
-              set_ep_if_capturable(passed, to);
+              if (ends_turn) {
+                set_ep_if_capturable(passed, to);
+              } else {
+                pending_passed_ = passed;
+                pending_victim_ = to;
+              }
             }
             break;
           }
       }
     }
     hash_ ^= z.castle[castling_];
+    if (continues && pending_passed_ >= 0) {
+      // The first step's double step: en passant stays available unless this step took
+      // the pawn or stands on the square passed over.
+      const int passed = pending_passed_, victim = pending_victim_;
+      pending_passed_ = pending_victim_ = -1;
+      if (board_[passed] < 0 && board_[victim] >= 0 && (board_[victim] & 1) == us)
+        set_ep_if_capturable(passed, victim);
+    }
+    stack_.push_back(u);
+    if (!ends_turn) return;
     if (us == 1 && fullmove_ < INT32_MAX) ++fullmove_;
     side_ ^= 1;
     hash_ ^= z.side;
-    stack_.push_back(u);
     history_.push_back(hash_);
   }
 
@@ -609,8 +674,10 @@ class Generator final : public Engine {
   void unmake() {
     Undo u = stack_.back();
     stack_.pop_back();
-    history_.pop_back();
-    side_ ^= 1;
+    if (u.ends_turn) {
+      history_.pop_back();
+      side_ ^= 1;
+    }
     const int us = side_;
     const Move m = u.move;
     const int from = from_of(m), to = to_of(m);
@@ -633,6 +700,8 @@ class Generator final : public Engine {
     halfmove_ = u.halfmove;
     fullmove_ = u.fullmove;
     hash_ = u.hash;
+    pending_passed_ = u.pending_passed;
+    pending_victim_ = u.pending_victim;
   }
 
   bool insufficient() const {
@@ -782,6 +851,8 @@ class Generator final : public Engine {
       }
     }
     hash_ = full_hash();
+    royal_phase_ = p_->turn.size() == 2 && p_->turn[1].kind == PhaseKind::RoyalMove;
+    pending_passed_ = pending_victim_ = -1;
     stack_.clear();
     history_.clear();
     history_.push_back(hash_);

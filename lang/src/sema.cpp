@@ -537,7 +537,7 @@ class Checker {
           d_.error(c.loc, "`phase` needs a name");
           continue;
         }
-        static const std::vector<std::string> phases = {"move",      "place",     "draw",
+        static const std::vector<std::string> phases = {"move",      "place",     "draw",  "royal-move",
                                                         "draw-card", "play-card", "redraw"};
         if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end())
           d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`",
@@ -558,10 +558,13 @@ class Checker {
                      "write `phase NAME mandatory|optional [after PHASE]`");
         }
         m_.phases.push_back(ph);
-        static const std::map<std::string, ConstructId> ids = {
-            {"move", ConstructId::PhaseMove},          {"place", ConstructId::PhasePlace},
-            {"draw", ConstructId::PhaseDraw},          {"draw-card", ConstructId::PhaseDrawCard},
-            {"play-card", ConstructId::PhasePlayCard}, {"redraw", ConstructId::PhaseRedraw}};
+        static const std::map<std::string, ConstructId> ids = {{"move", ConstructId::PhaseMove},
+                                                               {"place", ConstructId::PhasePlace},
+                                                               {"royal-move", ConstructId::PhaseRoyalMove},
+                                                               {"draw", ConstructId::PhaseDraw},
+                                                               {"draw-card", ConstructId::PhaseDrawCard},
+                                                               {"play-card", ConstructId::PhasePlayCard},
+                                                               {"redraw", ConstructId::PhaseRedraw}};
         if (auto it = ids.find(ph.name); it != ids.end()) use(it->second, c.loc);
       } else {
         unknown(c, {"action", "phase"}, "turn statement");

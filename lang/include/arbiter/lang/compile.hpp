@@ -256,8 +256,28 @@ struct GridProgram {
   std::string no_move_reason = "no-legal-move";  // status reason when not in check and no move
 };
 
+// The turn, the layer both back ends share (RULINGS 2.4, 3.4, 4.9): a sequence of phases,
+// each mandatory or optional, one taken only after another (`after`). A complete turn is
+// one action; perft, moves, notation and the checker count complete turns.
+enum class PhaseKind : uint8_t {
+  Action,     // the normal action: a move or a placement (`turn { action move or place }`)
+  Move,       // a move of a piece in play (`phase move`)
+  Place,      // a placement from the hand (`phase place`)
+  Draw,       // draw from the own pile (`phase draw`)
+  RoyalMove,  // a move of one own royal piece after the normal action (`phase royal-move`)
+  DrawCard,   // No Stress Chess's phases (not executable yet)
+  PlayCard,
+  Redraw,
+};
+struct PhaseProgram {
+  PhaseKind kind = PhaseKind::Action;
+  bool optional = false;
+  int after = -1;  // index of the phase that must have been taken, or -1
+};
+
 struct Program {
   std::string variant;
+  std::vector<PhaseProgram> turn;
   // Every option's value as compiled (defaults and --set), sorted by name: the engine's config().
   std::vector<std::pair<std::string, std::string>> options;
   std::string title;

@@ -90,6 +90,7 @@ enum class ConstructId : uint16_t {
   PhaseMove,
   PhasePlace,
   PhaseDraw,
+  PhaseRoyalMove,
   PhaseDrawCard,
   PhasePlayCard,
   PhaseRedraw,

@@ -15,7 +15,6 @@
 
 namespace arb::lang {
 
-
 struct Range {
   int lo = 0, hi = 0;
   bool contains(int v) const { return v >= lo && v <= hi; }
