@@ -235,11 +235,14 @@ struct Logic {
   z3::context& ctx;
   z3::expr T, F;
   explicit Logic(z3::context& c) : ctx(c), T(c.bool_val(true)), F(c.bool_val(false)) {}
+  // Z3 shares the true and false terms: a pointer comparison, no API call.
+  bool is_T(const z3::expr& e) const { return static_cast<Z3_ast>(e) == static_cast<Z3_ast>(T); }
+  bool is_F(const z3::expr& e) const { return static_cast<Z3_ast>(e) == static_cast<Z3_ast>(F); }
   z3::expr any(const std::vector<z3::expr>& v) const {
     z3::expr_vector out(ctx);
     for (const auto& e : v) {
-      if (e.is_true()) return T;
-      if (!e.is_false()) out.push_back(e);
+      if (is_T(e)) return T;
+      if (!is_F(e)) out.push_back(e);
     }
     if (out.empty()) return F;
     if (out.size() == 1) return out[0];
@@ -248,14 +251,14 @@ struct Logic {
   z3::expr all(const std::vector<z3::expr>& v) const {
     z3::expr_vector out(ctx);
     for (const auto& e : v) {
-      if (e.is_false()) return F;
-      if (!e.is_true()) out.push_back(e);
+      if (is_F(e)) return F;
+      if (!is_T(e)) out.push_back(e);
     }
     if (out.empty()) return T;
     if (out.size() == 1) return out[0];
     return z3::mk_and(out);
   }
-  z3::expr neg(const z3::expr& e) const { return e.is_true() ? F : e.is_false() ? T : !e; }
+  z3::expr neg(const z3::expr& e) const { return is_T(e) ? F : is_F(e) ? T : !e; }
 };
 
 struct Board {
@@ -314,7 +317,7 @@ class Encoder {
     std::vector<z3::expr> terms;
     for (const Attack& at : g_.attacks[by][k]) {
       std::vector<z3::expr> conj{pc(b, at.from, by, at.type)};
-      if (conj[0].is_false()) continue;
+      if (L.is_F(conj[0])) continue;
       for (int s : at.path) conj.push_back(L.neg(b.occ[s]));
       terms.push_back(L.all(conj));
     }
@@ -324,7 +327,7 @@ class Encoder {
     std::vector<z3::expr> terms;
     for (int k = 0; k < g_.ncells; ++k) {
       const z3::expr& r = pc(b, k, c, g_.royal);
-      if (r.is_false()) continue;
+      if (L.is_F(r)) continue;
       terms.push_back(L.all({r, attacked(b, k, c ^ 1)}));
     }
     return L.any(terms);
@@ -371,9 +374,9 @@ class Encoder {
   }
   z3::expr legal_move(const Board& b, int c, int t, int from, int to) const {
     z3::expr here = pc(b, from, c, t);
-    if (here.is_false()) return L.F;
+    if (L.is_F(here)) return L.F;
     z3::expr r = reach(b, c, t, from, to);
-    if (r.is_false()) return L.F;
+    if (L.is_F(r)) return L.F;
     return L.all({here, r, safe_after(after(b, from, to, c, t), c, t, to)});
   }
   z3::expr legal_place(const Board& b, int c, int t, int to) const {
@@ -645,7 +648,7 @@ class Synth {
         for (int s = 0; s < g_.nt; ++s) {
           z3::expr here = enc_->pc(P_, f, us, s);
           z3::expr r = enc_->reach(P_, us, s, f, to);
-          if (r.is_false()) {
+          if (enc_->L.is_F(r)) {
             solver_.add(z3::implies(m, !here));
             continue;
           }
@@ -711,7 +714,7 @@ class Synth {
     if (!added_.insert(key).second) return false;
     z3::expr legal = kind == 0 ? enc_->legal_move(b, c, t, from, to)
                                : (hand_[c][t] > 0 ? enc_->legal_place(b, c, t, to) : enc_->L.F);
-    if (!legal.is_false()) solver_.add(enc_->L.neg(legal));
+    if (!enc_->L.is_F(legal)) solver_.add(enc_->L.neg(legal));
     ++out_.conjuncts;
     return true;
   }
@@ -741,8 +744,8 @@ class Synth {
   }
 
   bool on(const z3::model& m, const z3::expr& e) const {
-    if (e.is_true()) return true;
-    if (e.is_false()) return false;
+    if (enc_->L.is_T(e)) return true;
+    if (enc_->L.is_F(e)) return false;
     return m.eval(e, true).is_true();
   }
 
