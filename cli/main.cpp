@@ -346,7 +346,11 @@ void usage() {
                "  test FILE.rules...    run the expectations a ruleset states about itself\n"
                "  fuzz                  compare the compiled generator with the reference engine\n"
                "  diff --rules OLD --rules NEW   where two versions of a ruleset disagree\n"
-               "                        (--expect same|different, --json, --junit FILE)\n\n"
+               "                        (--expect same|different, --json, --junit FILE)\n"
+               "  synth --goal G          positions meeting a goal, found by Z3, verified (--material,\n"
+               "                        --window WxH, --count N, --json)\n"
+               "  diagram                 an SVG of a position (--svg FILE), an HTML page of a puzzle\n"
+               "                        file (--puzzles FILE.csv --html FILE)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
                "arbiter COMMAND --help lists a command's options.\n"
@@ -370,6 +374,8 @@ int main(int argc, char** argv) {
     if (cmd == "test") return cmd_test(args);
     if (cmd == "fuzz") return cmd_fuzz(args);
     if (cmd == "diff") return cmd_diff(args);
+    if (cmd == "synth") return cmd_synth(args);
+    if (cmd == "diagram") return cmd_diagram(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;

@@ -1,0 +1,68 @@
+// arbiter diagram: an SVG of a position, or an HTML page of a puzzle file.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "arbiter/synth/diagram.hpp"
+#include "common.hpp"
+
+namespace arb::cli {
+
+int cmd_diagram(const std::vector<std::string>& args) {
+  Common c;
+  std::string svg, html, puzzles, title;
+  po::options_description d(
+      "arbiter diagram --variant V --position P [--svg FILE] [--html FILE]\n"
+      "arbiter diagram --puzzles FILE.csv --html FILE [--title TEXT]\n"
+      "An SVG of the position (read and checked by the variant's engine; standard output\n"
+      "without --svg), or an HTML page with one diagram per puzzle of a puzzle file");
+  add_common(d, c);
+  d.add_options()("svg", po::value(&svg), "write the SVG to FILE")("html", po::value(&html),
+                                                                   "write an HTML page to FILE")(
+      "puzzles", po::value(&puzzles), "a puzzle file (position,goal,depth,solution,variant,options)")(
+      "title", po::value(&title), "the page's title");
+  if (print_help(d, args)) return kOk;
+  po::variables_map vm = parse_command_line(args, d);
+  c.given(vm);
+  if (!puzzles.empty()) {
+    if (html.empty()) throw UsageError("--puzzles needs --html FILE");
+    check_input_file(puzzles, "puzzle file", 64 << 20);
+    check_output_path(html, {puzzles}, "html");
+    std::ifstream in(puzzles, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::vector<synth::PuzzleRow> rows;
+    try {
+      rows = synth::read_puzzle_csv(ss.str());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(puzzles + ": " + e.what());
+    }
+    write_atomically(html,
+                     synth::puzzle_page(title.empty() ? fs::path(puzzles).filename().string() : title, rows));
+    std::cout << "wrote " << html << " (" << rows.size() << " puzzles)\n";
+    return kOk;
+  }
+  Loaded l = load_engine(c);
+  if (!l.engine) return kBadInput;
+  std::string text = l.engine->position();
+  synth::Diagram dg;
+  try {
+    dg = synth::parse_diagram(text);
+  } catch (const PositionError& e) {
+    throw UsageError(std::string("cannot draw `") + text + "`: " + e.what());
+  }
+  std::string out = synth::diagram_svg(dg, title.empty() ? l.variant : title);
+  if (!svg.empty()) {
+    check_output_path(svg, {}, "svg");
+    write_atomically(svg, out);
+  }
+  if (!html.empty()) {
+    check_output_path(html, {}, "html");
+    synth::PuzzleRow row{text, "position", "", "", l.variant, ""};
+    write_atomically(html, synth::puzzle_page(title.empty() ? l.variant : title, {row}));
+  }
+  if (svg.empty() && html.empty()) std::cout << out;
+  return kOk;
+}
+
+}  // namespace arb::cli

@@ -1,0 +1,100 @@
+// Position synthesis with Z3: a second back end of the ruleset compiler. The compiled
+// Program's tables (the per-square leap, ride, lame and zone tables of a bounded board, or
+// the move vectors of the unbounded grid) become a Boolean encoding of a position and of
+// "the side to move has no legal action"; Z3 finds positions, the compiled generator
+// verifies every one before it is returned.
+//
+// The encoding (see README "Synthesis"):
+//   - one Boolean per (square, colour, piece type) of the window, at most one per square;
+//   - attacks from the capture targets of the same tables the generator runs;
+//   - "no legal action" is the conjunction, over every piece type, origin and target (and
+//     every placement of a reserve piece), of "not there, blocked, own piece on the
+//     target, (grid) no neighbour for a quiet move, or the royal attacked afterwards".
+//     The conjuncts are added lazily: Z3 proposes a position, the generator lists its
+//     legal actions, and the conjunct of each legal action is added (a conjunct the model
+//     violates, so the loop ends; unsat of the conjuncts added so far proves unsat of the
+//     whole). The royal's conjuncts are added up front; `eager` adds all of them.
+//   - mate-in-1: a second board (the position after the mating move) tied to the first by
+//     a one-hot move selector; the defender's conjuncts are added lazily on that board.
+// Excluded, and so absent from every synthesised position: castling rights and en-passant
+// squares (the texts carry `-`), ChessMe hands/piles/capture piles other than the hands
+// requested, and (mate-in-1) mating placements and ChessMe exchange promotions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbiter/engine.hpp"
+#include "arbiter/lang/compile.hpp"
+
+namespace arb::synth {
+
+enum class Goal {
+  Checkmated,   // the side to move is in check and has no legal action
+  Stalemated,   // not in check, no legal action (chess stalemate, ChessMe's draw, Chess 2's loss)
+  InCheck,      // the side to move is in check
+  MateIn1,      // the side to move has an action after which the opponent is checkmated
+  NoLegalMove,  // no legal action, in check or not
+};
+// "checkmated", "stalemated" (also "no-move-draw", "chessme-draw"), "in-check",
+// "mate-in-1", "no-legal-move"; throws std::invalid_argument otherwise.
+Goal parse_goal(const std::string& text);
+std::string to_string(Goal g);
+
+struct Request {
+  Goal goal = Goal::Checkmated;
+  Color side = Color::White;  // the side to move
+  // Exact material on the board, "KQ v K" (White v Black); empty: at most each side's set
+  // (start position plus reserve or pile, promotions accounted for).
+  std::string material;
+  // Pieces stand only in this window: bounded boards, the lower-left WxH squares (0: the
+  // whole board; moves still use the whole board); the grid, the WxH squares from
+  // (origin_x, origin_y) (0: 6 x 6 from a1).
+  int window_w = 0, window_h = 0;
+  int origin_x = 0, origin_y = 1;
+  // Squares fixed: a piece letter (upper case White) or '.' for empty.
+  std::vector<std::pair<Coord, char>> squares;
+  // Reserves (bounded) or hands (grid), exactly: upper-case White letters, lower-case
+  // Black, e.g. "QN" + "r". Default empty.
+  std::string hands;
+  int pieces = -1;             // exactly this many pieces on the board (-1: any)
+  bool smallest = false;       // the fewest pieces for which the goal is satisfiable
+  int count = 1;               // distinct positions wanted
+  bool eager = false;          // every no-legal-action conjunct up front instead of lazily
+  double timeout_seconds = 0;  // 0: none
+};
+
+struct Found {
+  std::string position;  // the variant's position text, verified by the generator
+  std::string move;      // mate-in-1: the mating action (UCI-like), else empty
+  std::string reason;    // the generator's status reason of the goal position
+  int pieces = 0;
+};
+
+struct Outcome {
+  std::vector<Found> found;
+  // Z3 answered unsat: no further position exists (none at all when `found` is empty);
+  // within the window for the grid and for a bounded board's window.
+  bool exhausted = false;
+  bool timed_out = false;  // the deadline or Z3's resource limit came first
+  int conjuncts = 0;       // no-legal-action conjuncts instantiated (lazily or eagerly)
+  int refinements = 0;     // lazy conjuncts added after the generator found a legal action
+  int rejected = 0;        // models the generator rejected outright, blocked (0 expected)
+  int solver_calls = 0;
+  double seconds = 0;
+};
+
+// Throws std::invalid_argument for a request the encoding cannot express (bad material,
+// a square off the window, a grid without the adjacency rule).
+Outcome synthesize(std::shared_ptr<const lang::Program> program, const Request& request);
+
+// Whether `position` satisfies `goal` on the compiled generator (the check applied to
+// every model); for mate-in-1 `move` names the mating action (empty: any). Throws
+// PositionError for unreadable text.
+bool verify(const std::shared_ptr<const lang::Program>& program, const std::string& position, Goal goal,
+            const std::string& move = "");
+
+}  // namespace arb::synth

@@ -1,0 +1,333 @@
+// Board diagrams (see diagram.hpp).
+#include "arbiter/synth/diagram.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+
+#include "arbiter/chessme_text.hpp"
+#include "arbiter/notation.hpp"
+
+#ifdef ARBITER_HAVE_PNG
+#include <png.h>
+#endif
+
+namespace arb::synth {
+
+namespace {
+
+std::vector<std::string> fields_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string f;
+  while (in >> f) out.push_back(f);
+  return out;
+}
+
+std::string spaced(const std::string& letters) {
+  std::string o;
+  for (char ch : letters) {
+    if (!o.empty()) o += ' ';
+    o += ch;
+  }
+  return o.empty() ? "-" : o;
+}
+
+std::string file_label(const Diagram& d, int x) {
+  if (!d.grid || (x >= 0 && x <= 25)) {
+    if (x >= 0 && x <= 25) return std::string(1, static_cast<char>('a' + x));
+  }
+  return std::to_string(x);
+}
+
+}  // namespace
+
+std::string html_escape(const std::string& s) {
+  std::string o;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += ch;
+    }
+  }
+  return o;
+}
+
+Diagram parse_diagram(const std::string& position) {
+  Diagram d;
+  std::vector<std::string> f = fields_of(position);
+  if (f.empty()) throw PositionError("empty position", 0);
+  if (f[0].find('/') == std::string::npos && f.size() >= 6 && f[2].find('/') != std::string::npos) {
+    // ChessMe text.
+    ChessMePosition p = parse_chessme(position);
+    d.grid = true;
+    d.pieces = p.pieces;
+    d.side = p.side;
+    int x0 = 0, x1 = 0, y0 = 1, y1 = 1;
+    for (size_t i = 0; i < p.pieces.size(); ++i) {
+      Coord c = p.pieces[i].first;
+      if (i == 0) x0 = x1 = c.x, y0 = y1 = c.y;
+      x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+    }
+    d.x0 = x0 - 1;
+    d.y0 = y0 - 1;
+    d.w = x1 - x0 + 3;
+    d.h = y1 - y0 + 3;
+    d.notes.push_back({"White hand", spaced(p.hand[0])});
+    d.notes.push_back({"Black hand", spaced(p.hand[1])});
+    for (int c = 0; c < 2; ++c)
+      d.notes.push_back(
+          {c ? "Black pile" : "White pile", p.pile_known[c] ? spaced(p.pile[c]) + " (top first)" : "?"});
+    d.notes.push_back({"White captured", spaced(p.captured[0])});
+    d.notes.push_back({"Black captured", spaced(p.captured[1])});
+    d.notes.push_back({"Move", std::to_string(p.fullmove)});
+    return d;
+  }
+  // FEN board: ranks top first, digits (possibly several) for empty squares, an optional
+  // bracketed reserve at the end (or as the last rank after `/`).
+  std::string board = f[0], reserve;
+  size_t br = board.find('[');
+  if (br != std::string::npos) {
+    size_t close = board.find(']', br);
+    if (close == std::string::npos) throw PositionError("unclosed reserve bracket", br);
+    reserve = board.substr(br + 1, close - br - 1);
+    board = board.substr(0, br);
+  }
+  std::vector<std::vector<char>> ranks(1);
+  for (size_t i = 0; i < board.size(); ++i) {
+    char ch = board[i];
+    if (ch == '/') {
+      ranks.emplace_back();
+    } else if (std::isdigit(static_cast<unsigned char>(ch))) {
+      int n = 0;
+      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i])))
+        n = n * 10 + (board[i++] - '0');
+      --i;
+      if (n > 64) throw PositionError("too many empty squares", i);
+      ranks.back().insert(ranks.back().end(), n, 0);
+    } else if (std::isalpha(static_cast<unsigned char>(ch))) {
+      ranks.back().push_back(ch);
+    } else {
+      throw PositionError(std::string("unexpected `") + ch + "` in the board", i);
+    }
+  }
+  d.h = static_cast<int>(ranks.size());
+  d.w = static_cast<int>(ranks[0].size());
+  if (d.h > 64 || d.w == 0 || d.w > 64) throw PositionError("bad board size", 0);
+  for (int r = 0; r < d.h; ++r) {
+    if (static_cast<int>(ranks[r].size()) != d.w) throw PositionError("ranks of different lengths", 0);
+    for (int x = 0; x < d.w; ++x)
+      if (ranks[r][x]) d.pieces.push_back({Coord{x, d.h - r}, ranks[r][x]});
+  }
+  if (f.size() > 1) {
+    if (f[1] != "w" && f[1] != "b") throw PositionError("the side to move must be w or b", 0);
+    d.side = f[1] == "w" ? Color::White : Color::Black;
+  }
+  if (br != std::string::npos) {
+    std::string w, b;
+    for (char ch : reserve) (std::isupper(static_cast<unsigned char>(ch)) ? w : b) += ch;
+    d.notes.push_back({"White reserve", spaced(w)});
+    d.notes.push_back({"Black reserve", spaced(b)});
+  }
+  static const char* names[] = {"", "", "Castling", "En passant", "Halfmove clock", "Move"};
+  for (size_t i = 2; i < f.size(); ++i) {
+    size_t colon = f[i].find(':');
+    if (i < 6 && colon == std::string::npos) {
+      d.notes.push_back({names[i], f[i]});
+    } else if (colon != std::string::npos) {
+      std::string key = f[i].substr(0, colon), val = f[i].substr(colon + 1);
+      static const std::pair<const char*, const char*> known[] = {
+          {"whand", "White cards"},      {"bhand", "Black cards"},      {"pile", "Card pile"},
+          {"wdiscard", "White discard"}, {"bdiscard", "Black discard"}, {"level", "Level"}};
+      for (const auto& [k, label] : known)
+        if (key == k) key = label;
+      d.notes.push_back({key, val.empty() ? "-" : val});
+    } else {
+      d.notes.push_back({"Field " + std::to_string(i + 1), f[i]});
+    }
+  }
+  return d;
+}
+
+std::pair<int, int> square_centre(const Diagram& d, Coord c) {
+  int col = c.x - d.x0, row = d.y0 + d.h - 1 - c.y;
+  return {kMarginPx + col * kSquarePx + kSquarePx / 2, kCaptionPx + row * kSquarePx + kSquarePx / 2};
+}
+
+std::string diagram_svg(const Diagram& d, const std::string& caption) {
+  const int S = kSquarePx;
+  const int bw = d.w * S, bh = d.h * S;
+  const int notes_h = 20 * static_cast<int>(d.notes.size()) + 10;
+  const int W = std::max(kMarginPx + bw + 10, 300), H = kCaptionPx + bh + kMarginPx + notes_h;
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diagram\" width=\"" << W << "\" height=\"" << H
+    << "\" viewBox=\"0 0 " << W << " " << H << "\" font-family=\"sans-serif\">\n";
+  o << "<rect width=\"" << W << "\" height=\"" << H << "\" fill=\"#ffffff\"/>\n";
+  std::string side = d.side == Color::White ? "White to move" : "Black to move";
+  o << "<text class=\"side\" x=\"" << kMarginPx << "\" y=\"20\" font-size=\"15\">"
+    << html_escape(caption.empty() ? side : caption + " \u2014 " + side) << "</text>\n";
+  for (int row = 0; row < d.h; ++row)
+    for (int col = 0; col < d.w; ++col) {
+      int x = d.x0 + col, y = d.y0 + d.h - 1 - row;
+      bool dark = ((x + y) % 2 + 2) % 2 == 1;
+      o << "<rect class=\"sq " << (dark ? "dark" : "light") << "\" x=\"" << kMarginPx + col * S << "\" y=\""
+        << kCaptionPx + row * S << "\" width=\"" << S << "\" height=\"" << S << "\" fill=\""
+        << (dark ? kDarkSquare : kLightSquare) << "\"/>\n";
+    }
+  for (int col = 0; col < d.w; ++col)
+    o << "<text class=\"coord file\" x=\"" << kMarginPx + col * S + S / 2 << "\" y=\"" << kCaptionPx + bh + 18
+      << "\" font-size=\"12\" text-anchor=\"middle\">" << html_escape(file_label(d, d.x0 + col))
+      << "</text>\n";
+  for (int row = 0; row < d.h; ++row)
+    o << "<text class=\"coord rank\" x=\"" << kMarginPx - 6 << "\" y=\"" << kCaptionPx + row * S + S / 2 + 4
+      << "\" font-size=\"12\" text-anchor=\"end\">" << d.y0 + d.h - 1 - row << "</text>\n";
+  for (const auto& [c, ch] : d.pieces) {
+    auto [cx, cy] = square_centre(d, c);
+    bool white = std::isupper(static_cast<unsigned char>(ch));
+    char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    o << "<g class=\"piece " << (white ? "white" : "black") << "\" data-square=\""
+      << html_escape(square_name(c)) << "\"><title>" << (white ? "White " : "Black ") << up << " "
+      << html_escape(square_name(c)) << "</title>"
+      << "<circle cx=\"" << cx << "\" cy=\"" << cy << "\" r=\"" << S * 2 / 5 << "\" fill=\""
+      << (white ? "#ffffff" : "#202020") << "\" stroke=\"#000000\" stroke-width=\"1.5\"/>"
+      << "<text x=\"" << cx << "\" y=\"" << cy + 7
+      << "\" font-size=\"20\" font-weight=\"bold\" text-anchor=\"middle\" fill=\""
+      << (white ? "#000000" : "#ffffff") << "\">" << up << "</text></g>\n";
+  }
+  int y = kCaptionPx + bh + kMarginPx + 14;
+  for (const auto& [label, value] : d.notes) {
+    o << "<text class=\"note\" x=\"" << kMarginPx << "\" y=\"" << y << "\" font-size=\"13\">"
+      << html_escape(label) << ": " << html_escape(value) << "</text>\n";
+    y += 20;
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
+std::vector<PuzzleRow> read_puzzle_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> rec;
+  std::string field;
+  bool quoted = false, any = false;
+  int line = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char ch = text[i];
+    if (quoted) {
+      if (ch == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        if (ch == '\n') ++line;
+        field += ch;
+      }
+      continue;
+    }
+    if (ch == '"' && field.empty()) {
+      quoted = any = true;
+    } else if (ch == ',') {
+      rec.push_back(field);
+      field.clear();
+      any = true;
+    } else if (ch == '\n' || ch == '\r') {
+      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (any || !field.empty()) {
+        rec.push_back(field);
+        records.push_back(rec);
+      }
+      rec.clear();
+      field.clear();
+      any = false;
+      ++line;
+    } else {
+      field += ch;
+      any = true;
+    }
+  }
+  if (quoted) throw std::invalid_argument("line " + std::to_string(line) + ": unclosed quote");
+  if (any || !field.empty()) {
+    rec.push_back(field);
+    records.push_back(rec);
+  }
+  if (records.empty()) throw std::invalid_argument("empty puzzle file");
+  const std::vector<std::string> header = {"position", "goal", "depth", "solution", "variant", "options"};
+  if (records[0] != header)
+    throw std::invalid_argument("line 1: the header must be position,goal,depth,solution,variant,options");
+  std::vector<PuzzleRow> rows;
+  for (size_t r = 1; r < records.size(); ++r) {
+    if (records[r].size() != 6)
+      throw std::invalid_argument("record " + std::to_string(r + 1) + ": " +
+                                  std::to_string(records[r].size()) + " fields, 6 expected");
+    const auto& x = records[r];
+    rows.push_back(PuzzleRow{x[0], x[1], x[2], x[3], x[4], x[5]});
+  }
+  return rows;
+}
+
+std::string puzzle_page(const std::string& title, const std::vector<PuzzleRow>& rows) {
+  std::ostringstream o;
+  o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(title)
+    << "</title>\n<style>body{font-family:sans-serif;margin:16px;background:#fafafa}"
+       "section{display:inline-block;vertical-align:top;margin:8px;padding:8px;background:#fff;"
+       "border:1px solid #ccc}code{font-size:11px;word-break:break-all}</style></head>\n<body>\n<h1>"
+    << html_escape(title) << "</h1>\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const PuzzleRow& r = rows[i];
+    o << "<section class=\"puzzle\" id=\"puzzle-" << i + 1 << "\">\n<h2>" << i + 1 << ". "
+      << html_escape(r.goal);
+    if (!r.depth.empty()) o << " (depth " << html_escape(r.depth) << ")";
+    o << " \u2014 " << html_escape(r.variant) << "</h2>\n";
+    try {
+      o << diagram_svg(parse_diagram(r.position));
+    } catch (const PositionError& e) {
+      o << "<p class=\"error\">unreadable position: " << html_escape(e.what()) << "</p>\n";
+    }
+    o << "<p><code class=\"position\">" << html_escape(r.position) << "</code></p>\n";
+    if (!r.options.empty()) o << "<p class=\"options\">options: " << html_escape(r.options) << "</p>\n";
+    o << "<details><summary>solution</summary><p class=\"solution\">" << html_escape(r.solution)
+      << "</p></details>\n</section>\n";
+  }
+  o << "</body></html>\n";
+  return o.str();
+}
+
+bool png_pixel(const std::string& path, int x, int y, uint8_t rgb[3], int* width, int* height) {
+#ifdef ARBITER_HAVE_PNG
+  png_image img{};
+  img.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&img, path.c_str())) return false;
+  img.format = PNG_FORMAT_RGB;
+  std::vector<uint8_t> buf(PNG_IMAGE_SIZE(img));
+  if (!png_image_finish_read(&img, nullptr, buf.data(), 0, nullptr)) {
+    png_image_free(&img);
+    return false;
+  }
+  if (width) *width = static_cast<int>(img.width);
+  if (height) *height = static_cast<int>(img.height);
+  if (x < 0 || y < 0 || x >= static_cast<int>(img.width) || y >= static_cast<int>(img.height)) return false;
+  const uint8_t* p = &buf[(static_cast<size_t>(y) * img.width + x) * 3];
+  rgb[0] = p[0], rgb[1] = p[1], rgb[2] = p[2];
+  return true;
+#else
+  (void)path, (void)x, (void)y, (void)rgb, (void)width, (void)height;
+  return false;
+#endif
+}
+
+}  // namespace arb::synth

@@ -1,0 +1,232 @@
+// Z3 synthesis: every position verified (compiled generator and, independently, the
+// reference engine), impossible requests proved unsat, and the checkmates Z3 enumerates
+// on a small window equal to an exhaustive enumeration with the generator.
+#include "arbiter/synth/synth.hpp"
+
+#include <functional>
+#include <set>
+
+#include "helpers.hpp"
+#include "reference.hpp"
+
+namespace {
+
+using namespace testing_helpers;
+
+using arb::synth::Goal;
+using arb::synth::Request;
+
+// The goal, judged by an engine that shares no move code with the synthesis.
+bool reference_agrees(const std::string& variant, const std::string& position, Goal goal,
+                      const std::string& move) {
+  auto e = reference_at(variant, position);
+  std::vector<arb::Action> acts;
+  e->legal_actions(acts);
+  arb::Status st = e->status();
+  switch (goal) {
+    case Goal::InCheck:
+      return st.in_check;
+    case Goal::Checkmated:
+      return acts.empty() && st.in_check;
+    case Goal::Stalemated:
+      return acts.empty() && !st.in_check;
+    case Goal::NoLegalMove:
+      return acts.empty();
+    case Goal::MateIn1:
+      for (const auto& a : acts) {
+        if (canonical(*e, a) != move) continue;
+        e->apply(a);
+        std::vector<arb::Action> r;
+        e->legal_actions(r);
+        return r.empty() && e->status().in_check;
+      }
+      return false;
+  }
+  return false;
+}
+
+arb::Color auto_side(const std::string& position) {
+  return fields(position).at(1) == "w" ? arb::Color::White : arb::Color::Black;
+}
+
+struct Case {
+  std::string variant;
+  Goal goal;
+  std::string material;
+  arb::Color side;
+};
+
+TEST(Synth, EveryPositionVerifiedOnBothEngines) {
+  const std::vector<Case> cases = {
+      {"chess", Goal::Checkmated, "KR v K", arb::Color::Black},
+      {"chess", Goal::Stalemated, "K v KQ", arb::Color::White},
+      {"chess", Goal::InCheck, "", arb::Color::White},
+      {"chess", Goal::MateIn1, "KQ v KR", arb::Color::White},
+      {"chessembly", Goal::Checkmated, "KN v KQ", arb::Color::White},
+      {"chessembly", Goal::Stalemated, "K v KR", arb::Color::White},
+      {"chessembly", Goal::MateIn1, "KR v K", arb::Color::White},
+      {"chessme", Goal::Checkmated, "K v KQ", arb::Color::White},
+      {"chessme", Goal::Stalemated, "KP v KR", arb::Color::Black},
+      {"chessme", Goal::InCheck, "", arb::Color::White},
+      {"chessme", Goal::MateIn1, "KR v K", arb::Color::White},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.variant + " " + arb::synth::to_string(c.goal) + " " + c.material);
+    Request r;
+    r.goal = c.goal;
+    r.material = c.material;
+    r.side = c.side;
+    r.count = 3;
+    auto program = bundled_program(c.variant);
+    auto out = arb::synth::synthesize(program, r);
+    ASSERT_EQ(out.found.size(), 3u);
+    EXPECT_EQ(out.rejected, 0);
+    std::set<std::string> distinct;
+    for (const auto& f : out.found) {
+      SCOPED_TRACE(f.position + " " + f.move);
+      distinct.insert(f.position);
+      EXPECT_TRUE(arb::synth::verify(program, f.position, c.goal, f.move));
+      EXPECT_TRUE(reference_agrees(c.variant, f.position, c.goal, f.move));
+      EXPECT_EQ(auto_side(f.position), c.side);
+    }
+    EXPECT_EQ(distinct.size(), 3u);
+  }
+}
+
+TEST(Synth, ImpossibleRequestsAreProvedUnsat) {
+  Request r;
+  r.material = "K v K";
+  auto out = arb::synth::synthesize(bundled_program("chess"), r);
+  EXPECT_TRUE(out.found.empty());
+  EXPECT_TRUE(out.exhausted);
+  EXPECT_FALSE(out.timed_out);
+  // A knight and a king cannot mate a lone king (chess, whole board).
+  r.material = "K v KN";
+  out = arb::synth::synthesize(bundled_program("chess"), r);
+  EXPECT_TRUE(out.found.empty() && out.exhausted);
+  // ChessMe: two lone kings are never in check, so never mated (within the window).
+  r.material = "K v K";
+  out = arb::synth::synthesize(bundled_program("chessme"), r);
+  EXPECT_TRUE(out.found.empty() && out.exhausted);
+  // Chessembly: a rook in a reserve does not change that a lone king cannot be mated.
+  r.hands = "r";
+  out = arb::synth::synthesize(bundled_program("chessembly"), r);
+  EXPECT_TRUE(out.found.empty() && out.exhausted);
+}
+
+// All positions of `material` on the window's squares (White letters upper case).
+void enumerate(arb::Engine& e, const std::string& pieces, int w, int h, size_t i, std::vector<char>& board,
+               const std::function<void()>& each) {
+  if (i == pieces.size()) {
+    each();
+    return;
+  }
+  for (int s = 0; s < w * h; ++s) {
+    int sq = (s / w) * 8 + s % w;
+    if (board[sq]) continue;
+    board[sq] = pieces[i];
+    enumerate(e, pieces, w, h, i + 1, board, each);
+    board[sq] = 0;
+  }
+}
+
+std::string fen_of(const std::vector<char>& board, char side) {
+  std::string f;
+  for (int y = 7; y >= 0; --y) {
+    int gap = 0;
+    for (int x = 0; x < 8; ++x) {
+      char ch = board[y * 8 + x];
+      if (!ch) {
+        ++gap;
+        continue;
+      }
+      if (gap) f += std::to_string(gap);
+      gap = 0;
+      f += ch;
+    }
+    if (gap) f += std::to_string(gap);
+    if (y) f += '/';
+  }
+  return f + " " + side + " - - 0 1";
+}
+
+void agree_with_enumeration(Goal goal, const std::string& material, const std::string& pieces, int w, int h) {
+  SCOPED_TRACE(arb::synth::to_string(goal) + " " + material);
+  auto program = bundled_program("chess");
+  auto e = arb::lang::make_compiled_engine(program);
+  std::set<std::string> expected;
+  std::vector<char> board(64, 0);
+  enumerate(*e, pieces, w, h, 0, board, [&] {
+    std::string fen = fen_of(board, 'w');
+    try {
+      e->set_position(fen);
+    } catch (const arb::PositionError&) {
+      return;
+    }
+    std::vector<arb::Action> acts;
+    e->legal_actions(acts);
+    bool check = e->status().in_check;
+    if (acts.empty() && (goal == Goal::Checkmated ? check : !check)) expected.insert(e->position());
+  });
+  Request r;
+  r.goal = goal;
+  r.material = material;
+  r.window_w = w;
+  r.window_h = h;
+  r.count = 100000;
+  auto out = arb::synth::synthesize(program, r);
+  EXPECT_TRUE(out.exhausted);
+  EXPECT_EQ(out.rejected, 0);
+  std::set<std::string> got;
+  for (const auto& f : out.found) got.insert(f.position);
+  EXPECT_EQ(got.size(), out.found.size());
+  EXPECT_EQ(got, expected);
+  EXPECT_GT(expected.size(), 0u);
+}
+
+TEST(Synth, CheckmatesAgreeWithExhaustiveEnumerationOnAWindow) {
+  // White to move on an 8 x 8 board, every piece within a1-d4 (the king may flee beyond).
+  agree_with_enumeration(Goal::Checkmated, "K v KQ", "Kkq", 4, 4);
+  agree_with_enumeration(Goal::Checkmated, "K v KR", "Kkr", 4, 4);
+  agree_with_enumeration(Goal::Stalemated, "K v KQ", "Kkq", 4, 4);
+  agree_with_enumeration(Goal::Checkmated, "KP v KBN", "KPkbn", 3, 3);
+}
+
+TEST(Synth, ChessMeSmallestDrawHasTwoTiles) {
+  Request r;
+  r.goal = Goal::Stalemated;
+  r.smallest = true;
+  r.count = 2;
+  auto program = bundled_program("chessme");
+  auto out = arb::synth::synthesize(program, r);
+  ASSERT_EQ(out.found.size(), 2u);
+  for (const auto& f : out.found) {
+    EXPECT_EQ(f.pieces, 2);
+    EXPECT_EQ(f.reason, "chessme-draw");
+    EXPECT_TRUE(reference_agrees("chessme", f.position, Goal::Stalemated, ""));
+  }
+  // With three tiles and hands, still verified.
+  r.smallest = false;
+  r.pieces = 3;
+  r.hands = "QN/b";
+  r.count = 1;
+  out = arb::synth::synthesize(program, r);
+  ASSERT_EQ(out.found.size(), 1u);
+  EXPECT_NE(out.found[0].position.find(" QN/b "), std::string::npos) << out.found[0].position;
+  EXPECT_TRUE(reference_agrees("chessme", out.found[0].position, Goal::Stalemated, ""));
+}
+
+TEST(Synth, SquareConstraintsAndCount) {
+  Request r;
+  r.goal = Goal::Checkmated;
+  r.material = "K v KR";
+  r.squares = {{arb::Coord{0, 1}, 'K'}, {arb::Coord{1, 1}, '.'}};
+  r.count = 50;
+  auto out = arb::synth::synthesize(bundled_program("chess"), r);
+  EXPECT_TRUE(out.exhausted);
+  ASSERT_FALSE(out.found.empty());
+  for (const auto& f : out.found)
+    EXPECT_EQ(f.position.substr(f.position.rfind('/') + 1, 1), "K") << f.position;
+}
+
+}  // namespace
