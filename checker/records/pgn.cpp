@@ -318,7 +318,15 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
     if (!escape) {
       size_t p = 0;
       while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
-      bool tagline = !st.in_comment && p < line.size() && line[p] == '[';
+      bool tagline = p < line.size() && line[p] == '[';
+      // A tag pair inside an unclosed comment starts the next game (recovery from a
+      // missing `}`; the tokenizer reports the comment in the game that opened it).
+      if (tagline && st.in_comment) {
+        size_t q = p + 1;
+        while (q < line.size() && (std::isalnum(static_cast<unsigned char>(line[q])) || line[q] == '_')) ++q;
+        tagline = q > p + 1 && q + 1 < line.size() && line[q] == ' ' && line[q + 1] == '"';
+        if (tagline) st.in_comment = false;
+      }
       if (tagline) {
         if (seen_move || ended) {
           pending_ = true;
