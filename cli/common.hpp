@@ -121,5 +121,6 @@ int cmd_fuzz(const std::vector<std::string>& args);
 int cmd_diff(const std::vector<std::string>& args);
 int cmd_synth(const std::vector<std::string>& args);
 int cmd_diagram(const std::vector<std::string>& args);
+int cmd_validate(const std::vector<std::string>& args);
 
 }  // namespace arb::cli

@@ -350,7 +350,9 @@ void usage() {
                "  synth --goal G          positions meeting a goal, found by Z3, verified (--material,\n"
                "                        --window WxH, --count N, --json)\n"
                "  diagram                 an SVG of a position (--svg FILE), an HTML page of a puzzle\n"
-               "                        file (--puzzles FILE.csv --html FILE)\n\n"
+               "                        file (--puzzles FILE.csv --html FILE)\n"
+               "  validate FILES...     validate game records (PGN, plain or zstd): --jobs N, --json,\n"
+               "                        --junit FILE, --shard I/N\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
                "arbiter COMMAND --help lists a command's options.\n"
@@ -376,6 +378,7 @@ int main(int argc, char** argv) {
     if (cmd == "diff") return cmd_diff(args);
     if (cmd == "synth") return cmd_synth(args);
     if (cmd == "diagram") return cmd_diagram(args);
+    if (cmd == "validate") return cmd_validate(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;

@@ -1,0 +1,550 @@
+#include "pgn.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
+namespace arb::records {
+
+namespace {
+
+// A file descriptor (or bytes in memory) with the first bytes read ahead, so that the
+// format can be told from its magic number.
+class RawSource : public ByteSource {
+ public:
+  RawSource(int fd, std::string name, bool own) : fd_(fd), own_(own), name_(std::move(name)) {}
+  explicit RawSource(std::string bytes) : mem_(std::move(bytes)), in_memory_(true) {}
+  ~RawSource() override {
+    if (own_ && fd_ >= 0) ::close(fd_);
+  }
+  size_t read(char* buf, size_t n) override {
+    if (in_memory_) {
+      size_t k = std::min(n, mem_.size() - mem_pos_);
+      std::memcpy(buf, mem_.data() + mem_pos_, k);
+      mem_pos_ += k;
+      return k;
+    }
+    for (;;) {
+      ssize_t k = ::read(fd_, buf, n);
+      if (k >= 0) return static_cast<size_t>(k);
+      if (errno == EINTR) continue;
+      throw InputError(name_ + ": read error: " + std::strerror(errno));
+    }
+  }
+
+ private:
+  int fd_ = -1;
+  bool own_ = false;
+  std::string name_;
+  std::string mem_;
+  size_t mem_pos_ = 0;
+  bool in_memory_ = false;
+};
+
+// Bytes already read (the magic number) in front of a source.
+class PrefixSource : public ByteSource {
+ public:
+  PrefixSource(std::string prefix, std::unique_ptr<ByteSource> rest)
+      : prefix_(std::move(prefix)), rest_(std::move(rest)) {}
+  size_t read(char* buf, size_t n) override {
+    if (pos_ < prefix_.size()) {
+      size_t k = std::min(n, prefix_.size() - pos_);
+      std::memcpy(buf, prefix_.data() + pos_, k);
+      pos_ += k;
+      return k;
+    }
+    return rest_->read(buf, n);
+  }
+
+ private:
+  std::string prefix_;
+  size_t pos_ = 0;
+  std::unique_ptr<ByteSource> rest_;
+};
+
+// A zstd stream (one or more frames), decompressed as it is read.
+class ZstdSource : public ByteSource {
+ public:
+  ZstdSource(std::unique_ptr<ByteSource> in, std::string name)
+      : in_(std::move(in)), name_(std::move(name)), dctx_(ZSTD_createDCtx()), inbuf_(ZSTD_DStreamInSize()) {
+    if (!dctx_) throw InputError(name_ + ": cannot start zstd");
+  }
+  ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
+  size_t read(char* buf, size_t n) override {
+    ZSTD_outBuffer out{buf, n, 0};
+    while (out.pos == 0) {
+      if (in_pos_ == in_size_) {
+        in_size_ = in_->read(inbuf_.data(), inbuf_.size());
+        in_pos_ = 0;
+        if (in_size_ == 0) {
+          if (!frame_done_) throw InputError(name_ + ": truncated zstd stream");
+          return 0;
+        }
+      }
+      ZSTD_inBuffer inb{inbuf_.data(), in_size_, in_pos_};
+      size_t r = ZSTD_decompressStream(dctx_, &out, &inb);
+      in_pos_ = inb.pos;
+      if (ZSTD_isError(r)) throw InputError(name_ + ": corrupt zstd data: " + ZSTD_getErrorName(r));
+      frame_done_ = r == 0;
+    }
+    return out.pos;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> in_;
+  std::string name_;
+  ZSTD_DCtx* dctx_;
+  std::vector<char> inbuf_;
+  size_t in_pos_ = 0, in_size_ = 0;
+  bool frame_done_ = true;
+};
+
+std::unique_ptr<ByteSource> detect(std::unique_ptr<ByteSource> raw, const std::string& name) {
+  std::string head(4, '\0');
+  size_t got = 0;
+  while (got < 4) {
+    size_t k = raw->read(head.data() + got, 4 - got);
+    if (k == 0) break;
+    got += k;
+  }
+  head.resize(got);
+  bool zstd = got == 4 && static_cast<unsigned char>(head[0]) == 0x28 &&
+              static_cast<unsigned char>(head[1]) == 0xB5 && static_cast<unsigned char>(head[2]) == 0x2F &&
+              static_cast<unsigned char>(head[3]) == 0xFD;
+  if (got >= 2 && static_cast<unsigned char>(head[0]) == 0x1F && static_cast<unsigned char>(head[1]) == 0x8B)
+    throw InputError(name + ": gzip-compressed; decompress it or recompress with zstd");
+  auto src = std::make_unique<PrefixSource>(std::move(head), std::move(raw));
+  if (zstd) return std::make_unique<ZstdSource>(std::move(src), name);
+  return src;
+}
+
+bool blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+// `(x,y)` at s[p]: the length of the square, or 0.
+size_t general_square(std::string_view s, size_t p) {
+  size_t q = p;
+  if (q >= s.size() || s[q] != '(') return 0;
+  ++q;
+  for (int part = 0; part < 2; ++part) {
+    if (q < s.size() && (s[q] == '-' || s[q] == '+')) ++q;
+    size_t d = q;
+    while (q < s.size() && s[q] >= '0' && s[q] <= '9') ++q;
+    if (q == d || q >= s.size()) return 0;
+    if (s[q] != (part == 0 ? ',' : ')')) return 0;
+    ++q;
+  }
+  return q - p;
+}
+
+// Where a movetext token that starts at s[p] ends.
+size_t token_end(std::string_view s, size_t p) {
+  while (p < s.size()) {
+    char c = s[p];
+    if (blank(c) || c == '{' || c == '}' || c == ';' || c == ')' || c == '[' || c == ']') break;
+    if (c == '(') {
+      size_t k = general_square(s, p);
+      if (!k) break;
+      p += k;
+      continue;
+    }
+    ++p;
+  }
+  return p;
+}
+
+// Movetext state the splitter tracks across lines.
+struct ScanState {
+  bool in_comment = false;
+  int depth = 0;
+};
+// Scans one movetext line: whether it holds a token, and whether a result stands at depth 0.
+void scan_line(std::string_view line, ScanState& st, bool& has_token, bool& has_result) {
+  size_t p = 0;
+  while (p < line.size()) {
+    if (st.in_comment) {
+      size_t q = line.find('}', p);
+      if (q == std::string_view::npos) return;
+      st.in_comment = false;
+      p = q + 1;
+      continue;
+    }
+    char c = line[p];
+    if (blank(c)) {
+      ++p;
+    } else if (c == '{') {
+      st.in_comment = true;
+      ++p;
+    } else if (c == ';') {
+      return;
+    } else if (c == '(' && !general_square(line, p)) {
+      ++st.depth;
+      has_token = true;
+      ++p;
+    } else if (c == ')') {
+      if (st.depth > 0) --st.depth;
+      ++p;
+    } else {
+      size_t q = token_end(line, p);
+      if (q == p) q = p + 1;
+      has_token = true;
+      if (st.depth == 0 && is_result(line.substr(p, q - p))) has_result = true;
+      p = q;
+    }
+  }
+}
+
+}  // namespace
+
+bool is_result(std::string_view t) {
+  return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*";
+}
+
+std::unique_ptr<ByteSource> open_source(const std::string& path) {
+  if (path == "-") return detect(std::make_unique<RawSource>(0, "standard input", false), "standard input");
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw InputError(path + ": is a directory");
+  }
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    ::close(fd);
+    throw InputError(path + ": not a regular file");
+  }
+  return detect(std::make_unique<RawSource>(fd, path, true), path);
+}
+
+std::unique_ptr<ByteSource> memory_source(std::string bytes) {
+  return detect(std::make_unique<RawSource>(std::move(bytes)), "input");
+}
+
+// ---------------------------------------------------------------------------------------
+// Splitter
+
+Splitter::Splitter(std::unique_ptr<ByteSource> src, std::string name)
+    : src_(std::move(src)), name_(std::move(name)), buf_(size_t{1} << 20) {}
+
+bool Splitter::fill() {
+  if (eof_) return false;
+  if (begin_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buf_.size()) {
+    if (buf_.size() >= kMaxGameBytes)
+      throw InputError(name_ + ":" + std::to_string(line_no_ + 1) + ": line longer than " +
+                       std::to_string(kMaxGameBytes >> 20) + " MiB");
+    buf_.resize(buf_.size() * 2);
+  }
+  size_t k = src_->read(buf_.data() + end_, buf_.size() - end_);
+  if (k == 0) {
+    eof_ = true;
+    return false;
+  }
+  if (first_chunk_) {
+    first_chunk_ = false;
+    // A byte-order mark may arrive in pieces only from a pathological source; read on.
+    while (end_ + k < 3 && !eof_) {
+      size_t more = src_->read(buf_.data() + end_ + k, buf_.size() - end_ - k);
+      if (more == 0) break;
+      k += more;
+    }
+    if (k >= 3 && std::memcmp(buf_.data() + end_, "\xEF\xBB\xBF", 3) == 0) begin_ = end_ + 3;
+  }
+  end_ += k;
+  return true;
+}
+
+bool Splitter::read_line(std::string_view& line) {
+  size_t scan_from = begin_;
+  for (;;) {
+    const char* nl = static_cast<const char*>(std::memchr(buf_.data() + scan_from, '\n', end_ - scan_from));
+    if (nl) {
+      size_t len = static_cast<size_t>(nl - (buf_.data() + begin_));
+      line = std::string_view(buf_.data() + begin_, len);
+      begin_ += len + 1;
+      break;
+    }
+    size_t have = end_ - begin_;
+    if (!fill()) {
+      if (end_ == begin_) return false;
+      line = std::string_view(buf_.data() + begin_, end_ - begin_);
+      begin_ = end_;
+      break;
+    }
+    scan_from = begin_ + have;
+  }
+  ++line_no_;
+  if (std::memchr(line.data(), '\0', line.size()))
+    throw InputError(name_ + ":" + std::to_string(line_no_) + ": binary data (a NUL byte): not a PGN file");
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return true;
+}
+
+bool Splitter::next(std::string& out, uint64_t& first_line) {
+  const size_t start = out.size();
+  bool has_content = false, seen_move = false, ended = false;
+  bool first = true;
+  ScanState st;
+  st.in_comment = false;
+  for (;;) {
+    std::string_view line;
+    uint64_t no;
+    std::string held;
+    if (pending_) {
+      held.swap(pending_line_);
+      line = held;
+      no = pending_no_;
+      pending_ = false;
+    } else {
+      if (!read_line(line)) break;
+      no = line_no_;
+    }
+    if (first) {
+      first_line = no;
+      first = false;
+    }
+    bool escape = !st.in_comment && !line.empty() && line[0] == '%';
+    if (!escape) {
+      size_t p = 0;
+      while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+      bool tagline = p < line.size() && line[p] == '[';
+      // A tag pair inside an unclosed comment starts the next game (recovery from a
+      // missing `}`; the tokenizer reports the comment in the game that opened it).
+      if (tagline && st.in_comment) {
+        size_t q = p + 1;
+        while (q < line.size() && (std::isalnum(static_cast<unsigned char>(line[q])) || line[q] == '_')) ++q;
+        tagline = q > p + 1 && q + 1 < line.size() && line[q] == ' ' && line[q + 1] == '"';
+        if (tagline) st.in_comment = false;
+      }
+      if (tagline) {
+        if (seen_move || ended) {
+          pending_ = true;
+          pending_line_.assign(line);
+          pending_no_ = no;
+          break;
+        }
+        has_content = true;
+      } else {
+        ScanState copy = st;
+        bool has_token = false, has_result = false;
+        scan_line(line, copy, has_token, has_result);
+        if (ended && has_token) {
+          pending_ = true;
+          pending_line_.assign(line);
+          pending_no_ = no;
+          break;
+        }
+        st = copy;
+        if (has_token) has_content = seen_move = true;
+        if (has_result) ended = true;
+      }
+    }
+    out.append(line);
+    out.push_back('\n');
+    if (out.size() - start > kMaxGameBytes)
+      throw InputError(name_ + ":" + std::to_string(first_line) + ": a game longer than " +
+                       std::to_string(kMaxGameBytes >> 20) + " MiB");
+  }
+  if (!has_content) {
+    out.resize(start);
+    return pending_ ? next(out, first_line) : false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Tokenizer
+
+const std::string* ParsedGame::tag(std::string_view name) const {
+  for (const auto& t : tags)
+    if (t.name == name) return &t.value;
+  return nullptr;
+}
+
+void ParsedGame::clear() {
+  tags.clear();
+  tokens.clear();
+  error.clear();
+  error_line = error_column = 0;
+}
+
+void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
+  g.clear();
+  uint32_t line = static_cast<uint32_t>(first_line);
+  size_t line_start = 0;
+  size_t p = 0;
+  int depth = 0;
+  bool after_result = false;
+  auto fail = [&](const std::string& what, size_t at) {
+    if (!g.error.empty()) return;
+    g.error = what;
+    g.error_line = line;
+    g.error_column = static_cast<uint32_t>(at - line_start + 1);
+  };
+  auto newline_at = [&](size_t q) {
+    ++line;
+    line_start = q + 1;
+  };
+  while (p < s.size()) {
+    char c = s[p];
+    if (c == '\n') {
+      newline_at(p);
+      ++p;
+      continue;
+    }
+    if (blank(c)) {
+      ++p;
+      continue;
+    }
+    if (c == '%' && p == line_start) {  // escape line
+      size_t q = s.find('\n', p);
+      p = q == std::string_view::npos ? s.size() : q;
+      continue;
+    }
+    if (c == '{') {
+      size_t open = p;
+      uint32_t open_line = line;
+      size_t open_ls = line_start;
+      ++p;
+      while (p < s.size() && s[p] != '}') {
+        if (s[p] == '\n') newline_at(p);
+        ++p;
+      }
+      if (p >= s.size()) {
+        uint32_t l = line;
+        size_t ls = line_start;
+        line = open_line;
+        line_start = open_ls;
+        fail("comment never closed (`{` without `}`)", open);
+        line = l;
+        line_start = ls;
+        break;
+      }
+      ++p;
+      continue;
+    }
+    if (c == ';') {
+      size_t q = s.find('\n', p);
+      p = q == std::string_view::npos ? s.size() : q;
+      continue;
+    }
+    if (c == '[') {
+      // A tag pair: [Name "value"], value with \" and \\ escapes.
+      size_t q = p + 1;
+      while (q < s.size() && (s[q] == ' ' || s[q] == '\t')) ++q;
+      size_t ns = q;
+      while (q < s.size() && (std::isalnum(static_cast<unsigned char>(s[q])) || s[q] == '_' || s[q] == '-'))
+        ++q;
+      Tag t;
+      t.name.assign(s.substr(ns, q - ns));
+      t.line = line;
+      while (q < s.size() && (s[q] == ' ' || s[q] == '\t')) ++q;
+      bool ok = !t.name.empty() && q < s.size() && s[q] == '"';
+      if (ok) {
+        ++q;
+        t.value_column = static_cast<uint32_t>(q - line_start + 1);
+        while (q < s.size() && s[q] != '"' && s[q] != '\n') {
+          if (s[q] == '\\' && q + 1 < s.size() && (s[q + 1] == '"' || s[q + 1] == '\\')) ++q;
+          t.value.push_back(s[q]);
+          ++q;
+        }
+        ok = q < s.size() && s[q] == '"';
+        if (ok) {
+          ++q;
+          while (q < s.size() && (s[q] == ' ' || s[q] == '\t' || s[q] == '\r')) ++q;
+          ok = q < s.size() && s[q] == ']';
+        }
+      }
+      if (!ok) {
+        fail("malformed tag pair (expected [Name \"value\"])", p);
+        size_t e = s.find('\n', p);
+        p = e == std::string_view::npos ? s.size() : e;
+        continue;
+      }
+      g.tags.push_back(std::move(t));
+      p = q + 1;
+      continue;
+    }
+    if (c == '(' && !general_square(s, p)) {
+      ++depth;
+      g.tokens.push_back(
+          Token{TokKind::Open, s.substr(p, 1), line, static_cast<uint32_t>(p - line_start + 1)});
+      ++p;
+      continue;
+    }
+    if (c == ')') {
+      if (depth == 0) {
+        fail("`)` without a variation to close", p);
+      } else {
+        --depth;
+        g.tokens.push_back(
+            Token{TokKind::Close, s.substr(p, 1), line, static_cast<uint32_t>(p - line_start + 1)});
+      }
+      ++p;
+      continue;
+    }
+    if (c == '$') {  // NAG
+      size_t q = p + 1;
+      while (q < s.size() && std::isdigit(static_cast<unsigned char>(s[q]))) ++q;
+      p = q;
+      continue;
+    }
+    size_t q = token_end(s, p);
+    if (q == p) {
+      fail(std::string("unexpected `") + c + "`", p);
+      ++p;
+      continue;
+    }
+    std::string_view t = s.substr(p, q - p);
+    size_t tp = p;
+    p = q;
+    if (is_result(t)) {
+      if (depth == 0) after_result = true;
+      g.tokens.push_back(Token{TokKind::Result, t, line, static_cast<uint32_t>(tp - line_start + 1)});
+      continue;
+    }
+    // Move numbers, glued or not: `12.`, `12...`, `1.e4`; castling with zeros is a move.
+    if (std::isdigit(static_cast<unsigned char>(t[0])) && t.substr(0, 3) != "0-0") {
+      size_t k = 0;
+      while (k < t.size() && std::isdigit(static_cast<unsigned char>(t[k]))) ++k;
+      size_t dots = k;
+      while (dots < t.size() && t[dots] == '.') ++dots;
+      if (dots == k) {
+        fail("unexpected number `" + std::string(t) + "`", tp);
+        continue;
+      }
+      t = t.substr(dots);
+      tp += dots;
+      if (t.empty()) continue;
+    }
+    // Annotation marks: `!`, `?` alone or after a move; `e.p.` after an en-passant capture.
+    Token tok{TokKind::Move, t, line, static_cast<uint32_t>(tp - line_start + 1)};
+    while (!tok.text.empty() && (tok.text.back() == '!' || tok.text.back() == '?')) tok.text.remove_suffix(1);
+    if (tok.text.size() > 4 && tok.text.substr(tok.text.size() - 4) == "e.p.") tok.text.remove_suffix(4);
+    while (!tok.text.empty() && (tok.text.back() == '+' || tok.text.back() == '#')) {
+      if (tok.text.back() == '#') tok.mate_mark = true;
+      if (tok.text.back() == '+') tok.check_mark = true;
+      tok.text.remove_suffix(1);
+    }
+    if (tok.text.empty() || tok.text == "e.p." || tok.text == "ep") continue;
+    if (after_result) {
+      fail("movetext after the game's result", tp);
+      continue;
+    }
+    g.tokens.push_back(tok);
+  }
+  if (depth > 0) fail("variation never closed (`(` without `)`)", s.size());
+}
+
+}  // namespace arb::records

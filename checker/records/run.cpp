@@ -1,0 +1,165 @@
+#include "run.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace arb::records {
+
+namespace {
+
+constexpr size_t kBatchGames = 256;
+constexpr size_t kBatchBytes = size_t{1} << 20;
+
+struct Batch {
+  size_t file = 0;
+  std::string text;
+  struct Item {
+    size_t offset, size;
+    uint64_t first_line, index;
+  };
+  std::vector<Item> items;
+  std::vector<GameReport> reports;
+};
+
+void process(Batch& b, Validator& v, ParsedGame& pg, const std::string& dir) {
+  b.reports.resize(b.items.size());
+  for (size_t k = 0; k < b.items.size(); ++k) {
+    const auto& it = b.items[k];
+    parse_game(std::string_view(b.text).substr(it.offset, it.size), it.first_line, pg);
+    b.reports[k].game = it.index;
+    v.validate(pg, dir, b.reports[k]);
+  }
+}
+
+}  // namespace
+
+RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt, EngineCache& cache,
+                    const std::function<void(const std::string&, const GameReport&)>& emit,
+                    const std::function<void(const RunTotals&)>& progress) {
+  RunTotals totals;
+  std::vector<std::string> dirs;
+  for (const auto& f : files) dirs.push_back(f == "-" ? "" : std::filesystem::path(f).parent_path().string());
+  const int jobs = std::max(1, opt.jobs);
+  const uint64_t shard_n = std::max<uint64_t>(1, opt.shard_count);
+
+  auto emit_batch = [&](Batch& b) {
+    for (const auto& r : b.reports) {
+      ++totals.games;
+      (r.valid ? totals.valid : totals.invalid)++;
+      emit(files[b.file], r);
+    }
+    if (progress) progress(totals);
+  };
+
+  // Threads: a queue of batches to validate and the finished ones by sequence number.
+  std::mutex mu;
+  std::condition_variable cv_work, cv_done;
+  std::deque<std::pair<uint64_t, std::unique_ptr<Batch>>> work;
+  std::map<uint64_t, std::unique_ptr<Batch>> done;
+  bool closing = false;
+  std::vector<std::thread> threads;
+  if (jobs > 1) {
+    for (int t = 0; t < jobs; ++t)
+      threads.emplace_back([&] {
+        Validator v(cache);
+        ParsedGame pg;
+        for (;;) {
+          std::pair<uint64_t, std::unique_ptr<Batch>> job;
+          {
+            std::unique_lock<std::mutex> lock(mu);
+            cv_work.wait(lock, [&] { return closing || !work.empty(); });
+            if (work.empty()) return;
+            job = std::move(work.front());
+            work.pop_front();
+          }
+          process(*job.second, v, pg, dirs[job.second->file]);
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            done.emplace(job.first, std::move(job.second));
+          }
+          cv_done.notify_all();
+        }
+      });
+  }
+  Validator inline_validator(cache);
+  ParsedGame inline_pg;
+  uint64_t pushed = 0, emitted = 0;
+  const uint64_t max_in_flight = static_cast<uint64_t>(jobs) * 3;
+  auto emit_one = [&] {  // blocks until the next batch in order is done
+    std::unique_ptr<Batch> b;
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      cv_done.wait(lock, [&] { return done.count(emitted) > 0; });
+      b = std::move(done[emitted]);
+      done.erase(emitted);
+    }
+    ++emitted;
+    emit_batch(*b);
+  };
+  auto submit = [&](std::unique_ptr<Batch> b) {
+    if (b->items.empty()) return;
+    if (jobs == 1) {
+      process(*b, inline_validator, inline_pg, dirs[b->file]);
+      emit_batch(*b);
+      return;
+    }
+    while (pushed - emitted >= max_in_flight) emit_one();
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      work.emplace_back(pushed++, std::move(b));
+    }
+    cv_work.notify_one();
+    // Emit whatever is already finished, without waiting.
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!done.count(emitted)) break;
+      }
+      emit_one();
+    }
+  };
+
+  uint64_t global = 0;
+  for (size_t f = 0; f < files.size(); ++f) {
+    try {
+      Splitter sp(open_source(files[f]), files[f]);
+      auto b = std::make_unique<Batch>();
+      b->file = f;
+      uint64_t index = 0;
+      for (;;) {
+        size_t off = b->text.size();
+        uint64_t first_line = 0;
+        if (!sp.next(b->text, first_line)) break;
+        ++index;
+        if (global++ % shard_n != opt.shard_index) {
+          b->text.resize(off);
+          continue;
+        }
+        b->items.push_back({off, b->text.size() - off, first_line, index});
+        if (b->items.size() >= kBatchGames || b->text.size() >= kBatchBytes) {
+          submit(std::move(b));
+          b = std::make_unique<Batch>();
+          b->file = f;
+        }
+      }
+      submit(std::move(b));
+    } catch (const InputError& e) {
+      totals.unusable.push_back(e.what());
+    }
+  }
+  while (emitted < pushed) emit_one();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    closing = true;
+  }
+  cv_work.notify_all();
+  for (auto& t : threads) t.join();
+  return totals;
+}
+
+}  // namespace arb::records

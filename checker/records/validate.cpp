@@ -1,0 +1,1173 @@
+// Kinds of fault (GameReport::kind):
+//   syntax            the text is not PGN (malformed tag, unclosed comment or variation, ...)
+//   unknown-variant   the Variant tag names no bundled ruleset, the Rules file does not load
+//   bad-option        an option tag the variant does not take, or a bad value
+//   bad-position      the FEN tag is not a position of the variant
+//   unreadable        an action text that is no notation of any action
+//   ambiguous         SAN that several legal actions match
+//   no-piece          no own piece of that type (on that file/rank/square)
+//   no-piece-reaches  own pieces of that type exist, none can reach the square
+//   occupied          the destination holds an own piece / a placement onto a piece
+//   king-in-check     the action would leave (or put) the own king in check
+//   castling          castling that is not allowed
+//   promotion         a promotion missing, not allowed, or to the wrong piece
+//   placement-outside-half, not-in-reserve, king-first, kings-adjacent   (placements)
+//   adjacency         ChessMe: a non-capturing move must end next to another piece
+//   card              No Stress Chess: the card is not in the hand or does not allow it
+//   step              a later step of a multi-step turn (a ChessMe placement, a Chess 2
+//                     king-turn) is not legal after the first
+//   game-over         an action after the game ended
+//   illegal           any other illegal action
+//   false-mate        `#` (or a Termination tag naming mate) on a position that is no mate
+//   result-mismatch   the Result tag and the movetext's result differ
+//   wrong-result      the final position is decided and the result names another outcome
+//   unfinished-marked the final position is decided but the result is `*`
+//   impossible-draw   a draw claimed that the position does not allow
+#include "validate.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <filesystem>
+#include <optional>
+
+#include "arbiter/json.hpp"
+#include "arbiter/lang/compile.hpp"
+#include "arbiter/notation.hpp"
+#include "reference.hpp"
+
+namespace arb::records {
+
+namespace fs = std::filesystem;
+
+RecordEngine make_record_engine(const std::string& path, const std::map<std::string, std::string>& options) {
+  RecordEngine r;
+  lang::Diagnostics diags;
+  lang::Compiled c;
+  try {
+    c = lang::compile_file(path, options, diags);
+  } catch (const std::exception& ex) {
+    r.error = path + ": " + ex.what();
+    return r;
+  }
+  if (c.program) {
+    r.engine = lang::make_compiled_engine(c.program);
+    r.variant = c.model->name;
+  } else {
+    // Not executable by the compiled generator (yet): the reference engine of the variant
+    // the ruleset declares.
+    std::string name;
+    if (c.model) {
+      name = c.model->name;
+    } else {
+      lang::Diagnostics d2;
+      std::vector<std::unique_ptr<lang::Source>> sources;
+      auto m = lang::load_ruleset(path, {}, d2, sources);
+      if (!m) {
+        r.error = path + ": the ruleset does not load (" + std::to_string(d2.error_count()) + " error(s))";
+        return r;
+      }
+      name = m->name;
+    }
+    r.variant = name;
+    try {
+      r.engine = ref::make_reference_engine(name, options);
+    } catch (const std::invalid_argument& ex) {
+      r.error = std::string("option: ") + ex.what();
+      return r;
+    }
+    if (!r.engine) {
+      r.error = "variant `" + name + "` neither compiles nor has a reference engine";
+      return r;
+    }
+    try {
+      r.engine->set_position("start");
+    } catch (const PositionError& ex) {
+      r.error = std::string("start position: ") + ex.what();
+      r.engine.reset();
+      return r;
+    }
+  }
+  r.start = r.engine->position();
+  r.placement_p = r.variant == "chessembly";
+  r.agreement_draws = r.variant != "chess2" && r.variant != "nostress";
+  return r;
+}
+
+const RecordEngine& EngineCache::get(const std::string& path,
+                                     const std::map<std::string, std::string>& options) {
+  std::string key = path;
+  for (const auto& [k, v] : options) key += "\n" + k + "=" + v;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return *it->second;
+  auto re = std::make_unique<RecordEngine>(make_record_engine(path, options));
+  return *cache_.emplace(key, std::move(re)).first->second;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+// The bundled ruleset a Variant tag names ("" when the tag is absent: chess).
+std::string variant_file_name(std::string v) {
+  v = lower(trim(v));
+  if (v.empty() || v == "standard" || v == "chess" || v == "chess960" || v == "fischerandom" ||
+      v == "from position" || v == "fromposition" || v == "normal")
+    return "chess";
+  if (v == "no stress chess" || v == "no-stress-chess" || v == "no stress" || v == "nostress")
+    return "nostress";
+  if (v == "chess 2" || v == "chess2" || v == "chess 2: the sequel") return "chess2";
+  if (v == "capablanca chess" || v == "capablanca") return "capablanca";
+  if (v == "chessme" || v == "chess me") return "chessme";
+  if (v == "chessembly") return "chessembly";
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------
+// Action text patterns: what a step written in SAN or the canonical form says.
+
+struct StepPat {
+  StepKind kind = StepKind::Move;
+  char card = 0;
+  char piece = 0;     // 0: not written
+  bool full = false;  // from square written in full (UCI or long algebraic)
+  int32_t fx = INT32_MIN, fy = INT32_MIN;
+  Coord to{};
+  char promo = 0;
+  bool capture = false;
+  Castle castle = Castle::None;
+  std::string drawn;
+};
+
+bool is_upper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+bool parse_step(std::string_view s, StepPat& p) {
+  p = StepPat{};
+  if (s.size() >= 2 && is_upper(s[0]) && s[1] == ':') {
+    p.card = s[0];
+    s.remove_prefix(2);
+  }
+  if (s.empty()) return false;
+  if (s == "pass") return p.kind = StepKind::Pass, true;
+  if (s == "redraw") return p.kind = StepKind::Redraw, true;
+  if (s.substr(0, 5) == "draw:") {
+    p.kind = StepKind::Draw;
+    p.drawn = std::string(s.substr(5));
+    return true;
+  }
+  if (s == "O-O" || s == "0-0") return p.castle = Castle::KingSide, true;
+  if (s == "O-O-O" || s == "0-0-0") return p.castle = Castle::QueenSide, true;
+  auto square_to_end = [&](size_t pos, Coord& out) {
+    auto c = parse_square(s, pos);
+    if (!c || pos != s.size()) return false;
+    out = *c;
+    return true;
+  };
+  if (s.size() >= 3 && s[0] == 'p' && is_upper(s[1])) {
+    p.kind = StepKind::Place;
+    p.piece = s[1];
+    return square_to_end(2, p.to);
+  }
+  if (s.size() >= 3 && is_upper(s[0]) && (s[1] == '@' || s[1] == '*')) {
+    p.kind = s[1] == '@' ? StepKind::Place : StepKind::Whirlwind;
+    p.piece = s[0];
+    return square_to_end(2, p.to);
+  }
+  size_t pos = 0;
+  if (is_upper(s[0])) {
+    p.piece = s[0];
+    pos = 1;
+  }
+  std::vector<Coord> squares;
+  while (pos < s.size()) {
+    char c = s[pos];
+    if (c == '(' || is_lower(c)) {
+      size_t q = pos;
+      if (auto sq = parse_square(s, q)) {
+        squares.push_back(*sq);
+        pos = q;
+        continue;
+      }
+      if (c == '(') return false;
+      if (c == 'x') {
+        p.capture = true;
+        ++pos;
+      } else if (!squares.empty() && pos + 1 == s.size()) {
+        p.promo = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        ++pos;
+      } else {
+        if (!squares.empty() || p.fx != INT32_MIN) return false;
+        p.fx = c - 'a';
+        ++pos;
+      }
+    } else if (is_digit(c)) {
+      if (!squares.empty() || p.fy != INT32_MIN) return false;
+      int32_t v = 0;
+      while (pos < s.size() && is_digit(s[pos]) && v < 100000) v = v * 10 + (s[pos++] - '0');
+      p.fy = v;
+    } else if (c == ':' || c == '-') {
+      if (c == ':') p.capture = true;
+      ++pos;
+    } else if (c == '^') {
+      p.kind = StepKind::Strike;
+      ++pos;
+    } else if (c == '=') {
+      if (pos + 1 >= s.size() || !is_upper(s[pos + 1]) || squares.empty()) return false;
+      p.promo = s[pos + 1];
+      pos += 2;
+    } else if (is_upper(c) && !squares.empty() && pos + 1 == s.size()) {
+      p.promo = c;
+      ++pos;
+    } else {
+      return false;
+    }
+  }
+  if (squares.size() == 1) {
+    p.to = squares[0];
+  } else if (squares.size() == 2) {
+    if (p.fx != INT32_MIN || p.fy != INT32_MIN) return false;
+    p.full = true;
+    p.fx = squares[0].x;
+    p.fy = squares[0].y;
+    p.to = squares[1];
+  } else {
+    return false;
+  }
+  if (p.promo && p.kind == StepKind::Strike) return false;
+  return true;
+}
+
+// Steps of a token, split at commas outside `(x,y)`.
+bool parse_pattern(std::string_view t, std::vector<StepPat>& out) {
+  out.clear();
+  size_t start = 0;
+  int paren = 0;
+  for (size_t i = 0; i <= t.size(); ++i) {
+    if (i < t.size() && t[i] == '(') ++paren;
+    if (i < t.size() && t[i] == ')') --paren;
+    if (i == t.size() || (t[i] == ',' && paren == 0)) {
+      out.emplace_back();
+      if (!parse_step(t.substr(start, i - start), out.back())) return false;
+      start = i + 1;
+    }
+  }
+  return !out.empty();
+}
+
+bool step_matches(const StepPat& p, const Step& st, bool ignore_card = false) {
+  if (p.card && !ignore_card && st.card != p.card) return false;
+  switch (p.kind) {
+    case StepKind::Pass:
+    case StepKind::Redraw:
+      return st.kind == p.kind;
+    case StepKind::Draw:
+      return st.kind == StepKind::Draw && st.drawn == p.drawn;
+    case StepKind::Place:
+      return st.kind == StepKind::Place && st.piece == p.piece && st.to == p.to;
+    case StepKind::Whirlwind:
+      return st.kind == StepKind::Whirlwind && st.from == p.to && (st.piece == p.piece || st.piece == 0);
+    case StepKind::Strike:
+    case StepKind::Move:
+      break;
+  }
+  if (p.castle != Castle::None) return st.kind == StepKind::Move && st.castle == p.castle;
+  if (st.kind != p.kind) return false;
+  if (st.castle != Castle::None)
+    return p.full && !p.promo && st.from.x == p.fx && st.from.y == p.fy &&
+           (p.to == st.king_to || p.to == st.to) && (!p.piece || p.piece == st.piece);
+  if (p.piece) {
+    if (st.piece != p.piece) return false;
+  } else if (!p.full && st.piece != 'P') {
+    return false;
+  }
+  if (p.fx != INT32_MIN && st.from.x != p.fx) return false;
+  if (p.fy != INT32_MIN && st.from.y != p.fy) return false;
+  return st.to == p.to && st.promotion == p.promo;
+}
+
+bool action_matches(const std::vector<StepPat>& pats, const ActionInfo& info, size_t steps,
+                    bool ignore_card) {
+  if (steps > info.steps.size()) return false;
+  for (size_t i = 0; i < steps; ++i)
+    if (!step_matches(pats[i], info.steps[i], ignore_card)) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// The board as the position text shows it, for diagnostics.
+
+struct BoardView {
+  std::map<Coord, char> sq;
+  std::string reserve, castling, whand, bhand;
+  std::optional<Coord> ep;
+  bool ok = false;
+  char at(Coord c) const {
+    auto it = sq.find(c);
+    return it == sq.end() ? 0 : it->second;
+  }
+};
+
+BoardView read_board(const std::string& pos, const std::string& variant) {
+  BoardView b;
+  std::vector<std::string> f;
+  size_t i = 0;
+  while (i < pos.size()) {
+    size_t j = pos.find_first_of(" \t", i);
+    if (j == std::string::npos) j = pos.size();
+    if (j > i) f.push_back(pos.substr(i, j - i));
+    i = j + 1;
+  }
+  if (f.empty()) return b;
+  for (const auto& x : f) {
+    if (x.rfind("whand:", 0) == 0) b.whand = x.substr(6);
+    if (x.rfind("bhand:", 0) == 0) b.bhand = x.substr(6);
+  }
+  if (variant == "chessme") {
+    std::string_view l = f[0];
+    size_t p = 0;
+    while (p < l.size()) {
+      char c = l[p++];
+      auto s = parse_square(l, p);
+      if (!s) return b;
+      b.sq[*s] = c;
+      if (p < l.size() && l[p] == ',') ++p;
+    }
+    b.ok = true;
+    return b;
+  }
+  std::string board = f[0];
+  size_t br = board.find('[');
+  if (br != std::string::npos) {
+    size_t close = board.find(']', br);
+    b.reserve = board.substr(br + 1, close == std::string::npos ? std::string::npos : close - br - 1);
+    board = board.substr(0, br);
+  }
+  std::vector<std::string> ranks;
+  size_t s = 0;
+  for (size_t k = 0; k <= board.size(); ++k)
+    if (k == board.size() || board[k] == '/') {
+      ranks.push_back(board.substr(s, k - s));
+      s = k + 1;
+    }
+  int h = static_cast<int>(ranks.size());
+  for (int r = 0; r < h; ++r) {
+    int x = 0, y = h - r;
+    const std::string& row = ranks[r];
+    for (size_t k = 0; k < row.size(); ++k) {
+      if (is_digit(row[k])) {
+        int n = 0;
+        while (k < row.size() && is_digit(row[k])) n = n * 10 + (row[k++] - '0');
+        --k;
+        x += n;
+      } else {
+        b.sq[Coord{x, y}] = row[k];
+        ++x;
+      }
+    }
+  }
+  if (f.size() > 2) b.castling = f[2];
+  if (f.size() > 3 && f[3] != "-") {
+    size_t p = 0;
+    if (auto c = parse_square(f[3], p)) b.ep = *c;
+  }
+  b.ok = true;
+  return b;
+}
+
+bool owned_by(char piece, Color side) {
+  return side == Color::White ? is_upper(piece) : is_lower(piece);
+}
+char upper(char c) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+}
+
+std::string piece_name(char p, const std::string& variant) {
+  p = upper(p);
+  if (variant == "chess2") {
+    switch (p) {
+      case 'M':
+        return "nemesis";
+      case 'L':
+        return "nemesis pawn";
+      case 'O':
+        return "empowered queen";
+      case 'X':
+        return "empowered bishop";
+      case 'Y':
+        return "empowered knight";
+      case 'Z':
+        return "empowered rook";
+      case 'A':
+        return "reaper";
+      case 'G':
+        return "ghost";
+      case 'W':
+        return "warrior king";
+      case 'E':
+        return "elephant";
+      case 'H':
+        return "wild horse";
+      case 'T':
+        return "tiger";
+      case 'J':
+        return "jungle queen";
+      default:
+        break;
+    }
+  }
+  switch (p) {
+    case 'K':
+      return "king";
+    case 'Q':
+      return "queen";
+    case 'R':
+      return "rook";
+    case 'B':
+      return "bishop";
+    case 'N':
+      return "knight";
+    case 'P':
+      return "pawn";
+    case 'A':
+      return "archbishop";
+    case 'C':
+      return "chancellor";
+    default:
+      return std::string("piece ") + p;
+  }
+}
+
+// Whether the piece on `from` could move to `to` by its movement alone (path clear,
+// destination empty or enemy), before king safety: for the chess pieces (and Capablanca's
+// archbishop and chancellor). nullopt for a piece whose movement this does not know.
+std::optional<bool> reaches(const BoardView& b, Coord from, Coord to, char piece,
+                            const std::string& variant) {
+  char up = upper(piece);
+  bool white = is_upper(piece);
+  char target = b.at(to);
+  if (target && is_upper(target) == white) return false;
+  int dx = to.x - from.x, dy = to.y - from.y;
+  auto knight = [&] {
+    return (std::abs(dx) == 1 && std::abs(dy) == 2) || (std::abs(dx) == 2 && std::abs(dy) == 1);
+  };
+  auto slide = [&](bool diag, bool ortho) {
+    bool d = std::abs(dx) == std::abs(dy) && dx != 0;
+    bool o = (dx == 0) != (dy == 0);
+    if (!((diag && d) || (ortho && o))) return false;
+    int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
+    for (Coord c{from.x + sx, from.y + sy}; c != to; c = Coord{c.x + sx, c.y + sy})
+      if (b.at(c)) return false;
+    return true;
+  };
+  bool capable = variant == "capablanca";
+  switch (up) {
+    case 'N':
+      return knight();
+    case 'B':
+      return slide(true, false);
+    case 'R':
+      return slide(false, true);
+    case 'Q':
+      return slide(true, true);
+    case 'K':
+      return std::max(std::abs(dx), std::abs(dy)) == 1;
+    case 'A':
+      if (!capable) return std::nullopt;
+      return knight() || slide(true, false);
+    case 'C':
+      if (!capable) return std::nullopt;
+      return knight() || slide(false, true);
+    case 'P': {
+      int dir = white ? 1 : -1;
+      if (dx == 0) {
+        if (target) return false;
+        if (dy == dir) return true;
+        bool two_from = variant == "chessembly" ? (white ? from.y <= 2 : from.y >= 7)
+                                                : (white ? from.y == 2 : from.y == 7);
+        if (variant == "chessme") return false;
+        return dy == 2 * dir && two_from && !b.at(Coord{from.x, from.y + dir});
+      }
+      if (std::abs(dx) != 1 || dy != dir) return false;
+      return target != 0 || (b.ep && *b.ep == to);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string side_name(Color c) {
+  return c == Color::White ? "White" : "Black";
+}
+
+struct Ctx {
+  Engine& e;
+  const RecordEngine& proto;
+  const std::vector<Action>& legal;
+  const std::vector<ActionInfo>& infos;
+};
+
+std::string action_san(Ctx& c, size_t i) {
+  return san(c.e, c.legal[i], c.proto.placement_p);
+}
+
+// The legal actions nearest to a pattern: the same piece type to the same square first,
+// then the same destination, then the same piece type; at most five, as SAN.
+std::vector<std::string> nearest(Ctx& c, const std::vector<StepPat>& pats, size_t first_bad,
+                                 const std::vector<size_t>& candidates) {
+  std::vector<std::pair<int, size_t>> scored;
+  const StepPat* p = pats.empty() ? nullptr : &pats[std::min(first_bad, pats.size() - 1)];
+  for (size_t i : candidates) {
+    const auto& st = c.infos[i].steps;
+    if (!p || first_bad >= st.size()) {
+      scored.push_back({1000, i});
+      continue;
+    }
+    const Step& s = st[first_bad];
+    char want_piece = p->piece ? p->piece : (p->kind == StepKind::Move && !p->full ? 'P' : 0);
+    bool same_piece = want_piece && s.piece == want_piece;
+    bool same_to = (p->kind == StepKind::Move || p->kind == StepKind::Place || p->kind == StepKind::Strike) &&
+                   s.to == p->to && p->castle == Castle::None;
+    bool same_from = p->fx != INT32_MIN && p->fy != INT32_MIN && s.from.x == p->fx && s.from.y == p->fy;
+    bool same_kind = s.kind == p->kind;
+    int score = (same_to ? 0 : 4) + (same_piece || same_from ? 0 : 2) + (same_kind ? 0 : 1);
+    if (score >= 6 && candidates.size() > 5) continue;
+    int dist = std::max(std::abs(s.to.x - p->to.x), std::abs(s.to.y - p->to.y));
+    scored.push_back({score * 1000 + std::min(dist, 999), i});
+  }
+  std::stable_sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (size_t k = 0; k < scored.size() && out.size() < 5; ++k) out.push_back(action_san(c, scored[k].second));
+  return out;
+}
+
+// Why no legal action matches: sets r.kind, r.reason and r.alternatives.
+void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
+  Engine& e = c.e;
+  const std::string& variant = c.proto.variant;
+  Color side = e.side_to_move();
+  std::vector<size_t> all(c.legal.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  if (c.legal.empty()) {
+    Status st = e.status();
+    r.kind = "game-over";
+    r.reason = "the game is already over" + (st.reason.empty() ? std::string() : " (" + st.reason + ")");
+    return;
+  }
+  // The first step that no legal action continues.
+  size_t bad = 0;
+  std::vector<size_t> prefix = all;
+  for (size_t k = 0; k < pats.size(); ++k) {
+    std::vector<size_t> next;
+    for (size_t i : prefix)
+      if (action_matches(pats, c.infos[i], k + 1, false)) next.push_back(i);
+    if (next.empty()) {
+      bad = k;
+      break;
+    }
+    prefix.swap(next);
+    bad = k + 1;
+  }
+  if (bad >= pats.size()) {  // every step continues some action: the turn stops early or goes on
+    r.kind = "step";
+    r.reason = "the turn is incomplete or too long: no legal action has exactly these " +
+               std::to_string(pats.size()) + " step(s)";
+    r.alternatives = nearest(c, pats, 0, prefix);
+    return;
+  }
+  if (bad > 0) {
+    r.kind = "step";
+    r.reason = "step " + std::to_string(bad + 1) + " of the turn is not legal after the step(s) before it";
+    r.alternatives = nearest(c, pats, bad, prefix);
+    return;
+  }
+  const StepPat& p = pats[0];
+  r.alternatives = nearest(c, pats, 0, all);
+  BoardView b = read_board(e.position(), variant);
+  // Cards (No Stress Chess).
+  if (p.card) {
+    bool any_with_card = false;
+    for (const auto& info : c.infos)
+      if (!info.steps.empty() && info.steps[0].card == p.card) any_with_card = true;
+    std::vector<size_t> other;
+    for (size_t i : all)
+      if (action_matches(pats, c.infos[i], 1, true)) other.push_back(i);
+    const std::string& hand = side == Color::White ? b.whand : b.bhand;
+    if (!any_with_card && hand.find(p.card) == std::string::npos) {
+      r.kind = "card";
+      r.reason = std::string("there is no ") + p.card + " card in " + side_name(side) + "'s hand" +
+                 (hand.empty() ? "" : " (" + hand + ")");
+      return;
+    }
+    if (!other.empty()) {
+      r.kind = "card";
+      r.reason = std::string("the card ") + p.card + " does not allow it; it needs the card " +
+                 std::string(1, c.infos[other[0]].steps[0].card);
+      return;
+    }
+    if (!any_with_card) {
+      r.kind = "card";
+      r.reason = std::string("the card ") + p.card + " allows no action here (it cannot be played)";
+      return;
+    }
+  }
+  Status now = e.status();
+  switch (p.kind) {
+    case StepKind::Place: {
+      char own = side == Color::White ? p.piece : static_cast<char>(std::tolower(p.piece));
+      if (b.ok && b.at(p.to)) {
+        r.kind = "occupied";
+        r.reason = "placement onto " + square_name(p.to) + ", which is occupied";
+        return;
+      }
+      if (variant == "chessembly" && (side == Color::White ? p.to.y > 4 : p.to.y < 5)) {
+        r.kind = "placement-outside-half";
+        r.reason = "placement outside the own half (" + side_name(side) + " places on ranks " +
+                   (side == Color::White ? "1-4" : "5-8") + ")";
+        return;
+      }
+      if (b.ok && !b.reserve.empty() && b.reserve.find(own) == std::string::npos) {
+        r.kind = "not-in-reserve";
+        r.reason =
+            std::string("no ") + piece_name(p.piece, variant) + " left in " + side_name(side) + "'s reserve";
+        return;
+      }
+      bool own_king = false;
+      Coord enemy_king{INT32_MIN, INT32_MIN};
+      for (const auto& [sq, pc] : b.sq) {
+        if (upper(pc) == 'K' && owned_by(pc, side)) own_king = true;
+        if (upper(pc) == 'K' && !owned_by(pc, side)) enemy_king = sq;
+      }
+      if (variant == "chessembly" && !own_king && p.piece != 'K') {
+        r.kind = "king-first";
+        r.reason = "the king must be placed first";
+        return;
+      }
+      if (p.piece == 'K' && enemy_king.x != INT32_MIN &&
+          std::max(std::abs(enemy_king.x - p.to.x), std::abs(enemy_king.y - p.to.y)) <= 1) {
+        r.kind = "kings-adjacent";
+        r.reason = "the kings may not stand adjacent";
+        return;
+      }
+      if (now.in_check) {
+        r.kind = "king-in-check";
+        r.reason = "the king is in check and this placement does not block it";
+        return;
+      }
+      r.kind = "illegal";
+      r.reason = "no legal placement of a " + piece_name(p.piece, variant) + " on " + square_name(p.to);
+      return;
+    }
+    case StepKind::Move:
+      break;
+    default:
+      r.kind = "illegal";
+      r.reason = "this action is not legal here";
+      return;
+  }
+  if (p.castle != Castle::None) {
+    bool ks = p.castle == Castle::KingSide;
+    std::string rights = b.castling;
+    bool has = false;
+    for (char ch : rights) {
+      if (ch == '-') continue;
+      if (owned_by(ch, side)) {
+        char u = upper(ch);
+        if (u == (ks ? 'K' : 'Q') || (u >= 'A' && u <= 'H') || (u >= 'I' && u <= 'P')) has = true;
+      }
+    }
+    r.kind = "castling";
+    if (!b.ok || rights.empty() || !has)
+      r.reason = std::string(ks ? "O-O" : "O-O-O") + ": " + side_name(side) + " has no castling right for it";
+    else if (now.in_check)
+      r.reason = "castling out of check is not allowed";
+    else
+      r.reason =
+          "castling is not allowed: the path is blocked or the king passes or lands on an attacked square";
+    return;
+  }
+  if (!b.ok) {
+    r.kind = "illegal";
+    r.reason = "no legal action matches";
+    return;
+  }
+  char piece = p.piece ? p.piece : 'P';
+  std::string name = piece_name(piece, variant);
+  // Own pieces of that type that the text allows as the mover.
+  std::vector<Coord> cands;
+  bool any_of_type = false;
+  for (const auto& [sq, pc] : b.sq) {
+    if (!owned_by(pc, side)) continue;
+    if (p.full) {
+      if (sq.x == p.fx && sq.y == p.fy && (!p.piece || upper(pc) == p.piece)) cands.push_back(sq);
+      if (upper(pc) == piece) any_of_type = true;
+      continue;
+    }
+    if (upper(pc) != piece) continue;
+    any_of_type = true;
+    if (p.fx != INT32_MIN && sq.x != p.fx) continue;
+    if (p.fy != INT32_MIN && sq.y != p.fy) continue;
+    cands.push_back(sq);
+  }
+  if (cands.empty()) {
+    r.kind = "no-piece";
+    if (p.full) {
+      Coord f{p.fx, p.fy};
+      char there = b.at(f);
+      r.reason = there == 0 ? "there is no piece on " + square_name(f)
+                 : owned_by(there, side)
+                     ? square_name(f) + " holds a " + piece_name(there, variant) + ", not a " + name
+                     : "the piece on " + square_name(f) + " is not " + side_name(side) + "'s";
+    } else if (!any_of_type) {
+      r.reason = side_name(side) + " has no " + name + " on the board";
+    } else {
+      std::string where =
+          p.fx != INT32_MIN ? std::string("on the ") + static_cast<char>('a' + p.fx) + "-file" : "";
+      if (p.fy != INT32_MIN) where += (where.empty() ? "on rank " : " and rank ") + std::to_string(p.fy);
+      r.reason = side_name(side) + " has no " + name + " " + where;
+    }
+    return;
+  }
+  if (p.full && !p.piece) piece = upper(b.at(cands[0]));
+  char target = b.at(p.to);
+  if (target && owned_by(target, side)) {
+    r.kind = "occupied";
+    r.reason = square_name(p.to) + " is occupied by an own piece";
+    return;
+  }
+  // A legal action moving this piece type to that square, from elsewhere or promoting.
+  for (size_t i : all) {
+    const auto& st = c.infos[i].steps;
+    if (st.empty() || st[0].kind != StepKind::Move || st[0].to != p.to || st[0].castle != Castle::None)
+      continue;
+    if (std::find(cands.begin(), cands.end(), st[0].from) != cands.end() && st[0].promotion != p.promo) {
+      r.kind = "promotion";
+      r.reason = p.promo == 0 ? "the pawn must promote: name the piece (=Q, =R, ...)"
+                 : st[0].promotion == 0
+                     ? std::string("no promotion on ") + square_name(p.to)
+                     : std::string("a pawn cannot promote to ") + piece_name(p.promo, variant) + " here";
+      return;
+    }
+  }
+  std::optional<bool> any_reach = false;
+  for (Coord f : cands) {
+    auto rc = reaches(b, f, p.to, b.at(f), variant);
+    if (!rc) {
+      any_reach = std::nullopt;
+      break;
+    }
+    if (*rc) any_reach = true;
+  }
+  if (!any_reach) {
+    r.kind = "illegal";
+    r.reason = "no legal " + name + " move to " + square_name(p.to);
+    return;
+  }
+  if (!*any_reach) {
+    r.kind = "no-piece-reaches";
+    r.reason = "no " + name + (cands.size() > 1 || p.full ? "" : " (" + square_name(cands[0]) + ")") +
+               " can reach " + square_name(p.to);
+    if (p.full)
+      r.reason = "the " + name + " on " + square_name(cands[0]) + " cannot reach " + square_name(p.to);
+    return;
+  }
+  if (variant == "chessme" && !target) {
+    bool adjacent = false;
+    for (const auto& [sq, pc] : b.sq) {
+      if (std::find(cands.begin(), cands.end(), sq) != cands.end() && cands.size() == 1) continue;
+      if (sq != p.to && std::max(std::abs(sq.x - p.to.x), std::abs(sq.y - p.to.y)) == 1) adjacent = true;
+    }
+    if (!adjacent) {
+      r.kind = "adjacency";
+      r.reason = "a non-capturing move must end next to another piece";
+      return;
+    }
+    if (piece == 'K' && (side == Color::White ? p.to.y < cands[0].y : p.to.y > cands[0].y)) {
+      r.kind = "illegal";
+      r.reason = "the king moves without capturing only sideways or forward";
+      return;
+    }
+  }
+  if (variant == "nostress" && b.castling == "-" && !now.in_check) {
+    r.kind = "card";
+    r.reason = "no card in the hand allows this move";
+    return;
+  }
+  r.kind = "king-in-check";
+  if (now.in_check)
+    r.reason = "the king is in check and this move does not get it out of check";
+  else if (piece == 'K')
+    r.reason = "the king would move into check";
+  else
+    r.reason = "the move would leave the king in check (the " + name + " is pinned)";
+}
+
+std::string result_of(Result r) {
+  switch (r) {
+    case Result::WhiteWins:
+      return "1-0";
+    case Result::BlackWins:
+      return "0-1";
+    case Result::Draw:
+      return "1/2-1/2";
+    default:
+      return "*";
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+
+void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport& r) {
+  uint64_t game = r.game;
+  r = GameReport{};
+  r.game = game;
+  uint32_t first_line = g.tokens.empty() ? (g.tags.empty() ? 1 : g.tags[0].line) : g.tokens[0].line;
+  if (!g.tags.empty()) first_line = std::min(first_line, g.tags[0].line);
+  auto fail_at = [&](uint32_t line, uint32_t col, int ply, std::string_view move, std::string kind,
+                     std::string reason) {
+    r.valid = false;
+    r.line = line;
+    r.column = col;
+    r.ply = ply;
+    r.move = std::string(move);
+    r.kind = std::move(kind);
+    r.reason = std::move(reason);
+  };
+  auto tag_at = [&](const char* name) -> const Tag* {
+    for (const auto& t : g.tags)
+      if (t.name == name) return &t;
+    return nullptr;
+  };
+  auto syntax_first = [&]() {
+    if (g.error.empty()) return false;
+    if (!r.valid && (r.line < g.error_line || (r.line == g.error_line && r.column < g.error_column)))
+      return false;
+    r.alternatives.clear();
+    r.in_variation = false;
+    fail_at(g.error_line, g.error_column, r.valid ? r.plies + 1 : r.ply, "", "syntax", g.error);
+    return true;
+  };
+  // The ruleset and its options.
+  const Tag* vtag = tag_at("Variant");
+  const Tag* rtag = tag_at("Rules");
+  std::string path, vname;
+  if (rtag && !trim(rtag->value).empty()) {
+    fs::path rp = trim(rtag->value);
+    if (rp.is_relative() && !dir.empty()) rp = fs::path(dir) / rp;
+    path = rp.string();
+  } else {
+    vname = variant_file_name(vtag ? vtag->value : "");
+    if (vname.find_first_of("/\\") != std::string::npos || vname == "." || vname == ".." ||
+        !fs::exists(fs::path(cache_.rulesets_dir()) / (vname + ".rules"))) {
+      fail_at(
+          vtag->line, vtag->value_column, 0, vtag->value, "unknown-variant",
+          "unknown variant `" + vtag->value + "` (no bundled ruleset of that name; use [Rules \"FILE\"])");
+      syntax_first();
+      return;
+    }
+    path = (fs::path(cache_.rulesets_dir()) / (vname + ".rules")).string();
+  }
+  std::error_code ec;
+  if (!rtag || !fs::is_regular_file(path, ec)) {
+    if (rtag && !fs::is_regular_file(path, ec)) {
+      fail_at(rtag->line, rtag->value_column, 0, rtag->value, "unknown-variant",
+              "the ruleset file `" + path + "` does not exist");
+      syntax_first();
+      return;
+    }
+  }
+  std::map<std::string, std::string> opts;
+  std::string seed, start_n;
+  const Tag* opt_tag = nullptr;
+  for (const auto& t : g.tags) {
+    std::string v = lower(trim(t.value));
+    for (char& ch : v)
+      if (ch == ' ') ch = '-';
+    if (vname == "chess2" && (t.name == "WhiteArmy" || t.name == "BlackArmy")) {
+      opts[t.name == "WhiteArmy" ? "white-army" : "black-army"] = v;
+      opt_tag = &t;
+    } else if (vname == "nostress" && t.name == "Level") {
+      opts["level"] = v == "4" ? "advanced" : v;
+      opt_tag = &t;
+    } else if (vname == "nostress" && t.name == "AdvancedPawns") {
+      opts["setup-advanced-pawns"] = v;
+      opt_tag = &t;
+    } else if (t.name == "Options") {
+      opt_tag = &t;
+      std::string s = t.value;
+      for (char& ch : s)
+        if (ch == ';' || ch == ',') ch = ' ';
+      size_t i = 0;
+      while (i < s.size()) {
+        size_t j = s.find(' ', i);
+        if (j == std::string::npos) j = s.size();
+        std::string kv = s.substr(i, j - i);
+        size_t eq = kv.find('=');
+        if (eq != std::string::npos && eq > 0) opts[kv.substr(0, eq)] = kv.substr(eq + 1);
+        i = j + 1;
+      }
+    } else if (t.name == "Seed") {
+      seed = trim(t.value);
+    } else if (t.name == "Start") {
+      start_n = trim(t.value);
+    }
+  }
+  const RecordEngine& proto = cache_.get(path, opts);
+  if (!proto.engine) {
+    const Tag* at = opt_tag ? opt_tag : vtag ? vtag : rtag;
+    bool option = proto.error.rfind("option", 0) == 0;
+    fail_at(at ? at->line : first_line, at ? at->value_column : 1, 0, at ? at->value : "",
+            option ? "bad-option" : "unknown-variant", proto.error);
+    syntax_first();
+    return;
+  }
+  r.variant = proto.variant;
+  std::string key = path;
+  for (const auto& [k, v] : opts) key += "\n" + k + "=" + v;
+  Slot& slot = engines_[key];
+  if (slot.proto != &proto) {
+    slot.engine = proto.engine->clone();
+    slot.proto = &proto;
+  }
+  Engine& e = *slot.engine;
+  // The start position.
+  const Tag* fen = tag_at("FEN");
+  const Tag* setup = tag_at("SetUp");
+  std::string start = proto.start;
+  const Tag* start_tag = nullptr;
+  if (fen && !(setup && trim(setup->value) == "0")) {
+    start = trim(fen->value);
+    start_tag = fen;
+  } else if (!seed.empty() && (proto.variant == "chessme" || proto.variant == "nostress")) {
+    start = "start:" + seed;
+    start_tag = tag_at("Seed");
+  } else if (!seed.empty() && proto.variant == "chess2") {
+    uint64_t sv = 0;
+    for (char ch : seed)
+      if (is_digit(ch) && sv < UINT64_MAX / 10) sv = sv * 10 + static_cast<uint64_t>(ch - '0');
+    start = "start:" + std::to_string(ref::chess2_dice_start(sv));
+    start_tag = tag_at("Seed");
+  } else if (!start_n.empty()) {
+    start = "start:" + start_n;
+    start_tag = tag_at("Start");
+  }
+  try {
+    e.set_position(start);
+  } catch (const PositionError& pe) {
+    fail_at(start_tag ? start_tag->line : first_line,
+            start_tag ? start_tag->value_column + static_cast<uint32_t>(pe.column) : 1, 0, start,
+            "bad-position", std::string("bad start position: ") + pe.what());
+    syntax_first();
+    return;
+  }
+  // The moves, variations included: a variation replaces the move before it.
+  std::vector<StepPat> pats;
+  const Token* result_tok = nullptr;
+  size_t i = 0;
+  const auto& toks = g.tokens;
+  Ctx ctx{e, proto, legal_, infos_};
+  // Returns false when a fault was recorded.
+  auto walk = [&](auto& self, int ply, int depth, bool variation) -> bool {
+    std::vector<Action> played;
+    bool have_last = false;
+    Action last{};
+    auto unwind = [&] {
+      for (size_t k = played.size(); k-- > 0;) e.undo();
+    };
+    while (i < toks.size()) {
+      const Token& t = toks[i];
+      if (t.kind == TokKind::Close) {
+        ++i;
+        if (variation) {
+          unwind();
+          return true;
+        }
+        continue;
+      }
+      if (t.kind == TokKind::Result) {
+        if (!variation) result_tok = &t;
+        ++i;
+        continue;
+      }
+      if (t.kind == TokKind::Open) {
+        if (!have_last) {
+          fail_at(t.line, t.column, ply + 1, "(", "syntax", "a variation must follow the move it replaces");
+          r.in_variation = variation;
+          return false;
+        }
+        if (depth >= 100) {
+          fail_at(t.line, t.column, ply, "(", "syntax", "variations nested more than 100 deep");
+          return false;
+        }
+        e.undo();
+        ++i;
+        if (!self(self, ply - 1, depth + 1, true)) return false;
+        e.apply(last);
+        continue;
+      }
+      // A move.
+      ++i;
+      legal_.clear();
+      e.legal_actions(legal_);
+      infos_.resize(legal_.size());
+      for (size_t k = 0; k < legal_.size(); ++k) infos_[k] = e.describe(legal_[k]);
+      auto fault = [&](std::string kind, std::string reason) {
+        fail_at(t.line, t.column, ply + 1, t.text, std::move(kind), std::move(reason));
+        r.in_variation = variation;
+      };
+      if (!parse_pattern(t.text, pats)) {
+        fault("unreadable",
+              "`" + std::string(t.text) + "` is not an action in SAN or the canonical notation");
+        std::vector<size_t> all(legal_.size());
+        for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+        r.alternatives = nearest(ctx, {}, 0, all);
+        return false;
+      }
+      size_t found = SIZE_MAX, count = 0;
+      std::vector<size_t> matches;
+      for (size_t k = 0; k < legal_.size(); ++k)
+        if (infos_[k].steps.size() == pats.size() && action_matches(pats, infos_[k], pats.size(), false)) {
+          if (count == 0) found = k;
+          ++count;
+          if (count > 1) matches.push_back(k);
+        }
+      if (count == 0) {
+        fault("illegal", "");
+        diagnose(ctx, pats, r);
+        return false;
+      }
+      if (count > 1) {
+        matches.insert(matches.begin(), found);
+        fault("ambiguous",
+              "ambiguous: " + std::to_string(count) + " legal actions match `" + std::string(t.text) + "`");
+        for (size_t k = 0; k < matches.size() && k < 5; ++k)
+          r.alternatives.push_back(uci(infos_[matches[k]], e.chess960()));
+        return false;
+      }
+      last = legal_[found];
+      have_last = true;
+      e.apply(last);
+      played.push_back(last);
+      ++ply;
+      if (!variation) r.plies = ply;
+      if (t.mate_mark) {
+        Status st = e.status();
+        if (st.reason != "checkmate") {
+          fail_at(t.line, t.column, ply, t.text, "false-mate",
+                  "marked `#` but the position after it is not checkmate" +
+                      std::string(st.in_check ? " (only check)" : " (not even check)"));
+          r.in_variation = variation;
+          return false;
+        }
+      }
+    }
+    if (variation) unwind();
+    return true;
+  };
+  if (!walk(walk, 0, 0, false)) {
+    syntax_first();
+    return;
+  }
+  if (syntax_first()) return;
+  // The result against the final position.
+  const Tag* res_tag = tag_at("Result");
+  std::string tag_res = res_tag ? trim(res_tag->value) : "";
+  if (tag_res == "1/2" || tag_res == "\xc2\xbd-\xc2\xbd") tag_res = "1/2-1/2";
+  if (!is_result(tag_res)) tag_res.clear();
+  std::string text_res = result_tok ? std::string(result_tok->text) : "";
+  uint32_t rl = result_tok ? result_tok->line : res_tag ? res_tag->line : first_line;
+  uint32_t rc = result_tok ? result_tok->column : res_tag ? res_tag->value_column : 1;
+  int rply = r.plies + 1;
+  if (!tag_res.empty() && !text_res.empty() && tag_res != text_res) {
+    fail_at(rl, rc, rply, text_res, "result-mismatch",
+            "the Result tag says " + tag_res + " but the movetext ends with " + text_res);
+    return;
+  }
+  std::string claimed = !text_res.empty() ? text_res : !tag_res.empty() ? tag_res : "*";
+  Status st = e.status();
+  const Tag* term = tag_at("Termination");
+  std::string termination = term ? lower(term->value) : "";
+  if (st.result != Result::Ongoing) {
+    std::string actual = result_of(st.result);
+    if (claimed == "*") {
+      fail_at(rl, rc, rply, claimed, "unfinished-marked",
+              "the game is decided (" + st.reason + ", " + actual + ") but the result is `*`");
+    } else if (claimed != actual) {
+      fail_at(rl, rc, rply, claimed, "wrong-result",
+              "the final position is " + st.reason + ": the result is " + actual + ", not " + claimed);
+    }
+    return;
+  }
+  if (termination.find("mate") != std::string::npos && termination.find("stalemate") == std::string::npos) {
+    fail_at(term->line, term->value_column, rply, term->value, "false-mate",
+            "the Termination tag names mate but the final position is not checkmate");
+    return;
+  }
+  if (claimed == "1/2-1/2") {
+    bool rep = termination.find("repetition") != std::string::npos ||
+               termination.find("threefold") != std::string::npos;
+    bool fifty =
+        termination.find("fifty") != std::string::npos || termination.find("50") != std::string::npos;
+    if (rep && !st.claim_threefold) {
+      fail_at(term->line, term->value_column, rply, claimed, "impossible-draw",
+              "a draw by repetition is claimed but the final position has not occurred three times");
+    } else if (fifty && !st.claim_fifty) {
+      fail_at(term->line, term->value_column, rply, claimed, "impossible-draw",
+              "a fifty-move draw is claimed but fifty moves without a capture or pawn move have not passed");
+    } else if (!proto.agreement_draws && !st.claim_threefold && !st.claim_fifty) {
+      fail_at(rl, rc, rply, claimed, "impossible-draw",
+              "a draw is claimed but " + proto.variant +
+                  " has no draw by agreement and neither a threefold-repetition nor a fifty-move claim is "
+                  "available");
+    }
+  }
+}
+
+std::string report_json(const std::string& file, const GameReport& r) {
+  std::string o = "{\"file\":\"" + json_escape(file) + "\",\"game\":" + std::to_string(r.game) +
+                  ",\"valid\":" + (r.valid ? "true" : "false") + ",\"variant\":\"" + json_escape(r.variant) +
+                  "\",\"plies\":" + std::to_string(r.plies);
+  if (!r.valid) {
+    o += ",\"line\":" + std::to_string(r.line) + ",\"column\":" + std::to_string(r.column) +
+         ",\"ply\":" + std::to_string(r.ply) + ",\"move\":\"" + json_escape(r.move) + "\",\"kind\":\"" +
+         r.kind + "\",\"reason\":\"" + json_escape(r.reason) +
+         "\",\"in_variation\":" + (r.in_variation ? "true" : "false") + ",\"alternatives\":[";
+    for (size_t i = 0; i < r.alternatives.size(); ++i)
+      o += (i ? ",\"" : "\"") + json_escape(r.alternatives[i]) + "\"";
+    o += "]";
+  }
+  return o + "}";
+}
+
+std::string report_text(const std::string& file, const GameReport& r) {
+  if (r.valid) return "";
+  std::string o = file + ":" + std::to_string(r.line) + ":" + std::to_string(r.column) + ": game " +
+                  std::to_string(r.game) + (r.variant.empty() ? "" : " (" + r.variant + ")") + ", ply " +
+                  std::to_string(r.ply) + (r.in_variation ? " (in a variation)" : "") +
+                  (r.move.empty() ? "" : " `" + r.move + "`") + ": " + r.reason + " [" + r.kind + "]\n";
+  if (!r.alternatives.empty()) {
+    o += "  nearest legal:";
+    for (const auto& a : r.alternatives) o += " " + a;
+    o += "\n";
+  }
+  return o;
+}
+
+}  // namespace arb::records

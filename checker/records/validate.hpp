@@ -1,0 +1,85 @@
+// Validation of one game record against the engine of its variant: every action of the
+// main line and of every variation, the result against the final position. See
+// corpus/records/README.md for the record format.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "arbiter/engine.hpp"
+#include "pgn.hpp"
+
+namespace arb::records {
+
+// The verdict on one game.
+struct GameReport {
+  uint64_t game = 0;  // 1-based index in its file
+  bool valid = true;
+  std::string variant;
+  int plies = 0;  // main-line plies read
+  // For an invalid game: where the first fault is, what it is, why.
+  uint32_t line = 0, column = 0;
+  int ply = 0;       // 1-based half-move index of the offending action (in its line of play)
+  std::string move;  // its text as written
+  std::string kind;  // machine-readable class of the fault (see kinds in validate.cpp)
+  std::string reason;
+  bool in_variation = false;
+  std::vector<std::string> alternatives;  // the legal actions nearest to it
+};
+
+// The engine that plays a record's game: the compiled generator when the ruleset compiles
+// to one, otherwise the variant's reference engine (No Stress Chess and Chess 2 today).
+// When those rulesets compile, the same call returns the compiled generator.
+struct RecordEngine {
+  std::unique_ptr<Engine> engine;  // nullptr with `error` set
+  std::string error;
+  std::string variant;          // the ruleset's name
+  std::string start;            // the position text of the start without a FEN tag
+  bool placement_p = false;     // write placements `pKe1` (Chessembly)
+  bool agreement_draws = true;  // a draw may be agreed (chess, Chessembly, ChessMe, Capablanca)
+};
+RecordEngine make_record_engine(const std::string& ruleset_path,
+                                const std::map<std::string, std::string>& options);
+
+// Prototype engines by ruleset and options, built once per process (thread-safe).
+class EngineCache {
+ public:
+  // `rulesets` is the folder of the bundled rulesets.
+  explicit EngineCache(std::string rulesets) : rulesets_(std::move(rulesets)) {}
+  const RecordEngine& get(const std::string& ruleset_path, const std::map<std::string, std::string>& options);
+  const std::string& rulesets_dir() const { return rulesets_; }
+
+ private:
+  std::string rulesets_;
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<RecordEngine>> cache_;
+};
+
+// Validates games; one per thread. Keeps a clone of each engine it has used.
+class Validator {
+ public:
+  explicit Validator(EngineCache& cache) : cache_(cache) {}
+  // `dir` is the folder of the record's file (a relative [Rules] tag is read from there).
+  void validate(const ParsedGame& g, const std::string& dir, GameReport& r);
+
+ private:
+  struct Slot {
+    std::unique_ptr<Engine> engine;
+    const RecordEngine* proto = nullptr;
+  };
+  EngineCache& cache_;
+  std::map<std::string, Slot> engines_;
+  // Scratch reused from game to game.
+  std::vector<Action> legal_;
+  std::vector<ActionInfo> infos_;
+};
+
+// The report as one line of JSON (without newline) and as text lines for a terminal.
+std::string report_json(const std::string& file, const GameReport& r);
+std::string report_text(const std::string& file, const GameReport& r);
+
+}  // namespace arb::records
