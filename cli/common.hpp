@@ -119,5 +119,6 @@ std::string junit_xml(const std::string& suite, const std::vector<JUnitCase>& ca
 
 int cmd_fuzz(const std::vector<std::string>& args);
 int cmd_diff(const std::vector<std::string>& args);
+int cmd_mutate(const std::vector<std::string>& args);
 
 }  // namespace arb::cli
