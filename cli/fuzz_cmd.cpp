@@ -50,6 +50,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
                                                                      "parallel jobs (1)")(
       "mutate", po::value(&mutate_text), "chance in percent per ply of mutating the position (6; 0: never)")(
       "strict-acceptance", po::bool_switch(&strict), "a text only one engine accepts is a divergence")(
+      "coverage", po::bool_switch(&o.coverage),
+      "count what the games exercise (end conditions, claims, castling, en passant, promotion, placement, "
+      "endings, mutations) per 1,000 games")(
       "max-divergences", po::value(&max_div_text),
       "go on after a divergence until this many distinct ones are found (1)")(
       "save-dir", po::value(&save_dir), "where divergences are saved (default: the current directory)")(
@@ -140,7 +143,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
               << "\",\"divergences\":[";
     for (size_t i = 0; i < r.divergences.size(); ++i)
       std::cout << (i ? "," : "") << arb::fuzz::to_json(r.divergences[i]);
-    std::cout << "]}\n";
+    std::cout << "]";
+    if (o.coverage) std::cout << ",\"coverage\":" << arb::fuzz::coverage_json(r);
+    std::cout << "}\n";
   } else {
     std::cout << "fuzz " << variant << ": " << r.games << " games, " << r.positions
               << " positions compared in " << r.seconds << " s (" << rate << "/s); " << r.mutations
@@ -148,6 +153,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     for (const auto& a : r.acceptance_examples)
       std::cout << "  accepted only by the " << (a.accepted_by == "left" ? "compiled" : "reference")
                 << " engine: " << a.position << " (" << a.error << ")\n";
+    if (o.coverage)
+      std::cout << "coverage per 1,000 games (" << r.games << " games):\n" << arb::fuzz::coverage_text(r);
     if (r.divergence) {
       std::cout << detail;
     } else {

@@ -261,6 +261,8 @@ struct Mutant {
   // Where the fuzzer starts (the start by default): a rule that random games seldom reach
   // (a bare-king ending) is checked from a position where it applies.
   const char* start = nullptr;
+  // A position text only one engine accepts counts (castling rights in a variant without).
+  bool strict = false;
 };
 
 struct VariantMutants {
@@ -300,8 +302,11 @@ const std::vector<VariantMutants>& mutation_table() {
             "setup \"rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/", SetupText},
            {"placements instead of moves", "action move\n", "action place\n", ActionMove},
            {"kings may be left in check", "  royal-safe  #", "  #", RoyalSafe},
-           {"no insufficient-material draw", "  insufficient-material -> draw", "  #", EndInsufficient, false,
-            "8/8/4k3/8/8/3NK3/8/8 w - - 0 1"},
+           // Blind spots of plain random games, reached from the start by the biased
+           // mutations (endings, castling rights) and back-and-forth stretches (repetitions).
+           {"no insufficient-material draw", "  insufficient-material -> draw", "  #", EndInsufficient},
+           {"repetition option at four", "option repetition = 3", "option repetition = 4", Option},
+           {"no repetition claim", "  claim repetition\n", "\n", Claim},
            {"a 9-rank board", "board 8 x 8", "board 8 x 9", BoardRect, kRefused},
            {"no royal piece", "  royal\n", "\n", Royal, kRefused},
            {"pawns forbidden on rank 2", "forbidden ranks 1", "forbidden ranks 2", Forbidden, kRefused},
@@ -321,6 +326,10 @@ const std::vector<VariantMutants>& mutation_table() {
            {"placement region ranks 2..4", "region ranks 1..4", "region ranks 2..4", PlaceRegion},
            {"no double step from rank 1", "initial ranks 1..2", "initial ranks 2", Initial},
            {"no first royal", "first royal\n", "\n", PlaceFirstRoyal},
+           {"castling allowed", "castling none\n",
+            "castling {\n  rook R\n  king-side king-to g rook-to f\n  queen-side king-to c rook-to d\n}\n",
+            CastlingNone, false, nullptr, true},
+           {"no insufficient-material draw", "  insufficient-material -> draw", "  #", EndInsufficient},
            {"insufficient material with reserves", "draw when reserves-empty", "draw", EndInsufficient},
            {"promotion to Q only", "promote on rank 8 to Q R B N", "promote on rank 8 to Q", PromoteOnRank},
            {"knight as a camel", "castling none\n", "castling none\npiece knight N { betza \"C\" }\n", Betza},
@@ -339,9 +348,6 @@ const std::vector<VariantMutants>& mutation_table() {
            // Dropping `royals-apart` is an equivalent mutant while `royal-safe` holds (a king
            // next to the enemy king stands attacked by it), and a test proves it.
            {RoyalsApart, "equivalent while royal-safe holds (reference_chessembly_test)"},
-           // Castling rights never arise from the empty start; only a position text could
-           // bring them, and the bundled ruleset refuses such a text (an acceptance difference).
-           {CastlingNone, "no castling right arises in play from the empty start"},
        }},
       // ChessMe (runs since chessme.rules compiles). Mutants the grid generator cannot
       // execute yet are refused by the compiler: the adjacency rule dropped, placements
@@ -459,6 +465,7 @@ TEST_P(MutationSuite, CatchesEveryMutant) {
     arb::fuzz::Options o;
     o.seed = 11;
     o.games = vm.games;
+    o.strict_acceptance = m.strict;
     auto t0 = std::chrono::steady_clock::now();
     auto r = m.start ? arb::fuzz::run(compiled(program), reference(vm.variant), m.start, o)
                      : fuzz(program, vm.variant, o);
