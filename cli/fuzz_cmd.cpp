@@ -31,7 +31,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Common c;
   arb::fuzz::Options o;
   int jobs = 1;
-  bool strict = false;
+  bool strict = false, no_bias = false;
   std::string junit;
   // Divergences are saved in the current directory unless --save-dir says otherwise: never
   // into the source tree behind the user's back.
@@ -50,6 +50,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
                                                                      "parallel jobs (1)")(
       "mutate", po::value(&mutate_text), "chance in percent per ply of mutating the position (6; 0: never)")(
       "strict-acceptance", po::bool_switch(&strict), "a text only one engine accepts is a divergence")(
+      "no-bias", po::bool_switch(&no_bias),
+      "unbiased games: no targeted mutations (endings, castling rights, en passant, promotion, full and "
+      "empty hands) and no back-and-forth stretches")(
       "coverage", po::bool_switch(&o.coverage),
       "count what the games exercise (end conditions, claims, castling, en passant, promotion, placement, "
       "endings, mutations) per 1,000 games")(
@@ -75,6 +78,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   if (vm.count("save-dir") && save_dir.empty()) throw UsageError("--save-dir needs a directory");
   if (vm.count("junit")) check_output_path(junit, {c.rules}, "junit");
   o.strict_acceptance = strict;
+  o.bias = !no_bias;
   if (c.engine != "compiled")
     throw UsageError("fuzz always compares the compiled generator with the reference engine");
   Watchdog watchdog(timeout, "fuzz");

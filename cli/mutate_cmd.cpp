@@ -57,7 +57,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
   std::vector<std::string> files, sets;
   std::string against = "original", junit, games_text, seconds_text, seed_text, jobs_text, plies_text,
               mutate_text, timeout_text, min_score_text;
-  bool json = false, list = false;
+  bool json = false, list = false, no_bias = false;
   arb::mutate::MutateOptions mo;
   mo.fuzz.games = 200;
   mo.fuzz.seed = 11;
@@ -77,8 +77,9 @@ int cmd_mutate(const std::vector<std::string>& args) {
       "mutate", po::value(&mutate_text), "chance in percent per ply of mutating the position (6)")(
       "jobs", po::value(&jobs_text), "mutants judged in parallel (1)")(
       "min-score", po::value(&min_score_text), "exit 1 below this mutation score in percent (100)")(
-      "list", po::bool_switch(&list), "list the mutants without judging them")("json", po::bool_switch(&json),
-                                                                               "machine-readable output")(
+      "list", po::bool_switch(&list), "list the mutants without judging them")(
+      "no-bias", po::bool_switch(&no_bias), "the fuzzer's unbiased games (see arbiter fuzz --no-bias)")(
+      "json", po::bool_switch(&json), "machine-readable output")(
       "junit", po::value(&junit), "also write one JUnit case per mutant to FILE (survivors fail)")(
       "timeout", po::value(&timeout_text), kTimeoutHelp);
   if (print_help(d, args)) return kOk;
@@ -101,6 +102,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
   check_input_file(path, "ruleset", arb::lang::kMaxRulesetBytes);
   if (vm.count("junit")) check_output_path(junit, {path}, "junit");
   mo.overrides = parse_sets(sets);
+  mo.fuzz.bias = !no_bias;
   std::string original_text;
   {
     std::ifstream in(path, std::ios::binary);

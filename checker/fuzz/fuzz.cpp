@@ -350,8 +350,9 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
     if (st.in_check) note("check");
     if (st.claim_threefold) note("claim: threefold");
     if (st.claim_fifty) note("claim: fifty-move");
-    std::string m = material(e.position());
-    if (!m.empty()) note("material: " + m);
+    std::set<std::string> features;
+    for (const auto& f : position_features(e.position())) features.insert(f);
+    for (const auto& f : features) note(f);
     e.legal_actions(acts);
     std::set<std::string> offered;
     for (const Action& x : acts) {
@@ -376,7 +377,7 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
     }
     // A stretch of back-and-forth moves in some games, from a random ply on.
     int shuffle_from = -1, shuffle_to = -1;
-    if (o.shuffle_percent > 0 && choose(100) < static_cast<uint64_t>(o.shuffle_percent)) {
+    if (o.bias && o.shuffle_percent > 0 && choose(100) < static_cast<uint64_t>(o.shuffle_percent)) {
       shuffle_from = static_cast<int>(choose(static_cast<uint64_t>(std::max(1, o.max_plies / 2))));
       shuffle_to = shuffle_from + 12;
     }
@@ -405,7 +406,7 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
       if (ply == o.max_plies) break;
       if (o.mutate_percent > 0 && choose(100) < static_cast<uint64_t>(o.mutate_percent)) {
         std::string what;
-        if (auto m = mutate_position(a->position(), alphabet, choose, &what)) {
+        if (auto m = mutate_position(a->position(), alphabet, choose, &what, o.bias)) {
           std::string ma, mb;
           bool ya = accepts(*pa, *m, ma), yb = accepts(*pb, *m, mb);
           if (ya && yb) {

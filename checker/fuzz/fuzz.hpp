@@ -49,6 +49,9 @@ struct Options {
   // Chance (percent) per game of a stretch of back-and-forth moves (a move, the reply, both
   // taken back, again), so that positions repeat and repetition claims arise.
   int shuffle_percent = 30;
+  // Targeted mutations (mutate.hpp: targeted_position) among the mutations, and the
+  // back-and-forth stretches; false plays the unbiased games of earlier versions.
+  bool bias = true;
   // Count what the games exercise (Report::coverage): costs a describe() per legal action.
   bool coverage = false;
   // An acceptance difference (exactly one engine accepts a mutated text) is a divergence.
@@ -70,9 +73,10 @@ struct AcceptanceDifference {
 // and how many times. Events: `end: REASON` (a node with that status), `check`, `claim:
 // threefold`, `claim: fifty-move`, `offered: castling|en passant|promotion|placement` (a
 // legal action of that kind at a compared node), `played: ...` (the same, and captures,
-// for the actions played), `material: bare kings|one minor|two minors|one piece` (nodes
-// in such an ending), `mutation: KIND` (mutated texts both engines accepted), `shuffle`
-// (back-and-forth stretches).
+// for the actions played), the features of the nodes' texts (mutate.hpp:
+// position_features: `material: bare kings`, `hand: full`, `field: en passant`, ...),
+// `mutation: KIND` (mutated texts both engines accepted), `shuffle` (back-and-forth
+// stretches).
 struct Coverage {
   std::map<std::string, uint64_t> games, events;
 };

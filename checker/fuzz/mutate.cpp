@@ -482,7 +482,7 @@ std::optional<std::string> targeted_chessme(ChessMePosition p, const std::string
         p.hand[0].clear();
         p.hand[1].clear();
       }
-      desc = "ending, " + std::to_string(kept.size()) + " pieces";
+      desc = "ending with " + std::to_string(kept.size()) + " pieces";
       break;
     }
     default: {  // a pawn one rank short of the enemy royal's rank, with a captured piece
@@ -669,9 +669,9 @@ std::string piece_alphabet(const std::string& text) {
 }
 
 std::optional<std::string> mutate_position(const std::string& text, const std::string& alphabet,
-                                           const Choose& choose, std::string* what) {
+                                           const Choose& choose, std::string* what, bool targeted) {
   std::string letters = alphabet.empty() ? piece_alphabet(text) : alphabet;
-  if (choose(4) == 0) return targeted_position(text, letters, choose, what);
+  if (targeted && choose(4) == 0) return targeted_position(text, letters, choose, what);
   if (auto f = split_fen(text)) return mutate_fen(*f, letters, choose, what);
   if (auto p = parse_me(text)) return mutate_chessme(*p, letters, choose, what);
   return std::nullopt;
@@ -709,6 +709,28 @@ std::string material(const std::string& text) {
       std::string(kMinors).find(rest[1]) != std::string::npos)
     return "two minors";
   return "";
+}
+
+std::vector<std::string> position_features(const std::string& text) {
+  std::vector<std::string> out;
+  std::string m = material(text);
+  if (!m.empty()) out.push_back("material: " + m);
+  if (auto f = split_fen(text)) {
+    if (f->has_reserve) out.push_back(f->reserve.empty() ? "reserves: empty" : "reserves: not empty");
+    if (f->fields.size() >= 2 && f->fields[1] != "-") out.push_back("field: castling rights");
+    if (f->fields.size() >= 3 && f->fields[2] != "-") out.push_back("field: en passant");
+    if (f->fields.size() >= 4 && f->fields[3].size() >= 2 && f->fields[3] >= "90" && f->fields[3].size() == 2)
+      out.push_back("field: halfmove clock 90-99");
+    if (f->fields.size() >= 4 && f->fields[3].size() >= 3) out.push_back("field: halfmove clock 100+");
+  } else if (auto p = parse_me(text)) {
+    for (int c = 0; c < 2; ++c) {
+      if (p->hand[c].size() >= kHandSize) out.push_back("hand: full");
+      if (p->hand[c].empty()) out.push_back("hand: empty");
+      if (p->pile_known[c] && p->pile[c].empty()) out.push_back("pile: empty");
+      if (!p->captured[c].empty()) out.push_back("captured: not empty");
+    }
+  }
+  return out;
 }
 
 std::optional<std::string> reversed_move(const std::string& action) {
