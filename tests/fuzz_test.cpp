@@ -500,3 +500,108 @@ INSTANTIATE_TEST_SUITE_P(Variants, MutationSuite, ::testing::ValuesIn(mutation_t
                          [](const ::testing::TestParamInfo<VariantMutants>& info) {
                            return std::string(info.param.variant);
                          });
+
+// The situations the rules speak of, made on purpose (mutate.hpp: targeted_position).
+TEST(Mutate, TargetedMutationsReachRareSituations) {
+  const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  std::mt19937_64 rng(3);
+  arb::fuzz::Choose choose = [&](uint64_t n) { return rng() % n; };
+  std::map<std::string, int> kinds;
+  for (int i = 0; i < 400; ++i) {
+    std::string what;
+    auto m = arb::fuzz::targeted_position(fen, "", choose, &what);
+    if (!m) continue;
+    std::string kind = what.substr(0, what.find(' '));
+    ++kinds[kind];
+    EXPECT_EQ(arb::fuzz::detect_format(*m), arb::fuzz::TextFormat::Fen) << *m;
+    if (kind == "ending") {
+      std::string board = m->substr(0, m->find(' '));
+      EXPECT_EQ(std::count(board.begin(), board.end(), 'K'), 1) << *m;
+      EXPECT_EQ(std::count(board.begin(), board.end(), 'k'), 1) << *m;
+      EXPECT_LE(std::count_if(board.begin(), board.end(), [](char c) { return std::isalpha(c); }), 4) << *m;
+      if (std::count_if(board.begin(), board.end(), [](char c) { return std::isalpha(c); }) <= 3) {
+        EXPECT_NE(arb::fuzz::material(*m), "") << *m;
+      }
+    }
+    if (kind == "en-passant") {
+      std::istringstream in(*m);
+      std::string board, side, castling, ep;
+      in >> board >> side >> castling >> ep;
+      EXPECT_EQ(ep.size(), 2u) << *m;
+      EXPECT_EQ(ep[1], side == "b" ? '3' : '6') << *m;
+    }
+  }
+  for (const char* k : {"ending", "castling", "en-passant", "promotion", "halfmove"})
+    EXPECT_GT(kinds[k], 20) << k;
+  // An en-passant field the engines accept, and a capture that uses it.
+  auto ref = arb::ref::make_reference_engine("chess");
+  int with_ep_capture = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::string what;
+    auto m = arb::fuzz::targeted_position(fen, "", choose, &what);
+    if (!m || what.rfind("en-passant", 0) != 0) continue;
+    try {
+      ref->set_position(*m);
+    } catch (const arb::PositionError&) {
+      continue;
+    }
+    std::vector<arb::Action> acts;
+    ref->legal_actions(acts);
+    for (const auto& a : acts) {
+      auto info = ref->describe(a);
+      if (!info.steps.empty() && info.steps[0].capture() && info.steps[0].removed[0].at != info.steps[0].to)
+        ++with_ep_capture;
+    }
+  }
+  EXPECT_GT(with_ep_capture, 5);
+  // ChessMe: full and empty hands, empty piles.
+  const std::string me = arb::chessme_start(1);
+  std::map<std::string, int> me_kinds;
+  for (int i = 0; i < 300; ++i) {
+    std::string what;
+    if (auto m = arb::fuzz::targeted_position(me, "", choose, &what)) {
+      ++me_kinds[what.substr(0, what.find(','))];
+      try {  // a text may be refused (too many tiles of a kind): the engines judge it
+        arb::parse_chessme(*m);
+        ++me_kinds["parsed"];
+      } catch (const arb::PositionError&) {
+      }
+    }
+  }
+  EXPECT_GT(me_kinds["hand full"], 10);
+  EXPECT_GT(me_kinds["hand empty"], 10);
+  EXPECT_GT(me_kinds["piles empty"], 10);
+  EXPECT_GT(me_kinds["parsed"], 200);
+  EXPECT_EQ(arb::fuzz::reversed_move("g1f3"), "f3g1");
+  EXPECT_EQ(arb::fuzz::reversed_move("(1,0)b1"), "b1(1,0)");
+  EXPECT_FALSE(arb::fuzz::reversed_move("e7e8q"));
+  EXPECT_FALSE(arb::fuzz::reversed_move("c2c3,B@c2"));
+}
+
+// The coverage report counts the rare situations, which plain games never reach.
+TEST(Fuzz, CoverageCountsEndsClaimsAndEndings) {
+  auto program = compile_path(rules_path("chess"));
+  ASSERT_TRUE(program);
+  arb::fuzz::Options o;
+  o.seed = 1;
+  o.games = fast() ? 60 : 300;
+  o.coverage = true;
+  auto r = fuzz(program, "chess", o);
+  EXPECT_FALSE(r.divergence);
+  auto games = [&](const std::string& k) {
+    auto it = r.coverage.games.find(k);
+    return it == r.coverage.games.end() ? 0 : it->second;
+  };
+  for (const char* k :
+       {"end: insufficient-material", "claim: threefold", "claim: fifty-move", "material: bare kings",
+        "material: one minor", "offered: castling", "offered: en passant", "played: promotion", "shuffle"})
+    EXPECT_GT(games(k), 0u) << k;
+  std::string text = arb::fuzz::coverage_text(r);
+  EXPECT_NE(text.find("games/1000"), std::string::npos);
+  EXPECT_NE(arb::fuzz::coverage_json(r).find("\"claim: threefold\":{\"games_per_1000\":"), std::string::npos);
+  // Unbiased games: no repetition claim, no insufficient-material end.
+  o.bias = false;
+  auto plain = fuzz(program, "chess", o);
+  EXPECT_EQ(plain.coverage.games.count("claim: threefold"), 0u);
+  EXPECT_EQ(plain.coverage.games.count("end: insufficient-material"), 0u);
+}
