@@ -122,5 +122,6 @@ int cmd_diff(const std::vector<std::string>& args);
 int cmd_synth(const std::vector<std::string>& args);
 int cmd_diagram(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
+int cmd_mutate(const std::vector<std::string>& args);
 
 }  // namespace arb::cli

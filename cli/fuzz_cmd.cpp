@@ -31,7 +31,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Common c;
   arb::fuzz::Options o;
   int jobs = 1;
-  bool strict = false;
+  bool strict = false, no_bias = false;
   std::string junit;
   // Divergences are saved in the current directory unless --save-dir says otherwise: never
   // into the source tree behind the user's back.
@@ -50,6 +50,12 @@ int cmd_fuzz(const std::vector<std::string>& args) {
                                                                      "parallel jobs (1)")(
       "mutate", po::value(&mutate_text), "chance in percent per ply of mutating the position (6; 0: never)")(
       "strict-acceptance", po::bool_switch(&strict), "a text only one engine accepts is a divergence")(
+      "no-bias", po::bool_switch(&no_bias),
+      "unbiased games: no targeted mutations (endings, castling rights, en passant, promotion, full and "
+      "empty hands) and no back-and-forth stretches")(
+      "coverage", po::bool_switch(&o.coverage),
+      "count what the games exercise (end conditions, claims, castling, en passant, promotion, placement, "
+      "endings, mutations) per 1,000 games")(
       "max-divergences", po::value(&max_div_text),
       "go on after a divergence until this many distinct ones are found (1)")(
       "save-dir", po::value(&save_dir), "where divergences are saved (default: the current directory)")(
@@ -72,6 +78,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   if (vm.count("save-dir") && save_dir.empty()) throw UsageError("--save-dir needs a directory");
   if (vm.count("junit")) check_output_path(junit, {c.rules}, "junit");
   o.strict_acceptance = strict;
+  o.bias = !no_bias;
   if (c.engine != "compiled")
     throw UsageError("fuzz always compares the compiled generator with the reference engine");
   Watchdog watchdog(timeout, "fuzz");
@@ -140,7 +147,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
               << "\",\"divergences\":[";
     for (size_t i = 0; i < r.divergences.size(); ++i)
       std::cout << (i ? "," : "") << arb::fuzz::to_json(r.divergences[i]);
-    std::cout << "]}\n";
+    std::cout << "]";
+    if (o.coverage) std::cout << ",\"coverage\":" << arb::fuzz::coverage_json(r);
+    std::cout << "}\n";
   } else {
     std::cout << "fuzz " << variant << ": " << r.games << " games, " << r.positions
               << " positions compared in " << r.seconds << " s (" << rate << "/s); " << r.mutations
@@ -148,6 +157,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     for (const auto& a : r.acceptance_examples)
       std::cout << "  accepted only by the " << (a.accepted_by == "left" ? "compiled" : "reference")
                 << " engine: " << a.position << " (" << a.error << ")\n";
+    if (o.coverage)
+      std::cout << "coverage per 1,000 games (" << r.games << " games):\n" << arb::fuzz::coverage_text(r);
     if (r.divergence) {
       std::cout << detail;
     } else {

@@ -352,7 +352,9 @@ void usage() {
                "  diagram                 an SVG of a position (--svg FILE), an HTML page of a puzzle\n"
                "                        file (--puzzles FILE.csv --html FILE)\n"
                "  validate FILES...     validate game records (PGN, plain or zstd): --jobs N, --json,\n"
-               "                        --junit FILE, --shard I/N\n\n"
+               "                        --junit FILE, --shard I/N\n"
+               "  mutate FILE.rules     single-point mutants of a ruleset, each run through the checker:\n"
+               "                        the mutation score and every surviving mutant\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
                "arbiter COMMAND --help lists a command's options.\n"
@@ -379,6 +381,7 @@ int main(int argc, char** argv) {
     if (cmd == "synth") return cmd_synth(args);
     if (cmd == "diagram") return cmd_diagram(args);
     if (cmd == "validate") return cmd_validate(args);
+    if (cmd == "mutate") return cmd_mutate(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;

@@ -261,6 +261,8 @@ struct Mutant {
   // Where the fuzzer starts (the start by default): a rule that random games seldom reach
   // (a bare-king ending) is checked from a position where it applies.
   const char* start = nullptr;
+  // A position text only one engine accepts counts (castling rights in a variant without).
+  bool strict = false;
 };
 
 struct VariantMutants {
@@ -300,8 +302,11 @@ const std::vector<VariantMutants>& mutation_table() {
             "setup \"rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/", SetupText},
            {"placements instead of moves", "action move\n", "action place\n", ActionMove},
            {"kings may be left in check", "  royal-safe  #", "  #", RoyalSafe},
-           {"no insufficient-material draw", "  insufficient-material -> draw", "  #", EndInsufficient, false,
-            "8/8/4k3/8/8/3NK3/8/8 w - - 0 1"},
+           // Blind spots of plain random games, reached from the start by the biased
+           // mutations (endings, castling rights) and back-and-forth stretches (repetitions).
+           {"no insufficient-material draw", "  insufficient-material -> draw", "  #", EndInsufficient},
+           {"repetition option at four", "option repetition = 3", "option repetition = 4", Option},
+           {"no repetition claim", "  claim repetition\n", "\n", Claim},
            {"a 9-rank board", "board 8 x 8", "board 8 x 9", BoardRect, kRefused},
            {"no royal piece", "  royal\n", "\n", Royal, kRefused},
            {"pawns forbidden on rank 2", "forbidden ranks 1", "forbidden ranks 2", Forbidden, kRefused},
@@ -321,6 +326,10 @@ const std::vector<VariantMutants>& mutation_table() {
            {"placement region ranks 2..4", "region ranks 1..4", "region ranks 2..4", PlaceRegion},
            {"no double step from rank 1", "initial ranks 1..2", "initial ranks 2", Initial},
            {"no first royal", "first royal\n", "\n", PlaceFirstRoyal},
+           {"castling allowed", "castling none\n",
+            "castling {\n  rook R\n  king-side king-to g rook-to f\n  queen-side king-to c rook-to d\n}\n",
+            CastlingNone, false, nullptr, true},
+           {"no insufficient-material draw", "  insufficient-material -> draw", "  #", EndInsufficient},
            {"insufficient material with reserves", "draw when reserves-empty", "draw", EndInsufficient},
            {"promotion to Q only", "promote on rank 8 to Q R B N", "promote on rank 8 to Q", PromoteOnRank},
            {"knight as a camel", "castling none\n", "castling none\npiece knight N { betza \"C\" }\n", Betza},
@@ -339,9 +348,6 @@ const std::vector<VariantMutants>& mutation_table() {
            // Dropping `royals-apart` is an equivalent mutant while `royal-safe` holds (a king
            // next to the enemy king stands attacked by it), and a test proves it.
            {RoyalsApart, "equivalent while royal-safe holds (reference_chessembly_test)"},
-           // Castling rights never arise from the empty start; only a position text could
-           // bring them, and the bundled ruleset refuses such a text (an acceptance difference).
-           {CastlingNone, "no castling right arises in play from the empty start"},
        }},
       // ChessMe (runs since chessme.rules compiles). Mutants the grid generator cannot
       // execute yet are refused by the compiler: the adjacency rule dropped, placements
@@ -459,6 +465,7 @@ TEST_P(MutationSuite, CatchesEveryMutant) {
     arb::fuzz::Options o;
     o.seed = 11;
     o.games = vm.games;
+    o.strict_acceptance = m.strict;
     auto t0 = std::chrono::steady_clock::now();
     auto r = m.start ? arb::fuzz::run(compiled(program), reference(vm.variant), m.start, o)
                      : fuzz(program, vm.variant, o);
@@ -493,3 +500,108 @@ INSTANTIATE_TEST_SUITE_P(Variants, MutationSuite, ::testing::ValuesIn(mutation_t
                          [](const ::testing::TestParamInfo<VariantMutants>& info) {
                            return std::string(info.param.variant);
                          });
+
+// The situations the rules speak of, made on purpose (mutate.hpp: targeted_position).
+TEST(Mutate, TargetedMutationsReachRareSituations) {
+  const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  std::mt19937_64 rng(3);
+  arb::fuzz::Choose choose = [&](uint64_t n) { return rng() % n; };
+  std::map<std::string, int> kinds;
+  for (int i = 0; i < 400; ++i) {
+    std::string what;
+    auto m = arb::fuzz::targeted_position(fen, "", choose, &what);
+    if (!m) continue;
+    std::string kind = what.substr(0, what.find(' '));
+    ++kinds[kind];
+    EXPECT_EQ(arb::fuzz::detect_format(*m), arb::fuzz::TextFormat::Fen) << *m;
+    if (kind == "ending") {
+      std::string board = m->substr(0, m->find(' '));
+      EXPECT_EQ(std::count(board.begin(), board.end(), 'K'), 1) << *m;
+      EXPECT_EQ(std::count(board.begin(), board.end(), 'k'), 1) << *m;
+      EXPECT_LE(std::count_if(board.begin(), board.end(), [](char c) { return std::isalpha(c); }), 4) << *m;
+      if (std::count_if(board.begin(), board.end(), [](char c) { return std::isalpha(c); }) <= 3) {
+        EXPECT_NE(arb::fuzz::material(*m), "") << *m;
+      }
+    }
+    if (kind == "en-passant") {
+      std::istringstream in(*m);
+      std::string board, side, castling, ep;
+      in >> board >> side >> castling >> ep;
+      EXPECT_EQ(ep.size(), 2u) << *m;
+      EXPECT_EQ(ep[1], side == "b" ? '3' : '6') << *m;
+    }
+  }
+  for (const char* k : {"ending", "castling", "en-passant", "promotion", "halfmove"})
+    EXPECT_GT(kinds[k], 20) << k;
+  // An en-passant field the engines accept, and a capture that uses it.
+  auto ref = arb::ref::make_reference_engine("chess");
+  int with_ep_capture = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::string what;
+    auto m = arb::fuzz::targeted_position(fen, "", choose, &what);
+    if (!m || what.rfind("en-passant", 0) != 0) continue;
+    try {
+      ref->set_position(*m);
+    } catch (const arb::PositionError&) {
+      continue;
+    }
+    std::vector<arb::Action> acts;
+    ref->legal_actions(acts);
+    for (const auto& a : acts) {
+      auto info = ref->describe(a);
+      if (!info.steps.empty() && info.steps[0].capture() && info.steps[0].removed[0].at != info.steps[0].to)
+        ++with_ep_capture;
+    }
+  }
+  EXPECT_GT(with_ep_capture, 5);
+  // ChessMe: full and empty hands, empty piles.
+  const std::string me = arb::chessme_start(1);
+  std::map<std::string, int> me_kinds;
+  for (int i = 0; i < 300; ++i) {
+    std::string what;
+    if (auto m = arb::fuzz::targeted_position(me, "", choose, &what)) {
+      ++me_kinds[what.substr(0, what.find(','))];
+      try {  // a text may be refused (too many tiles of a kind): the engines judge it
+        arb::parse_chessme(*m);
+        ++me_kinds["parsed"];
+      } catch (const arb::PositionError&) {
+      }
+    }
+  }
+  EXPECT_GT(me_kinds["hand full"], 10);
+  EXPECT_GT(me_kinds["hand empty"], 10);
+  EXPECT_GT(me_kinds["piles empty"], 10);
+  EXPECT_GT(me_kinds["parsed"], 200);
+  EXPECT_EQ(arb::fuzz::reversed_move("g1f3"), "f3g1");
+  EXPECT_EQ(arb::fuzz::reversed_move("(1,0)b1"), "b1(1,0)");
+  EXPECT_FALSE(arb::fuzz::reversed_move("e7e8q"));
+  EXPECT_FALSE(arb::fuzz::reversed_move("c2c3,B@c2"));
+}
+
+// The coverage report counts the rare situations, which plain games never reach.
+TEST(Fuzz, CoverageCountsEndsClaimsAndEndings) {
+  auto program = compile_path(rules_path("chess"));
+  ASSERT_TRUE(program);
+  arb::fuzz::Options o;
+  o.seed = 1;
+  o.games = fast() ? 60 : 300;
+  o.coverage = true;
+  auto r = fuzz(program, "chess", o);
+  EXPECT_FALSE(r.divergence);
+  auto games = [&](const std::string& k) {
+    auto it = r.coverage.games.find(k);
+    return it == r.coverage.games.end() ? 0 : it->second;
+  };
+  for (const char* k :
+       {"end: insufficient-material", "claim: threefold", "claim: fifty-move", "material: bare kings",
+        "material: one minor", "offered: castling", "offered: en passant", "played: promotion", "shuffle"})
+    EXPECT_GT(games(k), 0u) << k;
+  std::string text = arb::fuzz::coverage_text(r);
+  EXPECT_NE(text.find("games/1000"), std::string::npos);
+  EXPECT_NE(arb::fuzz::coverage_json(r).find("\"claim: threefold\":{\"games_per_1000\":"), std::string::npos);
+  // Unbiased games: no repetition claim, no insufficient-material end.
+  o.bias = false;
+  auto plain = fuzz(program, "chess", o);
+  EXPECT_EQ(plain.coverage.games.count("claim: threefold"), 0u);
+  EXPECT_EQ(plain.coverage.games.count("end: insufficient-material"), 0u);
+}

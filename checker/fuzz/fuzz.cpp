@@ -271,6 +271,8 @@ void merge(Report& into, const Report& from, size_t max_divergences, size_t max_
   into.mutations += from.mutations;
   into.mutations_rejected += from.mutations_rejected;
   into.acceptance_differences += from.acceptance_differences;
+  for (const auto& [k, v] : from.coverage.games) into.coverage.games[k] += v;
+  for (const auto& [k, v] : from.coverage.events) into.coverage.events[k] += v;
   into.seconds = std::max(into.seconds, from.seconds);
   for (const auto& e : from.acceptance_examples)
     if (into.acceptance_examples.size() < max_examples) into.acceptance_examples.push_back(e);
@@ -326,9 +328,59 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
   };
   auto finished = [&] { return r.divergences.size() >= o.max_divergences || (o.stop && o.stop->load()); };
 
+  // Coverage: the events of the current game, added to the report when it ends.
+  std::set<std::string> game_events;
+  auto note = [&](const std::string& e) {
+    game_events.insert(e);
+    ++r.coverage.events[e];
+  };
+  auto note_action = [&](const char* prefix, const ActionInfo& info) {
+    for (const Step& st : info.steps) {
+      if (st.castle != Castle::None) note(std::string(prefix) + "castling");
+      if (st.promotion) note(std::string(prefix) + "promotion");
+      if (st.kind == StepKind::Place) note(std::string(prefix) + "placement");
+      if (st.kind == StepKind::Move && st.capture() && st.removed[0].at != st.to)
+        note(std::string(prefix) + "en passant");
+      if (*prefix == 'p' && st.capture()) note("played: capture");
+    }
+  };
+  auto observe = [&](Engine& e) {
+    Status st = e.status();
+    if (st.result != Result::Ongoing) note("end: " + st.reason);
+    if (st.in_check) note("check");
+    if (st.claim_threefold) note("claim: threefold");
+    if (st.claim_fifty) note("claim: fifty-move");
+    std::set<std::string> features;
+    for (const auto& f : position_features(e.position())) features.insert(f);
+    for (const auto& f : features) note(f);
+    e.legal_actions(acts);
+    std::set<std::string> offered;
+    for (const Action& x : acts) {
+      ActionInfo info = e.describe(x);
+      for (const Step& step : info.steps) {
+        if (step.castle != Castle::None) offered.insert("offered: castling");
+        if (step.promotion) offered.insert("offered: promotion");
+        if (step.kind == StepKind::Place) offered.insert("offered: placement");
+        if (step.kind == StepKind::Move && step.capture() && step.removed[0].at != step.to)
+          offered.insert("offered: en passant");
+      }
+    }
+    for (const auto& x : offered) note(x);
+  };
+
   for (uint64_t g = 0; !finished(); ++g) {
     if (o.seconds > 0 ? elapsed() >= o.seconds : g >= o.games) break;
     r.games = g + 1;
+    if (o.coverage) {
+      for (const auto& e : game_events) ++r.coverage.games[e];
+      game_events.clear();
+    }
+    // A stretch of back-and-forth moves in some games, from a random ply on.
+    int shuffle_from = -1, shuffle_to = -1;
+    if (o.bias && o.shuffle_percent > 0 && choose(100) < static_cast<uint64_t>(o.shuffle_percent)) {
+      shuffle_from = static_cast<int>(choose(static_cast<uint64_t>(std::max(1, o.max_plies / 2))));
+      shuffle_to = shuffle_from + 12;
+    }
     std::string ea, eb;
     bool ka = accepts(*a, start, ea), kb = accepts(*b, start, eb);
     if (!ka && !kb) throw std::runtime_error("neither engine accepts the start position: " + ea);
@@ -350,9 +402,11 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
         record(shrink(left, right, rep));
         break;
       }
+      if (o.coverage) observe(*a);
       if (ply == o.max_plies) break;
       if (o.mutate_percent > 0 && choose(100) < static_cast<uint64_t>(o.mutate_percent)) {
-        if (auto m = mutate_position(a->position(), alphabet, choose)) {
+        std::string what;
+        if (auto m = mutate_position(a->position(), alphabet, choose, &what, o.bias)) {
           std::string ma, mb;
           bool ya = accepts(*pa, *m, ma), yb = accepts(*pb, *m, mb);
           if (ya && yb) {
@@ -361,6 +415,7 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
             texts = {*m};
             played.clear();
             ++r.mutations;
+            if (o.coverage) note("mutation: " + what.substr(0, what.find(' ')));
             continue;  // the mutated node is compared as the next ply
           }
           if (ya != yb) {
@@ -384,8 +439,28 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
       }
       a->legal_actions(acts);
       if (acts.empty() || a->status().result != Result::Ongoing) break;
-      const Action& pick = acts[rng() % acts.size()];
+      const Action* chosen = &acts[rng() % acts.size()];
+      if (ply >= shuffle_from && ply < shuffle_to) {
+        // The move of four plies ago (the cycle again), else the own last move taken back.
+        std::vector<std::string> wants;
+        if (played.size() >= 4) wants.push_back(played[played.size() - 4]);
+        if (played.size() >= 2)
+          if (auto back = reversed_move(played[played.size() - 2])) wants.push_back(*back);
+        bool found = false;
+        for (const auto& want : wants) {
+          for (const Action& x : acts)
+            if (uci(a->describe(x), true) == want) {
+              chosen = &x;
+              found = true;
+              break;
+            }
+          if (found) break;
+        }
+        if (o.coverage && found && ply == shuffle_from + 4) note("shuffle");
+      }
+      const Action& pick = *chosen;
       std::string text = uci(a->describe(pick), true);
+      if (o.coverage) note_action("played: ", a->describe(pick));
       b->legal_actions(bacts);
       const Action* match = nullptr;
       for (const Action& x : bacts)
@@ -397,6 +472,10 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
     }
     publish();
     show_progress(false);
+  }
+  if (o.coverage) {
+    for (const auto& e : game_events) ++r.coverage.games[e];
+    game_events.clear();
   }
   publish();
   show_progress(true);
@@ -445,6 +524,38 @@ std::string to_json(const Divergence& d) {
          ",\"what\":" + json_string(d.what) + ",\"left\":" + json_string(d.left) +
          ",\"right\":" + json_string(d.right) + ",\"diff\":" + json_string(d.diff) +
          ",\"plies\":" + std::to_string(d.plies) + "}";
+}
+
+std::string coverage_text(const Report& r) {
+  std::string out;
+  double per = r.games ? 1000.0 / static_cast<double>(r.games) : 0;
+  char line[256];
+  std::snprintf(line, sizeof line, "  %-28s %14s %16s\n", "event", "games/1000", "events/1000");
+  out += line;
+  for (const auto& [k, events] : r.coverage.events) {
+    auto it = r.coverage.games.find(k);
+    uint64_t games = it == r.coverage.games.end() ? 0 : it->second;
+    std::snprintf(line, sizeof line, "  %-28s %14.1f %16.1f\n", k.c_str(), static_cast<double>(games) * per,
+                  static_cast<double>(events) * per);
+    out += line;
+  }
+  return out;
+}
+
+std::string coverage_json(const Report& r) {
+  double per = r.games ? 1000.0 / static_cast<double>(r.games) : 0;
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, events] : r.coverage.events) {
+    auto it = r.coverage.games.find(k);
+    uint64_t games = it == r.coverage.games.end() ? 0 : it->second;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "{\"games_per_1000\":%.1f,\"events_per_1000\":%.1f}",
+                  static_cast<double>(games) * per, static_cast<double>(events) * per);
+    out += (first ? "" : ",") + json_string(k) + ":" + buf;
+    first = false;
+  }
+  return out + "}";
 }
 
 std::string to_json(const AcceptanceDifference& a) {

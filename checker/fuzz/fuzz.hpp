@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,14 @@ struct Options {
   bool progress = false;  // a progress line on stderr
   // Chance (percent) per ply of mutating the position reached; 0 plays plain games.
   int mutate_percent = 6;
+  // Chance (percent) per game of a stretch of back-and-forth moves (a move, the reply, both
+  // taken back, again), so that positions repeat and repetition claims arise.
+  int shuffle_percent = 30;
+  // Targeted mutations (mutate.hpp: targeted_position) among the mutations, and the
+  // back-and-forth stretches; false plays the unbiased games of earlier versions.
+  bool bias = true;
+  // Count what the games exercise (Report::coverage): costs a describe() per legal action.
+  bool coverage = false;
   // An acceptance difference (exactly one engine accepts a mutated text) is a divergence.
   bool strict_acceptance = false;
   // Stop after this many distinct divergences (each ends its game; the next game goes on).
@@ -60,6 +69,18 @@ struct AcceptanceDifference {
   std::string error;        // the other engine's message
 };
 
+// What the games exercised: for each event, the games in which it happened at least once
+// and how many times. Events: `end: REASON` (a node with that status), `check`, `claim:
+// threefold`, `claim: fifty-move`, `offered: castling|en passant|promotion|placement` (a
+// legal action of that kind at a compared node), `played: ...` (the same, and captures,
+// for the actions played), the features of the nodes' texts (mutate.hpp:
+// position_features: `material: bare kings`, `hand: full`, `field: en passant`, ...),
+// `mutation: KIND` (mutated texts both engines accepted), `shuffle` (back-and-forth
+// stretches).
+struct Coverage {
+  std::map<std::string, uint64_t> games, events;
+};
+
 struct Report {
   uint64_t games = 0;
   uint64_t positions = 0;               // nodes compared
@@ -70,7 +91,12 @@ struct Report {
   double seconds = 0;
   std::optional<Divergence> divergence;  // the first divergence found
   std::vector<Divergence> divergences;   // distinct divergences, in the order found
+  Coverage coverage;                     // with Options::coverage
 };
+
+// The coverage as a table, one event a line with games and events per 1,000 games.
+std::string coverage_text(const Report& r);
+std::string coverage_json(const Report& r);
 
 // Runs the differential fuzzer. Starts every game from `start` (position text). Throws
 // std::runtime_error when neither engine accepts `start`.

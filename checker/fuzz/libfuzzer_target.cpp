@@ -12,9 +12,12 @@
 //
 // Engines are built once per process (LLVMFuzzerInitialize) and reset with set_position.
 // The work per input is bounded (P cheap plies, at most kMaxPlies plies on both engines,
-// one compared node at the end), so
-// that the target runs over 1,000 inputs per second under AddressSanitizer: a full game
-// of compared nodes per input ran at ~10/s, most of it comparing ChessMe's wide nodes.
+// one compared node at the end), so that the target runs over 1,000 inputs per second
+// under AddressSanitizer (README, Fuzzing, has the figures): ChessMe inputs start with
+// empty hands (narrow nodes until a mutation gives tiles back), b's action is matched by
+// its squares before its text is written, an input run before is not run again, and the
+// reference engines and the checker's code are linked without coverage instrumentation
+// (checker/CMakeLists.txt: libFuzzer's per-feature bookkeeping cost more than the engines).
 //
 // A choice among n options reads one byte (two when n > 256, ...) modulo n; an input that
 // runs out ends the game. At every node the compiled generator and the reference engine
@@ -31,8 +34,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
+#include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
 #include "fuzz/fuzz.hpp"
@@ -44,11 +49,30 @@ namespace {
 struct Target {
   std::string variant;
   std::shared_ptr<const arb::lang::Program> program;
+  // Where inputs start: the start position, for ChessMe with both hands emptied, so that
+  // nodes stay narrow (a turn with a placement multiplies the actions by the hand's tiles
+  // and the squares it may go to: 600 actions instead of 30, each generated, described and
+  // compared on both engines) unless an input's mutations put tiles in a hand.
   std::string start, alphabet;
   // Reused from input to input (set_position starts afresh): the two engines compared and
   // two probes that try a mutated text first.
   std::unique_ptr<arb::Engine> a, b, probe_a, probe_b;
 };
+
+// Inputs already run (64-bit hashes): libFuzzer's mutations often give back an input it
+// ran before; a run is deterministic (engines are reset by set_position), so an input seen
+// once is not run again. Bounded: cleared when full.
+std::unordered_set<uint64_t>& seen_inputs() {
+  static std::unordered_set<uint64_t> s;
+  return s;
+}
+constexpr size_t kMaxSeen = 1 << 20;
+
+uint64_t fnv1a(const uint8_t* data, size_t size) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ULL;
+  return h ^ size;
+}
 
 std::vector<Target>& targets() {
   static std::vector<Target> t;
@@ -129,6 +153,15 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     t.probe_b = arb::ref::make_reference_engine(v);
     t.start = t.a->position();
     t.alphabet = arb::fuzz::piece_alphabet(t.start);
+    if (arb::fuzz::detect_format(t.start) == arb::fuzz::TextFormat::ChessMe) {
+      arb::ChessMePosition p = arb::parse_chessme(t.start);
+      p.hand[0].clear();
+      p.hand[1].clear();
+      t.start = arb::format_chessme(p);
+    }
+    // Both engines must read the start (checked once here, not per input).
+    if (!accepts(*t.a, t.start) || !accepts(*t.b, t.start))
+      report(t, t.start, {}, {t.start, "", "accepts", "", "", "", 0, ""});
     targets().push_back(std::move(t));
   }
   if (targets().empty()) {
@@ -140,11 +173,12 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
+  if (seen_inputs().size() >= kMaxSeen) seen_inputs().clear();
+  if (!seen_inputs().insert(fnv1a(data, size)).second) return 0;
   Bytes in(data, size);
   Target& t = targets()[in.choose(targets().size())];
   arb::Engine *a = t.a.get(), *b = t.b.get(), *probe_a = t.probe_a.get(), *probe_b = t.probe_b.get();
-  if (!accepts(*a, t.start) || !accepts(*b, t.start))
-    report(t, t.start, {}, {t.start, "", "accepts", "", "", "", 0, ""});
+  a->set_position(t.start);
   arb::fuzz::Choose choose = [&in](uint64_t n) { return in.choose(n); };
   std::string origin = t.start;
   std::vector<std::string> played;
@@ -162,12 +196,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (prefix > 0) {
     origin = a->position();
-    try {
-      b->set_position(origin);
-    } catch (const arb::PositionError& e) {
-      report(t, origin, {}, {origin, "", "accepts", "accepted", e.what(), "", 0, ""});
-    }
     a->set_position(origin);  // a fresh history, like b's
+  }
+  try {
+    b->set_position(origin);
+  } catch (const arb::PositionError& e) {
+    report(t, origin, {}, {origin, "", "accepts", "accepted", e.what(), "", 0, ""});
   }
   // The nodes along the way are compared by the inputs that stop there (libFuzzer keeps
   // the prefixes that reach new coverage); this input compares its last node.
@@ -187,12 +221,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (acts.empty() || a->status().result != arb::Result::Ongoing) break;
     const arb::Action& pick = acts[in.choose(acts.size())];
     std::string text = arb::uci(a->describe(pick), true);
+    // b's action with the same text; only candidates from and to the same squares are
+    // written out (the text of every action of a wide node was most of an input's cost).
+    arb::ActionInfo info = a->describe(pick);
     b->legal_actions(bacts);
-    for (const arb::Action& x : bacts)
-      if (arb::uci(b->describe(x), true) == text) {
+    for (const arb::Action& x : bacts) {
+      arb::ActionInfo bi = b->describe(x);
+      if (bi.steps.size() != info.steps.size() ||
+          (!bi.steps.empty() &&
+           (bi.steps[0].from != info.steps[0].from || bi.steps[0].to != info.steps[0].to)))
+        continue;
+      if (arb::uci(bi, true) == text) {
         b->apply(x);
         break;
       }
+    }
     a->apply(pick);
     played.push_back(text);
   }

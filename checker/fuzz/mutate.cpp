@@ -138,6 +138,173 @@ char random_piece(const std::string& alphabet, const Choose& choose) {
   return choose(2) ? lower(p) : upper(p);
 }
 
+// ---- Situations the rules speak of (FEN) -------------------------------------------------
+// Random games seldom reach them: a bare-king or one-minor ending, castling rights (in a
+// variant without castling too: an engine must refuse them or ignore them alike), an
+// en-passant field, a pawn one step from promotion, a clock near the fifty-move limit.
+// The letters are the standard ones (kRoyal, kPawn, kRook, kMinors); a variant naming its
+// pieces otherwise gets the generic mutations only.
+constexpr char kRoyal = 'K', kPawn = 'P', kRook = 'R';
+constexpr const char* kMinors = "BN";
+
+bool has_letter(const std::string& alphabet, char c) {
+  return alphabet.find(upper(c)) != std::string::npos;
+}
+
+// The cell of the first piece `piece` (exact case), if any.
+std::optional<Cell> find_piece(const Fen& f, char piece) {
+  for (size_t r = 0; r < f.ranks.size(); ++r)
+    for (size_t x = 0; x < f.ranks[r].size(); ++x)
+      if (f.ranks[r][x] == piece) return Cell{r, x};
+  return std::nullopt;
+}
+
+// Takes `piece` out of the reserve when it holds one (so that totals stay possible).
+void reserve_take(Fen& f, char piece) {
+  if (size_t i = f.reserve.find(piece); i != std::string::npos) f.reserve.erase(i, 1);
+}
+
+std::optional<std::string> ending_fen(Fen f, const std::string& alphabet, const Choose& choose,
+                                      std::string& desc) {
+  // Both royals stay (or are placed from the reserve); everything else goes.
+  std::optional<Cell> kings[2] = {find_piece(f, kRoyal), find_piece(f, lower(kRoyal))};
+  for (auto& rank : f.ranks) std::fill(rank.begin(), rank.end(), '.');
+  for (int c = 0; c < 2; ++c) {
+    char k = c == 0 ? kRoyal : lower(kRoyal);
+    if (!kings[c]) {
+      std::vector<Cell> empty = cells_where(f, false);
+      if (empty.empty()) return std::nullopt;
+      kings[c] = empty[choose(empty.size())];
+      reserve_take(f, k);
+    }
+    f.ranks[kings[c]->r][kings[c]->x] = k;
+  }
+  desc = "ending K v K";
+  // Then 0, 1 or 2 more: mostly minor pieces (the insufficient-material cases), else any.
+  uint64_t extra = choose(3);
+  std::string minors;
+  for (const char* m = kMinors; *m; ++m)
+    if (has_letter(alphabet, *m)) minors.push_back(*m);
+  for (uint64_t i = 0; i < extra; ++i) {
+    std::vector<Cell> empty = cells_where(f, false);
+    if (empty.empty()) break;
+    char p =
+        !minors.empty() && choose(4) != 0 ? minors[choose(minors.size())] : alphabet[choose(alphabet.size())];
+    if (upper(p) == kRoyal) continue;
+    p = choose(2) ? lower(p) : upper(p);
+    Cell at = empty[choose(empty.size())];
+    f.ranks[at.r][at.x] = p;
+    desc += std::string(" +") + p;
+  }
+  if (f.has_reserve && choose(2)) {
+    f.reserve.clear();
+    desc += ", reserves emptied";
+  }
+  if (f.fields.size() >= 2) f.fields[1] = "-";
+  if (f.fields.size() >= 3) f.fields[2] = "-";
+  return join_fen(f);
+}
+
+std::optional<std::string> castling_fen(Fen f, const std::string& alphabet, const Choose& choose,
+                                        std::string& desc) {
+  if (f.fields.size() < 2) return std::nullopt;
+  size_t h = f.ranks.size(), w = f.ranks[0].size();
+  std::string rights;
+  if (choose(3) != 0) {
+    // Royals home on the middle file, rooks in the corners, each side's back rank
+    // between them emptied (or not), and the rights for what stands there.
+    for (int c = 0; c < 2; ++c) {
+      size_t r = c == 0 ? h - 1 : 0;
+      char k = c == 0 ? kRoyal : lower(kRoyal), rook = c == 0 ? kRook : lower(kRook);
+      if (auto old = find_piece(f, k)) f.ranks[old->r][old->x] = '.';
+      reserve_take(f, k);
+      if (choose(2)) {
+        for (size_t x = 0; x < w; ++x) f.ranks[r][x] = '.';
+      }
+      f.ranks[r][w / 2] = k;
+      if (has_letter(alphabet, kRook)) {
+        f.ranks[r][0] = rook;
+        f.ranks[r][w - 1] = rook;
+      }
+    }
+    desc = "castling position";
+  } else {
+    desc = "castling rights";
+  }
+  for (char c : std::string("KQkq"))
+    if (choose(4) != 0) rights.push_back(c);
+  f.fields[1] = rights.empty() ? "-" : rights;
+  desc += " " + f.fields[1];
+  return join_fen(f);
+}
+
+std::optional<std::string> en_passant_fen(Fen f, const Choose& choose, std::string& desc) {
+  if (f.fields.size() < 3 || (f.fields[0] != "w" && f.fields[0] != "b")) return std::nullopt;
+  size_t h = f.ranks.size(), w = f.ranks[0].size();
+  if (h < 5) return std::nullopt;
+  // The side that just moved double-stepped a pawn: it stands on its fourth rank with the
+  // two squares behind it empty; sometimes an enemy pawn beside it can take it.
+  bool white_moved = f.fields[0] == "b";
+  size_t row4 = white_moved ? h - 4 : 3, row3 = white_moved ? h - 3 : 2, row2 = white_moved ? h - 2 : 1;
+  char pawn = white_moved ? kPawn : lower(kPawn), enemy = white_moved ? lower(kPawn) : kPawn;
+  size_t x = choose(w);
+  size_t side = x == 0 ? 1 : x + 1 >= w ? x - 1 : (choose(2) ? x - 1 : x + 1);
+  for (size_t r : {row4, row3, row2})
+    if (upper(f.ranks[r][x]) == kRoyal) return std::nullopt;
+  if (upper(f.ranks[row4][side]) == kRoyal) return std::nullopt;
+  f.ranks[row4][x] = pawn;
+  f.ranks[row3][x] = '.';
+  f.ranks[row2][x] = '.';
+  if (choose(3) != 0) f.ranks[row4][side] = enemy;
+  f.fields[2] = std::string(1, static_cast<char>('a' + x)) + std::to_string(h - row3);
+  desc = "en-passant " + f.fields[2];
+  return join_fen(f);
+}
+
+std::optional<std::string> promotion_fen(Fen f, const Choose& choose, std::string& desc) {
+  size_t h = f.ranks.size(), w = f.ranks[0].size();
+  if (h < 3) return std::nullopt;
+  int color = static_cast<int>(choose(2));
+  size_t row = color == 0 ? 1 : h - 2, front = color == 0 ? 0 : h - 1;
+  char pawn = color == 0 ? kPawn : lower(kPawn);
+  size_t x = choose(w);
+  if (upper(f.ranks[front][x]) == kRoyal || upper(f.ranks[row][x]) == kRoyal) return std::nullopt;
+  f.ranks[row][x] = pawn;
+  if (choose(2)) f.ranks[front][x] = '.';
+  if (f.fields.size() >= 1 && choose(3) != 0) f.fields[0] = color == 0 ? "w" : "b";
+  if (f.fields.size() >= 3) f.fields[2] = "-";
+  desc = std::string("promotion ") + pawn + "@" + static_cast<char>('a' + x) + std::to_string(h - row);
+  return join_fen(f);
+}
+
+std::optional<std::string> targeted_fen(Fen f, const std::string& alphabet, const Choose& choose,
+                                        std::string* what) {
+  std::string desc;
+  std::optional<std::string> out;
+  switch (choose(5)) {
+    case 0:
+      out = ending_fen(f, alphabet, choose, desc);
+      break;
+    case 1:
+      out = castling_fen(f, alphabet, choose, desc);
+      break;
+    case 2:
+      out = en_passant_fen(f, choose, desc);
+      break;
+    case 3:
+      out = promotion_fen(f, choose, desc);
+      break;
+    default:
+      if (f.fields.size() < 4) return std::nullopt;
+      f.fields[3] = std::to_string(94 + choose(12));
+      desc = "halfmove " + f.fields[3];
+      out = join_fen(f);
+      break;
+  }
+  if (out && what) *what = desc;
+  return out;
+}
+
 std::optional<std::string> mutate_fen(Fen f, const std::string& alphabet, const Choose& choose,
                                       std::string* what) {
   std::vector<Cell> full = cells_where(f, true), empty = cells_where(f, false);
@@ -251,6 +418,99 @@ std::optional<Coord> empty_square(const ChessMePosition& p, const Choose& choose
 
 char colored(char p, int color) {
   return color == 0 ? upper(p) : lower(p);
+}
+
+// ---- Situations the rules speak of (ChessMe) ---------------------------------------------
+// Full and empty hands and piles, a lone king with little to stand next to, a pawn one
+// rank short of the enemy royal's rank with pieces to exchange for.
+constexpr size_t kHandSize = 3;
+
+std::optional<std::string> targeted_chessme(ChessMePosition p, const std::string& alphabet,
+                                            const Choose& choose, std::string* what) {
+  std::string desc;
+  std::string pieces;
+  for (char c : alphabet)
+    if (c != kRoyal) pieces.push_back(c);
+  if (pieces.empty()) return std::nullopt;
+  int color = static_cast<int>(choose(2));
+  switch (choose(5)) {
+    case 0: {  // a full hand, from the own pile's top while it lasts
+      std::string& hand = p.hand[color];
+      while (hand.size() < kHandSize) {
+        std::string& pile = p.pile[color];
+        if (p.pile_known[color] && !pile.empty()) {
+          hand.push_back(pile[0]);
+          pile.erase(0, 1);
+        } else {
+          hand.push_back(colored(pieces[choose(pieces.size())], color));
+        }
+      }
+      desc = "hand full";
+      break;
+    }
+    case 1:  // an empty hand (no placement), the pile empty too half the time
+      p.hand[color].clear();
+      desc = "hand empty";
+      if (choose(2)) {
+        p.pile[color].clear();
+        p.pile_known[color] = true;
+        desc += ", pile empty";
+      }
+      break;
+    case 2:  // both piles empty and known: no draw after a placement
+      for (int c = 0; c < 2; ++c) {
+        p.pile[c].clear();
+        p.pile_known[c] = true;
+      }
+      desc = "piles empty";
+      break;
+    case 3: {  // an ending: the royals and at most two more pieces, hands emptied or not
+      std::vector<std::pair<Coord, char>> kept;
+      for (const auto& pc : p.pieces)
+        if (upper(pc.second) == kRoyal) kept.push_back(pc);
+      std::vector<std::pair<Coord, char>> others;
+      for (const auto& pc : p.pieces)
+        if (upper(pc.second) != kRoyal) others.push_back(pc);
+      uint64_t extra = choose(3);
+      for (uint64_t i = 0; i < extra && !others.empty(); ++i) {
+        size_t k = choose(others.size());
+        kept.push_back(others[k]);
+        others.erase(others.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+      p.pieces = kept;
+      if (choose(2)) {
+        p.hand[0].clear();
+        p.hand[1].clear();
+      }
+      desc = "ending with " + std::to_string(kept.size()) + " pieces";
+      break;
+    }
+    default: {  // a pawn one rank short of the enemy royal's rank, with a captured piece
+      char king = color == 0 ? lower(kRoyal) : kRoyal, pawn = colored(kPawn, color);
+      std::optional<Coord> enemy;
+      for (const auto& pc : p.pieces)
+        if (pc.second == king) enemy = pc.first;
+      if (!enemy) return std::nullopt;
+      int64_t y = static_cast<int64_t>(enemy->y) + (color == 0 ? -1 : 1);
+      int64_t x = static_cast<int64_t>(enemy->x) + static_cast<int64_t>(choose(7)) - 3;
+      if (y > INT32_MAX || y < INT32_MIN || x > INT32_MAX || x < INT32_MIN) return std::nullopt;
+      Coord at{static_cast<int32_t>(x), static_cast<int32_t>(y)};
+      if (occupied(p, at)) return std::nullopt;
+      p.pieces.push_back({at, pawn});
+      if (size_t i = p.hand[color].find(pawn); i != std::string::npos) p.hand[color].erase(i, 1);
+      // An own piece the opponent has captured (the exchange's choice).
+      std::string non_pawns;
+      for (char c : pieces)
+        if (c != kPawn) non_pawns.push_back(c);
+      if (!non_pawns.empty())
+        p.captured[1 - color].push_back(colored(non_pawns[choose(non_pawns.size())], color));
+      if (choose(3) != 0) p.side = color == 0 ? Color::White : Color::Black;
+      desc = std::string("promotion ") + pawn + "@" + square_name(at);
+      break;
+    }
+  }
+  if (what) *what = desc;
+  return format_chessme(p);
 }
 
 std::optional<std::string> mutate_chessme(ChessMePosition p, const std::string& alphabet,
@@ -409,11 +669,78 @@ std::string piece_alphabet(const std::string& text) {
 }
 
 std::optional<std::string> mutate_position(const std::string& text, const std::string& alphabet,
-                                           const Choose& choose, std::string* what) {
+                                           const Choose& choose, std::string* what, bool targeted) {
   std::string letters = alphabet.empty() ? piece_alphabet(text) : alphabet;
+  if (targeted && choose(4) == 0) return targeted_position(text, letters, choose, what);
   if (auto f = split_fen(text)) return mutate_fen(*f, letters, choose, what);
   if (auto p = parse_me(text)) return mutate_chessme(*p, letters, choose, what);
   return std::nullopt;
+}
+
+std::optional<std::string> targeted_position(const std::string& text, const std::string& alphabet,
+                                             const Choose& choose, std::string* what) {
+  std::string letters = alphabet.empty() ? piece_alphabet(text) : alphabet;
+  if (letters.empty()) return std::nullopt;
+  if (auto f = split_fen(text)) return targeted_fen(*f, letters, choose, what);
+  if (auto p = parse_me(text)) return targeted_chessme(*p, letters, choose, what);
+  return std::nullopt;
+}
+
+std::string material(const std::string& text) {
+  std::string pieces;
+  if (auto f = split_fen(text)) {
+    for (const auto& r : f->ranks)
+      for (char c : r)
+        if (c != '.') pieces.push_back(c);
+    pieces += f->reserve;  // pieces in reserve may still come into play
+  } else if (auto p = parse_me(text)) {
+    for (const auto& [sq, pc] : p->pieces) pieces.push_back(pc);
+    pieces += p->hand[0] + p->hand[1];
+  } else {
+    return "";
+  }
+  std::string rest;
+  for (char c : pieces)
+    if (upper(c) != kRoyal) rest.push_back(upper(c));
+  if (rest.empty()) return "bare kings";
+  if (rest.size() == 1)
+    return std::string(kMinors).find(rest[0]) != std::string::npos ? "one minor" : "one piece";
+  if (rest.size() == 2 && std::string(kMinors).find(rest[0]) != std::string::npos &&
+      std::string(kMinors).find(rest[1]) != std::string::npos)
+    return "two minors";
+  return "";
+}
+
+std::vector<std::string> position_features(const std::string& text) {
+  std::vector<std::string> out;
+  std::string m = material(text);
+  if (!m.empty()) out.push_back("material: " + m);
+  if (auto f = split_fen(text)) {
+    if (f->has_reserve) out.push_back(f->reserve.empty() ? "reserves: empty" : "reserves: not empty");
+    if (f->fields.size() >= 2 && f->fields[1] != "-") out.push_back("field: castling rights");
+    if (f->fields.size() >= 3 && f->fields[2] != "-") out.push_back("field: en passant");
+    if (f->fields.size() >= 4 && f->fields[3].size() >= 2 && f->fields[3] >= "90" && f->fields[3].size() == 2)
+      out.push_back("field: halfmove clock 90-99");
+    if (f->fields.size() >= 4 && f->fields[3].size() >= 3) out.push_back("field: halfmove clock 100+");
+  } else if (auto p = parse_me(text)) {
+    for (int c = 0; c < 2; ++c) {
+      if (p->hand[c].size() >= kHandSize) out.push_back("hand: full");
+      if (p->hand[c].empty()) out.push_back("hand: empty");
+      if (p->pile_known[c] && p->pile[c].empty()) out.push_back("pile: empty");
+      if (!p->captured[c].empty()) out.push_back("captured: not empty");
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> reversed_move(const std::string& action) {
+  size_t pos = 0;
+  auto from = parse_square(action, pos);
+  if (!from) return std::nullopt;
+  size_t mid = pos;
+  auto to = parse_square(action, pos);
+  if (!to || pos != action.size()) return std::nullopt;
+  return action.substr(mid) + action.substr(0, mid);
 }
 
 std::vector<std::string> removal_candidates(const std::string& text) {

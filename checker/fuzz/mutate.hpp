@@ -25,12 +25,42 @@ std::string piece_alphabet(const std::string& text);
 
 // One mutation of a position text: a piece moved, added or removed; for FEN the side to
 // move flipped, the halfmove clock near the fifty-move limit, a reserve piece added or
-// removed; for ChessMe a hand tile, a pile or a capture pile changed. `alphabet` gives
+// removed; for ChessMe a hand tile, a pile or a capture pile changed; with `targeted`, one
+// time in four a targeted_position (below). `alphabet` gives
 // the letters a piece may be added with (empty: those of the text). nullopt when the
 // text's format is unknown or nothing could be changed. `what`, when given, receives a
 // short description ("move b1c3", "add q@d4", ...).
 std::optional<std::string> mutate_position(const std::string& text, const std::string& alphabet,
-                                           const Choose& choose, std::string* what = nullptr);
+                                           const Choose& choose, std::string* what = nullptr,
+                                           bool targeted = true);
+
+// A mutation toward a situation the rules speak of and random games seldom reach. FEN: a
+// bare-king ending with at most two more pieces (mostly minor pieces; reserves emptied or
+// not), castling rights (with royals and rooks at home, or the field alone: in a variant
+// without castling too), an en-passant field behind a pawn that just double-stepped, a
+// pawn one step from promotion, the halfmove clock near the fifty-move limit. ChessMe: a
+// full hand, an empty hand or pile, both piles empty, an ending (the royals and at most
+// two more pieces), a pawn one rank short of the enemy royal's rank with a captured piece
+// to exchange for. Pieces are recognised by the standard letters (K royal, P pawn, R rook,
+// B N minor pieces). nullopt when nothing could be made.
+std::optional<std::string> targeted_position(const std::string& text, const std::string& alphabet,
+                                             const Choose& choose, std::string* what = nullptr);
+
+// The simple move `e2e4` (two squares) reversed, `e4e2`; nullopt for anything else (a
+// promotion, a placement, a ChessMe turn with a placement). The fuzzer plays moves back
+// and forth with it to reach repeated positions.
+std::optional<std::string> reversed_move(const std::string& action);
+
+// The material of a position text when it is an ending: "bare kings" (royals only), "one
+// minor" (a bishop or knight besides), "one piece", "two minors"; "" otherwise. Pieces in
+// a reserve or hand count.
+std::string material(const std::string& text);
+
+// What a position text holds that the rules speak of, for the coverage report: its
+// material class (above) as `material: ...`; FEN: `reserves: empty|not empty`, `field:
+// castling rights`, `field: en passant`, `field: halfmove clock 90-99|100+`; ChessMe:
+// `hand: full|empty`, `pile: empty`, `captured: not empty` (either side).
+std::vector<std::string> position_features(const std::string& text);
 
 // Smaller texts, for shrinking: each removes one board piece, one reserve, hand, pile or
 // capture-pile tile, one FEN castling right, or resets a FEN move counter. Empty for an

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "arbiter/lang/syntax.hpp"
@@ -18,6 +19,18 @@
 namespace {
 
 std::string* file = nullptr;
+
+// Texts already checked (64-bit hashes): libFuzzer's mutations often give back an input it
+// ran before (a byte flipped back, a crossover of two equal halves); the checks are
+// deterministic, so a text seen once is not compiled again. Bounded: cleared when full.
+std::unordered_set<uint64_t>* seen = nullptr;
+constexpr size_t kMaxSeen = 1 << 20;
+
+uint64_t fnv1a(const uint8_t* data, size_t size) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ULL;
+  return h;
+}
 
 }  // namespace
 
@@ -36,6 +49,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::abort();
   }
   file = new std::string(std::string(buf.data()) + "/input.rules");
+  seen = new std::unordered_set<uint64_t>();
   std::atexit([] {
     std::error_code ec;
     std::filesystem::remove_all(std::filesystem::path(*file).parent_path(), ec);
@@ -45,6 +59,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > arb::lang::kMaxRulesetBytes) return 0;
+  if (seen->size() >= kMaxSeen) seen->clear();
+  if (!seen->insert(fnv1a(data, size) ^ size).second) return 0;
   {
     std::ofstream out(*file, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

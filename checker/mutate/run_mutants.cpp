@@ -1,0 +1,216 @@
+#include "mutate/run_mutants.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace arb::mutate {
+
+namespace fs = std::filesystem;
+
+double MutateReport::score() const {
+  size_t live = results.size() - equivalent;
+  return live == 0 ? 1.0 : static_cast<double>(killed + refused) / static_cast<double>(live);
+}
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A private directory holding copies of the rulesets beside `path`.
+std::string private_dir(const fs::path& beside) {
+  std::string tmpl = (fs::temp_directory_path() / "arbiter-mutate-XXXXXX").string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) throw std::runtime_error("cannot create a temporary directory in " + tmpl);
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(beside.empty() ? fs::path(".") : beside, ec))
+    if (e.path().extension() == ".rules" && e.is_regular_file())
+      fs::copy_file(e.path(), fs::path(buf.data()) / e.path().filename(),
+                    fs::copy_options::overwrite_existing, ec);
+  return buf.data();
+}
+
+std::string first_error(const arb::lang::Diagnostics& d) {
+  for (const auto& x : d.all())
+    if (x.severity == arb::lang::Severity::Error) {
+      std::string where =
+          x.loc.line ? std::to_string(x.loc.line) + ":" + std::to_string(x.loc.col) + ": " : "";
+      return where + x.message;
+    }
+  return "refused";
+}
+
+std::string one_line(const arb::fuzz::Divergence& d) {
+  std::string s = d.what + " at " + d.position;
+  if (!d.action.empty()) s += " after " + d.action;
+  if (!d.diff.empty())
+    s += ": " + d.diff;
+  else
+    s += ": " + d.left + " / " + d.right;
+  return s;
+}
+
+}  // namespace
+
+MutantResult judge(const RuleMutant& m, const std::string& filename, const std::string& dir,
+                   const std::shared_ptr<const arb::lang::Program>& original, const std::string& fingerprint,
+                   const MutateOptions& o) {
+  auto t0 = std::chrono::steady_clock::now();
+  MutantResult r;
+  r.mutant = m;
+  fs::path file = fs::path(dir) / filename;
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << m.text;
+  }
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled c;
+  try {
+    c = arb::lang::compile_file(file.string(), o.overrides, diags);
+  } catch (const std::exception& e) {
+    diags.error(arb::lang::Loc{}, std::string("internal error: ") + e.what());
+  }
+  auto done = [&] {
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  };
+  if (diags.has_errors() || !c.program) {
+    r.verdict = "refused";
+    r.how = first_error(diags);
+    return done();
+  }
+  if (program_fingerprint(*c.program) == fingerprint) {
+    r.verdict = "equivalent";
+    r.how = "compiles to the same program as the original";
+    return done();
+  }
+  auto program = c.program;
+  arb::fuzz::EngineFactory mutant = [program] { return arb::lang::make_compiled_engine(program); };
+  arb::fuzz::EngineFactory oracle =
+      o.oracle ? o.oracle
+               : arb::fuzz::EngineFactory([original] { return arb::lang::make_compiled_engine(original); });
+  std::string start = arb::lang::make_compiled_engine(original)->position();
+  std::string mutant_start = mutant()->position();
+  if (mutant_start != start) {
+    r.verdict = "killed";
+    r.how = "start changed: " + mutant_start;
+    arb::fuzz::Divergence d;
+    d.what = "setup";
+    d.position = start;
+    d.left = mutant_start;
+    d.right = start;
+    r.divergence = d;
+    return done();
+  }
+  arb::fuzz::Options fo = o.fuzz;
+  fo.strict_acceptance = true;  // a text only one version accepts tells them apart
+  fo.progress = false;
+  fo.shared = nullptr;
+  fo.stop = o.stop;
+  fo.max_divergences = 1;
+  arb::fuzz::Report rep;
+  try {
+    rep = arb::fuzz::run(mutant, oracle, start, fo);
+  } catch (const std::exception& e) {
+    r.verdict = "killed";
+    r.how = std::string("the oracle refuses the start: ") + e.what();
+    return done();
+  }
+  r.games = rep.games;
+  if (rep.divergence) {
+    // The divergence must be the mutation's: the original must not show it (against a
+    // reference engine the original could disagree on its own).
+    auto a = arb::lang::make_compiled_engine(original);
+    auto b = oracle();
+    if (o.oracle && arb::fuzz::reproduce(*a, *b, rep.divergence->position, rep.divergence->action)) {
+      r.verdict = "survived";
+      r.how = "the only divergence found is the original's too: " + one_line(*rep.divergence);
+      return done();
+    }
+    r.verdict = "killed";
+    r.how = one_line(*rep.divergence);
+    r.divergence = rep.divergence;
+    return done();
+  }
+  r.verdict = "survived";
+  r.how =
+      std::to_string(rep.games) + " games, " + std::to_string(rep.positions) + " positions, no difference";
+  return done();
+}
+
+MutateReport run_mutants(const std::string& path, const MutateOptions& o) {
+  auto t0 = std::chrono::steady_clock::now();
+  MutateReport report;
+  report.path = path;
+  report.oracle = o.oracle_name;
+  arb::lang::Diagnostics diags;
+  auto original = arb::lang::compile_file(path, o.overrides, diags);
+  if (diags.has_errors() || !original.program)
+    throw OriginalError(diags.render() + path + ": the original ruleset does not compile; " +
+                        "mutants of a ruleset the compiler refuses tell nothing");
+  std::string fingerprint = program_fingerprint(*original.program);
+  std::string text = read_file(path);
+  std::vector<RuleMutant> mutants = generate_mutants(path, text);
+  report.results.resize(mutants.size());
+  std::vector<bool> ran(mutants.size(), false);
+  std::atomic<size_t> next{0}, finished{0};
+  std::mutex mu;
+  std::exception_ptr error;
+  std::string filename = fs::path(path).filename().string();
+  auto worker = [&] {
+    std::string dir;
+    try {
+      dir = private_dir(fs::path(path).parent_path());
+      for (;;) {
+        if (o.stop && o.stop->load()) break;
+        size_t i = next++;
+        if (i >= mutants.size()) break;
+        MutantResult r = judge(mutants[i], filename, dir, original.program, fingerprint, o);
+        std::lock_guard<std::mutex> lock(mu);
+        report.results[i] = std::move(r);
+        ran[i] = true;
+        size_t n = ++finished;
+        if (o.on_result) o.on_result(report.results[i], n, mutants.size());
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!error) error = std::current_exception();
+    }
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  };
+  int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(std::max<size_t>(mutants.size(), 1))));
+  if (jobs == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> threads;
+    for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+    for (auto& t : threads) t.join();
+  }
+  if (error) std::rethrow_exception(error);
+  std::vector<MutantResult> kept;
+  for (size_t i = 0; i < mutants.size(); ++i)
+    if (ran[i]) kept.push_back(std::move(report.results[i]));
+  report.results = std::move(kept);
+  for (const auto& r : report.results) {
+    if (r.verdict == "killed") ++report.killed;
+    if (r.verdict == "refused") ++report.refused;
+    if (r.verdict == "equivalent") ++report.equivalent;
+    if (r.verdict == "survived") ++report.survived;
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+}  // namespace arb::mutate

@@ -1,0 +1,208 @@
+// arbiter mutate: the single-point mutants of a ruleset (checker/mutate/rule_mutants.hpp),
+// each judged by the compiler and the differential checker against the original ruleset
+// or the variant's reference engine; prints the mutation score and every surviving
+// mutant at the line it changed, so that a designer sees which rules nothing tells apart.
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+
+#include "arbiter/lang/syntax.hpp"
+#include "common.hpp"
+#include "mutate/run_mutants.hpp"
+#include "reference.hpp"
+
+namespace arb::cli {
+
+namespace {
+
+std::string percent(double x) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(1) << 100.0 * x << "%";
+  return o.str();
+}
+
+std::string where(const std::string& path, const arb::mutate::RuleMutant& m) {
+  return path + ":" + std::to_string(m.line) + ":" + std::to_string(m.col);
+}
+
+// The original line and the mutated one, `-`/`+` as a diff shows them.
+std::string shown(const std::string& original_text, const arb::mutate::RuleMutant& m) {
+  size_t b = original_text.rfind('\n', m.offset == 0 ? 0 : m.offset - 1);
+  b = (b == std::string::npos || m.offset == 0) ? 0 : b + 1;
+  size_t e = original_text.find('\n', m.offset);
+  std::string before = original_text.substr(b, (e == std::string::npos ? original_text.size() : e) - b);
+  return "    - " + before + "\n    + " + m.mutated_line() + "\n";
+}
+
+std::string result_json(const std::string& path, const arb::mutate::MutantResult& r) {
+  const auto& m = r.mutant;
+  std::string s = "{\"file\":\"" + json_escape(path) + "\",\"line\":" + std::to_string(m.line) +
+                  ",\"col\":" + std::to_string(m.col) + ",\"op\":\"" + json_escape(m.op) +
+                  "\",\"construct\":\"" + json_escape(m.construct) + "\",\"from\":\"" + json_escape(m.from) +
+                  "\",\"to\":\"" + json_escape(m.to) + "\",\"mutation\":\"" + json_escape(m.describe()) +
+                  "\",\"verdict\":\"" + r.verdict + "\",\"how\":\"" + json_escape(r.how) +
+                  "\",\"games\":" + std::to_string(r.games) + ",\"seconds\":" + std::to_string(r.seconds);
+  if (r.divergence) s += ",\"divergence\":" + arb::fuzz::to_json(*r.divergence);
+  return s + "}";
+}
+
+}  // namespace
+
+int cmd_mutate(const std::vector<std::string>& args) {
+  std::vector<std::string> files, sets;
+  std::string against = "original", junit, games_text, seconds_text, seed_text, jobs_text, plies_text,
+              mutate_text, timeout_text, min_score_text;
+  bool json = false, list = false, no_bias = false;
+  arb::mutate::MutateOptions mo;
+  mo.fuzz.games = 200;
+  mo.fuzz.seed = 11;
+  double min_score = 1.0;
+  po::options_description d(
+      "arbiter mutate FILE.rules [--against original|reference] [--games N | --seconds S] [--jobs J]\n"
+      "               [--seed K] [--min-score PERCENT] [--list] [--json] [--junit FILE]");
+  d.add_options()("file", po::value(&files), "the ruleset file")(
+      "against", po::value(&against),
+      "what each mutant is compared with: original (the ruleset as written, default) or reference (the "
+      "variant's reference engine)")("set", po::value(&sets)->composing(),
+                                     "option override NAME=VALUE for the original and every mutant")(
+      "games", po::value(&games_text), "random games per mutant (default 200)")(
+      "seconds", po::value(&seconds_text), "fuzz each mutant this long instead")(
+      "seed", po::value(&seed_text), "random seed of the fuzzer (11)")("max-plies", po::value(&plies_text),
+                                                                       "longest game (120)")(
+      "mutate", po::value(&mutate_text), "chance in percent per ply of mutating the position (6)")(
+      "jobs", po::value(&jobs_text), "mutants judged in parallel (1)")(
+      "min-score", po::value(&min_score_text), "exit 1 below this mutation score in percent (100)")(
+      "list", po::bool_switch(&list), "list the mutants without judging them")(
+      "no-bias", po::bool_switch(&no_bias), "the fuzzer's unbiased games (see arbiter fuzz --no-bias)")(
+      "json", po::bool_switch(&json), "machine-readable output")(
+      "junit", po::value(&junit), "also write one JUnit case per mutant to FILE (survivors fail)")(
+      "timeout", po::value(&timeout_text), kTimeoutHelp);
+  if (print_help(d, args)) return kOk;
+  po::variables_map vm = parse_command_line(args, d, "file");
+  if (files.size() != 1) throw UsageError("arbiter mutate takes exactly one ruleset file");
+  const std::string path = files[0];
+  if (against != "original" && against != "reference")
+    throw UsageError("--against must be `original` or `reference`, not `" + against + "`");
+  if (vm.count("games")) mo.fuzz.games = uint_option("games", games_text, 1, 1000000000);
+  if (vm.count("seconds")) mo.fuzz.seconds = seconds_option("seconds", seconds_text, 0.001, kMaxTimeout);
+  if (vm.count("seconds") && vm.count("games")) throw UsageError("give --seconds or --games, not both");
+  if (vm.count("seed")) mo.fuzz.seed = uint_option("seed", seed_text, 0, UINT64_MAX);
+  if (vm.count("max-plies"))
+    mo.fuzz.max_plies = static_cast<int>(int_option("max-plies", plies_text, 1, 100000));
+  if (vm.count("mutate"))
+    mo.fuzz.mutate_percent = static_cast<int>(int_option("mutate", mutate_text, 0, 100));
+  if (vm.count("jobs")) mo.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 64));
+  if (vm.count("min-score")) min_score = seconds_option("min-score", min_score_text, 0, 100) / 100.0;
+  double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
+  check_input_file(path, "ruleset", arb::lang::kMaxRulesetBytes);
+  if (vm.count("junit")) check_output_path(junit, {path}, "junit");
+  mo.overrides = parse_sets(sets);
+  mo.fuzz.bias = !no_bias;
+  std::string original_text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    original_text = ss.str();
+  }
+  if (list) {
+    auto mutants = arb::mutate::generate_mutants(path, original_text);
+    if (json) {
+      std::cout << "{\"file\":\"" << json_escape(path) << "\",\"mutants\":[";
+      for (size_t i = 0; i < mutants.size(); ++i) {
+        const auto& m = mutants[i];
+        std::cout << (i ? "," : "") << "{\"line\":" << m.line << ",\"col\":" << m.col << ",\"op\":\"" << m.op
+                  << "\",\"construct\":\"" << json_escape(m.construct) << "\",\"mutation\":\""
+                  << json_escape(m.describe()) << "\"}";
+      }
+      std::cout << "]}\n";
+    } else {
+      for (const auto& m : mutants)
+        std::cout << where(path, m) << ": " << m.op << " (" << m.construct << "): " << m.describe() << "\n";
+      std::cout << mutants.size() << " mutants\n";
+    }
+    return kOk;
+  }
+  if (against == "reference") {
+    arb::lang::Diagnostics diags;
+    auto c = compile_ruleset(path, mo.overrides, diags);
+    std::string variant = c.model ? c.model->name : "";
+    auto overrides = mo.overrides;
+    std::unique_ptr<arb::Engine> probe;
+    try {
+      probe = variant.empty() ? nullptr : arb::ref::make_reference_engine(variant, overrides);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--set: ") + e.what());
+    }
+    if (!probe) throw UsageError("--against reference: ruleset `" + variant + "` has no reference engine");
+    mo.oracle = [variant, overrides] { return arb::ref::make_reference_engine(variant, overrides); };
+    mo.oracle_name = "reference:" + variant;
+  }
+  bool progress = !json && isatty(2);
+  std::mutex out_mu;
+  mo.on_result = [&](const arb::mutate::MutantResult& r, size_t done, size_t total) {
+    if (!progress) return;
+    (void)r;
+    std::cerr << "\rmutate: " << done << "/" << total << " mutants judged" << std::flush;
+  };
+  Watchdog watchdog(timeout, "mutate");
+  arb::mutate::MutateReport rep;
+  try {
+    rep = arb::mutate::run_mutants(path, mo);
+  } catch (const arb::mutate::OriginalError& e) {
+    std::cerr << e.what() << "\n";
+    return kBadInput;
+  }
+  watchdog.disarm();
+  if (progress) std::cerr << "\n";
+  const double score = rep.score();
+  const bool ok = score + 1e-12 >= min_score;
+  size_t live = rep.results.size() - rep.equivalent;
+  std::string budget =
+      mo.fuzz.seconds > 0 ? std::to_string(mo.fuzz.seconds) + " s" : std::to_string(mo.fuzz.games) + " games";
+  if (!junit.empty()) {
+    std::vector<JUnitCase> cases;
+    for (const auto& r : rep.results) {
+      JUnitCase tc;
+      tc.name = where(path, r.mutant) + ": " + r.mutant.op + " " + r.mutant.describe();
+      tc.classname = "arbiter.mutate." + r.verdict;
+      tc.seconds = r.seconds;
+      tc.failed = r.verdict == "survived";
+      tc.message = tc.failed ? "mutant survived: nothing tells `" + r.mutant.describe() + "` apart" : "";
+      tc.output = r.verdict + ": " + r.how + "\n" + shown(original_text, r.mutant);
+      cases.push_back(tc);
+    }
+    write_atomically(junit, junit_xml("arbiter mutate " + path, cases));
+  }
+  if (json) {
+    std::cout << "{\"file\":\"" << json_escape(path) << "\",\"against\":\"" << json_escape(rep.oracle)
+              << "\",\"budget\":\"" << budget << "\",\"seed\":" << mo.fuzz.seed
+              << ",\"mutants\":" << rep.results.size() << ",\"killed\":" << rep.killed
+              << ",\"refused\":" << rep.refused << ",\"equivalent\":" << rep.equivalent
+              << ",\"survived\":" << rep.survived << ",\"score\":" << score
+              << ",\"ok\":" << (ok ? "true" : "false") << ",\"seconds\":" << rep.seconds << ",\"results\":[";
+    for (size_t i = 0; i < rep.results.size(); ++i)
+      std::cout << (i ? "," : "") << result_json(path, rep.results[i]);
+    std::cout << "]}\n";
+  } else {
+    for (const auto& r : rep.results) {
+      if (r.verdict != "survived" && r.verdict != "equivalent") continue;
+      std::cout << where(path, r.mutant) << ": " << r.verdict << ": " << r.mutant.op << " ("
+                << r.mutant.construct << ") " << r.mutant.describe() << "\n"
+                << shown(original_text, r.mutant) << "    " << r.how << "\n";
+    }
+    std::cout << path << ": " << rep.results.size() << " mutants against " << rep.oracle << " (" << budget
+              << " each): " << rep.killed << " killed, " << rep.refused << " refused by the compiler, "
+              << rep.equivalent << " equivalent, " << rep.survived << " survived; mutation score "
+              << (rep.killed + rep.refused) << "/" << live << " = " << percent(score) << " in " << std::fixed
+              << std::setprecision(1) << rep.seconds << " s\n";
+  }
+  return ok ? kOk : kFailed;
+}
+
+}  // namespace arb::cli
