@@ -3,6 +3,7 @@
 // on a small window equal to an exhaustive enumeration with the generator.
 #include "arbiter/synth/synth.hpp"
 
+#include <cstdlib>
 #include <functional>
 #include <set>
 
@@ -70,7 +71,12 @@ TEST(Synth, EveryPositionVerifiedOnBothEngines) {
       {"chessme", Goal::InCheck, "", arb::Color::White},
       {"chessme", Goal::MateIn1, "KR v K", arb::Color::White},
   };
-  for (const Case& c : cases) {
+  // Under the sanitizers (ARBITER_FAST) one case per goal kind: the encoding is the same
+  // code for every variant, and the Release run covers them all.
+  const bool fast = std::getenv("ARBITER_FAST") != nullptr;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    if (fast && i != 0 && i != 3 && i != 8) continue;
     SCOPED_TRACE(c.variant + " " + arb::synth::to_string(c.goal) + " " + c.material);
     Request r;
     r.goal = c.goal;

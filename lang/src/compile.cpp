@@ -357,6 +357,14 @@ class Compiler {
                "on the unbounded grid the executable turn is `phase move mandatory`, `phase place optional`, "
                "`phase draw after place`");
     g->adjacency_rule = m_.adjacency_rule;
+    // The grid runs hands of three tiles, all drawn at the start (the ChessMe position text
+    // holds at most three); any other hand is refused, not ignored.
+    if (m_.hand_size != 3 || m_.hand_draw != 3)
+      d_.error(m_.hand_loc,
+               "hands other than `hand size 3 draw 3` are not executable yet on the unbounded grid");
+    for (const ConstructUse& u : m_.constructs)
+      if (u.id == ConstructId::Hand && u.has("keep-order"))
+        d_.error(u.arg("keep-order").loc, "`keep-order` hands are not executable yet on the unbounded grid");
     g->hand_size = m_.hand_size;
     g->hand_draw = m_.hand_draw;
     g->pile = m_.pile;
