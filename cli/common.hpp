@@ -19,6 +19,8 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
+// `solve` only: the budget or the timeout ended the search before a proof either way.
+constexpr int kUnknown = 3;
 
 // Unusable input found while reading the command line: exit 2 with the message.
 struct UsageError : std::runtime_error {
@@ -119,5 +121,6 @@ std::string junit_xml(const std::string& suite, const std::vector<JUnitCase>& ca
 
 int cmd_fuzz(const std::vector<std::string>& args);
 int cmd_diff(const std::vector<std::string>& args);
+int cmd_solve(const std::vector<std::string>& args);
 
 }  // namespace arb::cli

@@ -366,7 +366,8 @@ void usage() {
                "  test FILE.rules...    run the expectations a ruleset states about itself\n"
                "  fuzz                  compare the compiled generator with the reference engine\n"
                "  diff --rules OLD --rules NEW   where two versions of a ruleset disagree\n"
-               "                        (--expect same|different, --json, --junit FILE)\n\n"
+               "                        (--expect same|different, --json, --junit FILE)\n"
+               "  solve --depth N       forced win/mate/draw within N moves (--goal, --all-keys)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
                "arbiter COMMAND --help lists a command's options.\n"
@@ -390,6 +391,7 @@ int main(int argc, char** argv) {
     if (cmd == "test") return cmd_test(args);
     if (cmd == "fuzz") return cmd_fuzz(args);
     if (cmd == "diff") return cmd_diff(args);
+    if (cmd == "solve") return cmd_solve(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;
