@@ -111,9 +111,11 @@ class Worker {
     // Fixed sizes: a search holds references into these across its recursion.
     moves_.resize(kMaxPly);
     killers_.resize(kMaxPly);
+    pkillers_.resize(kMaxPly);
     order_.resize(kMaxPly);
   }
   Engine& engine() { return *e_; }
+  uint64_t applied() const { return total_; }
 
   bool goal_met(const Status& st) const {
     arb::Result mine = sh_.prover == Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins;
@@ -133,6 +135,7 @@ class Worker {
 
   void apply(const Action& a) {
     e_->apply(a);
+    ++total_;
     if ((++local_ & 1023) == 0) flush();
   }
   void flush() {
@@ -220,13 +223,24 @@ class Worker {
   // ends the game otherwise is dropped, and the rest go checks first, then by the fewest
   // replies left to the defender (ties: generation order).
   // Returns kYes (and sets `win`) when some move reaches the goal at once.
+  // The table's move first, then this ply's prover killers (a move that proved against
+  // one defence often proves against the next: problem solvers' most useful ordering).
+  int first_score(size_t i, size_t tt_best, int ply, int score) const {
+    if (i == tt_best) return -3;
+    const Action& a = moves_[ply][i];
+    if (a == pkillers_[ply].k[0]) return -2;
+    if (a == pkillers_[ply].k[1]) return -1;
+    return score;
+  }
+
   V order_prover(int r, int ply, size_t tt_best, size_t& win) {
     std::vector<std::pair<int, uint32_t>>& order = order_[ply];
     order.clear();
     size_t n = moves_[ply].size();
     if (r == 1) {
-      for (size_t i = 0; i < n; ++i) order.push_back({i == tt_best ? -1 : 0, static_cast<uint32_t>(i)});
-      if (tt_best < n) std::swap(order[0], order[tt_best]);
+      for (size_t i = 0; i < n; ++i)
+        order.push_back({first_score(i, tt_best, ply, 0), static_cast<uint32_t>(i)});
+      std::stable_sort(order.begin(), order.end());
       return kNo;
     }
     int check_bonus = sh_.opt.goal == Goal::Draw ? 0 : 1 << 16;
@@ -250,7 +264,7 @@ class Worker {
         score = (st.in_check ? 0 : check_bonus) + static_cast<int>(scratch_.size());
       }
       e_->undo();
-      order.push_back({i == tt_best ? -1 : score, static_cast<uint32_t>(i)});
+      order.push_back({first_score(i, tt_best, ply, score), static_cast<uint32_t>(i)});
     }
     std::stable_sort(order.begin(), order.end());
     return kNo;
@@ -259,6 +273,7 @@ class Worker {
   V prover(int r, int ply, uint64_t key, size_t tt_best) {
     size_t win = kNoMove;
     if (order_prover(r, ply, tt_best, win) == kYes) {
+      pkillers_[ply].add(moves_[ply][win]);
       sh_.table.store(key, 1, 0, win);
       return kYes;
     }
@@ -279,6 +294,7 @@ class Worker {
       }
       e_->undo();
       if (v == kYes) {
+        pkillers_[ply].add(moves_[ply][i]);
         sh_.table.store(key, r, 0, i);
         return kYes;
       }
@@ -386,9 +402,10 @@ class Worker {
   std::unique_ptr<Engine> e_;
   bool main_;
   uint64_t local_ = 0;
+  uint64_t total_ = 0;
   Clock::time_point last_progress_;
   std::vector<std::vector<Action>> moves_;
-  std::vector<Killers> killers_;
+  std::vector<Killers> killers_, pkillers_;
   std::vector<std::vector<std::pair<int, uint32_t>>> order_;
   std::vector<Action> scratch_;
   std::unordered_map<uint64_t, double> memo_;
@@ -598,6 +615,8 @@ Result solve(const Engine& root, const Options& opt) {
         unk |= r == kUnk;
       }
       v = yes ? kYes : unk ? kUnk : kNo;
+      // The next depth tries first the moves that were hardest to refute at this one: a
+      // move the defender barely holds against is the likeliest key.
     } else {
       v = main.search(d, 0);
     }
