@@ -174,6 +174,34 @@ class Worker {
     return kUnk;
   }
 
+  // A chance node after the prover's last move: whether the draw itself ends the game in
+  // the goal. Decided positions are not chance nodes, so this is a rare case; a draw that
+  // leads to another draw counts as not ending the game.
+  V horizon_chance() {
+    std::vector<ChanceOutcome> outs;
+    e_->chance_outcomes(outs);
+    size_t met = 0;
+    for (const auto& o : outs) {
+      apply(o.action);
+      if (!e_->chance() && goal_met(e_->status())) ++met;
+      e_->undo();
+    }
+    if (met == outs.size() && met > 0) return kYes;
+    if (met == 0 || sh_.opt.chance == Chance::Adversarial) return kNo;
+    return chance_unfixed();
+  }
+  double horizon_expect() {
+    std::vector<ChanceOutcome> outs;
+    e_->chance_outcomes(outs);
+    double p = 0;
+    for (const auto& o : outs) {
+      apply(o.action);
+      if (!e_->chance() && goal_met(e_->status())) p += o.weight;
+      e_->undo();
+    }
+    return p;
+  }
+
   std::vector<Action>& buffer(int ply) {
     if (ply >= kMaxPly)
       throw std::runtime_error("solver: line longer than " + std::to_string(kMaxPly) + " plies");
@@ -184,6 +212,7 @@ class Worker {
   V search(int r, int ply) {
     if (halted()) return kUnk;
     if (e_->chance()) {
+      if (r == 0) return horizon_chance();
       if (sh_.opt.chance == Chance::Known) return chance_unfixed();
       std::vector<Action>& outs = buffer(ply);
       e_->legal_actions(outs);
@@ -284,7 +313,7 @@ class Worker {
       V v;
       if (r == 1) {
         if (e_->chance()) {
-          v = kNo;  // the defender's turn begins with a draw: the game goes on
+          v = horizon_chance();
         } else {
           Status st = e_->status();
           v = goal_met(st) ? kYes : kNo;
@@ -357,6 +386,10 @@ class Worker {
   double expect(int r, int ply) {
     if (halted()) return 0;
     if (e_->chance()) {
+      if (r == 0) return horizon_expect();
+      uint64_t ckey = e_->hash() * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(r) + 0x5bd1e995ULL;
+      auto hit = memo_.find(ckey);
+      if (hit != memo_.end()) return hit->second;
       std::vector<ChanceOutcome> outs;
       e_->chance_outcomes(outs);
       double p = 0;
@@ -365,6 +398,7 @@ class Worker {
         p += o.weight * expect(r, ply + 1);
         e_->undo();
       }
+      if (!halted()) memo_[ckey] = p;
       return p;
     }
     Status st = e_->status();
