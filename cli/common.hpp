@@ -19,6 +19,8 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
+// `solve` only: the budget or the timeout ended the search before a proof either way.
+constexpr int kUnknown = 3;
 
 // Unusable input found while reading the command line: exit 2 with the message.
 struct UsageError : std::runtime_error {
@@ -123,5 +125,6 @@ int cmd_synth(const std::vector<std::string>& args);
 int cmd_diagram(const std::vector<std::string>& args);
 int cmd_validate(const std::vector<std::string>& args);
 int cmd_mutate(const std::vector<std::string>& args);
+int cmd_solve(const std::vector<std::string>& args);
 
 }  // namespace arb::cli

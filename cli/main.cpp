@@ -354,7 +354,8 @@ void usage() {
                "  validate FILES...     validate game records (PGN, plain or zstd): --jobs N, --json,\n"
                "                        --junit FILE, --shard I/N\n"
                "  mutate FILE.rules     single-point mutants of a ruleset, each run through the checker:\n"
-               "                        the mutation score and every surviving mutant\n\n"
+               "                        the mutation score and every surviving mutant\n"
+               "  solve --depth N       forced win/mate/draw within N moves (--goal, --all-keys)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
                "arbiter COMMAND --help lists a command's options.\n"
@@ -382,6 +383,7 @@ int main(int argc, char** argv) {
     if (cmd == "diagram") return cmd_diagram(args);
     if (cmd == "validate") return cmd_validate(args);
     if (cmd == "mutate") return cmd_mutate(args);
+    if (cmd == "solve") return cmd_solve(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;

@@ -1,0 +1,687 @@
+// The forced-win solver (see arbiter/solver.hpp for what it proves).
+//
+// A node's value is three-valued: proved (the prover forces the goal within r more moves of
+// its own), refuted (it cannot), unknown (the budget ran out, the search was cut because
+// another thread already answered, or, with Chance::Known, a draw the position does not
+// fix lies on the way). Unknown never enters the table, so every stored value is a proof.
+#include "arbiter/solver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include "arbiter/notation.hpp"
+
+namespace arb::solve {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+enum V : uint8_t { kNo = 0, kYes = 1, kUnk = 2 };
+
+constexpr uint16_t kNoMove = 0xffff;
+// Plies of one line: two per prover move, and a draw before any turn.
+constexpr int kMaxPly = 4 * kMaxDepth + 16;
+
+// What the table knows of a position: a win within `win` prover moves (0: none known),
+// none within `nowin` (0: none known), and the move that proved or refuted it (an index
+// into legal_actions, which every engine lists in a fixed order for a position).
+struct Entry {
+  uint8_t win = 0;
+  uint8_t nowin = 0;
+  uint16_t best = kNoMove;
+};
+
+// Shared by the threads without locks: a slot holds (key ^ data, data); a torn write shows
+// as a key mismatch and reads as a miss (Hyatt and Mann's lockless hashing).
+class Table {
+ public:
+  explicit Table(size_t mb) {
+    size_t n = 1;
+    while (n * 2 * sizeof(Slot) <= std::max<size_t>(mb, 1) << 20) n *= 2;
+    slots_ = std::make_unique<Slot[]>(n);
+    mask_ = n - 1;
+  }
+  bool probe(uint64_t key, Entry& e) const {
+    const Slot& s = slots_[key & mask_];
+    uint64_t d = s.data.load(std::memory_order_relaxed);
+    if ((s.check.load(std::memory_order_relaxed) ^ d) != key) return false;
+    e.win = static_cast<uint8_t>(d);
+    e.nowin = static_cast<uint8_t>(d >> 8);
+    e.best = static_cast<uint16_t>(d >> 16);
+    return true;
+  }
+  // Merges what is known: the smallest proved depth, the largest refuted one.
+  void store(uint64_t key, int win, int nowin, size_t best) {
+    Entry e;
+    if (probe(key, e)) {
+      if (win && (!e.win || win < e.win)) e.win = static_cast<uint8_t>(win);
+      if (nowin > e.nowin) e.nowin = static_cast<uint8_t>(nowin);
+    } else {
+      e.win = static_cast<uint8_t>(win);
+      e.nowin = static_cast<uint8_t>(nowin);
+    }
+    if (best < kNoMove) e.best = static_cast<uint16_t>(best);
+    uint64_t d = uint64_t{e.win} | uint64_t{e.nowin} << 8 | uint64_t{e.best} << 16;
+    Slot& s = slots_[key & mask_];
+    s.data.store(d, std::memory_order_relaxed);
+    s.check.store(key ^ d, std::memory_order_relaxed);
+  }
+
+ private:
+  struct Slot {
+    std::atomic<uint64_t> check{0};
+    std::atomic<uint64_t> data{0};
+  };
+  std::unique_ptr<Slot[]> slots_;
+  uint64_t mask_ = 0;
+};
+
+struct Shared {
+  const Options& opt;
+  Table table;
+  Color prover;
+  Clock::time_point start = Clock::now();
+  std::atomic<uint64_t> nodes{0};
+  std::atomic<bool> stop{false};      // budget or timeout: the whole search ends
+  std::atomic<bool> answered{false};  // this iteration's answer is known (a key found)
+  std::atomic<bool> unfixed{false};   // Chance::Known met a chance node
+  std::atomic<int> depth{0};
+  bool unlimited = false;  // main-line extraction after a proof: no budget
+  std::mutex m;
+  std::string why;
+  Shared(const Options& o, Color p) : opt(o), table(o.table_mb), prover(p) {}
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  void halt(const std::string& reason) {
+    std::lock_guard<std::mutex> lock(m);
+    if (why.empty()) why = reason;
+    stop = true;
+  }
+};
+
+class Worker {
+ public:
+  Worker(Shared& sh, std::unique_ptr<Engine> e, bool main) : sh_(sh), e_(std::move(e)), main_(main) {
+    last_progress_ = Clock::now();
+    // Fixed sizes: a search holds references into these across its recursion.
+    moves_.resize(kMaxPly);
+    killers_.resize(kMaxPly);
+    pkillers_.resize(kMaxPly);
+    order_.resize(kMaxPly);
+  }
+  Engine& engine() { return *e_; }
+  uint64_t applied() const { return total_; }
+
+  bool goal_met(const Status& st) const {
+    arb::Result mine = sh_.prover == Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins;
+    switch (sh_.opt.goal) {
+      case Goal::Win:
+        return st.result == mine;
+      case Goal::Mate:
+        return st.result == mine && st.reason == "checkmate";
+      case Goal::Draw:
+        return st.result == arb::Result::Draw || st.result == mine;
+    }
+    return false;
+  }
+  bool halted() const {
+    return sh_.stop.load(std::memory_order_relaxed) || sh_.answered.load(std::memory_order_relaxed);
+  }
+
+  void apply(const Action& a) {
+    e_->apply(a);
+    ++total_;
+    if ((++local_ & 1023) == 0) flush();
+  }
+  void flush() {
+    uint64_t n = sh_.nodes.fetch_add(local_, std::memory_order_relaxed) + local_;
+    local_ = 0;
+    if (sh_.unlimited) return;
+    const Options& o = sh_.opt;
+    if (o.max_nodes && n >= o.max_nodes)
+      sh_.halt("node budget of " + std::to_string(o.max_nodes) + " reached");
+    if (o.timeout > 0 || (main_ && o.progress)) {
+      auto now = Clock::now();
+      double t = std::chrono::duration<double>(now - sh_.start).count();
+      if (o.timeout > 0 && t >= o.timeout) {
+        std::string s = std::to_string(o.timeout);
+        s.erase(s.find_last_not_of('0') + 1);
+        if (!s.empty() && s.back() == '.') s.pop_back();
+        sh_.halt("timeout of " + s + " s reached");
+      }
+      if (main_ && o.progress && now - last_progress_ > std::chrono::milliseconds(250)) {
+        last_progress_ = now;
+        o.progress(Progress{sh_.depth.load(), n, t});
+      }
+    }
+  }
+  void flush_final() {
+    sh_.nodes.fetch_add(local_);
+    local_ = 0;
+  }
+
+  V chance_unfixed() {
+    if (!sh_.unfixed.exchange(true)) {
+      std::lock_guard<std::mutex> lock(sh_.m);
+      sh_.why = "the position does not fix the draw (chance node at `" + e_->position() +
+                "`; use --chance adversarial or expected)";
+    }
+    return kUnk;
+  }
+
+  // A chance node after the prover's last move: whether the draw itself ends the game in
+  // the goal. Decided positions are not chance nodes, so this is a rare case; a draw that
+  // leads to another draw counts as not ending the game.
+  V horizon_chance() {
+    std::vector<ChanceOutcome> outs;
+    e_->chance_outcomes(outs);
+    size_t met = 0;
+    for (const auto& o : outs) {
+      apply(o.action);
+      if (!e_->chance() && goal_met(e_->status())) ++met;
+      e_->undo();
+    }
+    if (met == outs.size() && met > 0) return kYes;
+    if (met == 0 || sh_.opt.chance == Chance::Adversarial) return kNo;
+    return chance_unfixed();
+  }
+  double horizon_expect() {
+    std::vector<ChanceOutcome> outs;
+    e_->chance_outcomes(outs);
+    double p = 0;
+    for (const auto& o : outs) {
+      apply(o.action);
+      if (!e_->chance() && goal_met(e_->status())) p += o.weight;
+      e_->undo();
+    }
+    return p;
+  }
+
+  std::vector<Action>& buffer(int ply) {
+    if (ply >= kMaxPly)
+      throw std::runtime_error("solver: line longer than " + std::to_string(kMaxPly) + " plies");
+    return moves_[ply];
+  }
+
+  // Can the prover force the goal within r more of its own moves from here?
+  V search(int r, int ply) {
+    if (halted()) return kUnk;
+    if (e_->chance()) {
+      if (r == 0) return horizon_chance();
+      if (sh_.opt.chance == Chance::Known) return chance_unfixed();
+      std::vector<Action>& outs = buffer(ply);
+      e_->legal_actions(outs);
+      bool unk = false;
+      for (size_t i = 0; i < outs.size(); ++i) {
+        apply(moves_[ply][i]);
+        V v = search(r, ply + 1);
+        e_->undo();
+        if (v == kNo) return kNo;
+        if (v == kUnk) {
+          if (halted()) return kUnk;
+          unk = true;
+        }
+      }
+      return unk ? kUnk : kYes;
+    }
+    Status st = e_->status();
+    if (st.result != arb::Result::Ongoing) return goal_met(st) ? kYes : kNo;
+    if (r == 0) return kNo;
+    uint64_t key = e_->hash();
+    Entry te;
+    bool hit = sh_.table.probe(key, te);
+    if (hit) {
+      if (te.win && te.win <= r) return kYes;
+      if (te.nowin >= r) return kNo;
+    }
+    std::vector<Action>& ms = buffer(ply);
+    e_->legal_actions(ms);
+    if (ms.empty()) return kNo;
+    size_t tt_best = hit && te.best < ms.size() ? te.best : kNoMove;
+    if (e_->side_to_move() == sh_.prover) return prover(r, ply, key, tt_best);
+    return defender(r, ply, key, tt_best);
+  }
+
+  // The prover's moves in the order to try: at r == 1 the table's move first (every move
+  // is one status() call); deeper, a move that wins at once returns at once, a move that
+  // ends the game otherwise is dropped, and the rest go checks first, then by the fewest
+  // replies left to the defender (ties: generation order).
+  // Returns kYes (and sets `win`) when some move reaches the goal at once.
+  // The table's move first, then this ply's prover killers (a move that proved against
+  // one defence often proves against the next: problem solvers' most useful ordering).
+  int first_score(size_t i, size_t tt_best, int ply, int score) const {
+    if (i == tt_best) return -3;
+    const Action& a = moves_[ply][i];
+    if (a == pkillers_[ply].k[0]) return -2;
+    if (a == pkillers_[ply].k[1]) return -1;
+    return score;
+  }
+
+  V order_prover(int r, int ply, size_t tt_best, size_t& win) {
+    std::vector<std::pair<int, uint32_t>>& order = order_[ply];
+    order.clear();
+    size_t n = moves_[ply].size();
+    if (r == 1) {
+      for (size_t i = 0; i < n; ++i)
+        order.push_back({first_score(i, tt_best, ply, 0), static_cast<uint32_t>(i)});
+      std::stable_sort(order.begin(), order.end());
+      return kNo;
+    }
+    int check_bonus = sh_.opt.goal == Goal::Draw ? 0 : 1 << 16;
+    for (size_t i = 0; i < n; ++i) {
+      apply(moves_[ply][i]);
+      int score;
+      if (e_->chance()) {
+        score = check_bonus / 2;
+      } else {
+        Status st = e_->status();
+        if (st.result != arb::Result::Ongoing) {
+          bool met = goal_met(st);
+          e_->undo();
+          if (met) {
+            win = i;
+            return kYes;
+          }
+          continue;
+        }
+        e_->legal_actions(scratch_);
+        score = (st.in_check ? 0 : check_bonus) + static_cast<int>(scratch_.size());
+      }
+      e_->undo();
+      order.push_back({first_score(i, tt_best, ply, score), static_cast<uint32_t>(i)});
+    }
+    std::stable_sort(order.begin(), order.end());
+    return kNo;
+  }
+
+  V prover(int r, int ply, uint64_t key, size_t tt_best) {
+    size_t win = kNoMove;
+    if (order_prover(r, ply, tt_best, win) == kYes) {
+      pkillers_[ply].add(moves_[ply][win]);
+      sh_.table.store(key, 1, 0, win);
+      return kYes;
+    }
+    bool unk = false;
+    for (size_t k = 0; k < order_[ply].size(); ++k) {
+      uint32_t i = order_[ply][k].second;
+      apply(moves_[ply][i]);
+      V v;
+      if (r == 1) {
+        if (e_->chance()) {
+          v = horizon_chance();
+        } else {
+          Status st = e_->status();
+          v = goal_met(st) ? kYes : kNo;
+        }
+      } else {
+        v = search(r - 1, ply + 1);
+      }
+      e_->undo();
+      if (v == kYes) {
+        pkillers_[ply].add(moves_[ply][i]);
+        sh_.table.store(key, r, 0, i);
+        return kYes;
+      }
+      if (v == kUnk) {
+        if (halted()) return kUnk;
+        unk = true;
+      }
+    }
+    if (unk) return kUnk;
+    sh_.table.store(key, 0, r, kNoMove);
+    return kNo;
+  }
+
+  V defender(int r, int ply, uint64_t key, size_t tt_best) {
+    std::vector<Action>& ms = moves_[ply];
+    // The table's refutation, then the two killers of this ply, then generation order.
+    size_t front = 0;
+    auto bring = [&](size_t i) {
+      if (i < ms.size() && i >= front) std::swap(ms[front++], ms[i]);
+    };
+    bring(tt_best);
+    for (const Action& k : killers_[ply].k)
+      for (size_t i = front; i < ms.size(); ++i)
+        if (ms[i] == k) {
+          bring(i);
+          break;
+        }
+    bool unk = false;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      Action a = ms[i];
+      apply(a);
+      V v = search(r, ply + 1);
+      e_->undo();
+      if (v == kNo) {
+        killers_[ply].add(a);
+        sh_.table.store(key, 0, r, index_of(a, ply));
+        return kNo;
+      }
+      if (v == kUnk) {
+        if (halted()) return kUnk;
+        unk = true;
+      }
+    }
+    if (unk) return kUnk;
+    sh_.table.store(key, r, 0, kNoMove);
+    return kYes;
+  }
+
+  // The index of `a` in the engine's own order (moves_[ply] was reordered in place).
+  size_t index_of(const Action& a, int ply) {
+    e_->legal_actions(scratch_);
+    (void)ply;
+    for (size_t i = 0; i < scratch_.size(); ++i)
+      if (scratch_[i] == a) return i;
+    return kNoMove;
+  }
+
+  // Expectimax (Chance::Expected): the probability of reaching the goal within r prover
+  // moves, prover maximising, defender minimising, chance weighted.
+  double expect(int r, int ply) {
+    if (halted()) return 0;
+    if (e_->chance()) {
+      if (r == 0) return horizon_expect();
+      uint64_t ckey = e_->hash() * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(r) + 0x5bd1e995ULL;
+      auto hit = memo_.find(ckey);
+      if (hit != memo_.end()) return hit->second;
+      std::vector<ChanceOutcome> outs;
+      e_->chance_outcomes(outs);
+      double p = 0;
+      for (const auto& o : outs) {
+        apply(o.action);
+        p += o.weight * expect(r, ply + 1);
+        e_->undo();
+      }
+      if (!halted()) memo_[ckey] = p;
+      return p;
+    }
+    Status st = e_->status();
+    if (st.result != arb::Result::Ongoing) return goal_met(st) ? 1.0 : 0.0;
+    if (r == 0) return 0;
+    uint64_t key = e_->hash() * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(r);
+    auto it = memo_.find(key);
+    if (it != memo_.end()) return it->second;
+    std::vector<Action> ms;
+    e_->legal_actions(ms);
+    bool mine = e_->side_to_move() == sh_.prover;
+    double best = mine ? 0.0 : 1.0;
+    for (const Action& a : ms) {
+      apply(a);
+      double p = expect(mine ? r - 1 : r, ply + 1);
+      e_->undo();
+      best = mine ? std::max(best, p) : std::min(best, p);
+      if (mine ? best >= 1.0 : best <= 0.0) break;
+    }
+    if (ms.empty()) best = 0;
+    if (!halted()) memo_[key] = best;
+    return best;
+  }
+
+ private:
+  struct Killers {
+    Action k[2];
+    void add(const Action& a) {
+      if (k[0] == a) return;
+      k[1] = k[0];
+      k[0] = a;
+    }
+  };
+  Shared& sh_;
+  std::unique_ptr<Engine> e_;
+  bool main_;
+  uint64_t local_ = 0;
+  uint64_t total_ = 0;
+  Clock::time_point last_progress_;
+  std::vector<std::vector<Action>> moves_;
+  std::vector<Killers> killers_, pkillers_;
+  std::vector<std::vector<std::pair<int, uint32_t>>> order_;
+  std::vector<Action> scratch_;
+  std::unordered_map<uint64_t, double> memo_;
+};
+
+std::string text(Engine& e, const Action& a) {
+  return uci(e.describe(a), e.chess960());
+}
+
+// The main line after a proof in `moves`: the prover's proving moves, the defender's reply
+// that holds out longest (with adversarial chance, the draw that does too).
+std::vector<std::string> main_line(Worker& w, Color prover, int moves) {
+  Engine& e = w.engine();
+  std::vector<std::string> line;
+  int r = moves, applied = 0;
+  while (applied < 4 * kMaxDepth) {
+    if (!e.chance() && e.status().result != arb::Result::Ongoing) break;
+    if (r <= 0) break;
+    std::vector<Action> ms;
+    e.legal_actions(ms);
+    if (ms.empty()) break;
+    size_t pick = kNoMove;
+    int next = -1;
+    if (!e.chance() && e.side_to_move() == prover) {
+      for (size_t i = 0; i < ms.size() && pick == kNoMove; ++i) {
+        e.apply(ms[i]);
+        if (w.search(r - 1, 1) == kYes) pick = i;
+        e.undo();
+      }
+      next = r - 1;
+    } else {
+      for (size_t i = 0; i < ms.size(); ++i) {
+        e.apply(ms[i]);
+        int k = 0;
+        while (k <= r && w.search(k, 1) != kYes) ++k;
+        e.undo();
+        if (k <= r && k > next) {
+          next = k;
+          pick = i;
+        }
+      }
+    }
+    if (pick == kNoMove) break;
+    line.push_back(text(e, ms[pick]));
+    e.apply(ms[pick]);
+    ++applied;
+    r = next;
+  }
+  for (int i = 0; i < applied; ++i) e.undo();
+  return line;
+}
+
+// A line of best play in expected mode: the prover's best move, the defender's most
+// damaging reply, the most probable draw.
+std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
+  Engine& e = w.engine();
+  std::vector<std::string> line;
+  int r = moves, applied = 0;
+  while (applied < 4 * kMaxDepth && r > 0) {
+    std::vector<Action> ms;
+    size_t pick = kNoMove;
+    if (e.chance()) {
+      std::vector<ChanceOutcome> outs;
+      e.chance_outcomes(outs);
+      double best = -1;
+      for (size_t i = 0; i < outs.size(); ++i) {
+        ms.push_back(outs[i].action);
+        if (outs[i].weight > best) {
+          best = outs[i].weight;
+          pick = i;
+        }
+      }
+    } else {
+      if (e.status().result != arb::Result::Ongoing) break;
+      e.legal_actions(ms);
+      bool mine = e.side_to_move() == prover;
+      double best = mine ? -1 : 2;
+      for (size_t i = 0; i < ms.size(); ++i) {
+        e.apply(ms[i]);
+        double p = w.expect(mine ? r - 1 : r, 1);
+        e.undo();
+        if (mine ? p > best : p < best) {
+          best = p;
+          pick = i;
+        }
+      }
+      if (mine) --r;
+    }
+    if (pick == kNoMove) break;
+    line.push_back(text(e, ms[pick]));
+    e.apply(ms[pick]);
+    ++applied;
+  }
+  for (int i = 0; i < applied; ++i) e.undo();
+  return line;
+}
+
+}  // namespace
+
+Result solve(const Engine& root, const Options& opt) {
+  if (opt.depth < 1 || opt.depth > kMaxDepth)
+    throw std::invalid_argument("depth must be between 1 and " + std::to_string(kMaxDepth));
+  Result res;
+  Shared sh(opt, root.side_to_move());
+  Worker main(sh, root.clone(), true);
+  Engine& e = main.engine();
+  auto finish = [&]() {
+    main.flush_final();
+    res.nodes = sh.nodes.load();
+    res.seconds = sh.seconds();
+    return res;
+  };
+  if (!e.chance()) {
+    Status st = e.status();
+    if (st.result != arb::Result::Ongoing) {
+      res.outcome = Outcome::None;
+      res.why = "the game is already over (" + st.reason + ")";
+      return finish();
+    }
+  }
+
+  if (opt.chance == Chance::Expected) {
+    sh.depth = opt.depth;
+    double p = main.expect(opt.depth, 0);
+    if (sh.stop) {
+      res.outcome = Outcome::Unknown;
+      res.why = sh.why;
+      return finish();
+    }
+    res.outcome = Outcome::Chance;
+    res.probability = p;
+    res.moves = p > 0 ? opt.depth : 0;
+    sh.unlimited = true;
+    res.line = expected_line(main, sh.prover, opt.depth);
+    if (opt.all_keys && !e.chance()) {
+      std::vector<Action> ms;
+      e.legal_actions(ms);
+      for (const Action& a : ms) {
+        std::string t = text(e, a);
+        e.apply(a);
+        double q = main.expect(opt.depth - 1, 1);
+        e.undo();
+        if (p > 0 && q >= p - 1e-12) res.keys.push_back(t);
+      }
+    }
+    return finish();
+  }
+
+  // Root splitting: the root's moves, ordered once (checks, then defender mobility), are
+  // shared out between `jobs` workers, each with its own engine and the common table.
+  bool split = !e.chance();
+  std::vector<Action> root_moves;
+  std::vector<size_t> order;
+  if (split) {
+    e.legal_actions(root_moves);
+    std::vector<std::pair<int, size_t>> scored;
+    for (size_t i = 0; i < root_moves.size(); ++i) {
+      e.apply(root_moves[i]);
+      int score = 1 << 15;
+      if (!e.chance()) {
+        Status st = e.status();
+        std::vector<Action> replies;
+        e.legal_actions(replies);
+        score = (st.in_check && opt.goal != Goal::Draw ? 0 : 1 << 16) + static_cast<int>(replies.size());
+      }
+      e.undo();
+      scored.push_back({score, i});
+    }
+    std::stable_sort(scored.begin(), scored.end());
+    for (const auto& s : scored) order.push_back(s.second);
+  }
+  int jobs = std::clamp(opt.jobs, 1, 64);
+  std::vector<std::unique_ptr<Worker>> helpers;
+  for (int j = 1; split && j < jobs && j < static_cast<int>(root_moves.size()); ++j)
+    helpers.push_back(std::make_unique<Worker>(sh, root.clone(), false));
+
+  int proved = 0;
+  bool unknown = false;
+  std::vector<V> results;
+  for (int d = 1; d <= opt.depth && !proved && !unknown; ++d) {
+    sh.depth = d;
+    V v;
+    if (split) {
+      results.assign(root_moves.size(), kUnk);
+      std::atomic<size_t> next{0};
+      auto run = [&](Worker& w) {
+        for (;;) {
+          size_t k = next.fetch_add(1);
+          if (k >= order.size() || w.halted()) break;
+          size_t i = order[k];
+          w.apply(root_moves[i]);
+          V r = w.search(d - 1, 1);
+          w.engine().undo();
+          results[i] = r;
+          if (r == kYes && !opt.all_keys) sh.answered = true;
+        }
+        w.flush_final();
+      };
+      std::vector<std::thread> threads;
+      for (auto& h : helpers) threads.emplace_back(run, std::ref(*h));
+      run(main);
+      for (auto& t : threads) t.join();
+      sh.answered = false;
+      bool yes = false, unk = false;
+      for (V r : results) {
+        yes |= r == kYes;
+        unk |= r == kUnk;
+      }
+      v = yes ? kYes : unk ? kUnk : kNo;
+      // The next depth tries first the moves that were hardest to refute at this one: a
+      // move the defender barely holds against is the likeliest key.
+    } else {
+      v = main.search(d, 0);
+    }
+    if (v == kYes) {
+      proved = d;
+    } else if (v == kNo) {
+      res.proved_none_below = d;
+    } else {
+      unknown = true;
+    }
+  }
+
+  if (proved) {
+    res.outcome = Outcome::Proved;
+    res.moves = proved;
+    if (split && opt.all_keys) {
+      for (size_t i = 0; i < root_moves.size(); ++i)
+        if (results[i] == kYes) res.keys.push_back(text(e, root_moves[i]));
+      for (V r : results)
+        if (r == kUnk) res.why = "keys incomplete: " + sh.why;
+    }
+    sh.stop = false;
+    sh.unlimited = true;
+    res.line = main_line(main, sh.prover, proved);
+  } else if (unknown) {
+    res.outcome = Outcome::Unknown;
+    res.why = sh.why.empty() ? "search interrupted" : sh.why;
+  } else {
+    res.outcome = Outcome::None;
+  }
+  return finish();
+}
+
+}  // namespace arb::solve

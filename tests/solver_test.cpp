@@ -1,0 +1,292 @@
+// The solver (solver/, `arbiter solve`): hand-made positions for every win condition of
+// every variant, wins that exist only through a rule of that variant, chance modes, and
+// the matetrack #1-#4 cases (exact mate length, no shorter mate).
+#include "arbiter/solver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "arbiter/lang/compile.hpp"
+#include "process.hpp"
+#include "reference.hpp"
+
+namespace {
+
+using arb::solve::Chance;
+using arb::solve::Goal;
+using arb::solve::Outcome;
+
+std::unique_ptr<arb::Engine> compiled(const std::string& variant, const std::string& position) {
+  arb::lang::Diagnostics d;
+  auto c =
+      arb::lang::compile_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/" + variant + ".rules", {}, d);
+  EXPECT_TRUE(c.program) << d.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  e->set_position(position);
+  return e;
+}
+
+std::unique_ptr<arb::Engine> reference(const std::string& variant, const std::string& position,
+                                       const std::map<std::string, std::string>& options = {}) {
+  auto e = arb::ref::make_reference_engine(variant, options);
+  e->set_position(position);
+  return e;
+}
+
+arb::solve::Result solve(const arb::Engine& e, Goal goal, int depth, bool keys = false,
+                         Chance chance = Chance::Known, int jobs = 1) {
+  arb::solve::Options o;
+  o.goal = goal;
+  o.depth = depth;
+  o.all_keys = keys;
+  o.chance = chance;
+  o.jobs = jobs;
+  o.table_mb = 16;
+  return arb::solve::solve(e, o);
+}
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// ---- chess (compiled and reference) --------------------------------------------------
+
+TEST(SolverChess, BackRankMateAndNoShorter) {
+  const char* fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+  for (auto* e : {compiled("chess", fen).release(), reference("chess", fen).release()}) {
+    std::unique_ptr<arb::Engine> own(e);
+    auto r = solve(*e, Goal::Mate, 3, true);
+    EXPECT_EQ(r.outcome, Outcome::Proved);
+    EXPECT_EQ(r.moves, 1);
+    EXPECT_EQ(r.line, std::vector<std::string>{"d1d8"});
+    EXPECT_EQ(r.keys, std::vector<std::string>{"d1d8"});
+  }
+  // The same with the rook gone: no mate within 2, proved.
+  auto e = compiled("chess", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+  auto r = solve(*e, Goal::Mate, 2);
+  EXPECT_EQ(r.outcome, Outcome::None);
+  EXPECT_EQ(r.proved_none_below, 2);
+}
+
+TEST(SolverChess, StalemateIsADrawNotAWin) {
+  // Bg1 (or Kb6) stalemates the king on a8 (the pawns are blocked); no mate exists.
+  auto e = compiled("chess", "k7/2K5/8/7p/7P/8/7B/8 w - - 0 1");
+  auto d = solve(*e, Goal::Draw, 1, true);
+  EXPECT_EQ(d.outcome, Outcome::Proved);
+  EXPECT_EQ(d.keys, (std::vector<std::string>{"h2g1", "c7b6"}));
+  auto w = solve(*e, Goal::Mate, 2);
+  EXPECT_EQ(w.outcome, Outcome::None);
+}
+
+TEST(SolverChess, ParallelRootSplittingAgrees) {
+  auto e = compiled("chess", "1B2n3/8/2R5/5p2/3kp1n1/4p3/B3K3/8 w - - 0 1");
+  auto one = solve(*e, Goal::Mate, 4, true, Chance::Known, 1);
+  auto two = solve(*e, Goal::Mate, 4, true, Chance::Known, 2);
+  EXPECT_EQ(one.moves, 4);
+  EXPECT_EQ(two.moves, 4);
+  EXPECT_EQ(one.keys, two.keys);
+}
+
+TEST(SolverChess, BudgetEndsWithUnknown) {
+  auto e = compiled("chess", "1B2n3/8/2R5/5p2/3kp1n1/4p3/B3K3/8 w - - 0 1");
+  arb::solve::Options o;
+  o.goal = Goal::Mate;
+  o.depth = 4;
+  o.max_nodes = 2000;
+  auto r = arb::solve::solve(*e, o);
+  EXPECT_EQ(r.outcome, Outcome::Unknown);
+  EXPECT_NE(r.why.find("node budget"), std::string::npos);
+}
+
+// matetrack #1-#4: the listed length exactly; the iterations below it are refutations.
+TEST(SolverChess, MatetrackOneToFour) {
+  std::ifstream in(std::string(ARBITER_SHARED_DIR) + "/mates/matetrack-short.epd");
+  if (!in) GTEST_SKIP() << "../shared/mates/matetrack-short.epd is missing";
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/chess.rules", {}, d);
+  auto e = arb::lang::make_compiled_engine(c.program);
+  std::string line;
+  int cases = 0;
+  while (std::getline(in, line)) {
+    size_t bm = line.find(" bm #");
+    if (line.empty() || line[0] == '#' || bm == std::string::npos) continue;
+    int n = std::atoi(line.c_str() + bm + 5);
+    if (n < 1 || n > 4) continue;
+    e->set_position(line.substr(0, bm));
+    auto r = solve(*e, Goal::Mate, n);
+    ASSERT_EQ(r.outcome, Outcome::Proved) << line;
+    EXPECT_EQ(r.moves, n) << line;
+    EXPECT_EQ(r.proved_none_below, n - 1) << line;
+    EXPECT_EQ(static_cast<int>(r.line.size()), 2 * n - 1) << line;
+    ++cases;
+  }
+  EXPECT_EQ(cases, 111);
+}
+
+// ---- Chessembly (placement from the reserve) -----------------------------------------
+
+TEST(SolverChessembly, MateThroughAPlacement) {
+  auto e = compiled("chessembly", "k7/8/1K6/8/8/8/8/8[Q] w - - 0 1");
+  auto r = solve(*e, Goal::Mate, 2, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  EXPECT_EQ(r.moves, 2);
+  EXPECT_EQ(r.line.back().substr(0, 2), "Q@");
+  // Without the reserve queen there is none.
+  auto bare = compiled("chessembly", "k7/8/1K6/8/8/8/8/8[] w - - 0 1");
+  EXPECT_EQ(solve(*bare, Goal::Win, 2).outcome, Outcome::None);
+}
+
+// ---- ChessMe (unbounded grid, placements, no-legal-move draw) ------------------------
+
+TEST(SolverChessMe, MateThroughAPlacementOnBothEngines) {
+  const char* pos = "ka8,Pb5,Pc5,Kd5 w Q/- -/- -/- 1";
+  for (auto* e : {compiled("chessme", pos).release(), reference("chessme", pos).release()}) {
+    std::unique_ptr<arb::Engine> own(e);
+    auto r = solve(*e, Goal::Mate, 2, true);
+    ASSERT_EQ(r.outcome, Outcome::Proved) << e->name();
+    EXPECT_EQ(r.moves, 2);
+    EXPECT_NE(r.line.back().find(",Q@"), std::string::npos) << r.line.back();
+  }
+  // No queen in hand: no mate within 2.
+  auto e = compiled("chessme", "ka8,Pb5,Pc5,Kd5 w -/- -/- -/- 1");
+  EXPECT_EQ(solve(*e, Goal::Mate, 2).outcome, Outcome::None);
+}
+
+TEST(SolverChessMe, FarFromTheOriginNoBoardBound) {
+  // The same position shifted 1000 files left and 1000 ranks down.
+  auto e = compiled("chessme", "k(-1000,-992),P(-999,-995),P(-998,-995),K(-997,-995) w Q/- -/- -/- 1");
+  auto r = solve(*e, Goal::Mate, 2);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  EXPECT_EQ(r.moves, 2);
+}
+
+TEST(SolverChessMe, NoLegalMoveDraw) {
+  // c5c6 leaves the king on a8 without a legal move, not in check: a ChessMe draw.
+  auto e = compiled("chessme", "ka8,Pb6,Kc5 w Q/- -/- -/- 1");
+  auto d = solve(*e, Goal::Draw, 1, true);
+  ASSERT_EQ(d.outcome, Outcome::Proved);
+  EXPECT_TRUE(has(d.keys, "c5c6"));
+  EXPECT_EQ(solve(*e, Goal::Mate, 2).outcome, Outcome::None);
+}
+
+// ---- Chess 2 (reference engine) -----------------------------------------------------
+
+TEST(SolverChess2, MidlineInvasion) {
+  auto e = reference("chess2", "7k/8/8/8/4K3/8/8/8 w - - 0 1");
+  auto r = solve(*e, Goal::Win, 1, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  EXPECT_EQ(r.keys, (std::vector<std::string>{"e4f5", "e4e5", "e4d5"}));
+  EXPECT_EQ(solve(*e, Goal::Mate, 1).outcome, Outcome::None);  // not a checkmate
+}
+
+TEST(SolverChess2, NoLegalMoveLoss) {
+  auto e = reference("chess2", "k7/8/8/1Q6/8/8/8/4K3 w - - 0 1");
+  auto r = solve(*e, Goal::Win, 1, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  EXPECT_EQ(r.keys, std::vector<std::string>{"b5b6"});
+  EXPECT_EQ(solve(*e, Goal::Mate, 1).outcome, Outcome::None);
+}
+
+TEST(SolverChess2, CheckmateThroughARampage) {
+  // The elephant e5 tramples e6 and e7 to reach e8: mate (a rook could not pass).
+  auto e = reference("chess2", "7k/4p1pp/4p3/4E3/8/8/8/K7 w - - 0 1", {{"white-army", "animals"}});
+  auto r = solve(*e, Goal::Mate, 1, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  EXPECT_EQ(r.keys, std::vector<std::string>{"e5e8"});
+}
+
+TEST(SolverChess2, NoLegalMoveThroughAWhirlwind) {
+  // The warrior king d1 whirls away the protected rook e2: Black has no legal move left.
+  auto e = reference("chess2", "k7/8/8/2B5/8/1R3p2/4rP2/3W3W w - - 0 1", {{"white-army", "two-kings"}});
+  auto r = solve(*e, Goal::Win, 1, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  ASSERT_FALSE(r.keys.empty());
+  for (const auto& k : r.keys) EXPECT_NE(k.find("W*d1"), std::string::npos) << k;
+}
+
+TEST(SolverChess2, TwoKingsInvadeThroughTheKingTurn) {
+  auto e = reference("chess2", "7k/8/8/8/3WW3/8/8/8 w - - 0 1", {{"white-army", "two-kings"}});
+  auto r = solve(*e, Goal::Win, 1, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  for (const auto& k : r.keys) EXPECT_NE(k.find(','), std::string::npos) << k;  // both kings cross
+}
+
+// ---- No Stress Chess (reference engine; cards and chance) ----------------------------
+
+const char* kNoStressKnown =
+    "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1 level:3 pile:R?45 wdiscard:- bdiscard:- whand:PPNNB bhand:QQBBN";
+const char* kNoStressUnknown =
+    "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1 level:3 pile:?46 wdiscard:- bdiscard:- whand:PPNNB bhand:QQBBN";
+
+TEST(SolverNoStress, RoyalCaptureThroughTheDrawnCard) {
+  // No rook card in hand: the known top card R allows R:e1e8, taking the king.
+  auto e = reference("nostress", kNoStressKnown);
+  auto r = solve(*e, Goal::Win, 1, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  EXPECT_EQ(r.keys, std::vector<std::string>{"R:e1e8"});
+  EXPECT_EQ(solve(*e, Goal::Mate, 1).outcome, Outcome::None);  // royal capture, not mate
+}
+
+TEST(SolverNoStress, ChanceModes) {
+  auto e = reference("nostress", kNoStressUnknown);
+  auto known = solve(*e, Goal::Win, 1);
+  EXPECT_EQ(known.outcome, Outcome::Unknown);
+  EXPECT_NE(known.why.find("does not fix the draw"), std::string::npos);
+  EXPECT_EQ(solve(*e, Goal::Win, 1, false, Chance::Adversarial).outcome, Outcome::None);
+  auto ex = solve(*e, Goal::Win, 1, false, Chance::Expected);
+  ASSERT_EQ(ex.outcome, Outcome::Chance);
+  EXPECT_NEAR(ex.probability, 8.0 / 46.0, 1e-12);  // the 8 rook cards among 46 unknown
+}
+
+TEST(SolverNoStress, AdvancedCheckmate) {
+  const char* pos =
+      "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 level:advanced pile:N?45 wdiscard:- bdiscard:- whand:RPPNB "
+      "bhand:QQBBN";
+  auto e = reference("nostress", pos, {{"level", "advanced"}});
+  auto r = solve(*e, Goal::Mate, 1, true);
+  ASSERT_EQ(r.outcome, Outcome::Proved);
+  EXPECT_EQ(r.keys, std::vector<std::string>{"R:a1a8"});
+}
+
+// ---- the command ---------------------------------------------------------------------
+
+TEST(SolveCommand, JsonLastLineAndExitCodes) {
+  using testing_process::run_arbiter;
+  auto ok = run_arbiter({"solve", "--variant", "chess", "--position", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+                         "--goal", "mate", "--depth", "2", "--all-keys", "--json"},
+                        ARBITER_SOURCE_DIR);
+  ASSERT_EQ(ok.code, 0) << ok;
+  auto j = nlohmann::json::parse(ok.last_line());
+  EXPECT_EQ(j["result"], "win");
+  EXPECT_EQ(j["moves"], 1);
+  EXPECT_EQ(j["line"], nlohmann::json::array({"d1d8"}));
+  EXPECT_EQ(j["keys"], nlohmann::json::array({"d1d8"}));
+  EXPECT_TRUE(j.contains("nodes") && j.contains("seconds"));
+
+  auto none =
+      run_arbiter({"solve", "--position", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "--depth", "2", "--json"},
+                  ARBITER_SOURCE_DIR);
+  ASSERT_EQ(none.code, 0) << none;
+  j = nlohmann::json::parse(none.last_line());
+  EXPECT_EQ(j["result"], "none");
+  EXPECT_FALSE(j.contains("moves"));
+  EXPECT_FALSE(j.contains("keys"));
+
+  auto budget = run_arbiter({"solve", "--position", "1B2n3/8/2R5/5p2/3kp1n1/4p3/B3K3/8 w - - 0 1", "--depth",
+                             "4", "--max-nodes", "1000", "--json"},
+                            ARBITER_SOURCE_DIR);
+  EXPECT_EQ(budget.code, 3) << budget;
+  EXPECT_NE(budget.out.find("unknown within budget"), std::string::npos) << budget;
+  EXPECT_EQ(nlohmann::json::parse(budget.last_line())["result"], "unknown");
+
+  auto bad = run_arbiter({"solve", "--depth", "0"}, ARBITER_SOURCE_DIR);
+  EXPECT_EQ(bad.code, 2) << bad;
+  auto goal = run_arbiter({"solve", "--depth", "1", "--goal", "stalemate"}, ARBITER_SOURCE_DIR);
+  EXPECT_EQ(goal.code, 2) << goal;
+}
+
+}  // namespace
