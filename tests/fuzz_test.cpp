@@ -18,25 +18,21 @@
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "fuzz/mutate.hpp"
+#include "helpers.hpp"
 #include "reference.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-bool fast() {
-  return std::getenv("ARBITER_FAST") != nullptr;
-}
+using testing_helpers::fast;
 
 std::string rules_path(const std::string& variant) {
-  return (fs::path(ARBITER_SOURCE_DIR) / "rulesets" / (variant + ".rules")).string();
+  return testing_helpers::ruleset_path(variant);
 }
 
 std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return testing_helpers::read_text(p.string());
 }
 
 std::shared_ptr<const arb::lang::Program> compile_path(const std::string& path,

@@ -37,6 +37,17 @@ inline std::string source_path(const std::string& rel) {
 inline std::string ruleset_path(const std::string& variant) {
   return source_path("rulesets/" + variant + ".rules");
 }
+// The whole text of a file ("" when it cannot be read).
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+// Under the sanitizers CI sets ARBITER_FAST: tests then run smaller budgets.
+inline bool fast() {
+  return std::getenv("ARBITER_FAST") != nullptr;
+}
 
 constexpr const char* kChessStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 constexpr const char* kChessemblyStart = "8/8/8/8/8/8/8/8[KQRRBBNNPPPPPPPPkqrrbbnnpppppppp] w - - 0 1";

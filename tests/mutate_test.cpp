@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "helpers.hpp"
 #include "mutate/rule_mutants.hpp"
 #include "mutate/run_mutants.hpp"
 #include "process.hpp"
@@ -21,19 +22,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool fast() {
-  return std::getenv("ARBITER_FAST") != nullptr;
-}
+using testing_helpers::fast;
 
 std::string rules_path(const std::string& variant) {
-  return (fs::path(ARBITER_SOURCE_DIR) / "rulesets" / (variant + ".rules")).string();
+  return testing_helpers::ruleset_path(variant);
 }
 
-std::string read(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::string read(const fs::path& p) {
+  return testing_helpers::read_text(p.string());
 }
 
 std::vector<arb::mutate::RuleMutant> mutants_of(const std::string& variant) {

@@ -27,19 +27,6 @@ using namespace arb;
 
 namespace {
 
-std::string result_text(Result r) {
-  switch (r) {
-    case Result::WhiteWins:
-      return "1-0";
-    case Result::BlackWins:
-      return "0-1";
-    case Result::Draw:
-      return "1/2-1/2";
-    default:
-      return "*";
-  }
-}
-
 [[noreturn]] void usage(const std::string& why) {
   std::cerr
       << "arbiter_selfplay: " << why
@@ -178,7 +165,7 @@ int main(int argc, char** argv) {
       e.apply(pick);
     }
     if (!fault_game || fault_ply == 0) st = e.status();
-    std::string result = fault_ply ? "*" : result_text(st.result);
+    std::string result = fault_ply ? "*" : arb::to_string(st.result);
     std::cout
         << "[Event \"Arbiter self-play\"]\n[Site \"arbiter_selfplay\"]\n[Date \"2026.11.22\"]\n[Round \""
         << (first_round + g) << "\"]\n[White \"random\"]\n[Black \"random\"]\n[Result \"" << result

@@ -817,19 +817,6 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     r.reason = "the move would leave the king in check (the " + name + " is pinned)";
 }
 
-std::string result_of(Result r) {
-  switch (r) {
-    case Result::WhiteWins:
-      return "1-0";
-    case Result::BlackWins:
-      return "0-1";
-    case Result::Draw:
-      return "1/2-1/2";
-    default:
-      return "*";
-  }
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -1105,7 +1092,7 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   const Tag* term = tag_at("Termination");
   std::string termination = term ? lower(term->value) : "";
   if (st.result != Result::Ongoing) {
-    std::string actual = result_of(st.result);
+    std::string actual = arb::to_string(st.result);
     if (claimed == "*") {
       fail_at(rl, rc, rply, claimed, "unfinished-marked",
               "the game is decided (" + st.reason + ", " + actual + ") but the result is `*`");
