@@ -3,11 +3,15 @@
 set -euo pipefail
 pkgs=(build-essential cmake clang libz3-dev libboost-program-options-dev librapidcheck-dev libgtest-dev
       nlohmann-json3-dev stockfish fairy-stockfish python3 chromium libpng-dev
-      libzstd-dev zstd pkg-config pgn-extract parallel nodejs npm)
+      libzstd-dev zstd pkg-config pgn-extract parallel)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js and npm run chess.js, the PGN oracle of bench/records/agreement.sh. A machine may
+# already have them from elsewhere (a node build bundling npm): look for the commands.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   sudo=""
