@@ -42,3 +42,15 @@ sed 's/fmWfceFifmnD/fmWfcFifmnD/' "$root/rulesets/chess.rules" >"$mutant"
 cp "$root/rulesets/chess.rules" "$build/chess.rules"
 step "arbiter diff: where the rule change shows (expected different)" \
   "$arbiter" diff --rules "$build/chess.rules" --rules "$mutant" --expect different --games 300
+step "arbiter mutate: which rules of Chessembly nothing distinguishes (two equivalent survivors)" \
+  "$arbiter" mutate "$root/rulesets/chessembly.rules" --games 100 --jobs 2
+step "No Stress Chess and Chess 2 on their reference engines (the rulesets do not compile yet)" \
+  "$arbiter" perft --variant nostress --engine reference --set level=1 --depth 3
+"$arbiter" perft --variant chess2 --engine reference --set white-army=two-kings --set black-army=animals --depth 2
+step "A forced mate proved, with every key" "$arbiter" solve --variant chess --goal mate --depth 2 --all-keys \
+  --position "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+step "Z3: three positions where Black is checkmated with K+R v K, each verified by the generator" \
+  "$arbiter" synth --variant chess --goal checkmated --material "KR v K" --side b --count 3
+step "Validating the Chessembly sample game and the self-play records" \
+  "$arbiter" validate "$root/corpus/records/chessembly-sample.pgn" "$root"/corpus/records/selfplay/*
+step "A board diagram (SVG)" "$arbiter" diagram --variant chessme --position "start" --svg "$build/demo-chessme.svg"
