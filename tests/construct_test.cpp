@@ -285,3 +285,23 @@ TEST(Constructs, ChildStatementsReplaceTheParentsUses) {
   for (const auto* u : c->model->all_constructs()) royal_safe += u->id == ConstructId::RoyalSafe;
   EXPECT_EQ(royal_safe, 1);
 }
+
+// Options may list their values (`one-of`): --set is checked against them, and a word the
+// option statement does not know is an error instead of being dropped.
+TEST(Constructs, OptionsWithListedValues) {
+  Loaded ok;
+  ok.model = arb::lang::load_ruleset(ruleset_path("nostress"), {{"level", "advanced"}}, ok.diags, ok.sources);
+  ASSERT_NE(ok.model, nullptr) << ok.diags.render();
+  EXPECT_EQ(ok.model->option("level")->value, "advanced");
+  Loaded bad;
+  bad.model = arb::lang::load_ruleset(ruleset_path("chess2"), {{"white-army", "reapers"}}, bad.diags, bad.sources);
+  EXPECT_EQ(bad.model, nullptr);
+  EXPECT_NE(bad.diags.render().find("takes one of classic, nemesis"), std::string::npos) << bad.diags.render();
+  EXPECT_NE(bad.diags.render().find("did you mean `reaper`?"), std::string::npos) << bad.diags.render();
+  auto stray = load(scratch().write("o.rules", "ruleset t extends chess\noption x = 3 \"doc\" banana\n"));
+  EXPECT_EQ(stray->model, nullptr);
+  EXPECT_TRUE(has_error_at(stray->diags, 2, 20, "unexpected `banana`")) << stray->diags.render();
+  auto wrong = load(scratch().write("o.rules", "ruleset t extends chess\noption x = 4 one-of 1 2 3\n"));
+  EXPECT_EQ(wrong->model, nullptr);
+  EXPECT_TRUE(has_error_at(wrong->diags, 2, 12, "not one of")) << wrong->diags.render();
+}

@@ -309,13 +309,35 @@ class Checker {
 
   void option(const Stmt& s) {
     no_block(s);
+    const char* form = "write it as `option NAME = DEFAULT [\"DOC\"] [one-of VALUE...]`";
     if (s.args.size() < 3 || !s.args[1].is("=")) {
-      d_.error(s.loc, "`option` takes `NAME = DEFAULT [\"DOC\"]`");
+      d_.error(s.loc, "`option` takes `NAME = DEFAULT [\"DOC\"] [one-of VALUE...]`", form);
       return;
     }
-    OptionDef o{s.args[0].text, s.args[2].text, s.args.size() > 3 ? s.args[3].text : "", s.loc};
+    OptionDef o{s.args[0].text, s.args[2].text, "", s.loc, {}};
+    size_t i = 3;
+    if (i < s.args.size() && s.args[i].kind == ValueKind::String) o.doc = s.args[i++].text;
+    if (i < s.args.size() && s.args[i].is("one-of")) {
+      for (++i; i < s.args.size(); ++i) o.choices.push_back(s.args[i].text);
+      if (o.choices.empty())
+        d_.error(s.args.back().loc, "`one-of` needs the values the option may take", form);
+      if (!o.choices.empty() && std::find(o.choices.begin(), o.choices.end(), o.value) == o.choices.end())
+        d_.error(s.args[2].loc, "the default `" + o.value + "` is not one of the option's values", form);
+    } else if (i < s.args.size()) {
+      d_.error(s.args[i].loc, "unexpected `" + s.args[i].text + "` in `option`", form);
+    }
     auto it = overrides_.find(o.name);
-    if (it != overrides_.end()) {
+    if (it != overrides_.end() && !o.choices.empty()) {
+      if (std::find(o.choices.begin(), o.choices.end(), it->second) == o.choices.end()) {
+        std::string list;
+        for (const auto& c : o.choices) list += (list.empty() ? "" : ", ") + c;
+        d_.error(s.args[2].loc, "--set " + o.name + "=" + it->second + ": this option takes one of " + list,
+                 did_you_mean(it->second, o.choices));
+      } else {
+        o.value = it->second;
+      }
+      used_overrides.insert(o.name);
+    } else if (it != overrides_.end()) {
       bool was_num = std::all_of(o.value.begin(), o.value.end(),
                                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
       bool is_num = !it->second.empty() && std::all_of(it->second.begin(), it->second.end(), [](char c) {

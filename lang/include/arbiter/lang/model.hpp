@@ -56,6 +56,7 @@ struct OptionDef {
   std::string value;
   std::string doc;
   Loc loc;
+  std::vector<std::string> choices;  // `one-of A B C`: the values --set may give (empty: any of its type)
 };
 
 enum class SetupKind { Text, Empty, Chess960 };
