@@ -430,6 +430,10 @@ class Compiler {
       if (p.royal_type < 0) d_.error(m_.castling_loc, "castling needs a royal piece");
       for (int f : {p.ks_king_to, p.ks_rook_to, p.qs_king_to, p.qs_rook_to})
         if (f >= p.width) d_.error(m_.castling_loc, "castling file off the board");
+      // King and rook each end on a square of their own.
+      if (p.ks_king_to == p.ks_rook_to || p.qs_king_to == p.qs_rook_to)
+        d_.error(m_.castling_loc, "castling puts the king and the rook on the same file",
+                 "give `king-to` and `rook-to` different files on each side");
     }
     p.has_reserve = !m_.reserve.empty();
     if (m_.setup_kind == SetupKind::Empty) {
