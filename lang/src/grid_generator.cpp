@@ -289,7 +289,7 @@ class GridGenerator final : public Engine {
       for (size_t m = 0; m < slots_.size() && clear; ++m) {
         const Slot& o = slots_[m];
         if (o.code < 0 || m == j) continue;
-        int64_t rx = o.x - s.x, ry = o.y - s.y;
+        int64_t rx = int64_t{o.x} - s.x, ry = int64_t{o.y} - s.y;  // 64-bit: coordinates span int32
         int64_t k = ux != 0 ? rx * ux : ry * uy;
         if (k > 0 && k < dist && rx == k * ux && ry == k * uy) clear = false;
       }
