@@ -177,9 +177,9 @@ class ChessMeEngine final : public Engine {
           // Rule 2.6: a pawn beside an own pawn (left, right), any other tile behind one.
           for (uint64_t rel : t == Pawn ? std::vector<uint64_t>{0, 1} : std::vector<uint64_t>{2}) {
             // A square past what the text can name is no placement.
-            if (!add_checked(pawn, rel == 0 ? Coord{-1, 0} : rel == 1 ? Coord{1, 0} : Coord{0, -forward(us)}))
-              continue;
-            Coord sq = placement_square(pawn, rel, us);
+            auto target = placement_square(pawn, rel, us);
+            if (!target) continue;
+            Coord sq = *target;
             if (occupied(sq) || !done.insert(sq).second) continue;
             // A placement adds an own piece, so it cannot expose the king; checked anyway.
             board_[key(sq)] = letter(t, us);
@@ -531,10 +531,11 @@ class ChessMeEngine final : public Engine {
   }
 
   // The square named by a placement anchor and relation (see the encoding above).
-  static Coord placement_square(Coord pawn, uint64_t rel, Color us) {
-    if (rel == 0) return Coord{pawn.x - 1, pawn.y};
-    if (rel == 1) return Coord{pawn.x + 1, pawn.y};
-    return Coord{pawn.x, pawn.y - forward(us)};
+  // nullopt past what a position text can name (int32 coordinates).
+  static std::optional<Coord> placement_square(Coord pawn, uint64_t rel, Color us) {
+    if (rel == 0) return add_checked(pawn, Coord{-1, 0});
+    if (rel == 1) return add_checked(pawn, Coord{1, 0});
+    return add_checked(pawn, Coord{0, -forward(us)});
   }
 
   static Action encode(const Turn& t, const std::vector<Coord>& anchors, Color us) {
@@ -586,7 +587,7 @@ class ChessMeEngine final : public Engine {
       size_t i = (a.hi >> 42) & 0xF;
       uint64_t rel = (a.hi >> 46) & 0x3;
       Coord p = i < anchors.size() ? anchors[i] : Coord{};
-      t.place_at = placement_square(p, rel, color_of(at(t.from)));
+      t.place_at = placement_square(p, rel, color_of(at(t.from))).value_or(Coord{});
     }
     return t;
   }
