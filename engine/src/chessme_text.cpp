@@ -7,6 +7,7 @@
 
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
+#include "text_fields.hpp"
 
 namespace arb {
 
@@ -29,24 +30,8 @@ int type_index(char ch) {
   return i == std::string_view::npos ? -1 : static_cast<int>(i);
 }
 
-struct Field {
-  std::string_view text;
-  size_t col;
-};
-
-// Splits on runs of spaces/tabs, remembering where each field starts.
-std::vector<Field> split_fields(std::string_view s) {
-  std::vector<Field> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    if (i >= s.size()) break;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    out.push_back({s.substr(start, i - start), start});
-  }
-  return out;
-}
+using detail::Field;
+using detail::split_fields;
 
 // A tile letter of the given colour (0 White = upper case, 1 Black = lower case).
 void check_letter(char ch, int color, const char* what, size_t col) {

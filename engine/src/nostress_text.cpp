@@ -3,6 +3,8 @@
 #include <cctype>
 #include <vector>
 
+#include "text_fields.hpp"
+
 namespace arb {
 
 namespace {
@@ -11,24 +13,8 @@ namespace {
   throw PositionError(msg, col);
 }
 
-struct Field {
-  std::string_view text;
-  size_t col;
-};
-
-// Splits on runs of spaces/tabs, remembering where each field starts.
-std::vector<Field> split_fields(std::string_view s) {
-  std::vector<Field> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    if (i >= s.size()) break;
-    size_t start = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    out.push_back({s.substr(start, i - start), start});
-  }
-  return out;
-}
+using detail::Field;
+using detail::split_fields;
 
 // A decimal number of at most `max_digits` digits, the whole field.
 uint64_t parse_number(const Field& f, const char* what, size_t max_digits) {
