@@ -29,7 +29,9 @@
 #include <cctype>
 #include <climits>
 #include <filesystem>
+#include <new>
 #include <optional>
+#include <type_traits>
 
 #include "arbiter/json.hpp"
 #include "arbiter/lang/compile.hpp"
@@ -194,13 +196,15 @@ bool parse_step(std::string_view s, StepPat& p) {
     p.piece = s[0];
     pos = 1;
   }
-  std::vector<Coord> squares;
+  Coord squares[2];  // at most from and to: no allocation per action
+  size_t nsq = 0;
   while (pos < s.size()) {
     char c = s[pos];
     if (c == '(' || is_lower(c)) {
       size_t q = pos;
       if (auto sq = parse_square(s, q)) {
-        squares.push_back(*sq);
+        if (nsq == 2) return false;
+        squares[nsq++] = *sq;
         pos = q;
         continue;
       }
@@ -208,16 +212,16 @@ bool parse_step(std::string_view s, StepPat& p) {
       if (c == 'x') {
         p.capture = true;
         ++pos;
-      } else if (!squares.empty() && pos + 1 == s.size()) {
+      } else if (nsq != 0 && pos + 1 == s.size()) {
         p.promo = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         ++pos;
       } else {
-        if (!squares.empty() || p.fx != INT32_MIN) return false;
+        if (nsq != 0 || p.fx != INT32_MIN) return false;
         p.fx = c - 'a';
         ++pos;
       }
     } else if (is_digit(c)) {
-      if (!squares.empty() || p.fy != INT32_MIN) return false;
+      if (nsq != 0 || p.fy != INT32_MIN) return false;
       int32_t v = 0;
       while (pos < s.size() && is_digit(s[pos]) && v < 100000) v = v * 10 + (s[pos++] - '0');
       p.fy = v;
@@ -228,19 +232,19 @@ bool parse_step(std::string_view s, StepPat& p) {
       p.kind = StepKind::Strike;
       ++pos;
     } else if (c == '=') {
-      if (pos + 1 >= s.size() || !is_upper(s[pos + 1]) || squares.empty()) return false;
+      if (pos + 1 >= s.size() || !is_upper(s[pos + 1]) || nsq == 0) return false;
       p.promo = s[pos + 1];
       pos += 2;
-    } else if (is_upper(c) && !squares.empty() && pos + 1 == s.size()) {
+    } else if (is_upper(c) && nsq != 0 && pos + 1 == s.size()) {
       p.promo = c;
       ++pos;
     } else {
       return false;
     }
   }
-  if (squares.size() == 1) {
+  if (nsq == 1) {
     p.to = squares[0];
-  } else if (squares.size() == 2) {
+  } else if (nsq == 2) {
     if (p.fx != INT32_MIN || p.fy != INT32_MIN) return false;
     p.full = true;
     p.fx = squares[0].x;
@@ -270,14 +274,21 @@ bool parse_pattern(std::string_view t, std::vector<StepPat>& out) {
   return !out.empty();
 }
 
-bool step_matches(const StepPat& p, const Step& st, bool ignore_card = false) {
+// Whether a step (a Step, or the StepBrief of an action's first step) is what the pattern
+// says. A brief has no drawn text: a Draw pattern matches every Draw brief (the caller
+// checks the described step).
+template <class S>
+bool step_matches(const StepPat& p, const S& st, bool ignore_card = false) {
   if (p.card && !ignore_card && st.card != p.card) return false;
   switch (p.kind) {
     case StepKind::Pass:
     case StepKind::Redraw:
       return st.kind == p.kind;
     case StepKind::Draw:
-      return st.kind == StepKind::Draw && st.drawn == p.drawn;
+      if constexpr (std::is_same_v<S, Step>)
+        return st.kind == StepKind::Draw && st.drawn == p.drawn;
+      else
+        return st.kind == StepKind::Draw;
     case StepKind::Place:
       return st.kind == StepKind::Place && st.piece == p.piece && st.to == p.to;
     case StepKind::Whirlwind:
@@ -1011,15 +1022,28 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
       }
       // A move.
       ++i;
+      // The fast path: the brief of every legal action, the full description only of those
+      // whose first step the text matches (and of all of them to explain a fault).
       legal_.clear();
       e.legal_actions(legal_);
-      infos_.resize(legal_.size());
-      for (size_t k = 0; k < legal_.size(); ++k) infos_[k] = e.describe(legal_[k]);
+      briefs_.resize(legal_.size());
+      static_assert(std::is_trivially_destructible_v<StepBrief>);
+      // Built in place (a trivially destructible prvalue): brief() writes straight into the
+      // vector, with no copy through a temporary that stalls on store forwarding.
+      for (size_t k = 0; k < legal_.size(); ++k) ::new (&briefs_[k]) StepBrief(e.brief(legal_[k]));
+      bool described = false;
+      auto describe_all = [&] {
+        if (described) return;
+        infos_.resize(legal_.size());
+        for (size_t k = 0; k < legal_.size(); ++k) infos_[k] = e.describe(legal_[k]);
+        described = true;
+      };
       auto fault = [&](std::string kind, std::string reason) {
         fail_at(t.line, t.column, ply + 1, t.text, std::move(kind), std::move(reason));
         r.in_variation = variation;
       };
       if (!parse_pattern(t.text, pats)) {
+        describe_all();
         fault("unreadable",
               "`" + std::string(t.text) + "` is not an action in SAN or the canonical notation");
         std::vector<size_t> all(legal_.size());
@@ -1029,12 +1053,21 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
       }
       size_t found = SIZE_MAX, count = 0;
       std::vector<size_t> matches;
-      for (size_t k = 0; k < legal_.size(); ++k)
-        if (infos_[k].steps.size() == pats.size() && action_matches(pats, infos_[k], pats.size(), false)) {
-          if (count == 0) found = k;
-          ++count;
-          if (count > 1) matches.push_back(k);
-        }
+      // Later steps and drawn texts are not in the brief: check them on the description.
+      const bool check_described = pats.size() > 1 || pats[0].kind == StepKind::Draw;
+      const StepPat& p0 = pats[0];
+      const size_t nsteps = pats.size();
+      // A plain move names its destination: most actions differ there.
+      const bool by_to = p0.kind == StepKind::Move && p0.castle == Castle::None && !p0.full;
+      for (size_t k = 0, n = legal_.size(); k < n; ++k) {
+        const StepBrief& b = briefs_[k];
+        if ((by_to && b.to != p0.to) || b.steps != nsteps || !step_matches(p0, b)) continue;
+        if (check_described && !action_matches(pats, e.describe(legal_[k]), pats.size(), false)) continue;
+        if (count == 0) found = k;
+        ++count;
+        if (count > 1) matches.push_back(k);
+      }
+      if (count != 1) describe_all();
       if (count == 0) {
         fault("illegal", "");
         diagnose(ctx, pats, r);

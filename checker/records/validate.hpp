@@ -75,6 +75,7 @@ class Validator {
   std::map<std::string, Slot> engines_;
   // Scratch reused from game to game.
   std::vector<Action> legal_;
+  std::vector<StepBrief> briefs_;
   std::vector<ActionInfo> infos_;
 };
 

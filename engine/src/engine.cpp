@@ -1,5 +1,7 @@
 #include "arbiter/engine.hpp"
 
+#include <algorithm>
+
 namespace arb {
 
 std::string to_string(Result r) {
@@ -20,6 +22,24 @@ std::string GameConfig::value(const std::string& name) const {
   for (const auto& [k, v] : options)
     if (k == name) return v;
   return "";
+}
+
+StepBrief Engine::brief(const Action& a) const {
+  ActionInfo info = describe(a);
+  StepBrief b;
+  b.steps = static_cast<uint8_t>(std::min<size_t>(info.steps.size(), 255));
+  if (info.steps.empty()) return b;
+  const Step& s = info.steps[0];
+  b.kind = s.kind;
+  b.piece = s.piece;
+  b.from = s.from;
+  b.to = s.to;
+  b.promotion = s.promotion;
+  b.castle = s.castle;
+  b.king_to = s.king_to;
+  b.card = s.card;
+  b.capture = s.capture();
+  return b;
 }
 
 uint64_t Engine::perft(int depth) {

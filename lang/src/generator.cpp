@@ -151,7 +151,8 @@ class Generator final : public Engine {
   // the whole turn: lo holds the first step, and the second in its high half when hi is 1.
   void legal_actions(std::vector<Action>& out) override {
     out.clear();
-    std::vector<Move> moves;
+    std::vector<Move>& moves = legal_buf_;  // reused: no allocation per call
+    moves.clear();
     generate<false>(&moves);
     out.reserve(moves.size());
     for (Move m : moves) {
@@ -219,6 +220,33 @@ class Generator final : public Engine {
     }
     if (k == kPromote) s.promotion = p_->letters[type_of(m)];
     return ActionInfo{{s}};
+  }
+
+  // describe() without allocating: the record validator calls it on every legal action.
+  StepBrief brief(const Action& a) const override {
+    StepBrief b;
+    b.steps = a.hi == 1 ? 2 : 1;
+    Move m = static_cast<Move>(a.lo);
+    int from = from_of(m), to = to_of(m);
+    uint32_t k = kind_of(m);
+    b.to = coord(to);
+    if (k == kPlace) {
+      b.kind = StepKind::Place;
+      b.piece = p_->letters[type_of(m)];
+      return b;
+    }
+    b.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
+    b.from = coord(from);
+    if (k == kCastleK || k == kCastleQ) {
+      b.castle = k == kCastleK ? Castle::KingSide : Castle::QueenSide;
+      int rank = side_ == 0 ? 0 : p_->height - 1;
+      b.king_to = coord(rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to));
+      return b;
+    }
+    int victim = k == kEnPassant ? ep_victim_ : to;
+    b.capture = victim >= 0 && board_[victim] >= 0;
+    if (k == kPromote) b.promotion = p_->letters[type_of(m)];
+    return b;
   }
 
   // ---- status -----------------------------------------------------------------------
@@ -297,6 +325,7 @@ class Generator final : public Engine {
   std::vector<Undo> stack_;
   std::vector<uint64_t> history_;
   std::vector<std::vector<Move>> buffers_;
+  std::vector<Move> legal_buf_;  // legal_actions' scratch
   // The turn layer: a second, optional phase moving one royal piece (Program::turn), and
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;

@@ -165,6 +165,22 @@ class GridGenerator final : public Engine {
     return info;
   }
 
+  // describe() without allocating: the record validator calls it on every legal action.
+  StepBrief brief(const Action& a) const override {
+    Decoded d = decode(a);
+    const Slot& s = slots_[d.slot];
+    const GridMove& mv = g_.types[s.code >> 1].moves[side_][d.move];
+    int64_t tx = s.x + mv.dx * d.dist, ty = s.y + mv.dy * d.dist;
+    StepBrief b;
+    b.steps = d.place >= 0 ? 2 : 1;
+    b.piece = p_->letters[s.code >> 1];
+    b.from = Coord{s.x, s.y};
+    b.to = Coord{static_cast<int32_t>(tx), static_cast<int32_t>(ty)};
+    b.capture = find(tx, ty) >= 0;
+    if (d.exchange >= 0) b.promotion = p_->letters[d.exchange];
+    return b;
+  }
+
   Status status() override {
     Status st;
     const Slot& k = slots_[royal_slot_[side_]];

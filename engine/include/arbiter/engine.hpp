@@ -87,6 +87,22 @@ struct ActionInfo {
   std::vector<Step> steps;
 };
 
+// The first step of an action without what describe() allocates (the removed pieces, the
+// later steps), and how many steps the action has: enough for a caller that matches text
+// against every legal action to pick the few worth describing (the record validator).
+struct StepBrief {
+  StepKind kind = StepKind::Move;
+  char piece = 0;
+  Coord from{};
+  Coord to{};
+  char promotion = 0;
+  Castle castle = Castle::None;
+  Coord king_to{};
+  char card = 0;
+  bool capture = false;
+  uint8_t steps = 0;  // describe(a).steps.size(), saturating at 255
+};
+
 enum class Result : uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
 
 // Status of the position for the side to move. `reason` names why the game ended
@@ -158,6 +174,10 @@ class Engine {
 
   // Describe an action legal in the current position (before it is applied).
   virtual ActionInfo describe(const Action& a) const = 0;
+
+  // The first step of describe(a) in brief (every field equal) and its number of steps.
+  // The default calls describe(); an engine overrides it with code that allocates nothing.
+  virtual StepBrief brief(const Action& a) const;
 
   // True when castling is written king-takes-rook in UCI (Chess960 positions).
   virtual bool chess960() const { return false; }
