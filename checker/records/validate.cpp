@@ -136,18 +136,8 @@ std::string variant_file_name(std::string v) {
 // ---------------------------------------------------------------------------------------
 // Action text patterns: what a step written in SAN or the canonical form says.
 
-struct StepPat {
-  StepKind kind = StepKind::Move;
-  char card = 0;
-  char piece = 0;     // 0: not written
-  bool full = false;  // from square written in full (UCI or long algebraic)
-  int32_t fx = INT32_MIN, fy = INT32_MIN;
-  Coord to{};
-  char promo = 0;
-  bool capture = false;
-  Castle castle = Castle::None;
-  std::string drawn;
-};
+// What an action's text says (arb::StepPattern, engine/notation.hpp).
+using StepPat = StepPattern;
 
 bool is_upper(char c) {
   return c >= 'A' && c <= 'Z';
@@ -157,159 +147,6 @@ bool is_lower(char c) {
 }
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
-}
-
-bool parse_step(std::string_view s, StepPat& p) {
-  p = StepPat{};
-  if (s.size() >= 2 && is_upper(s[0]) && s[1] == ':') {
-    p.card = s[0];
-    s.remove_prefix(2);
-  }
-  if (s.empty()) return false;
-  if (s == "pass") return p.kind = StepKind::Pass, true;
-  if (s == "redraw") return p.kind = StepKind::Redraw, true;
-  if (s.substr(0, 5) == "draw:") {
-    p.kind = StepKind::Draw;
-    p.drawn = std::string(s.substr(5));
-    return true;
-  }
-  if (s == "O-O" || s == "0-0") return p.castle = Castle::KingSide, true;
-  if (s == "O-O-O" || s == "0-0-0") return p.castle = Castle::QueenSide, true;
-  auto square_to_end = [&](size_t pos, Coord& out) {
-    auto c = parse_square(s, pos);
-    if (!c || pos != s.size()) return false;
-    out = *c;
-    return true;
-  };
-  if (s.size() >= 3 && s[0] == 'p' && is_upper(s[1])) {
-    p.kind = StepKind::Place;
-    p.piece = s[1];
-    return square_to_end(2, p.to);
-  }
-  if (s.size() >= 3 && is_upper(s[0]) && (s[1] == '@' || s[1] == '*')) {
-    p.kind = s[1] == '@' ? StepKind::Place : StepKind::Whirlwind;
-    p.piece = s[0];
-    return square_to_end(2, p.to);
-  }
-  size_t pos = 0;
-  if (is_upper(s[0])) {
-    p.piece = s[0];
-    pos = 1;
-  }
-  Coord squares[2];  // at most from and to: no allocation per action
-  size_t nsq = 0;
-  while (pos < s.size()) {
-    char c = s[pos];
-    if (c == '(' || is_lower(c)) {
-      size_t q = pos;
-      if (auto sq = parse_square(s, q)) {
-        if (nsq == 2) return false;
-        squares[nsq++] = *sq;
-        pos = q;
-        continue;
-      }
-      if (c == '(') return false;
-      if (c == 'x') {
-        p.capture = true;
-        ++pos;
-      } else if (nsq != 0 && pos + 1 == s.size()) {
-        p.promo = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        ++pos;
-      } else {
-        if (nsq != 0 || p.fx != INT32_MIN) return false;
-        p.fx = c - 'a';
-        ++pos;
-      }
-    } else if (is_digit(c)) {
-      if (nsq != 0 || p.fy != INT32_MIN) return false;
-      int32_t v = 0;
-      while (pos < s.size() && is_digit(s[pos]) && v < 100000) v = v * 10 + (s[pos++] - '0');
-      p.fy = v;
-    } else if (c == ':' || c == '-') {
-      if (c == ':') p.capture = true;
-      ++pos;
-    } else if (c == '^') {
-      p.kind = StepKind::Strike;
-      ++pos;
-    } else if (c == '=') {
-      if (pos + 1 >= s.size() || !is_upper(s[pos + 1]) || nsq == 0) return false;
-      p.promo = s[pos + 1];
-      pos += 2;
-    } else if (is_upper(c) && nsq != 0 && pos + 1 == s.size()) {
-      p.promo = c;
-      ++pos;
-    } else {
-      return false;
-    }
-  }
-  if (nsq == 1) {
-    p.to = squares[0];
-  } else if (nsq == 2) {
-    if (p.fx != INT32_MIN || p.fy != INT32_MIN) return false;
-    p.full = true;
-    p.fx = squares[0].x;
-    p.fy = squares[0].y;
-    p.to = squares[1];
-  } else {
-    return false;
-  }
-  if (p.promo && p.kind == StepKind::Strike) return false;
-  return true;
-}
-
-// Steps of a token, split at commas outside `(x,y)`.
-bool parse_pattern(std::string_view t, std::vector<StepPat>& out) {
-  out.clear();
-  size_t start = 0;
-  int paren = 0;
-  for (size_t i = 0; i <= t.size(); ++i) {
-    if (i < t.size() && t[i] == '(') ++paren;
-    if (i < t.size() && t[i] == ')') --paren;
-    if (i == t.size() || (t[i] == ',' && paren == 0)) {
-      out.emplace_back();
-      if (!parse_step(t.substr(start, i - start), out.back())) return false;
-      start = i + 1;
-    }
-  }
-  return !out.empty();
-}
-
-// Whether a step (a Step, or the StepBrief of an action's first step) is what the pattern
-// says. A brief has no drawn text: a Draw pattern matches every Draw brief (the caller
-// checks the described step).
-template <class S>
-bool step_matches(const StepPat& p, const S& st, bool ignore_card = false) {
-  if (p.card && !ignore_card && st.card != p.card) return false;
-  switch (p.kind) {
-    case StepKind::Pass:
-    case StepKind::Redraw:
-      return st.kind == p.kind;
-    case StepKind::Draw:
-      if constexpr (std::is_same_v<S, Step>)
-        return st.kind == StepKind::Draw && st.drawn == p.drawn;
-      else
-        return st.kind == StepKind::Draw;
-    case StepKind::Place:
-      return st.kind == StepKind::Place && st.piece == p.piece && st.to == p.to;
-    case StepKind::Whirlwind:
-      return st.kind == StepKind::Whirlwind && st.from == p.to && (st.piece == p.piece || st.piece == 0);
-    case StepKind::Strike:
-    case StepKind::Move:
-      break;
-  }
-  if (p.castle != Castle::None) return st.kind == StepKind::Move && st.castle == p.castle;
-  if (st.kind != p.kind) return false;
-  if (st.castle != Castle::None)
-    return p.full && !p.promo && st.from.x == p.fx && st.from.y == p.fy &&
-           (p.to == st.king_to || p.to == st.to) && (!p.piece || p.piece == st.piece);
-  if (p.piece) {
-    if (st.piece != p.piece) return false;
-  } else if (!p.full && st.piece != 'P') {
-    return false;
-  }
-  if (p.fx != INT32_MIN && st.from.x != p.fx) return false;
-  if (p.fy != INT32_MIN && st.from.y != p.fy) return false;
-  return st.to == p.to && st.promotion == p.promo;
 }
 
 bool action_matches(const std::vector<StepPat>& pats, const ActionInfo& info, size_t steps,
@@ -976,7 +813,8 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     return;
   }
   // The moves, variations included: a variation replaces the move before it.
-  std::vector<StepPat> pats;
+  ActionPattern pattern;
+  const std::vector<StepPat>& pats = pattern.steps;
   const Token* result_tok = nullptr;
   size_t i = 0;
   const auto& toks = g.tokens;
@@ -1042,7 +880,7 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
         fail_at(t.line, t.column, ply + 1, t.text, std::move(kind), std::move(reason));
         r.in_variation = variation;
       };
-      if (!parse_pattern(t.text, pats)) {
+      if (!parse_action_pattern(t.text, pattern)) {
         describe_all();
         fault("unreadable",
               "`" + std::string(t.text) + "` is not an action in SAN or the canonical notation");

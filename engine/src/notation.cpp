@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <type_traits>
 
 namespace arb {
 
@@ -95,9 +96,9 @@ std::string step_uci(const Step& s, bool chess960) {
   return out;
 }
 
-// SAN of one step without check marks. `others` are the other legal actions' infos,
-// for disambiguation (only consulted for single-step actions).
-std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool placement_p) {
+// SAN of one step without check marks. `others` are the same step of the other legal
+// actions that agree with this one on every step before it, for disambiguation.
+std::string step_san(const Step& s, const std::vector<const Step*>* others, bool placement_p) {
   if (s.kind != StepKind::Move && s.kind != StepKind::Strike) return non_move_text(s, placement_p);
   const std::string card = card_prefix(s);
   if (s.castle == Castle::KingSide) return card + "O-O";
@@ -112,9 +113,8 @@ std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool 
     out.push_back(s.piece);
     if (others) {
       bool ambiguous = false, same_file = false, same_rank = false;
-      for (const ActionInfo& o : *others) {
-        if (o.steps.empty()) continue;
-        const Step& t = o.steps[0];
+      for (const Step* o : *others) {
+        const Step& t = *o;
         if (t.kind != s.kind || t.castle != Castle::None || t.piece != s.piece || t.to != s.to ||
             t.from == s.from || t.card != s.card)
           continue;
@@ -145,11 +145,31 @@ std::string step_san(const Step& s, const std::vector<ActionInfo>* others, bool 
   return out;
 }
 
-std::string san_core(const ActionInfo& info, const std::vector<ActionInfo>* others, bool placement_p) {
+bool same_step(const Step& a, const Step& b) {
+  return a.kind == b.kind && a.piece == b.piece && a.from == b.from && a.to == b.to &&
+         a.promotion == b.promotion && a.castle == b.castle && a.card == b.card && a.drawn == b.drawn;
+}
+
+// SAN of an action: every step disambiguated against the other legal actions that share
+// the steps before it (Chess 2: two warrior kings that could both make the king-turn).
+std::string san_core(const ActionInfo& info, const std::vector<ActionInfo>& others, bool placement_p) {
   std::string out;
+  std::vector<const ActionInfo*> prefix;  // the actions agreeing on steps [0, i)
+  prefix.reserve(others.size());
+  for (const ActionInfo& o : others) prefix.push_back(&o);
+  std::vector<const Step*> alts;
   for (size_t i = 0; i < info.steps.size(); ++i) {
-    if (i) out += ",";
-    out += step_san(info.steps[i], i == 0 ? others : nullptr, placement_p);
+    if (i) {
+      out += ",";
+      size_t kept = 0;
+      for (const ActionInfo* o : prefix)
+        if (o->steps.size() > i && same_step(o->steps[i - 1], info.steps[i - 1])) prefix[kept++] = o;
+      prefix.resize(kept);
+    }
+    alts.clear();
+    for (const ActionInfo* o : prefix)
+      if (o->steps.size() > i) alts.push_back(&o->steps[i]);
+    out += step_san(info.steps[i], &alts, placement_p);
   }
   return out;
 }
@@ -159,15 +179,6 @@ std::vector<ActionInfo> infos_of(Engine& e, const std::vector<Action>& actions) 
   infos.reserve(actions.size());
   for (const Action& a : actions) infos.push_back(e.describe(a));
   return infos;
-}
-
-std::string strip_marks(std::string_view t) {
-  std::string s(t);
-  while (!s.empty() && (s.back() == '+' || s.back() == '#' || s.back() == '!' || s.back() == '?'))
-    s.pop_back();
-  if (s == "0-0") s = "O-O";
-  if (s == "0-0-0") s = "O-O-O";
-  return s;
 }
 
 }  // namespace
@@ -185,7 +196,7 @@ std::string san(Engine& e, const Action& a, bool placement_p) {
   std::vector<Action> legal;
   e.legal_actions(legal);
   std::vector<ActionInfo> others = infos_of(e, legal);
-  std::string out = san_core(e.describe(a), &others, placement_p);
+  std::string out = san_core(e.describe(a), others, placement_p);
   const Color mover = e.side_to_move();
   e.apply(a);
   Status st = e.status();
@@ -206,35 +217,226 @@ std::string action_text(Engine& e, const Action& a, Notation n) {
 }
 
 std::optional<Action> parse_action(Engine& e, std::string_view text) {
-  std::string want = strip_marks(text);
-  if (want.empty()) return std::nullopt;
+  ActionPattern pat;
+  if (!parse_action_pattern(text, pat)) return std::nullopt;
   std::vector<Action> legal;
   e.legal_actions(legal);
   std::vector<ActionInfo> infos = infos_of(e, legal);
-  // Exact canonical forms first, then SAN.
-  // The engine's own form first: in Chess960 the standard form of a castling move can be
-  // the text of an ordinary king move (king b1, rook a1: `b1c1`).
+  // Exact canonical forms first. The engine's own form first: in Chess960 the standard
+  // form of a castling move can be the text of an ordinary king move (king b1, rook a1:
+  // `b1c1`).
+  std::string want(text.substr(0, text.find_last_not_of("+#!? ") + 1));
   for (size_t i = 0; i < legal.size(); ++i)
     if (uci(infos[i], e.chess960()) == want) return legal[i];
   for (size_t i = 0; i < legal.size(); ++i)
     if (uci(infos[i], true) == want || uci(infos[i], false) == want) return legal[i];
-  for (size_t i = 0; i < legal.size(); ++i) {
-    if (san_core(infos[i], &infos, false) == want || san_core(infos[i], &infos, true) == want)
-      return legal[i];
-  }
-  // SAN written with more disambiguation than needed (e.g. Ngf3 where Nf3 suffices).
+  // Then every step as SAN or long algebraic says it: exactly one legal action must match.
+  std::optional<Action> found;
   for (size_t i = 0; i < legal.size(); ++i) {
     const auto& st = infos[i].steps;
-    if (st.size() != 1 || st[0].kind != StepKind::Move || st[0].piece == 'P') continue;
-    std::string full = std::string(1, st[0].piece) + square_name(st[0].from) + (st[0].capture() ? "x" : "") +
-                       square_name(st[0].to) + (st[0].promotion ? std::string("=") + st[0].promotion : "");
-    std::string file_only = std::string(1, st[0].piece) + square_name(st[0].from).substr(0, 1) +
-                            (st[0].capture() ? "x" : "") + square_name(st[0].to);
-    std::string rank_only = std::string(1, st[0].piece) + square_name(st[0].from).substr(1) +
-                            (st[0].capture() ? "x" : "") + square_name(st[0].to);
-    if (want == full || want == file_only || want == rank_only) return legal[i];
+    if (st.size() != pat.steps.size()) continue;
+    bool ok = true;
+    for (size_t k = 0; k < st.size() && ok; ++k) ok = step_matches(pat.steps[k], st[k]);
+    // `e.p.` names an en-passant capture: a move that removes a piece off its destination.
+    if (ok && pat.en_passant)
+      ok = st[0].kind == StepKind::Move && st[0].removed.size() == 1 && st[0].removed[0].at != st[0].to;
+    if (!ok) continue;
+    if (found) return std::nullopt;  // ambiguous
+    found = legal[i];
   }
-  return std::nullopt;
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------
+// Patterns: what an action's text says.
+
+namespace {
+bool is_upper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+}  // namespace
+
+bool parse_step_pattern(std::string_view s, StepPattern& p) {
+  p = StepPattern{};
+  if (s.size() >= 2 && is_upper(s[0]) && s[1] == ':') {
+    p.card = s[0];
+    s.remove_prefix(2);
+  }
+  if (s.empty()) return false;
+  if (s == "pass") return p.kind = StepKind::Pass, true;
+  if (s == "redraw") return p.kind = StepKind::Redraw, true;
+  if (s.substr(0, 5) == "draw:") {
+    p.kind = StepKind::Draw;
+    p.drawn = std::string(s.substr(5));
+    return true;
+  }
+  if (s == "O-O" || s == "0-0") return p.castle = Castle::KingSide, true;
+  if (s == "O-O-O" || s == "0-0-0") return p.castle = Castle::QueenSide, true;
+  auto square_to_end = [&](size_t pos, Coord& out) {
+    auto c = parse_square(s, pos);
+    if (!c || pos != s.size()) return false;
+    out = *c;
+    return true;
+  };
+  if (s.size() >= 3 && s[0] == 'p' && is_upper(s[1])) {
+    p.kind = StepKind::Place;
+    p.piece = s[1];
+    return square_to_end(2, p.to);
+  }
+  if (s.size() >= 3 && is_upper(s[0]) && (s[1] == '@' || s[1] == '*')) {
+    p.kind = s[1] == '@' ? StepKind::Place : StepKind::Whirlwind;
+    p.piece = s[0];
+    return square_to_end(2, p.to);
+  }
+  size_t pos = 0;
+  if (is_upper(s[0])) {
+    p.piece = s[0];
+    pos = 1;
+  }
+  Coord squares[2];  // at most from and to: no allocation per action
+  size_t nsq = 0;
+  while (pos < s.size()) {
+    char c = s[pos];
+    if (c == '(' || is_lower(c)) {
+      size_t q = pos;
+      if (auto sq = parse_square(s, q)) {
+        if (nsq == 2) return false;
+        squares[nsq++] = *sq;
+        pos = q;
+        continue;
+      }
+      if (c == '(') return false;
+      if (c == 'x') {
+        p.capture = true;
+        ++pos;
+      } else if (nsq != 0 && pos + 1 == s.size()) {
+        p.promo = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        ++pos;
+      } else {
+        if (nsq != 0 || p.fx != INT32_MIN) return false;
+        p.fx = c - 'a';
+        ++pos;
+      }
+    } else if (is_digit(c)) {
+      if (nsq != 0 || p.fy != INT32_MIN) return false;
+      int32_t v = 0;
+      while (pos < s.size() && is_digit(s[pos]) && v < 100000) v = v * 10 + (s[pos++] - '0');
+      p.fy = v;
+    } else if (c == ':' || c == '-') {
+      if (c == ':') p.capture = true;
+      ++pos;
+    } else if (c == '^') {
+      p.kind = StepKind::Strike;
+      ++pos;
+    } else if (c == '=') {
+      if (pos + 1 >= s.size() || !is_upper(s[pos + 1]) || nsq == 0) return false;
+      p.promo = s[pos + 1];
+      pos += 2;
+    } else if (is_upper(c) && nsq != 0 && pos + 1 == s.size()) {
+      p.promo = c;
+      ++pos;
+    } else {
+      return false;
+    }
+  }
+  if (nsq == 1) {
+    p.to = squares[0];
+  } else if (nsq == 2) {
+    if (p.fx != INT32_MIN || p.fy != INT32_MIN) return false;
+    p.full = true;
+    p.fx = squares[0].x;
+    p.fy = squares[0].y;
+    p.to = squares[1];
+  } else {
+    return false;
+  }
+  if (p.promo && p.kind == StepKind::Strike) return false;
+  return true;
+}
+
+bool parse_action_pattern(std::string_view t, ActionPattern& out) {
+  out.steps.clear();
+  out.en_passant = false;
+  // Marks and annotations at the end, in any order, with or without a blank before them;
+  // an `e.p.` (or `ep`) suffix among them.
+  for (;;) {
+    while (!t.empty() &&
+           (t.back() == '+' || t.back() == '#' || t.back() == '!' || t.back() == '?' || t.back() == ' '))
+      t.remove_suffix(1);
+    if (t.size() > 4 && t.substr(t.size() - 4) == "e.p.") {
+      t.remove_suffix(4);
+    } else if (t.size() > 3 && t.substr(t.size() - 3) == " ep") {
+      t.remove_suffix(3);
+    } else if (t.size() > 2 && t.substr(t.size() - 2) == "ep" && is_digit(t[t.size() - 3])) {
+      t.remove_suffix(2);
+    } else {
+      break;
+    }
+    out.en_passant = true;
+  }
+  if (t.empty()) return false;
+  size_t start = 0;
+  int paren = 0;
+  for (size_t i = 0; i <= t.size(); ++i) {
+    if (i < t.size() && t[i] == '(') ++paren;
+    if (i < t.size() && t[i] == ')') --paren;
+    if (i == t.size() || (t[i] == ',' && paren == 0)) {
+      out.steps.emplace_back();
+      if (!parse_step_pattern(t.substr(start, i - start), out.steps.back())) return false;
+      start = i + 1;
+    }
+  }
+  return !out.steps.empty();
+}
+
+namespace {
+template <class S>
+bool step_matches_t(const StepPattern& p, const S& st, bool ignore_card) {
+  if (p.card && !ignore_card && st.card != p.card) return false;
+  switch (p.kind) {
+    case StepKind::Pass:
+    case StepKind::Redraw:
+      return st.kind == p.kind;
+    case StepKind::Draw:
+      if constexpr (std::is_same_v<S, Step>)
+        return st.kind == StepKind::Draw && st.drawn == p.drawn;
+      else
+        return st.kind == StepKind::Draw;
+    case StepKind::Place:
+      return st.kind == StepKind::Place && st.piece == p.piece && st.to == p.to;
+    case StepKind::Whirlwind:
+      return st.kind == StepKind::Whirlwind && st.from == p.to && (st.piece == p.piece || st.piece == 0);
+    case StepKind::Strike:
+    case StepKind::Move:
+      break;
+  }
+  if (p.castle != Castle::None) return st.kind == StepKind::Move && st.castle == p.castle;
+  if (st.kind != p.kind) return false;
+  if (st.castle != Castle::None)
+    return p.full && !p.promo && st.from.x == p.fx && st.from.y == p.fy &&
+           (p.to == st.king_to || p.to == st.to) && (!p.piece || p.piece == st.piece);
+  if (p.piece) {
+    if (st.piece != p.piece) return false;
+  } else if (!p.full && st.piece != 'P') {
+    return false;
+  }
+  if (p.fx != INT32_MIN && st.from.x != p.fx) return false;
+  if (p.fy != INT32_MIN && st.from.y != p.fy) return false;
+  return st.to == p.to && st.promotion == p.promo;
+}
+}  // namespace
+
+bool step_matches(const StepPattern& p, const Step& s, bool ignore_card) {
+  return step_matches_t(p, s, ignore_card);
+}
+bool step_matches(const StepPattern& p, const StepBrief& s, bool ignore_card) {
+  return step_matches_t(p, s, ignore_card);
 }
 
 }  // namespace arb

@@ -2,6 +2,8 @@
 // UCI-like text (the currency the checker compares), SAN, and parsing of both.
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,7 +40,41 @@ std::string san(Engine& e, const Action& a, bool placement_p = false);
 std::string action_text(Engine& e, const Action& a, Notation n);
 
 // Finds the legal action written `text` in UCI, SAN (check marks and annotations
-// ignored), `K@e1` or `pKe1` form. nullopt when no legal action matches.
+// ignored), `K@e1` or `pKe1` form. nullopt when no legal action matches, or several do.
+// Real-world forms are read: more disambiguation than needed (`Ng1f3`, `Ng1-f3`), a
+// promotion without `=` (`e8Q`), an `e.p.` suffix (refused on a move that is no en-passant
+// capture), `0-0`/`0-0-0`, and `+`, `#`, `!`, `?` marks in any order (`0-0+`, `e4!?`).
 std::optional<Action> parse_action(Engine& e, std::string_view text);
+
+// What the text of one step says, in every notation parse_action reads: SAN (`Nbd2`,
+// `exd6`, `e8=Q`, `e8Q`), long algebraic (`Ng1-f3`), the canonical form (`e7e8q`), castling
+// `O-O`/`0-0`, placements `P@e1`/`pPe1`, whirlwinds `W*d4`, strikes `T^a3`/`c1^a3`, a card
+// prefix `N:`, `pass`, `redraw`, `draw:...`. Marks and annotations are not part of it.
+struct StepPattern {
+  StepKind kind = StepKind::Move;
+  char card = 0;
+  char piece = 0;                          // upper case; 0 when not written (a pawn in SAN, any piece in UCI)
+  bool full = false;                       // the from square written in full (UCI, long algebraic)
+  int32_t fx = INT32_MIN, fy = INT32_MIN;  // the from file / rank, when written
+  Coord to{};                              // a whirlwind's acting square for StepKind::Whirlwind
+  char promo = 0;
+  bool capture = false;  // written with `x` or `:` (not required to match: see step_matches)
+  Castle castle = Castle::None;
+  std::string drawn;
+};
+// One step's text (no marks). False when it is no notation of a step.
+bool parse_step_pattern(std::string_view text, StepPattern& out);
+// An action's text: trailing marks and annotations (`+ # ! ?`, an ` e.p.` or `ep` suffix)
+// set aside, then steps split at ',' outside `(x,y)`. False when a step is unreadable.
+struct ActionPattern {
+  std::vector<StepPattern> steps;
+  bool en_passant = false;  // written with `e.p.`
+};
+bool parse_action_pattern(std::string_view text, ActionPattern& out);
+// Whether a step (or the brief of an action's first step) is one the pattern describes. A
+// capture mark is not checked (real-world records write `x` loosely); a Draw pattern
+// matches every Draw brief (a brief has no drawn text). `ignore_card` skips the card.
+bool step_matches(const StepPattern& p, const Step& s, bool ignore_card = false);
+bool step_matches(const StepPattern& p, const StepBrief& s, bool ignore_card = false);
 
 }  // namespace arb
