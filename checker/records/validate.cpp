@@ -371,7 +371,7 @@ struct Ctx {
 };
 
 std::string action_san(Ctx& c, size_t i) {
-  return san(c.e, c.legal[i], c.proto.placement_p);
+  return san(c.e, c.legal[i], c.infos, c.proto.placement_p);
 }
 
 // The legal actions nearest to a pattern: the same piece type to the same square first,
@@ -709,8 +709,11 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     path = rp.string();
   } else {
     vname = variant_file_name(vtag ? vtag->value : "");
+    // The error_code form: a name too long for a file name (ENAMETOOLONG) is an unknown
+    // variant, not an exception (the PGN fuzz target found it).
+    std::error_code vec;
     if (vname.find_first_of("/\\") != std::string::npos || vname == "." || vname == ".." ||
-        !fs::exists(fs::path(cache_.rulesets_dir()) / (vname + ".rules"))) {
+        !fs::is_regular_file(fs::path(cache_.rulesets_dir()) / (vname + ".rules"), vec)) {
       fail_at(
           vtag->line, vtag->value_column, 0, vtag->value, "unknown-variant",
           "unknown variant `" + vtag->value + "` (no bundled ruleset of that name; use [Rules \"FILE\"])");

@@ -195,7 +195,10 @@ std::string uci(const ActionInfo& info, bool chess960) {
 std::string san(Engine& e, const Action& a, bool placement_p) {
   std::vector<Action> legal;
   e.legal_actions(legal);
-  std::vector<ActionInfo> others = infos_of(e, legal);
+  return san(e, a, infos_of(e, legal), placement_p);
+}
+
+std::string san(Engine& e, const Action& a, const std::vector<ActionInfo>& others, bool placement_p) {
   std::string out = san_core(e.describe(a), others, placement_p);
   const Color mover = e.side_to_move();
   e.apply(a);

@@ -35,6 +35,9 @@ std::string uci(const ActionInfo& info, bool chess960 = false);
 // invasion, king capture, no legal move left to the opponent).
 // Placements are written `P@e1` (or the Chessembly form `pPe1` when `placement_p`).
 std::string san(Engine& e, const Action& a, bool placement_p = false);
+// The same with the descriptions of every legal action at hand (any order): no move
+// generation for the disambiguation, one for the mark.
+std::string san(Engine& e, const Action& a, const std::vector<ActionInfo>& legal, bool placement_p = false);
 
 // Text of an action in the given notation.
 std::string action_text(Engine& e, const Action& a, Notation n);
