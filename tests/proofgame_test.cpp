@@ -1,0 +1,148 @@
+// Proof games to ChessMe's no-legal-move draw (solver/proofgame/): the game found from the
+// start replays turn by turn on the compiled generator and on the reference engine and
+// ends in a draw; an exhaustive search from a position of that game proves its draw the
+// shortest; the smallest draw positions (fewest tiles) are re-verified.
+#include "arbiter/proofgame.hpp"
+
+#include "arbiter/chessme_text.hpp"
+#include "arbiter/synth/synth.hpp"
+#include "helpers.hpp"
+#include "reference.hpp"
+
+namespace {
+
+using namespace testing_helpers;
+
+// The position after the first `n` turns of `line` from `start`, on the compiled generator.
+std::string after(const std::string& start, const std::vector<std::string>& line, size_t n) {
+  auto e = compiled_at("chessme", start);
+  for (size_t i = 0; i < n; ++i) {
+    auto a = arb::parse_action(*e, line[i]);
+    if (!a) throw std::runtime_error("`" + line[i] + "` does not replay");
+    e->apply(*a);
+  }
+  return e->position();
+}
+
+// Both engines replay the game, and none but the last position is a no-move draw.
+void expect_replays(const std::string& start, const arb::proofgame::Result& r) {
+  auto compiled = compiled_engine("chessme");
+  EXPECT_EQ(arb::proofgame::replay(*compiled, start, r.line), "");
+  EXPECT_EQ(compiled->position(), r.final_position);
+  EXPECT_EQ(compiled->status().reason, "chessme-draw");
+  auto reference = arb::ref::make_reference_engine("chessme");
+  EXPECT_EQ(arb::proofgame::replay(*reference, start, r.line), "");
+  EXPECT_EQ(reference->position(), r.final_position);
+  EXPECT_EQ(reference->status().reason, "chessme-draw");
+  // The SAN line reads back to the same turns.
+  ASSERT_EQ(r.san.size(), r.line.size());
+  auto again = compiled_engine("chessme");
+  EXPECT_EQ(arb::proofgame::replay(*again, start, r.san), "");
+}
+
+// The search from the start with a narrow beam, run once for the tests below.
+const arb::proofgame::Result& from_start() {
+  static const arb::proofgame::Result r = [] {
+    auto e = compiled_at("chessme", "start");
+    const std::string start = e->position();
+    arb::proofgame::Options o;
+    o.max_plies = 2;  // the exhaustive part: no draw within 2 plies
+    o.beam_width = 50;
+    arb::proofgame::Result res = arb::proofgame::search(*e, o);
+    EXPECT_EQ(e->position(), start);  // the root engine is left as it was
+    return res;
+  }();
+  return r;
+}
+
+TEST(ProofGame, FromTheStartADrawReplaysOnBothEngines) {
+  auto e = compiled_at("chessme", "start");
+  const std::string start = e->position();
+  const arb::proofgame::Result& r = from_start();
+  EXPECT_EQ(r.proved_none_within, 2);
+  ASSERT_EQ(r.depth_nodes.size(), 2u);
+  EXPECT_EQ(r.depth_nodes[0], e->perft(1));  // iteration 1 applies every turn once
+  if (!r.found) GTEST_SKIP() << "the beam found no draw at this width";
+  EXPECT_EQ(r.found_by, "beam");
+  EXPECT_GT(r.plies, 2);
+  EXPECT_EQ(static_cast<int>(r.line.size()), r.plies);
+  EXPECT_FALSE(r.shortest);  // plies 3.. were not searched exhaustively
+  expect_replays(start, r);
+}
+
+TEST(ProofGame, ExhaustiveSearchProvesTheShortestDraw) {
+  // A game to a draw from the start (beam), then, from a position k turns before its end,
+  // an exhaustive search without the beam: it must find a draw within k turns and prove
+  // that none is shorter.
+  const std::string start = compiled_at("chessme", "start")->position();
+  const arb::proofgame::Result& game = from_start();
+  if (!game.found) GTEST_SKIP() << "the beam found no draw at this width";
+  const size_t k = fast() ? 2 : 3;
+  ASSERT_GE(game.line.size(), k);
+  std::string mid = after(start, game.line, game.line.size() - k);
+  auto m = compiled_at("chessme", mid);
+  arb::proofgame::Options p;
+  p.max_plies = static_cast<int>(k);
+  p.beam_width = 0;
+  arb::proofgame::Result r = arb::proofgame::search(*m, p);
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.found_by, "proof");
+  EXPECT_TRUE(r.shortest);
+  EXPECT_LE(r.plies, static_cast<int>(k));
+  EXPECT_EQ(r.proved_none_within, r.plies - 1);
+  EXPECT_TRUE(r.why.empty());
+  expect_replays(mid, r);
+  // Below the shortest, a search with no more plies proves there is none.
+  if (r.plies > 1) {
+    p.max_plies = r.plies - 1;
+    arb::proofgame::Result none = arb::proofgame::search(*m, p);
+    EXPECT_FALSE(none.found);
+    EXPECT_EQ(none.proved_none_within, r.plies - 1);
+  }
+  // Every position one turn before the draw: one turn reaches it, and the search says 1.
+  std::string last = after(mid, r.line, r.line.size() - 1);
+  auto l = compiled_at("chessme", last);
+  p.max_plies = 1;
+  arb::proofgame::Result one = arb::proofgame::search(*l, p);
+  EXPECT_TRUE(one.found && one.shortest && one.plies == 1);
+}
+
+TEST(ProofGame, BudgetAndHiddenPiles) {
+  auto e = compiled_at("chessme", "start");
+  arb::proofgame::Options o;
+  o.max_plies = 6;
+  o.beam_width = 0;
+  o.max_nodes = 5000;
+  arb::proofgame::Result r = arb::proofgame::search(*e, o);
+  EXPECT_FALSE(r.found);
+  EXPECT_FALSE(r.why.empty());
+  // 66 + 2,904 turns for depths 1 and 2 (perft), the budget ends inside depth 3.
+  EXPECT_EQ(r.proved_none_within, 2);
+  // A pile of unknown order is a chance node: no proof game.
+  auto hidden = compiled_at("chessme", "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w BNP/rbb ?/? -/- 1");
+  EXPECT_THROW(arb::proofgame::search(*hidden, o), std::invalid_argument);
+}
+
+TEST(ProofGame, SmallestDrawPositionsHaveTwoTiles) {
+  // Z3's smallest draw positions (fewest tiles), re-verified here on both engines; fewer
+  // than two tiles is no position at all (each side needs its king on the board).
+  arb::synth::Request q;
+  q.goal = arb::synth::Goal::Stalemated;
+  q.smallest = true;
+  q.count = 3;
+  auto out = arb::synth::synthesize(bundled_program("chessme"), q);
+  ASSERT_EQ(out.found.size(), 3u);
+  for (const auto& f : out.found) {
+    EXPECT_EQ(f.pieces, 2);
+    auto c = compiled_at("chessme", f.position);
+    EXPECT_TRUE(arb::proofgame::no_move_draw(*c)) << f.position;
+    auto ref = reference_at("chessme", f.position);
+    EXPECT_TRUE(arb::proofgame::no_move_draw(*ref)) << f.position;
+  }
+  EXPECT_THROW(arb::parse_chessme("Kc1 w -/- -/- -/- 1"), arb::PositionError);
+  // A king beside its pawn has a move: no draw.
+  auto c = compiled_at("chessme", "kh8,Pc2,Kc1 w -/- -/- -/- 1");
+  EXPECT_FALSE(arb::proofgame::no_move_draw(*c));
+}
+
+}  // namespace
