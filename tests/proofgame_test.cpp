@@ -4,9 +4,12 @@
 // shortest; the smallest draw positions (fewest tiles) are re-verified.
 #include "arbiter/proofgame.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/synth/synth.hpp"
 #include "helpers.hpp"
+#include "process.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -143,6 +146,39 @@ TEST(ProofGame, SmallestDrawPositionsHaveTwoTiles) {
   // A king beside its pawn has a move: no draw.
   auto c = compiled_at("chessme", "kh8,Pc2,Kc1 w -/- -/- -/- 1");
   EXPECT_FALSE(arb::proofgame::no_move_draw(*c));
+}
+
+TEST(ProofGame, Command) {
+  using testing_process::run_arbiter;
+  if (!std::filesystem::exists(testing_process::arbiter_path())) GTEST_SKIP() << "build the arbiter target";
+  // From one turn before the draw of the game found from the start: a proved draw in 1.
+  const arb::proofgame::Result& game = from_start();
+  if (!game.found) GTEST_SKIP() << "the beam found no draw at this width";
+  const std::string start = compiled_at("chessme", "start")->position();
+  std::string last = after(start, game.line, game.line.size() - 1);
+  auto o = run_arbiter({"proofgame", "--variant", "chessme", "--position", last, "--goal", "draw", "--beam",
+                        "0", "--max-plies", "2", "--json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  auto lines = o.lines();
+  ASSERT_FALSE(lines.empty());
+  auto j = nlohmann::json::parse(lines.back());
+  EXPECT_EQ(j["result"], "shortest");
+  EXPECT_EQ(j["plies"], 1);
+  EXPECT_EQ(j["proved_none_within"], 0);
+  EXPECT_EQ(j["final"], game.final_position);
+  EXPECT_EQ(j["checked_by"].size(), 2u);  // the compiled generator and the reference engine
+  // No draw within 1 ply from the start: proved, exit 0.
+  auto none = run_arbiter({"proofgame", "--variant", "chessme", "--beam", "0", "--max-plies", "1", "--json"});
+  EXPECT_EQ(none.code, 0) << none.err;
+  EXPECT_NE(none.out.find("\"result\":\"none\""), std::string::npos) << none.out;
+  // Unusable input: exit 2 with a message.
+  auto bad = run_arbiter({"proofgame", "--variant", "chessme", "--goal", "mate"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--goal"), std::string::npos) << bad.err;
+  auto hidden = run_arbiter({"proofgame", "--variant", "chessme", "--position",
+                             "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w BNP/rbb ?/? -/- 1"});
+  EXPECT_EQ(hidden.code, 2);
+  EXPECT_NE(hidden.err.find("pile"), std::string::npos) << hidden.err;
 }
 
 }  // namespace
