@@ -46,6 +46,7 @@ std::string numbered(const std::vector<std::string>& san, bool white_first, int 
 int cmd_proofgame(const std::vector<std::string>& args) {
   Common c;
   std::string goal = "draw", max_plies = "8", beam = "300", max_nodes, timeout, hash = "64", svg;
+  bool no_filter = false;
   po::options_description d(
       "arbiter proofgame [--variant V | --rules F] [--position P | --seed S] --goal draw\n"
       "                  [--max-plies N] [--beam W] [--max-nodes N] [--timeout S] [--json] [--svg FILE]\n"
@@ -63,7 +64,9 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       "max-nodes", po::value(&max_nodes), "node budget of the proof phase (0: none)")(
       "timeout", po::value(&timeout), "seconds for both phases (0: none)")(
       "hash", po::value(&hash), "transposition table size in MiB (default 64)")(
-      "svg", po::value(&svg), "write a diagram of the final position to FILE");
+      "svg", po::value(&svg), "write a diagram of the final position to FILE")(
+      "no-filter", po::bool_switch(&no_filter),
+      "ChessMe: apply every last turn instead of skipping those that provably leave a move");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
@@ -75,6 +78,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
   if (!timeout.empty()) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
   o.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
   if (!svg.empty()) check_output_path(svg, {}, "svg");
+  o.last_turn_filter = !no_filter;
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
@@ -163,7 +167,9 @@ int cmd_proofgame(const std::vector<std::string>& args) {
   }
   std::cout << "start: " << start << "\n";
   std::cout << "nodes " << r.beam_nodes + r.proof_nodes << " (beam " << r.beam_nodes << ", proof "
-            << r.proof_nodes << ", table hits " << r.table_hits << "), " << secs.str() << " s\n";
+            << r.proof_nodes << ", table hits " << r.table_hits;
+  if (r.filter) std::cout << ", last turns skipped by the filter " << r.filtered;
+  std::cout << "), " << secs.str() << " s\n";
   if (c.json) {
     std::string j = "{\"result\":\"" + result + "\",\"goal\":\"draw\",\"variant\":\"" +
                     json_escape(l.variant) + "\",\"start\":\"" + json_escape(start) + "\"";
@@ -178,7 +184,8 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     j += ",\"depth_nodes\":" + dn + "]";
     j += ",\"nodes\":" + std::to_string(r.beam_nodes + r.proof_nodes) +
          ",\"beam_nodes\":" + std::to_string(r.beam_nodes) +
-         ",\"proof_nodes\":" + std::to_string(r.proof_nodes) + ",\"seconds\":" + secs.str() + "}";
+         ",\"proof_nodes\":" + std::to_string(r.proof_nodes) + ",\"filtered\":" + std::to_string(r.filtered) +
+         ",\"seconds\":" + secs.str() + "}";
     std::cout << j << "\n";
   }
   return result == "shortest" || result == "none" ? kOk : kUnknown;

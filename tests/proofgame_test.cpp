@@ -4,7 +4,9 @@
 // shortest; the smallest draw positions (fewest tiles) are re-verified.
 #include "arbiter/proofgame.hpp"
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/synth/synth.hpp"
@@ -51,6 +53,8 @@ const arb::proofgame::Result& from_start() {
     arb::proofgame::Options o;
     o.max_plies = 2;  // the exhaustive part: no draw within 2 plies
     o.beam_width = 50;
+    o.table_mb = 8;
+    o.last_turn_filter = false;  // so that every turn is applied: the counts are perft's
     arb::proofgame::Result res = arb::proofgame::search(*e, o);
     EXPECT_EQ(e->position(), start);  // the root engine is left as it was
     return res;
@@ -65,6 +69,7 @@ TEST(ProofGame, FromTheStartADrawReplaysOnBothEngines) {
   EXPECT_EQ(r.proved_none_within, 2);
   ASSERT_EQ(r.depth_nodes.size(), 2u);
   EXPECT_EQ(r.depth_nodes[0], e->perft(1));  // iteration 1 applies every turn once
+  EXPECT_EQ(r.depth_nodes[1], e->perft(1) + e->perft(2));
   if (!r.found) GTEST_SKIP() << "the beam found no draw at this width";
   EXPECT_EQ(r.found_by, "beam");
   EXPECT_GT(r.plies, 2);
@@ -87,6 +92,7 @@ TEST(ProofGame, ExhaustiveSearchProvesTheShortestDraw) {
   arb::proofgame::Options p;
   p.max_plies = static_cast<int>(k);
   p.beam_width = 0;
+  p.table_mb = 8;
   arb::proofgame::Result r = arb::proofgame::search(*m, p);
   ASSERT_TRUE(r.found);
   EXPECT_EQ(r.found_by, "proof");
@@ -110,12 +116,63 @@ TEST(ProofGame, ExhaustiveSearchProvesTheShortestDraw) {
   EXPECT_TRUE(one.found && one.shortest && one.plies == 1);
 }
 
+// Positions one to three turns before the no-move draw that ends a random game: the search
+// with the filters (skipping turns without applying them) and without them must agree.
+// `games` random games that end in a draw are used; ARBITER_PROOFGAME_GAMES raises it.
+TEST(ProofGame, FiltersAgreeWithTheFullSearchNearDraws) {
+  int games = fast() ? 3 : 10;
+  if (const char* g = std::getenv("ARBITER_PROOFGAME_GAMES")) games = std::atoi(g);
+  std::mt19937_64 rng(20261123);
+  int used = 0, compared = 0;
+  for (int attempt = 0; attempt < 50 * games && used < games; ++attempt) {
+    auto e = compiled_at("chessme", "start:" + std::to_string(attempt + 1));
+    std::vector<std::string> positions{e->position()};
+    std::vector<arb::Action> acts;
+    for (int ply = 0; ply < 400; ++ply) {
+      e->legal_actions(acts);
+      if (acts.empty()) break;
+      e->apply(acts[rng() % acts.size()]);
+      positions.push_back(e->position());
+    }
+    if (e->status().reason != "chessme-draw") continue;
+    ++used;
+    for (int k = 1; k <= 3 && k < static_cast<int>(positions.size()); ++k) {
+      if (k == 3 && fast()) break;
+      const std::string& pos = positions[positions.size() - 1 - static_cast<size_t>(k)];
+      auto m = compiled_at("chessme", pos);
+      arb::proofgame::Options o;
+      o.max_plies = k;
+      o.beam_width = 0;
+      o.table_mb = 2;
+      arb::proofgame::Result with = arb::proofgame::search(*m, o);
+      o.last_turn_filter = false;
+      arb::proofgame::Result without = arb::proofgame::search(*m, o);
+      EXPECT_TRUE(with.filter);
+      EXPECT_FALSE(without.filter);
+      ASSERT_TRUE(without.found) << pos;
+      EXPECT_EQ(with.found, without.found) << pos;
+      EXPECT_EQ(with.plies, without.plies) << pos;
+      EXPECT_EQ(with.proved_none_within, without.proved_none_within) << pos;
+      EXPECT_TRUE(with.shortest && without.shortest) << pos;
+      EXPECT_LE(with.proof_nodes, without.proof_nodes);
+      if (with.found) {
+        EXPECT_EQ(arb::proofgame::replay(*compiled_engine("chessme"), pos, with.line), "");
+      }
+      ++compared;
+    }
+  }
+  EXPECT_EQ(used, games);
+  EXPECT_GE(compared, games);
+}
+
 TEST(ProofGame, BudgetAndHiddenPiles) {
   auto e = compiled_at("chessme", "start");
   arb::proofgame::Options o;
   o.max_plies = 6;
   o.beam_width = 0;
   o.max_nodes = 5000;
+  o.last_turn_filter = false;
+  o.table_mb = 2;
   arb::proofgame::Result r = arb::proofgame::search(*e, o);
   EXPECT_FALSE(r.found);
   EXPECT_FALSE(r.why.empty());

@@ -43,6 +43,9 @@ struct Options {
   uint64_t max_nodes = 0;  // proof phase budget in actions applied, 0: none
   double timeout = 0;      // seconds for both phases, 0: none
   size_t table_mb = 64;    // transposition table
+  // ChessMe only (the bundled ruleset's name): one turn before a leaf, skip the turns that
+  // provably leave the other side a legal move (see proofgame.cpp) instead of applying them.
+  bool last_turn_filter = true;
   std::function<void(const Progress&)> progress;  // about every 0.25 s
 };
 
@@ -58,6 +61,8 @@ struct Result {
   std::string why;                           // what stopped the proof early ("" when it completed)
   uint64_t beam_nodes = 0, proof_nodes = 0;  // actions applied per phase
   uint64_t table_hits = 0;
+  bool filter = false;    // the last-turn filter ran
+  uint64_t filtered = 0;  // turns it skipped (each proved no draw without being applied)
   std::vector<uint64_t> depth_nodes;  // proof: actions applied at iteration d (index d-1)
   double seconds = 0;
 };
