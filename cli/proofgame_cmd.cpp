@@ -148,7 +148,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       } catch (const std::exception&) {
       }
     }
-    std::cout << "draw in " << r.plies << " plies"
+    std::cout << "draw in " << r.plies << (r.plies == 1 ? " ply" : " plies")
               << (r.shortest
                       ? " (shortest: no draw within " + std::to_string(r.proved_none_within) +
                             " plies, proved)"

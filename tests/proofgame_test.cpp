@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/synth/synth.hpp"
@@ -101,6 +102,15 @@ TEST(ProofGame, ExhaustiveSearchProvesTheShortestDraw) {
   EXPECT_EQ(r.proved_none_within, r.plies - 1);
   EXPECT_TRUE(r.why.empty());
   expect_replays(mid, r);
+  // The same from an engine that played the game's turns (its own encoding of the pieces,
+  // not the one of an engine that read the position's text).
+  auto played = compiled_at("chessme", "start");
+  for (size_t i = 0; i + k < game.line.size(); ++i) played->apply(*arb::parse_action(*played, game.line[i]));
+  ASSERT_EQ(played->position(), mid);
+  arb::proofgame::Result again = arb::proofgame::search(*played, p);
+  EXPECT_TRUE(again.found && again.shortest);
+  EXPECT_EQ(again.plies, r.plies);
+  expect_replays(mid, again);
   // Below the shortest, a search with no more plies proves there is none.
   if (r.plies > 1) {
     p.max_plies = r.plies - 1;
@@ -200,6 +210,38 @@ TEST(ProofGame, SmallestDrawPositionsHaveTwoTiles) {
     EXPECT_TRUE(arb::proofgame::no_move_draw(*ref)) << f.position;
   }
   EXPECT_THROW(arb::parse_chessme("Kc1 w -/- -/- -/- 1"), arb::PositionError);
+  // Every two-tile draw in a small window, White to move: Z3 with blocking clauses until
+  // unsat, against an enumeration of every placement of the two kings judged by both engines.
+  const int side = fast() ? 3 : 4;
+  q.window_w = q.window_h = side;
+  q.count = 100000;
+  out = arb::synth::synthesize(bundled_program("chessme"), q);
+  EXPECT_TRUE(out.exhausted);
+  std::set<std::string> z3;
+  for (const auto& f : out.found) z3.insert(f.position);
+  std::set<std::string> enumerated;
+  auto compiled = compiled_engine("chessme");
+  auto reference = arb::ref::make_reference_engine("chessme");
+  for (int a = 0; a < side * side; ++a)
+    for (int b = 0; b < side * side; ++b) {
+      if (a == b) continue;
+      arb::ChessMePosition p;
+      p.pieces = {{arb::Coord{a % side, 1 + a / side}, 'K'}, {arb::Coord{b % side, 1 + b / side}, 'k'}};
+      std::string text = arb::format_chessme(p);
+      bool legal = true;
+      try {
+        compiled->set_position(text);
+        reference->set_position(text);
+      } catch (const arb::PositionError&) {
+        legal = false;  // kings side by side: refused as a position
+      }
+      if (!legal) continue;
+      bool draw = arb::proofgame::no_move_draw(*compiled);
+      EXPECT_EQ(draw, arb::proofgame::no_move_draw(*reference)) << text;
+      if (draw && !compiled->status().in_check) enumerated.insert(compiled->position());
+    }
+  EXPECT_EQ(z3, enumerated);
+  EXPECT_GT(enumerated.size(), 0u);
   // A king beside its pawn has a move: no draw.
   auto c = compiled_at("chessme", "kh8,Pc2,Kc1 w -/- -/- -/- 1");
   EXPECT_FALSE(arb::proofgame::no_move_draw(*c));

@@ -125,7 +125,8 @@ bool survives(const Witness& w, Coord king, const TurnSquares& m) {
 
 class Searcher {
  public:
-  Searcher(const Engine& root, const Options& o) : o_(o), e_(root.clone()), t0_(Clock::now()) {
+  Searcher(const Engine& root, const Options& o)
+      : o_(o), e_(root.clone()), root_(root.clone()), t0_(Clock::now()) {
     filter_ = o_.last_turn_filter && root.config().variant == "chessme";
     if (filter_) flip_ = root.clone();
     size_t n = 1;
@@ -190,7 +191,7 @@ class Searcher {
   };
 
   Options o_;
-  std::unique_ptr<Engine> e_;
+  std::unique_ptr<Engine> e_, root_;
   Clock::time_point t0_, last_report_{};
   std::string start_;
   std::vector<Entry> table_;
@@ -464,8 +465,9 @@ class Searcher {
 
   // The line played from the start (line_) turned into the result.
   void take(Result& r, const char* by) {
-    std::unique_ptr<Engine> e = e_->clone();
-    e->set_position(start_);
+    // Actions are the engine's own encoding of its pieces: replayed on a copy of the root
+    // engine (never on one that read the root's text again, whose encoding may differ).
+    std::unique_ptr<Engine> e = root_->clone();
     r.line.clear();
     r.san.clear();
     for (const Action& a : line_) {
@@ -529,7 +531,8 @@ class Searcher {
       double score;
     };
     std::vector<Action> buf, buf2;
-    std::unique_ptr<Engine> side = e_->clone();
+    std::unique_ptr<Engine> b = root_->clone();  // the beam's engine: it reads texts
+    std::unique_ptr<Engine> side = root_->clone();
     for (int stuck = 0; stuck < 2; ++stuck) {
       std::vector<Node> cur{{{}, start_, 0}};
       int cap = r.found ? r.plies - 1 : o_.beam_plies;
@@ -538,34 +541,33 @@ class Searcher {
         std::vector<Node> next;
         std::unordered_set<uint64_t> seen;
         for (const Node& n : cur) {
-          e_->set_position(n.pos);
-          e_->legal_actions(buf);
+          b->set_position(n.pos);
+          b->legal_actions(buf);
           for (const Action& a : buf) {
-            std::string text = uci(e_->describe(a), e_->chess960());
-            e_->apply(a);
+            std::string text = uci(b->describe(a), b->chess960());
+            b->apply(a);
             ++nodes_;
             tick("beam");
-            if (seen.insert(e_->hash()).second) {
-              Status st = e_->status();
-              if (st.result == arb::Result::Draw && !st.in_check && no_move_draw(*e_)) {
-                // Rebuild the line from the start on the search engine.
+            if (seen.insert(b->hash()).second) {
+              Status st = b->status();
+              if (st.result == arb::Result::Draw && !st.in_check && no_move_draw(*b)) {
+                // Rebuild the line on a copy of the root engine.
                 std::vector<std::string> texts = n.line;
                 texts.push_back(text);
-                e_->set_position(start_);
+                std::unique_ptr<Engine> replay = root_->clone();
                 line_.clear();
                 for (const std::string& t : texts) {
-                  std::optional<Action> b = parse_action(*e_, t);
-                  if (!b) throw std::logic_error("the beam's line does not replay at `" + t + "`");
-                  line_.push_back(*b);
-                  e_->apply(*b);
+                  std::optional<Action> x = parse_action(*replay, t);
+                  if (!x) throw std::logic_error("the beam's line does not replay at `" + t + "`");
+                  line_.push_back(*x);
+                  replay->apply(*x);
                 }
-                e_->set_position(start_);
                 take(r, "beam");
                 goto next_side;
               }
               if (st.result == arb::Result::Ongoing) {
-                bool target_to_move = (e_->side_to_move() == Color::White) == (stuck == 0);
-                std::string pos = e_->position();
+                bool target_to_move = (b->side_to_move() == Color::White) == (stuck == 0);
+                std::string pos = b->position();
                 double score = 1e9;
                 try {
                   if (target_to_move) {
@@ -577,13 +579,13 @@ class Searcher {
                 } catch (const PositionError&) {
                 }
                 // Ties broken by the position's hash: deterministic, and spread.
-                score += static_cast<double>(e_->hash() % 997) / 2000.0;
+                score += static_cast<double>(b->hash() % 997) / 2000.0;
                 std::vector<std::string> l = n.line;
                 l.push_back(text);
                 next.push_back({std::move(l), std::move(pos), score});
               }
             }
-            e_->undo();
+            b->undo();
           }
         }
         std::sort(next.begin(), next.end(), [](const Node& x, const Node& y) { return x.score < y.score; });
@@ -592,7 +594,6 @@ class Searcher {
       }
     next_side:;
     }
-    e_->set_position(start_);
   }
 };
 
