@@ -68,7 +68,10 @@ size_t distinct_moves(Engine& e, std::vector<Action>& buf) {
 //   - king safety: X is not in check at a draw, so a non-king witness can only be lost to a
 //     pin, which needs f, t or q on the ray from X's king through s; a king witness only
 //     to a new attack on T, which needs f, t or q on a line through T or within two
-//     squares of it (every leap of the ruleset is within two squares; checked at start).
+//     squares of it (ChessMe's leaps, the knight's, king's and pawn's, reach two squares
+//     at most).
+// These rules are RULINGS 2's (captures only on the target, no en passant, no castling,
+// leaps within two squares): the filters run only for the variant named `chessme`.
 // A witness that survives keeps a legal move for X, so the turn cannot end in a draw and
 // is skipped without being applied. Every other turn is applied and judged by status().
 struct Witness {
