@@ -9,11 +9,14 @@
 //      positions where the side that is to be stuck has the fewest distinct moves (run once
 //      for each side as the stuck one). It finds a draw game fast but proves nothing.
 //   2. The proof: iterative deepening over the ply count d = 1, 2, ... of an exhaustive
-//      depth-first search with a transposition table holding, per position (the engine's
-//      hash: pieces, side, hands, piles, capture piles), the largest r for which "no draw
-//      within r plies from here" is proved. Depth d is searched only after every depth
-//      below it was refuted, so the first draw found is a shortest one; when the beam's
-//      game has U plies and every d < U is refuted, that game is a shortest one.
+//      depth-first search for a draw in exactly d plies, with a transposition table
+//      holding, per position (the engine's hash: pieces, side, hands, piles, capture
+//      piles), an r for which "no draw exactly r plies from here" is proved. Depth d is
+//      searched only after every depth below it was refuted, so the first draw found is
+//      a shortest one; when the beam's game has U plies and every d < U is refuted, that
+//      game is a shortest one. For ChessMe two filters skip, without applying them, the
+//      turns one and two plies before a leaf that provably leave the stuck side a legal
+//      move (proofgame.cpp states the argument; `last_turn_filter` turns them off).
 // Conditions of the proof: the position fixes every draw (a ChessMe pile of known order,
 // as the seeded start has: RULINGS 2.3; a pile marked `?` is refused), the game is the
 // rules' (no draw by agreement), and "shortest" counts complete turns (RULINGS 2.4: a
@@ -61,8 +64,8 @@ struct Result {
   std::string why;                           // what stopped the proof early ("" when it completed)
   uint64_t beam_nodes = 0, proof_nodes = 0;  // actions applied per phase
   uint64_t table_hits = 0;
-  bool filter = false;    // the last-turn filter ran
-  uint64_t filtered = 0;  // turns it skipped (each proved no draw without being applied)
+  bool filter = false;                // the last-turn filter ran
+  uint64_t filtered = 0;              // turns it skipped (each proved no draw without being applied)
   std::vector<uint64_t> depth_nodes;  // proof: actions applied at iteration d (index d-1)
   double seconds = 0;
 };
