@@ -53,7 +53,7 @@ const arb::proofgame::Result& from_start() {
     const std::string start = e->position();
     arb::proofgame::Options o;
     o.max_plies = 2;  // the exhaustive part: no draw within 2 plies
-    o.beam_width = 50;
+    o.beam_width = fast() ? 20 : 50;
     o.table_mb = 8;
     o.last_turn_filter = false;  // so that every turn is applied: the counts are perft's
     arb::proofgame::Result res = arb::proofgame::search(*e, o);
