@@ -84,6 +84,7 @@ enum class ConstructId : uint16_t {
   Expect,
   MoveCondition,
   Army,
+  When,
   // Turn.
   ActionMove,
   ActionPlace,
