@@ -482,9 +482,11 @@ class Compiler {
     if (!m_.deck.empty()) {
       // The card layer: without royal-safe the game ends only by capturing the royal; with
       // it, checkmate and stalemate are judged too (card_generator.cpp).
-      if (!p.royal_capture) d_.error(m_.deck_loc, "a card deck needs `royal-capture -> win` in the `end` block");
+      if (!p.royal_capture)
+        d_.error(m_.deck_loc, "a card deck needs `royal-capture -> win` in the `end` block");
       if (p.royal_safe && (!p.checkmate_loses || !p.stalemate_draw))
-        d_.error(m_.name_loc, "a card game with `royal-safe` needs `checkmate -> loss` and `stalemate -> draw`");
+        d_.error(m_.name_loc,
+                 "a card game with `royal-safe` needs `checkmate -> loss` and `stalemate -> draw`");
       p.claim_repetition = m_.claim_repetition.value_or(0);
       p.claim_fifty = m_.claim_fifty.value_or(0);
       p.expects = m_.expects;

@@ -92,8 +92,9 @@ std::vector<ConstructDef> make_table() {
               choice("adjacent-to", {"any"}, true, "the destination must touch another piece")},
              G, "a non-capturing move must end next to another piece", "RULINGS 2.5a"),
       custom(Army, "army", S::Top, NONE, "an army: its pieces, promotions and turn options"),
-      custom(When, "when", S::Top, BG,
-             "`when OPTION = VALUE { ... }` (or `!=`): the block's statements hold only for that option value"),
+      custom(
+          When, "when", S::Top, BG,
+          "`when OPTION = VALUE { ... }` (or `!=`): the block's statements hold only for that option value"),
       // ---- turn ------------------------------------------------------------------------
       custom(ActionMove, "action", S::Turn, B, "a turn is one action; `move` allowed"),
       custom(ActionPlace, "action", S::Turn, B, "a turn is one action; `place` (from the reserve) allowed"),

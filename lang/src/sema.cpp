@@ -300,8 +300,8 @@ class Checker {
     const char* form = "write it as `when OPTION = VALUE { ... }` or `when OPTION != VALUE { ... }`";
     use(ConstructId::When, s.loc);
     if (s.args.size() != 3 || !(s.args[1].is("=") || s.args[1].is("!="))) {
-      d_.error(s.args.empty() ? s.loc : s.args.back().loc, "`when` takes `OPTION = VALUE` or `OPTION != VALUE`",
-               form);
+      d_.error(s.args.empty() ? s.loc : s.args.back().loc,
+               "`when` takes `OPTION = VALUE` or `OPTION != VALUE`", form);
       return;
     }
     if (!s.has_block) {
@@ -315,14 +315,17 @@ class Checker {
     if (!o) {
       std::vector<std::string> names;
       for (const auto& op : m_.options) names.push_back(op.name);
-      d_.error(name.loc, "`when`: unknown option `" + name.text + "`",
-               names.empty() ? "declare it first with `option NAME = DEFAULT`" : did_you_mean(name.text, names));
+      d_.error(
+          name.loc, "`when`: unknown option `" + name.text + "`",
+          names.empty() ? "declare it first with `option NAME = DEFAULT`" : did_you_mean(name.text, names));
       return;
     }
-    if (!o->choices.empty() && std::find(o->choices.begin(), o->choices.end(), value.text) == o->choices.end()) {
+    if (!o->choices.empty() &&
+        std::find(o->choices.begin(), o->choices.end(), value.text) == o->choices.end()) {
       std::string list;
       for (const auto& c : o->choices) list += (list.empty() ? "" : ", ") + c;
-      d_.error(value.loc, "`when`: option `" + o->name + "` takes one of " + list + ", not `" + value.text + "`",
+      d_.error(value.loc,
+               "`when`: option `" + o->name + "` takes one of " + list + ", not `" + value.text + "`",
                did_you_mean(value.text, o->choices));
       return;
     }

@@ -280,12 +280,12 @@ struct PhaseProgram {
 // and moves a piece of its type (or loses the turn), or redraws. The position text is No
 // Stress Chess's (arbiter/nostress_text.hpp).
 struct CardProgram {
-  std::string deck;       // the cards, in the order the ruleset lists them; 'A' is Again
-  int hand_size = 0;      // cards in hand between turns
-  bool redraw = false;    // the optional redraw phase
-  std::string level;      // the `level` option (the position text's `level:` field)
-  uint64_t seed = 1;      // the `seed` option: the default deal
-  std::string board;      // the start's FEN
+  std::string deck;     // the cards, in the order the ruleset lists them; 'A' is Again
+  int hand_size = 0;    // cards in hand between turns
+  bool redraw = false;  // the optional redraw phase
+  std::string level;    // the `level` option (the position text's `level:` field)
+  uint64_t seed = 1;    // the `seed` option: the default deal
+  std::string board;    // the start's FEN
 };
 
 struct Program {
