@@ -292,11 +292,12 @@ class CardEngine final : public Engine {
     }
     // enumerate() finds checkmate and stalemate itself (no action at all).
     if (depth == 1) return enumerate(nullptr);
-    std::vector<Action> actions;
-    enumerate(&actions);
+    if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
+    buffers_[depth].clear();
+    enumerate(&buffers_[depth]);
     uint64_t n = 0;
-    for (const Action& a : actions) {
-      apply(a);
+    for (size_t i = 0; i < buffers_[depth].size(); ++i) {
+      apply(buffers_[depth][i]);
       n += perft(depth - 1);
       undo();
     }
@@ -318,6 +319,8 @@ class CardEngine final : public Engine {
   std::array<int, kKinds> type_{};  // the piece type each card moves (-1 for Again)
   Cards cs_;
   std::vector<Frame> stack_;
+  std::vector<std::vector<Action>> buffers_;  // perft's action lists, one per depth
+  std::vector<Action> moves_;                 // enumerate's move list
 
   int side() const { return board_->side_to_move() == Color::White ? 0 : 1; }
 
@@ -510,9 +513,9 @@ class CardEngine final : public Engine {
         n += moves[k];
         if (out) {
           hook_->set_move_types(mask[k]);
-          std::vector<Action> ms;
-          hook_->list_moves(ms);
-          for (const Action& m : ms) out->push_back(make_action(kPlay, k, m.lo));
+          moves_.clear();
+          hook_->list_moves(moves_);
+          for (const Action& m : moves_) out->push_back(make_action(kPlay, k, m.lo));
         }
       } else if (!escape_duty) {
         ++n;

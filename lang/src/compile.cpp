@@ -270,6 +270,9 @@ class Compiler {
     }
     if (def.forbidden_ranks)
       for (int c = 0; c < 2; ++c) pp.forbidden_zone[c] = ranks(p, c, *def.forbidden_ranks);
+    // A pawn's moves reset the fifty-move count: a piece that promotes, or one named
+    // `pawn` (No Stress Chess's pawn at levels 1-3 does not promote).
+    if (def.name == "pawn") pp.resets_clock = true;
     if (def.promote_ranks) {
       pp.resets_clock = true;
       for (int c = 0; c < 2; ++c) pp.promote_zone[c] = ranks(p, c, *def.promote_ranks);

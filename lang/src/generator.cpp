@@ -261,9 +261,9 @@ class Generator final : public Engine, public CardBoard {
   void set_move_types(uint32_t mask) override { move_types_ = mask; }
   uint64_t count_moves() override { return generate<true>(nullptr); }
   void list_moves(std::vector<Action>& out) override {
-    std::vector<Move> moves;
-    generate<false>(&moves);
-    for (Move m : moves) out.push_back(Action{m, 0});
+    card_moves_.clear();
+    generate<false>(&card_moves_);
+    for (Move m : card_moves_) out.push_back(Action{m, 0});
   }
   void pass_turn() override { make(make_move(0, 0, kNull)); }
   bool has_royal(int c) const override { return royal_square(c) >= 0; }
@@ -319,6 +319,7 @@ class Generator final : public Engine, public CardBoard {
   bool royal_only_ = false;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
+  std::vector<Move> card_moves_;                   // its move list, reused
 
   Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
   char letter(int code) const {
