@@ -219,6 +219,7 @@ class CardEngine final : public Engine {
       if (b.reason == "checkmate" || b.reason == "stalemate") {
         st.result = b.result;
         st.reason = b.reason;
+        st.claim_fifty = st.claim_threefold = false;  // a decided game has nothing to claim
       }
     }
     return st;
