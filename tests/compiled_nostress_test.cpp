@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "arbiter/nostress_text.hpp"
 #include "arbiter/notation.hpp"
 #include "helpers.hpp"
+#include "mutate/run_mutants.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -846,6 +848,57 @@ TEST(CompiledNoStressCompile, CardRulesThatTheLayerCannotRunAreErrors) {
   // Castling below the advanced level.
   auto c = build("ruleset t extends nostress\nwhen level = 3 {\n  castling {\n    rook R\n  }\n}\n");
   EXPECT_EQ(c->c.program, nullptr) << c->diags.render();
+}
+
+// ---------------------------------------------------------------------------------------
+// The mutation suite (checker/mutate): every single-point mutant of the ruleset, at every
+// level, against the reference engine. The card rules the ruleset states (Again's two
+// piles, the redraw's two conditions, the escape duty) are killed; hand sizes and deck
+// counts the position text cannot hold are refused; nothing survives.
+
+TEST(CompiledNoStressMutants, EveryCardRuleMutantIsKilledOrRefused) {
+  if (testing_helpers::fast())
+    GTEST_SKIP() << "a full mutate run under the sanitizers: the Release run covers it";
+  const std::string path = testing_helpers::ruleset_path("nostress");
+  const std::string text = testing_helpers::read_text(path);
+  std::map<std::string, std::set<std::string>> verdicts;  // "line:col mutation" -> verdicts
+  // Levels 2 and advanced hold every card rule (`arbiter mutate --against reference` finds
+  // no survivor at levels 1 and 3 either; README).
+  for (const char* level : {"2", "advanced"}) {
+    arb::mutate::MutateOptions o;
+    o.jobs = 2;
+    o.overrides = {{"level", level}};
+    o.fuzz.games = 60;
+    o.fuzz.seed = 11;
+    o.oracle = [level] { return arb::ref::make_nostress_engine({{"level", level}}); };
+    o.oracle_name = "reference:nostress";
+    auto rep = arb::mutate::run_mutants(path, o);
+    EXPECT_EQ(rep.survived, 0u) << "level " << level;
+    for (const auto& r : rep.results) {
+      EXPECT_NE(r.verdict, "survived") << "level " << level << ": " << r.mutant.describe() << ": " << r.how;
+      verdicts[std::to_string(r.mutant.line) + ":" + r.mutant.describe()].insert(r.verdict);
+    }
+  }
+  // The line of a statement in the ruleset (1-based), found by its text.
+  auto line_of = [&text](const std::string& what) {
+    size_t at = text.find(what);
+    EXPECT_NE(at, std::string::npos) << what;
+    return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+  };
+  const std::string again = line_of("again own-pile opponent-pile"), redraw = line_of("redraw-when alike"),
+                    duty = line_of("escape-duty  #");
+  for (const auto& [key, want] : std::vector<std::pair<std::string, std::string>>{
+           {again + ":remove ` own-pile`", "killed"},            // Again looks only at the opponent's pile
+           {again + ":remove ` opponent-pile`", "killed"},       // Again looks only at the own pile
+           {redraw + ":`3` -> `4`", "killed"},                   // four alike needed to redraw
+           {redraw + ":`3` -> `2`", "killed"},                   // two alike suffice
+           {redraw + ":remove ` no-move`", "killed"},            // no redraw when no card allows a move
+           {duty + ":drop `escape-duty`", "killed"},             // in check, any card may be played
+           {line_of("hand size 5") + ":`5` -> `4`", "refused"},  // the position text's hand sizes
+       }) {
+    ASSERT_TRUE(verdicts.count(key)) << "no mutant " << key;
+    EXPECT_TRUE(verdicts[key].count(want)) << key << " was never " << want;
+  }
 }
 
 }  // namespace

@@ -69,8 +69,27 @@ void compile_cards(const Model& m, Program& p, Diagnostics& d) {
       d.error(m.name_loc, "the advanced game, and only it, has `legal { royal-safe }` (RULINGS 3.6, 3.7)");
   }
   c->hand_size = m.hand_size;
-  bool keep = false, discard = false, reshuffle = false;
+  bool keep = false, discard = false, reshuffle = false, again = false, redraw_when = false;
   for (const ConstructUse& u : m.constructs) {
+    if (u.id == ConstructId::AgainNames) {
+      again = true;
+      c->again_own = u.has("own-pile");
+      c->again_opponent = u.has("opponent-pile");
+    }
+    if (u.id == ConstructId::RedrawWhen) {
+      redraw_when = true;
+      c->redraw_alike = u.has("alike") ? static_cast<int>(u.arg("alike").num) : 0;
+      c->redraw_no_move = u.has("no-move");
+      if (!c->redraw)
+        d.error(u.loc, "`redraw-when` needs `phase redraw optional` in the turn");
+      else if (!c->redraw_alike && !c->redraw_no_move)
+        d.error(u.loc, "`redraw-when` needs `alike N`, `no-move` or both");
+    }
+    if (u.id == ConstructId::EscapeDuty) {
+      c->escape_duty = true;
+      if (!m.royal_safe)
+        d.error(u.loc, "`escape-duty` needs `royal-safe` (without check there is nothing to escape)");
+    }
     if (u.id == ConstructId::Hand) keep = u.has("keep-order");
     if (u.id == ConstructId::Discard) discard = true;
     if (u.id == ConstructId::Reshuffle) reshuffle = u.has("when-empty");
@@ -78,6 +97,11 @@ void compile_cards(const Model& m, Program& p, Diagnostics& d) {
   if (m.hand_loc.src && !keep)
     d.error(m.hand_loc, "the card layer runs hands that `keep-order` (RULINGS 3.4)");
   if (!discard) d.error(at, "a deck needs `discard own-pile`");
+  if (m.deck.find('A') != std::string::npos && !again)
+    d.error(at, "Again cards need `again own-pile`, `again opponent-pile` or both in the deck (RULINGS 3.5)");
+  if (c->redraw && !redraw_when)
+    d.error(m.turn_loc,
+            "`phase redraw` needs `redraw-when alike N` and/or `redraw-when no-move` (RULINGS 3.4)");
   if (!reshuffle) d.error(at, "a deck needs `reshuffle discards when-empty` (RULINGS 3.3)");
   if (p.royal_type < 0) d.error(at, "a card ruleset needs a royal piece");
   if (const OptionDef* seed = m.option("seed")) {

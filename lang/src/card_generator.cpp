@@ -455,13 +455,15 @@ class CardEngine final : public Engine {
   // the opponent's discard pile, Again cards skipped.
   uint32_t again_mask(const Cards& s, int P) const {
     uint32_t mask = 0;
-    for (int c : {P, P ^ 1})
+    for (int c : {P, P ^ 1}) {
+      if ((c == P && !c_.again_own) || (c != P && !c_.again_opponent)) continue;
       for (int i = s.disc_n[c] - 1; i >= 0; --i) {
         int k = nostress_card_index(s.disc[c][i]);
         if (k == kAgain) continue;
         if (k >= 0 && type_[k] >= 0) mask |= 1u << type_[k];
         break;
       }
+    }
     return mask;
   }
 
@@ -493,7 +495,7 @@ class CardEngine final : public Engine {
     bool any = false, alike = false;
     for (int k = 0; k < kKinds; ++k) {
       if (!count[k]) continue;
-      if (count[k] >= 3) alike = true;
+      if (c_.redraw_alike && count[k] >= c_.redraw_alike) alike = true;
       mask[k] = k == kAgain ? again_mask(s, P) : (type_[k] >= 0 ? 1u << type_[k] : 0u);
       if (mask[k]) {
         hook_->set_move_types(mask[k]);
@@ -506,7 +508,7 @@ class CardEngine final : public Engine {
       hook_->set_move_types(CardBoard::kAllTypes);
       if (hook_->count_moves() == 0) return 0;
     }
-    const bool escape_duty = any && p_->royal_safe && hook_->in_check();
+    const bool escape_duty = any && c_.escape_duty && hook_->in_check();
     uint64_t n = 0;
     for (int k = 0; k < kKinds; ++k) {
       if (!count[k]) continue;
@@ -523,7 +525,7 @@ class CardEngine final : public Engine {
         if (out) out->push_back(make_action(kPass, k));
       }
     }
-    if (c_.redraw && !escape_duty && (alike || !any)) {
+    if (c_.redraw && !escape_duty && (alike || (c_.redraw_no_move && !any))) {
       ++n;
       if (out) out->push_back(make_action(kRedraw, 0));
     }

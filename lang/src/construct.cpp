@@ -95,6 +95,10 @@ std::vector<ConstructDef> make_table() {
       custom(
           When, "when", S::Top, BG,
           "`when OPTION = VALUE { ... }` (or `!=`): the block's statements hold only for that option value"),
+      schema(RedrawWhen, "redraw-when", S::Top,
+             {integer("alike", 2, 64, false, "at least this many identical cards in hand"),
+              flag("no-move", "no card in hand allows a move")},
+             B, "when the optional redraw phase may be taken", "RULINGS 3.4"),
       // ---- turn ------------------------------------------------------------------------
       custom(ActionMove, "action", S::Turn, B, "a turn is one action; `move` allowed"),
       custom(ActionPlace, "action", S::Turn, B, "a turn is one action; `place` (from the reserve) allowed"),
@@ -118,6 +122,8 @@ std::vector<ConstructDef> make_table() {
       // ---- legality --------------------------------------------------------------------
       schema(RoyalSafe, "royal-safe", S::Legal, {}, BG, "no action may leave a royal piece attacked"),
       schema(RoyalsApart, "royals-apart", S::Legal, {}, B, "royal pieces of both sides never stand adjacent"),
+      schema(EscapeDuty, "escape-duty", S::Legal, {}, B,
+             "in check, a card that allows an escape must be played when the hand holds one", "RULINGS 3.7"),
       // ---- end -------------------------------------------------------------------------
       custom(EndCheckmate, "checkmate", S::End, BG, "in check with no legal action"),
       custom(EndStalemate, "stalemate", S::End, B, "not in check with no legal action"),
@@ -185,6 +191,10 @@ std::vector<ConstructDef> make_table() {
              NONE, "a king-turn after every normal action", "RULINGS 4.9"),
       // ---- deck ------------------------------------------------------------------------
       custom(Card, "card", S::Deck, B, "`card NAME LETTER*COUNT`: cards in the deck"),
+      schema(AgainNames, "again", S::Deck,
+             {flag("own-pile", "the newest piece card of the player's own discard pile"),
+              flag("opponent-pile", "the newest piece card of the opponent's discard pile")},
+             B, "the piece types an Again card lets the player move", "RULINGS 3.5"),
       // ---- castling block --------------------------------------------------------------
       custom(CastlingRook, "rook", S::Castling, B, "`rook LETTER`: the castling piece"),
       custom(CastlingKingSide, "king-side", S::Castling, B, "`king-side king-to FILE rook-to FILE`"),

@@ -259,7 +259,9 @@ class Checker {
       m_.deck.clear();
       m_.deck_loc = s.loc;
       for (const Stmt& c : s.block) {
-        if (c.keyword != "card") {
+        if (c.keyword == "again") {
+          typed_use(ConstructId::AgainNames, c);
+        } else if (c.keyword != "card") {
           unknown(c, keywords(Scope::Deck), "deck statement");
         } else if (c.args.size() < 2) {
           d_.error(c.loc, "`card` takes a name and `LETTER*COUNT`");
@@ -273,6 +275,8 @@ class Checker {
       typed_use(ConstructId::Discard, s);
     } else if (k == "reshuffle") {
       typed_use(ConstructId::Reshuffle, s);
+    } else if (k == "redraw-when") {
+      typed_use(ConstructId::RedrawWhen, s);
     } else if (k == "turn") {
       turn(s);
     } else if (k == "placement") {
@@ -682,6 +686,8 @@ class Checker {
         if (typed_use(ConstructId::RoyalSafe, c)) m_.royal_safe = true;
       } else if (c.keyword == "royals-apart") {
         if (typed_use(ConstructId::RoyalsApart, c)) m_.royals_apart = true;
+      } else if (c.keyword == "escape-duty") {
+        typed_use(ConstructId::EscapeDuty, c);
       } else {
         unknown(c, keywords(Scope::Legal), "legality condition");
       }

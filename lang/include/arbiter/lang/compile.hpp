@@ -286,6 +286,14 @@ struct CardProgram {
   std::string level;    // the `level` option (the position text's `level:` field)
   uint64_t seed = 1;    // the `seed` option: the default deal
   std::string board;    // the start's FEN
+  // RULINGS 3.5: the piles an Again card looks down for the piece type it names.
+  bool again_own = true, again_opponent = true;
+  // RULINGS 3.4: the redraw is allowed when this many cards are alike (0: never for that
+  // reason) or when no card allows a move.
+  int redraw_alike = 3;
+  bool redraw_no_move = true;
+  // RULINGS 3.7: in check, a card that allows an escape must be played if the hand has one.
+  bool escape_duty = false;
 };
 
 struct Program {

@@ -85,6 +85,7 @@ enum class ConstructId : uint16_t {
   MoveCondition,
   Army,
   When,
+  RedrawWhen,
   // Turn.
   ActionMove,
   ActionPlace,
@@ -105,6 +106,7 @@ enum class ConstructId : uint16_t {
   // Legality.
   RoyalSafe,
   RoyalsApart,
+  EscapeDuty,
   // End.
   EndCheckmate,
   EndStalemate,
@@ -137,6 +139,7 @@ enum class ConstructId : uint16_t {
   ArmyKingTurn,
   // Deck.
   Card,
+  AgainNames,
   // Castling block.
   CastlingRook,
   CastlingKingSide,
