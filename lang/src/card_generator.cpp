@@ -210,8 +210,10 @@ class CardEngine final : public Engine {
     }
     hook_->set_move_types(CardBoard::kAllTypes);
     Status b = board_->status();
-    st.claim_fifty = b.claim_fifty;
-    st.claim_threefold = b.claim_threefold;
+    // Claims are made by the player to act: none at a chance node (check is shown there).
+    const bool open = card_chance();
+    st.claim_fifty = b.claim_fifty && !open;
+    st.claim_threefold = b.claim_threefold && !open;
     if (p_->royal_safe) {
       // RULINGS 3.7: check, checkmate and stalemate at the advanced level, judged at the
       // start of the turn whatever the cards.
