@@ -20,6 +20,7 @@
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/nostress_text.hpp"
 #include "arbiter/notation.hpp"
+#include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
 #include "mutate/run_mutants.hpp"
 #include "reference.hpp"
@@ -899,6 +900,42 @@ TEST(CompiledNoStressMutants, EveryCardRuleMutantIsKilledOrRefused) {
     ASSERT_TRUE(verdicts.count(key)) << "no mutant " << key;
     EXPECT_TRUE(verdicts[key].count(want)) << key << " was never " << want;
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// The differential checker (checker/fuzz) at every level: random games with mutated
+// positions (card zones too: hidden or emptied piles, three alike, hidden hands).
+
+TEST(CompiledNoStressFuzz, EveryLevelRunsCleanAgainstTheReference) {
+  for (const char* level : {"1", "2", "3", "advanced"}) {
+    auto p = program(level);
+    arb::fuzz::EngineFactory left = [p] { return arb::lang::make_compiled_engine(p); };
+    arb::fuzz::EngineFactory right = [level] { return arb::ref::make_nostress_engine({{"level", level}}); };
+    arb::fuzz::Options o;
+    o.games = testing_helpers::fast() ? 8 : 40;
+    o.seed = 5;
+    o.mutate_percent = 15;
+    arb::fuzz::Report r = arb::fuzz::run(left, right, left()->position(), o);
+    EXPECT_FALSE(r.divergence) << "level " << level << ": " << arb::fuzz::to_json(*r.divergence);
+    EXPECT_GT(r.positions, o.games * 10) << level;
+    EXPECT_GT(r.mutations, 0u) << level;
+  }
+}
+
+TEST(CompiledNoStressCompile, CardConstructsAreCheckedWhereTheyStand) {
+  // `redraw-when` with neither condition; `escape-duty` without check.
+  auto r = build("ruleset t extends nostress\nredraw-when\n");
+  EXPECT_TRUE(has_error(r->diags, 2, 1, "needs `alike N`, `no-move` or both")) << r->diags.render();
+  auto e = build("ruleset t extends nostress\nlegal {\n  escape-duty\n}\n");
+  EXPECT_TRUE(has_error(e->diags, 3, 3, "needs `royal-safe`")) << e->diags.render();
+  // A typed argument out of range, at its place.
+  auto a = build("ruleset t extends nostress\nredraw-when alike 1\n");
+  EXPECT_TRUE(has_error(a->diags, 2, 19, "between 2 and 64")) << a->diags.render();
+  // Again cards that name nothing would be ignored: refused.
+  auto g = build(
+      "ruleset t extends nostress\ndeck shared {\n  card pawn P*11\n  card knight N*8\n  card bishop B*8\n"
+      "  card rook R*8\n  card queen Q*8\n  card king K*7\n  card again Again*6\n}\n");
+  EXPECT_TRUE(has_error(g->diags, 2, 1, "Again cards need")) << g->diags.render();
 }
 
 }  // namespace
