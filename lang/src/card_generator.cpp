@@ -10,7 +10,6 @@
 // waiting for its cards) is a chance node with weighted outcomes.
 #include <algorithm>
 #include <array>
-#include <cstring>
 
 #include "arbiter/fen.hpp"
 #include "arbiter/nostress_text.hpp"
@@ -478,6 +477,8 @@ class CardEngine final : public Engine {
     hook_->set_move_types(CardBoard::kAllTypes);
     return hook_->count_moves() == 0;
   }
+  // decided() sets the generator's type mask and counts moves, leaving the position as it
+  // was: logically const, so chance() (a const query of the interface) may use it.
   bool decided_now() const { return const_cast<CardEngine*>(this)->decided(); }
 
   // The turn's actions (RULINGS 3.4, 3.7, 3.9): one per card kind in hand and move of that
