@@ -84,12 +84,18 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
-  if (!arb::registry::make_reference(l.variant))
-    throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
+  // The reference plays the game the --set options choose too (No Stress Chess's level).
+  const auto sets = parse_sets(c.sets);
+  try {
+    if (!arb::registry::make_reference(l.variant, sets))
+      throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("the reference engine refuses the --set options: ") + e.what());
+  }
   auto program = l.compiled.program;
   std::string variant = l.variant;
   arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory right = [variant] { return arb::registry::make_reference(variant); };
+  arb::fuzz::EngineFactory right = [variant, sets] { return arb::registry::make_reference(variant, sets); };
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
   arb::fuzz::Report r = arb::fuzz::run_parallel(left, right, start, o, jobs);

@@ -66,6 +66,9 @@ std::string wrap(const ConstructDef& def, const std::string& stmt, int& line) {
     case Scope::Army:
       line = 3;
       return head + "army tester K Q R B N P {\n" + stmt + "\n}\n";
+    case Scope::Deck:
+      line = 3;
+      return head + "deck shared {\n" + stmt + "\n}\n";
     default:
       line = 0;
       return "";

@@ -105,7 +105,6 @@ TEST(RuleMutants, FingerprintProvesEquivalenceOnly) {
 TEST(RuleMutants, DraftsAreRefusedWhole) {
   arb::mutate::MutateOptions o;
   o.fuzz.games = 1;
-  EXPECT_THROW(arb::mutate::run_mutants(rules_path("nostress"), o), arb::mutate::OriginalError);
   EXPECT_THROW(arb::mutate::run_mutants(rules_path("chess2"), o), arb::mutate::OriginalError);
 }
 

@@ -2,7 +2,8 @@
 // OSS-Fuzz) can run it with coverage guidance. The input bytes are a choice sequence:
 //
 //   choice 1        which variant (among the bundled rulesets that compile and have a
-//                   reference engine: chess, chessembly, chessme, in that order)
+//                   reference engine: chess, chessembly, chessme, then No Stress Chess at
+//                   levels 1, 2, 3 and advanced, in that order)
 //   byte 2          a prefix length P (0..31): P plies played at random (seeded by bytes
 //                   3-4) on the compiled engine alone; the reference engine then loads the
 //                   position text reached, so the compared game starts deep in a game
@@ -33,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -140,17 +142,25 @@ bool accepts(arb::Engine& e, const std::string& text) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  for (const char* v : {"chess", "chessembly", "chessme"}) {
+  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> games = {
+      {"chess", {}},
+      {"chessembly", {}},
+      {"chessme", {}},
+      {"nostress", {{"level", "1"}}},
+      {"nostress", {{"level", "2"}}},
+      {"nostress", {{"level", "3"}}},
+      {"nostress", {{"level", "advanced"}}}};
+  for (const auto& [v, sets] : games) {
     arb::lang::Diagnostics diags;
-    auto c = arb::lang::compile_file((rulesets_dir() / (std::string(v) + ".rules")).string(), {}, diags);
-    if (!c.program || !arb::ref::make_reference_engine(v)) continue;
+    auto c = arb::lang::compile_file((rulesets_dir() / (v + ".rules")).string(), sets, diags);
+    if (!c.program || !arb::ref::make_reference_engine(v, sets)) continue;
     Target t;
     t.variant = v;
     t.program = c.program;
     t.a = arb::lang::make_compiled_engine(t.program);
-    t.b = arb::ref::make_reference_engine(v);
+    t.b = arb::ref::make_reference_engine(v, sets);
     t.probe_a = arb::lang::make_compiled_engine(t.program);
-    t.probe_b = arb::ref::make_reference_engine(v);
+    t.probe_b = arb::ref::make_reference_engine(v, sets);
     t.start = t.a->position();
     t.alphabet = arb::fuzz::piece_alphabet(t.start);
     if (arb::fuzz::detect_format(t.start) == arb::fuzz::TextFormat::ChessMe) {

@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "arbiter/chessme_text.hpp"
+#include "arbiter/nostress_text.hpp"
 #include "arbiter/notation.hpp"
 
 namespace arb::fuzz {
@@ -371,6 +372,82 @@ std::optional<std::string> mutate_fen(Fen f, const std::string& alphabet, const 
   return join_fen(f);
 }
 
+// ---- No Stress Chess's card zones -------------------------------------------------------
+
+std::optional<NoStressPosition> parse_ns(const std::string& text) {
+  if (text.find("level:") == std::string::npos) return std::nullopt;
+  try {
+    return parse_nostress(text);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// A change of the cards toward what random games seldom reach (RULINGS 3.3-3.8): the
+// pile's order hidden, the pile emptied onto the discard piles (a reshuffle at the next
+// draw, with or without a seed), three alike in the hand of the side to move (the redraw),
+// the opponent's hand hidden, two pile cards swapped. The deck stays whole.
+std::optional<std::string> mutate_cards(NoStressPosition p, const Choose& choose, std::string* what) {
+  const int us = p.board.side == Color::White ? 0 : 1;
+  std::string desc;
+  switch (choose(5)) {
+    case 0:
+      if (p.pile.known.empty()) return std::nullopt;
+      p.pile.unknown += static_cast<int>(p.pile.known.size());
+      p.pile.known.clear();
+      if (choose(2)) p.reshuffle_seed.reset();
+      desc = "cards: pile hidden";
+      break;
+    case 1: {
+      if (p.pile.unknown > 0 || p.pile.known.empty() || p.pending) return std::nullopt;
+      for (size_t i = 0; i < p.pile.known.size(); ++i) p.discard[choose(2)].push_back(p.pile.known[i]);
+      p.pile.known.clear();
+      if (choose(2))
+        p.reshuffle_seed = choose(1000);
+      else
+        p.reshuffle_seed.reset();
+      desc = "cards: pile emptied onto the discard piles";
+      break;
+    }
+    case 2: {
+      // Exchange pile cards with the hand so that its first card has two more alike.
+      std::string& hand = p.hand[us].known;
+      if (hand.size() < 3) return std::nullopt;
+      const char want = hand[0];
+      int placed = 1;
+      for (size_t i = 1; i < hand.size() && placed < 3; ++i) {
+        if (hand[i] == want) {
+          ++placed;
+          continue;
+        }
+        size_t at = p.pile.known.find(want);
+        if (at == std::string::npos) return std::nullopt;
+        std::swap(hand[i], p.pile.known[at]);
+        ++placed;
+      }
+      desc = std::string("cards: three ") + want + " in hand";
+      break;
+    }
+    case 3: {
+      NoStressCards& h = p.hand[us ^ 1];
+      if (h.known.empty()) return std::nullopt;
+      h.unknown += static_cast<int>(h.known.size());
+      h.known.clear();
+      desc = "cards: opponent's hand hidden";
+      break;
+    }
+    default: {
+      if (p.pile.known.size() < 2) return std::nullopt;
+      size_t a = choose(p.pile.known.size()), b = choose(p.pile.known.size());
+      std::swap(p.pile.known[a], p.pile.known[b]);
+      desc = "cards: pile cards swapped";
+      break;
+    }
+  }
+  if (what) *what = desc;
+  return format_nostress(p);
+}
+
 // ---- ChessMe ---------------------------------------------------------------------------
 
 std::optional<ChessMePosition> parse_me(const std::string& text) {
@@ -672,6 +749,7 @@ std::optional<std::string> mutate_position(const std::string& text, const std::s
                                            const Choose& choose, std::string* what, bool targeted) {
   std::string letters = alphabet.empty() ? piece_alphabet(text) : alphabet;
   if (targeted && choose(4) == 0) return targeted_position(text, letters, choose, what);
+  if (auto ns = parse_ns(text); ns && choose(2) == 0) return mutate_cards(*ns, choose, what);
   if (auto f = split_fen(text)) return mutate_fen(*f, letters, choose, what);
   if (auto p = parse_me(text)) return mutate_chessme(*p, letters, choose, what);
   return std::nullopt;

@@ -25,7 +25,10 @@ std::string piece_alphabet(const std::string& text);
 
 // One mutation of a position text: a piece moved, added or removed; for FEN the side to
 // move flipped, the halfmove clock near the fifty-move limit, a reserve piece added or
-// removed; for ChessMe a hand tile, a pile or a capture pile changed; with `targeted`, one
+// removed; for ChessMe a hand tile, a pile or a capture pile changed; for No Stress Chess
+// (a FEN with card zones), half the time its cards instead: the pile hidden or emptied onto
+// the discard piles (a reshuffle, seeded or not), three alike in hand, the opponent's hand
+// hidden, two pile cards swapped; with `targeted`, one
 // time in four a targeted_position (below). `alphabet` gives
 // the letters a piece may be added with (empty: those of the text). nullopt when the
 // text's format is unknown or nothing could be changed. `what`, when given, receives a

@@ -345,6 +345,11 @@ std::string program_fingerprint(const arb::lang::Program& p) {
     << p.royals_apart << ' ' << static_cast<int>(p.on_checkmate) << p.checkmate_loses << p.stalemate_draw
     << p.insufficient_draw << p.insufficient_needs_empty_reserves << ' ' << p.claim_repetition << ' '
     << p.claim_fifty << ' ' << p.lines_are_rays << '\n';
+  o << p.royal_capture << '\n';
+  if (const auto* c = p.cards.get())
+    o << "cards " << c->deck << ' ' << c->hand_size << ' ' << c->redraw << ' ' << c->level << ' ' << c->seed
+      << ' ' << c->board << ' ' << c->again_own << c->again_opponent << ' ' << c->redraw_alike
+      << c->redraw_no_move << ' ' << c->escape_duty << '\n';
   if (p.tables64) tables(o, *p.tables64);
   if (p.tables128) tables(o, *p.tables128);
   if (p.tables256) tables(o, *p.tables256);

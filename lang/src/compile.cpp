@@ -7,6 +7,7 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/betza.hpp"
+#include "card_board.hpp"
 
 namespace arb::lang {
 
@@ -61,7 +62,10 @@ class Compiler {
     for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[t].letter);
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
     rules(*p);
-    bitboard_turn(*p);
+    if (!m_.deck.empty())
+      compile_cards(m_, *p, d_);  // card_compile.cpp
+    else
+      bitboard_turn(*p);
     if (d_.has_errors()) return nullptr;
     if (p->squares <= 64)
       p->tables64 = tables<uint64_t>(*p);
@@ -109,6 +113,11 @@ class Compiler {
 
   // The bitboard back end runs the normal action, optionally followed by a royal move.
   void bitboard_turn(const Program& p) {
+    // Hands, discards and reshuffles belong to the card layer: without a deck they would
+    // be ignored, so they are refused.
+    for (const ConstructUse& u : m_.constructs)
+      if (u.id == ConstructId::Hand || u.id == ConstructId::Discard || u.id == ConstructId::Reshuffle)
+        d_.error(u.loc, "`" + u.def().keyword + "` needs a `deck` on the bitboard back end");
     const auto& t = p.turn;
     for (size_t i = 0; i < t.size(); ++i) {
       bool ok = (i == 0 && t[i].kind == PhaseKind::Action) ||
@@ -261,6 +270,9 @@ class Compiler {
     }
     if (def.forbidden_ranks)
       for (int c = 0; c < 2; ++c) pp.forbidden_zone[c] = ranks(p, c, *def.forbidden_ranks);
+    // A pawn's moves reset the fifty-move count: a piece that promotes, or one named
+    // `pawn` (No Stress Chess's pawn at levels 1-3 does not promote).
+    if (def.name == "pawn") pp.resets_clock = true;
     if (def.promote_ranks) {
       pp.resets_clock = true;
       for (int c = 0; c < 2; ++c) pp.promote_zone[c] = ranks(p, c, *def.promote_ranks);
@@ -464,9 +476,24 @@ class Compiler {
       } else if (r.condition == "insufficient-material" && r.result == "draw") {
         p.insufficient_draw = true;
         p.insufficient_needs_empty_reserves = r.when == "reserves-empty";
+      } else if (r.condition == "royal-capture" && r.result == "win" && !m_.deck.empty()) {
+        p.royal_capture = true;  // the card layer: a lost turn may leave a royal piece to capture
       } else {
         d_.error(r.loc, "end condition `" + r.condition + " -> " + r.result + "` is not executable yet");
       }
+    }
+    if (!m_.deck.empty()) {
+      // The card layer: without royal-safe the game ends only by capturing the royal; with
+      // it, checkmate and stalemate are judged too (card_generator.cpp).
+      if (!p.royal_capture)
+        d_.error(m_.deck_loc, "a card deck needs `royal-capture -> win` in the `end` block");
+      if (p.royal_safe && (!p.checkmate_loses || !p.stalemate_draw))
+        d_.error(m_.name_loc,
+                 "a card game with `royal-safe` needs `checkmate -> loss` and `stalemate -> draw`");
+      p.claim_repetition = m_.claim_repetition.value_or(0);
+      p.claim_fifty = m_.claim_fifty.value_or(0);
+      p.expects = m_.expects;
+      return;
     }
     if (!p.checkmate_loses && p.royal_type >= 0)
       d_.error(m_.name_loc, "a royal piece without `checkmate -> loss` is not executable yet");

@@ -6,6 +6,7 @@
 
 #include "arbiter/fen.hpp"
 #include "arbiter/lang/compile.hpp"
+#include "card_board.hpp"
 
 namespace arb::lang {
 
@@ -17,7 +18,7 @@ namespace {
 #define ARB_INLINE [[gnu::always_inline]] inline
 
 using Move = uint32_t;
-enum Kind : uint32_t { kNormal = 0, kDouble, kEnPassant, kCastleK, kCastleQ, kPromote, kPlace };
+enum Kind : uint32_t { kNormal = 0, kDouble, kEnPassant, kCastleK, kCastleQ, kPromote, kPlace, kNull };
 
 // 8-bit squares (up to 256), 3-bit kind, 4-bit type.
 constexpr Move make_move(int from, int to, uint32_t kind, int type = 0) {
@@ -94,7 +95,7 @@ struct Undo {
 };
 
 template <class BB>
-class Generator final : public Engine {
+class Generator final : public Engine, public CardBoard {
   static constexpr int N = bb::kSquares<BB>;
   static BB bit(int s) { return bb::bit<BB>(s); }
 
@@ -284,6 +285,21 @@ class Generator final : public Engine {
   bool chess960() const override { return chess960_; }
   std::unique_ptr<Engine> clone() const override { return std::make_unique<Generator>(*this); }
 
+  // ---- the card layer's hook (card_board.hpp) ------------------------------------------
+  void set_move_types(uint32_t mask) override { move_types_ = mask; }
+  uint64_t count_moves() override { return generate<true>(nullptr); }
+  void list_moves(std::vector<Action>& out) override {
+    card_moves_.clear();
+    generate<false>(&card_moves_);
+    for (Move m : card_moves_) out.push_back(Action{m, 0});
+  }
+  void pass_turn() override { make(make_move(0, 0, kNull)); }
+  bool has_royal(int c) const override { return royal_square(c) >= 0; }
+  bool in_check() override {
+    int k = royal_square(side_);
+    return k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
+  }
+
   uint64_t perft(int depth) override {
     if (royal_phase_) return Engine::perft(depth);  // turns of two steps: the generic walk
     if (depth <= 0) return 1;
@@ -331,6 +347,8 @@ class Generator final : public Engine {
   bool royal_phase_ = false;
   bool royal_only_ = false;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
+  uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
+  std::vector<Move> card_moves_;                   // its move list, reused
 
   Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
   char letter(int code) const {
@@ -501,7 +519,14 @@ class Generator final : public Engine {
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
 
     if (p_->action_move && !royal_in_reserve) {
-      for (BB b = royal_only_ ? pieces(us, p_->royal_type) : own; b; clear_lsb(b)) {
+      BB movers = royal_only_ ? pieces(us, p_->royal_type) : own;
+      if (move_types_ != CardBoard::kAllTypes) {
+        BB allowed{};
+        for (int t = 0; t < p_->ntypes; ++t)
+          if (move_types_ >> t & 1) allowed |= by_type_[t];
+        movers &= allowed;
+      }
+      for (BB b = movers; b; clear_lsb(b)) {
         const int s = lsb(b);
         const int t = board_[s] >> 1;
         const PieceTables<BB>& pp = t_->pieces[t];
@@ -549,7 +574,7 @@ class Generator final : public Engine {
           if (safe_after(m)) emit(m);
         }
       }
-      if (p_->castling && k >= 0 && !in_check && !royal_only_) {
+      if (p_->castling && k >= 0 && !in_check && !royal_only_ && (move_types_ >> p_->royal_type & 1)) {
         for (int side = 0; side < 2; ++side) {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
@@ -604,7 +629,9 @@ class Generator final : public Engine {
     ep_ = ep_victim_ = -1;
     hash_ ^= z.castle[castling_];
     if (!continues && halfmove_ < INT32_MAX) ++halfmove_;  // saturates: the text holds int32 counters
-    if (k == kPlace) {
+    if (k == kNull) {
+      // A turn without a move (the card layer's pass or redraw).
+    } else if (k == kPlace) {
       int t = type_of(m);
       hash_ ^= z.reserve[us][t][reserve_[us][t]];
       --reserve_[us][t];
@@ -711,7 +738,8 @@ class Generator final : public Engine {
     const Move m = u.move;
     const int from = from_of(m), to = to_of(m);
     const uint32_t k = kind_of(m);
-    if (k == kPlace) {
+    if (k == kNull) {
+    } else if (k == kPlace) {
       remove(to);
       ++reserve_[us][type_of(m)];
     } else if (k == kCastleK || k == kCastleQ) {
@@ -792,7 +820,8 @@ class Generator final : public Engine {
       if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
-        if (total != 1)
+        // A game won by capturing the royal piece may leave the side to move without one.
+        if (total != 1 && !(p_->royal_capture && total == 0 && c == side_))
           throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
                                   " (found " + std::to_string(total) + ")",
                               0);
@@ -810,7 +839,9 @@ class Generator final : public Engine {
     if (p_->has_reserve) check_material(text);
     {
       int k = royal_square(side_ ^ 1);
-      if (k >= 0 && p_->royal_safe && attacked(k, side_, occupied()))
+      // Where a royal piece may be captured (a lost turn in check), the side not to move
+      // may stand in check.
+      if (k >= 0 && p_->royal_safe && !p_->royal_capture && attacked(k, side_, occupied()))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
@@ -956,6 +987,7 @@ class Generator final : public Engine {
 std::unique_ptr<Engine> make_grid_engine(std::shared_ptr<const Program> program);  // grid_generator.cpp
 
 std::unique_ptr<Engine> make_compiled_engine(std::shared_ptr<const Program> program) {
+  if (program->cards) return make_card_engine(std::move(program));
   if (program->grid) return make_grid_engine(std::move(program));
   if (const auto* t = program->tables64.get())
     return std::make_unique<Generator<uint64_t>>(std::move(program), t);

@@ -92,6 +92,11 @@ class Lexer {
         advance(2);
         continue;
       }
+      if (c == '!' && pos_ + 1 < t.size() && t[pos_ + 1] == '=') {
+        out.push_back(make(Tok::Symbol, "!=", 2));
+        advance(2);
+        continue;
+      }
       if (c == '=' || c == ',' || c == ':' || c == '(' || c == ')') {
         out.push_back(make(Tok::Symbol, std::string(1, c), 1));
         advance(1);

@@ -187,6 +187,10 @@ class Checker {
   // ---- statements ---------------------------------------------------------------------
   void statement(const Stmt& s, bool is_root) {
     const std::string& k = s.keyword;
+    if (k == "when") {
+      when(s, is_root);
+      return;
+    }
     // Statements that merge by name keep one group per name; the others replace the
     // parent's statement of the same keyword.
     if (k == "option" || k == "army" || k == "piece")
@@ -252,13 +256,17 @@ class Checker {
         m_.constructs.push_back(*u);
       }
     } else if (k == "deck") {
+      m_.deck.clear();
+      m_.deck_loc = s.loc;
       for (const Stmt& c : s.block) {
-        if (c.keyword != "card") {
+        if (c.keyword == "again") {
+          typed_use(ConstructId::AgainNames, c);
+        } else if (c.keyword != "card") {
           unknown(c, keywords(Scope::Deck), "deck statement");
         } else if (c.args.size() < 2) {
           d_.error(c.loc, "`card` takes a name and `LETTER*COUNT`");
         } else {
-          letter_list(c.args, 1);
+          for (char l : letter_list(c.args, 1)) m_.deck.push_back(l == '*' ? 'A' : l);
           use(ConstructId::Card, c.loc);
         }
       }
@@ -267,6 +275,8 @@ class Checker {
       typed_use(ConstructId::Discard, s);
     } else if (k == "reshuffle") {
       typed_use(ConstructId::Reshuffle, s);
+    } else if (k == "redraw-when") {
+      typed_use(ConstructId::RedrawWhen, s);
     } else if (k == "turn") {
       turn(s);
     } else if (k == "placement") {
@@ -283,6 +293,53 @@ class Checker {
       army(s);
     } else {
       unknown(s, keywords(Scope::Top), "statement");
+    }
+  }
+
+  // `when OPTION = VALUE { ... }` / `when OPTION != VALUE { ... }`: the block's statements
+  // are read as top-level statements, in place, when the option (as --set leaves it) has
+  // (or has not) that value; otherwise they are skipped. The option must be declared
+  // before, and the value must be one it may take.
+  void when(const Stmt& s, bool is_root) {
+    const char* form = "write it as `when OPTION = VALUE { ... }` or `when OPTION != VALUE { ... }`";
+    use(ConstructId::When, s.loc);
+    if (s.args.size() != 3 || !(s.args[1].is("=") || s.args[1].is("!="))) {
+      d_.error(s.args.empty() ? s.loc : s.args.back().loc,
+               "`when` takes `OPTION = VALUE` or `OPTION != VALUE`", form);
+      return;
+    }
+    if (!s.has_block) {
+      d_.error(s.loc, "`when` needs a `{ ... }` block of statements", form);
+      return;
+    }
+    const bool negate = s.args[1].is("!=");
+    const Value& name = s.args[0];
+    const Value& value = s.args[2];
+    const OptionDef* o = m_.option(name.text);
+    if (!o) {
+      std::vector<std::string> names;
+      for (const auto& op : m_.options) names.push_back(op.name);
+      d_.error(
+          name.loc, "`when`: unknown option `" + name.text + "`",
+          names.empty() ? "declare it first with `option NAME = DEFAULT`" : did_you_mean(name.text, names));
+      return;
+    }
+    if (!o->choices.empty() &&
+        std::find(o->choices.begin(), o->choices.end(), value.text) == o->choices.end()) {
+      std::string list;
+      for (const auto& c : o->choices) list += (list.empty() ? "" : ", ") + c;
+      d_.error(value.loc,
+               "`when`: option `" + o->name + "` takes one of " + list + ", not `" + value.text + "`",
+               did_you_mean(value.text, o->choices));
+      return;
+    }
+    if ((o->value == value.text) == negate) return;
+    for (const Stmt& c : s.block) {
+      if (c.keyword == "ruleset" || c.keyword == "option") {
+        d_.error(c.loc, "`" + c.keyword + "` cannot stand in a `when` block", "state it outside the block");
+        continue;
+      }
+      statement(c, is_root);
     }
   }
 
@@ -629,6 +686,8 @@ class Checker {
         if (typed_use(ConstructId::RoyalSafe, c)) m_.royal_safe = true;
       } else if (c.keyword == "royals-apart") {
         if (typed_use(ConstructId::RoyalsApart, c)) m_.royals_apart = true;
+      } else if (c.keyword == "escape-duty") {
+        typed_use(ConstructId::EscapeDuty, c);
       } else {
         unknown(c, keywords(Scope::Legal), "legality condition");
       }

@@ -265,7 +265,7 @@ enum class PhaseKind : uint8_t {
   Place,      // a placement from the hand (`phase place`)
   Draw,       // draw from the own pile (`phase draw`)
   RoyalMove,  // a move of one own royal piece after the normal action (`phase royal-move`)
-  DrawCard,   // No Stress Chess's phases (not executable yet)
+  DrawCard,   // No Stress Chess's phases (the card layer, card_generator.cpp)
   PlayCard,
   Redraw,
 };
@@ -273,6 +273,27 @@ struct PhaseProgram {
   PhaseKind kind = PhaseKind::Action;
   bool optional = false;
   int after = -1;  // index of the phase that must have been taken, or -1
+};
+
+// The card layer (card_generator.cpp): a shared deck, one discard pile per player, hands
+// kept in arrival order, reshuffles of the discards; each turn draws a card, then plays one
+// and moves a piece of its type (or loses the turn), or redraws. The position text is No
+// Stress Chess's (arbiter/nostress_text.hpp).
+struct CardProgram {
+  std::string deck;     // the cards, in the order the ruleset lists them; 'A' is Again
+  int hand_size = 0;    // cards in hand between turns
+  bool redraw = false;  // the optional redraw phase
+  std::string level;    // the `level` option (the position text's `level:` field)
+  uint64_t seed = 1;    // the `seed` option: the default deal
+  std::string board;    // the start's FEN
+  // RULINGS 3.5: the piles an Again card looks down for the piece type it names.
+  bool again_own = true, again_opponent = true;
+  // RULINGS 3.4: the redraw is allowed when this many cards are alike (0: never for that
+  // reason) or when no card allows a move.
+  int redraw_alike = 3;
+  bool redraw_no_move = true;
+  // RULINGS 3.7: in check, a card that allows an escape must be played if the hand has one.
+  bool escape_duty = false;
 };
 
 struct Program {
@@ -301,6 +322,7 @@ struct Program {
   bool place_first_royal = false;
   bool royal_safe = true;
   bool royals_apart = false;
+  bool royal_capture = false;  // `royal-capture -> win`: capturing the enemy royal wins at once
 
   Result on_checkmate = Result::Ongoing;  // relative: WhiteWins means "the mover wins"
   bool checkmate_loses = true;
@@ -323,6 +345,10 @@ struct Program {
 
   // Set for unbounded boards; the bounded tables above are then unused.
   std::shared_ptr<const GridProgram> grid;
+
+  // Set for card-driven turns: make_compiled_engine runs the card layer over the bitboard
+  // generator of this program (whose own turn is then one move).
+  std::shared_ptr<const CardProgram> cards;
 };
 
 // Compiles a checked model. Returns nullptr and reports at the construct's location when

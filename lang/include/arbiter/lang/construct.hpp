@@ -84,6 +84,8 @@ enum class ConstructId : uint16_t {
   Expect,
   MoveCondition,
   Army,
+  When,
+  RedrawWhen,
   // Turn.
   ActionMove,
   ActionPlace,
@@ -104,6 +106,7 @@ enum class ConstructId : uint16_t {
   // Legality.
   RoyalSafe,
   RoyalsApart,
+  EscapeDuty,
   // End.
   EndCheckmate,
   EndStalemate,
@@ -136,6 +139,7 @@ enum class ConstructId : uint16_t {
   ArmyKingTurn,
   // Deck.
   Card,
+  AgainNames,
   // Castling block.
   CastlingRook,
   CastlingKingSide,

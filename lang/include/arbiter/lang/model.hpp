@@ -121,6 +121,10 @@ struct Model {
   Loc pile_loc;
   bool place_pawn_beside = false, place_other_behind = false;
   bool place_no_escape = false, place_no_promotion = false;
+  // A shared deck of cards (`deck { card NAME LETTER*COUNT ... }`): piece letters, `A` for
+  // an Again card (`Again*COUNT`), in the order the ruleset lists them.
+  std::string deck;
+  Loc deck_loc;
 
   bool royal_safe = false;
   bool royals_apart = false;

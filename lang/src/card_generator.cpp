@@ -1,0 +1,546 @@
+// The card layer: card-driven turns over the compiled bitboard generator (RULINGS 3.3-3.9).
+//
+// The generator moves the pieces; this layer holds the shared draw pile, the discard piles
+// and the hands, and runs the turn: draw a card, then play one and move a piece of its type
+// (restricted through CardBoard::set_move_types), lose the turn with a card that allows no
+// move, or redraw. Again cards name the newest piece card of either discard pile. The
+// position text, the draws' timing and the chance nodes are those of
+// arbiter/nostress_text.hpp: a draw whose card the position fixes is part of the action;
+// one it does not fix (an unknown pile, an unseeded reshuffle, an unknown hand, a redraw
+// waiting for its cards) is a chance node with weighted outcomes.
+#include <algorithm>
+#include <array>
+
+#include "arbiter/fen.hpp"
+#include "arbiter/nostress_text.hpp"
+#include "arbiter/numbers.hpp"
+#include "card_board.hpp"
+
+namespace arb::lang {
+
+namespace {
+
+constexpr int kKinds = 7;  // P N B R Q K A, the text's order (kNoStressCardKinds)
+constexpr int kAgain = 6;  // index of the Again card
+constexpr int kMaxCards = 56;
+
+// The card zones. The pile's known part is stored bottom first (its top is the last
+// card), so that a draw is a pop.
+struct Cards {
+  std::array<char, kMaxCards> pile{};
+  uint8_t pile_n = 0, pile_unknown = 0;
+  std::array<std::array<char, kMaxCards>, 2> disc{};  // bottom to top
+  std::array<uint8_t, 2> disc_n{};
+  std::array<std::array<char, 8>, 2> hand{};  // hand order, oldest first
+  std::array<uint8_t, 2> hand_n{}, hand_unknown{};
+  bool has_seed = false;
+  uint64_t seed = 0;
+  uint8_t pending = 0;
+};
+
+// Action layout: lo bits 0-31 the generator's move, 32-39 the card's kind index, 40-43
+// what the action is.
+enum ActKind : uint64_t { kPlay = 0, kPass = 1, kRedraw = 2, kDraw = 3 };
+Action make_action(ActKind k, int card, uint64_t move = 0) {
+  return Action{move | (uint64_t(card) << 32) | (uint64_t(k) << 40), 0};
+}
+ActKind act_kind(const Action& a) {
+  return static_cast<ActKind>((a.lo >> 40) & 15);
+}
+int act_card(const Action& a) {
+  return static_cast<int>((a.lo >> 32) & 255);
+}
+
+class CardEngine final : public Engine {
+ public:
+  explicit CardEngine(std::shared_ptr<const Program> p) : p_(std::move(p)), c_(*p_->cards) {
+    // The board program: the same pieces and rules, one move per turn, no card layer.
+    auto inner = std::make_shared<Program>(*p_);
+    inner->cards.reset();
+    inner->turn = {PhaseProgram{PhaseKind::Action, false, -1}};
+    inner->action_move = true;
+    inner->action_place = false;
+    inner->start_text = c_.board;
+    board_ = make_compiled_engine(inner);
+    hook_ = dynamic_cast<CardBoard*>(board_.get());
+    if (!hook_) throw std::logic_error("the card layer needs the bitboard generator");
+    level_ = *parse_nostress_level(c_.level);
+    H_ = c_.hand_size;
+    for (int k = 0; k < kKinds; ++k) {
+      type_[k] = -1;
+      if (k == kAgain) continue;
+      size_t t = p_->letters.find(kNoStressCardKinds[k]);
+      if (t != std::string::npos) type_[k] = static_cast<int>(t);
+    }
+    start(c_.seed);
+  }
+  CardEngine(const CardEngine& o)
+      : p_(o.p_),
+        c_(o.c_),
+        board_(o.board_->clone()),
+        hook_(dynamic_cast<CardBoard*>(board_.get())),
+        level_(o.level_),
+        H_(o.H_),
+        type_(o.type_),
+        cs_(o.cs_),
+        stack_(o.stack_) {}
+
+  std::string name() const override { return "compiled:" + p_->variant; }
+  GameConfig config() const override { return GameConfig{p_->variant, p_->options}; }
+
+  // ---- position text ----------------------------------------------------------------
+  void set_position(std::string_view text) override {
+    if (text == "start") return start(c_.seed);
+    if (text.substr(0, 6) == "start:") {
+      auto n = parse_integer(text.substr(6), 0, INT64_MAX);
+      if (!n) throw PositionError("`start:SEED` needs a whole number", 6);
+      return start(static_cast<uint64_t>(*n));
+    }
+    NoStressPosition np = parse_nostress(text);
+    if (np.level != level_)
+      throw PositionError("this engine plays level " + nostress_level_name(level_) +
+                              " (use --set level=" + nostress_level_name(np.level) + ")",
+                          text.find("level:") == std::string_view::npos ? 0 : text.find("level:"));
+    load(np);
+  }
+
+  std::string position() const override {
+    NoStressPosition np;
+    np.board = parse_fen(board_->position(), 8, 8, "KQRBNPkqrbnp");
+    np.level = level_;
+    for (int i = cs_.pile_n - 1; i >= 0; --i) np.pile.known.push_back(cs_.pile[i]);
+    np.pile.unknown = cs_.pile_unknown;
+    for (int c = 0; c < 2; ++c) {
+      np.discard[c].assign(cs_.disc[c].data(), cs_.disc_n[c]);
+      np.hand[c].known.assign(cs_.hand[c].data(), cs_.hand_n[c]);
+      np.hand[c].unknown = cs_.hand_unknown[c];
+    }
+    if (cs_.has_seed) np.reshuffle_seed = cs_.seed;
+    np.pending = cs_.pending;
+    return format_nostress(np);
+  }
+
+  // ---- actions ----------------------------------------------------------------------
+  void legal_actions(std::vector<Action>& out) override {
+    out.clear();
+    if (!hook_->has_royal(side())) return;
+    if (card_chance()) {
+      if (decided()) return;
+      std::vector<ChanceOutcome> o;
+      chance_outcomes(o);
+      for (const auto& x : o) out.push_back(x.action);
+      return;
+    }
+    enumerate(&out);
+  }
+
+  void apply(const Action& a) override {
+    stack_.push_back(Frame{cs_, false});
+    const int P = side();
+    if (act_kind(a) == kDraw) {
+      apply_draw(act_card(a), P);
+      return;
+    }
+    Cards s = acting(P);
+    if (act_kind(a) == kRedraw) {
+      // RULINGS 3.4: the whole hand onto the own discard pile, in hand order, then a new
+      // hand of H cards, one at a time (reshuffling whenever the pile is empty).
+      for (int i = 0; i < s.hand_n[P]; ++i) s.disc[P][s.disc_n[P]++] = s.hand[P][i];
+      s.hand_n[P] = 0;
+      s.pending = static_cast<uint8_t>(H_);
+      while (s.pending > 0 && draw_one(s, P)) --s.pending;
+      cs_ = s;
+      if (cs_.pending == 0) end_turn_without_move();
+      return;
+    }
+    // Play the first copy of the card's kind (hand order) onto the own discard pile.
+    const char card = kNoStressCardKinds[act_card(a)];
+    remove_first(s, P, card);
+    s.disc[P][s.disc_n[P]++] = card;
+    cs_ = s;
+    if (act_kind(a) == kPlay) {
+      board_->apply(Action{a.lo & 0xFFFFFFFFu, 0});
+      stack_.back().board_moved = true;
+    } else {
+      end_turn_without_move();
+    }
+  }
+
+  void undo() override {
+    if (stack_.empty()) return;
+    Frame f = stack_.back();
+    stack_.pop_back();
+    cs_ = f.before;
+    if (f.board_moved) board_->undo();
+  }
+
+  ActionInfo describe(const Action& a) const override {
+    Step s;
+    const char card = kNoStressCardKinds[act_card(a)];
+    switch (act_kind(a)) {
+      case kPlay: {
+        ActionInfo info = board_->describe(Action{a.lo & 0xFFFFFFFFu, 0});
+        for (Step& st : info.steps) st.card = card;
+        return info;
+      }
+      case kPass:
+        s.kind = StepKind::Pass;
+        s.card = card;
+        break;
+      case kRedraw:
+        s.kind = StepKind::Redraw;
+        break;
+      case kDraw:
+        s.kind = StepKind::Draw;
+        s.drawn = std::string(1, card);
+        break;
+    }
+    return ActionInfo{{s}};
+  }
+
+  // ---- status -----------------------------------------------------------------------
+  Status status() override {
+    Status st;
+    const int P = side();
+    if (!hook_->has_royal(P)) {
+      st.result = P == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.reason = "royal-capture";
+      return st;
+    }
+    hook_->set_move_types(CardBoard::kAllTypes);
+    Status b = board_->status();
+    // Claims are made by the player to act: none at a chance node (check is shown there).
+    const bool open = card_chance();
+    st.claim_fifty = b.claim_fifty && !open;
+    st.claim_threefold = b.claim_threefold && !open;
+    if (p_->royal_safe) {
+      // RULINGS 3.7: check, checkmate and stalemate at the advanced level, judged at the
+      // start of the turn whatever the cards.
+      st.in_check = b.in_check;
+      if (b.reason == "checkmate" || b.reason == "stalemate") {
+        st.result = b.result;
+        st.reason = b.reason;
+        st.claim_fifty = st.claim_threefold = false;  // a decided game has nothing to claim
+      }
+    }
+    return st;
+  }
+
+  uint64_t hash() const override {
+    // The board's key (which repetition claims compare) mixed with the card zones.
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](uint64_t v) {
+      h ^= v;
+      h *= 1099511628211ull;
+    };
+    for (int i = 0; i < cs_.pile_n; ++i) mix(static_cast<uint64_t>(cs_.pile[i]));
+    mix(0x100 | cs_.pile_unknown);
+    for (int c = 0; c < 2; ++c) {
+      for (int i = 0; i < cs_.disc_n[c]; ++i) mix(static_cast<uint64_t>(cs_.disc[c][i]));
+      mix(0x200 | cs_.disc_n[c]);
+      for (int i = 0; i < cs_.hand_n[c]; ++i) mix(static_cast<uint64_t>(cs_.hand[c][i]));
+      mix(0x300 | cs_.hand_n[c]);
+      mix(0x400 | cs_.hand_unknown[c]);
+    }
+    mix(cs_.has_seed ? cs_.seed : 0x500);
+    mix(cs_.has_seed);
+    mix(0x600 | cs_.pending);
+    return board_->hash() ^ (h * 0x9E3779B97F4A7C15ull);
+  }
+  Color side_to_move() const override { return board_->side_to_move(); }
+  std::unique_ptr<Engine> clone() const override { return std::make_unique<CardEngine>(*this); }
+
+  // ---- chance and hidden information ------------------------------------------------
+  bool chance() const override { return card_chance() && !decided_now(); }
+  // Whether the cards leave the next draw open (the position may still be decided).
+  bool card_chance() const {
+    const int P = side();
+    if (cs_.pending > 0) return true;
+    if (cs_.hand_unknown[P] > 0) return true;
+    if (cs_.hand_n[P] == H_ && cs_.pile_n == 0 && (cs_.pile_unknown > 0 || !cs_.has_seed)) return true;
+    return false;
+  }
+
+  void chance_outcomes(std::vector<ChanceOutcome>& out) override {
+    out.clear();
+    if (!chance()) return;
+    Cards s = cs_;
+    const int P = side();
+    if (s.pending == 0 && s.hand_unknown[P] == 0 && s.pile_n == 0 && s.pile_unknown == 0)
+      reshuffle_unseeded(s);
+    std::array<int, kKinds> pool = unknown_pool(s);
+    int total = 0;
+    for (int n : pool) total += n;
+    for (int k = 0; k < kKinds; ++k)
+      if (pool[k] > 0)
+        out.push_back(ChanceOutcome{make_action(kDraw, k), static_cast<double>(pool[k]) / total});
+  }
+
+  std::vector<std::string> hidden() const override {
+    std::vector<std::string> h;
+    if (cs_.pile_unknown > 0) h.push_back("draw-pile");
+    if (cs_.hand_unknown[0] > 0) h.push_back("white-hand");
+    if (cs_.hand_unknown[1] > 0) h.push_back("black-hand");
+    return h;
+  }
+
+  // ---- perft ------------------------------------------------------------------------
+  uint64_t perft(int depth) override {
+    if (depth <= 0) return 1;
+    if (!hook_->has_royal(side())) return 0;
+    if (card_chance()) {
+      if (decided()) return 0;
+      throw ChanceError("perft met a chance node (the draw is not fixed by the position): " + position());
+    }
+    // enumerate() finds checkmate and stalemate itself (no action at all).
+    if (depth == 1) return enumerate(nullptr);
+    if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
+    buffers_[depth].clear();
+    enumerate(&buffers_[depth]);
+    uint64_t n = 0;
+    for (size_t i = 0; i < buffers_[depth].size(); ++i) {
+      apply(buffers_[depth][i]);
+      n += perft(depth - 1);
+      undo();
+    }
+    return n;
+  }
+
+ private:
+  struct Frame {
+    Cards before;
+    bool board_moved;
+  };
+
+  std::shared_ptr<const Program> p_;
+  const CardProgram& c_;
+  std::unique_ptr<Engine> board_;
+  CardBoard* hook_ = nullptr;
+  NoStressLevel level_ = NoStressLevel::Three;
+  int H_ = 0;
+  std::array<int, kKinds> type_{};  // the piece type each card moves (-1 for Again)
+  Cards cs_;
+  std::vector<Frame> stack_;
+  std::vector<std::vector<Action>> buffers_;  // perft's action lists, one per depth
+  std::vector<Action> moves_;                 // enumerate's move list
+
+  int side() const { return board_->side_to_move() == Color::White ? 0 : 1; }
+
+  void start(uint64_t seed) {
+    std::string deck = shuffle_cards(c_.deck, seed);
+    NoStressPosition np;
+    np.board = parse_fen(c_.board, 8, 8, "KQRBNPkqrbnp");
+    np.level = level_;
+    const size_t dealt = static_cast<size_t>(2 * H_);
+    for (size_t i = 0; i < dealt; ++i) np.hand[i % 2].known.push_back(deck[i]);
+    np.pile.known = deck.substr(dealt);
+    np.reshuffle_seed = seed + 1;
+    load(np);
+  }
+
+  void load(const NoStressPosition& np) {
+    board_->set_position(format_fen(np.board));
+    Cards s;
+    s.pile_n = static_cast<uint8_t>(np.pile.known.size());
+    for (size_t i = 0; i < np.pile.known.size(); ++i) s.pile[s.pile_n - 1 - i] = np.pile.known[i];
+    s.pile_unknown = static_cast<uint8_t>(np.pile.unknown);
+    for (int c = 0; c < 2; ++c) {
+      s.disc_n[c] = static_cast<uint8_t>(np.discard[c].size());
+      std::copy(np.discard[c].begin(), np.discard[c].end(), s.disc[c].begin());
+      if (np.hand[c].known.size() > s.hand[c].size())
+        throw PositionError("a hand holds more cards than this engine runs", 0);
+      s.hand_n[c] = static_cast<uint8_t>(np.hand[c].known.size());
+      std::copy(np.hand[c].known.begin(), np.hand[c].known.end(), s.hand[c].begin());
+      s.hand_unknown[c] = static_cast<uint8_t>(np.hand[c].unknown);
+    }
+    s.has_seed = np.reshuffle_seed.has_value();
+    s.seed = np.reshuffle_seed.value_or(0);
+    s.pending = static_cast<uint8_t>(np.pending);
+    cs_ = s;
+    stack_.clear();
+  }
+
+  // ---- card zones -------------------------------------------------------------------
+  // RULINGS 3.3/3.8: the discard piles (White's, then Black's, bottom to top) become the
+  // pile, shuffled by the position's seed; both discard piles are emptied.
+  static void reshuffle_seeded(Cards& s) {
+    std::string gathered(s.disc[0].data(), s.disc_n[0]);
+    gathered.append(s.disc[1].data(), s.disc_n[1]);
+    std::string shuffled = shuffle_cards(gathered, s.seed);
+    ++s.seed;
+    s.pile_n = static_cast<uint8_t>(shuffled.size());
+    for (size_t i = 0; i < shuffled.size(); ++i) s.pile[s.pile_n - 1 - i] = shuffled[i];
+    s.disc_n = {0, 0};
+  }
+  // Without a seed the order is open: the pile becomes that many unknown cards.
+  static void reshuffle_unseeded(Cards& s) {
+    s.pile_unknown = static_cast<uint8_t>(s.disc_n[0] + s.disc_n[1]);
+    s.disc_n = {0, 0};
+  }
+  // Draws one card into P's hand when the position fixes it; false when the draw is a
+  // chance event (the pile's known part is empty; an empty pile is reshuffled first).
+  static bool draw_one(Cards& s, int P) {
+    if (s.pile_n == 0 && s.pile_unknown == 0 && s.disc_n[0] + s.disc_n[1] > 0) {
+      if (s.has_seed)
+        reshuffle_seeded(s);
+      else
+        reshuffle_unseeded(s);
+    }
+    if (s.pile_n == 0) return false;
+    s.hand[P][s.hand_n[P]++] = s.pile[--s.pile_n];
+    return true;
+  }
+  static void remove_first(Cards& s, int P, char card) {
+    auto& h = s.hand[P];
+    for (int i = 0; i < s.hand_n[P]; ++i)
+      if (h[i] == card) {
+        for (int j = i; j + 1 < s.hand_n[P]; ++j) h[j] = h[j + 1];
+        --s.hand_n[P];
+        return;
+      }
+  }
+  // The deck minus every known card: what unknown parts may hold.
+  static std::array<int, kKinds> unknown_pool(const Cards& s) {
+    std::array<int, kKinds> pool;
+    for (int k = 0; k < kKinds; ++k) pool[k] = kNoStressDeckCounts[k];
+    auto take = [&pool](const char* cards, int n) {
+      for (int i = 0; i < n; ++i) {
+        int k = nostress_card_index(cards[i]);
+        if (k >= 0) --pool[k];
+      }
+    };
+    take(s.pile.data(), s.pile_n);
+    for (int c = 0; c < 2; ++c) {
+      take(s.disc[c].data(), s.disc_n[c]);
+      take(s.hand[c].data(), s.hand_n[c]);
+    }
+    for (int& n : pool) n = std::max(n, 0);
+    return pool;
+  }
+
+  // The chance outcome `card` (nostress_text.hpp, cases a, b, c).
+  void apply_draw(int k, int P) {
+    const char card = kNoStressCardKinds[k];
+    Cards& s = cs_;
+    if (s.pending > 0) {
+      if (s.pile_n == 0 && s.pile_unknown == 0) reshuffle_unseeded(s);
+      s.hand[P][s.hand_n[P]++] = card;
+      if (s.pile_unknown > 0) --s.pile_unknown;
+      --s.pending;
+      while (s.pending > 0 && draw_one(s, P)) --s.pending;
+      if (s.pending == 0) end_turn_without_move();
+    } else if (s.hand_unknown[P] > 0) {
+      s.hand[P][s.hand_n[P]++] = card;  // the oldest unknown card, revealed
+      --s.hand_unknown[P];
+    } else {
+      if (s.pile_n == 0 && s.pile_unknown == 0) reshuffle_unseeded(s);
+      s.hand[P][s.hand_n[P]++] = card;
+      if (s.pile_unknown > 0) --s.pile_unknown;
+    }
+  }
+
+  void end_turn_without_move() {
+    hook_->pass_turn();
+    stack_.back().board_moved = true;
+  }
+
+  // P's cards when it acts: the turn's draw made when it is still to come (it is known:
+  // the position is no chance node).
+  Cards acting(int P) const {
+    Cards s = cs_;
+    if (s.hand_n[P] + s.hand_unknown[P] == H_) draw_one(s, P);
+    return s;
+  }
+
+  // The pieces an Again card moves (RULINGS 3.5): the newest piece card of the own and of
+  // the opponent's discard pile, Again cards skipped.
+  uint32_t again_mask(const Cards& s, int P) const {
+    uint32_t mask = 0;
+    for (int c : {P, P ^ 1}) {
+      if ((c == P && !c_.again_own) || (c != P && !c_.again_opponent)) continue;
+      for (int i = s.disc_n[c] - 1; i >= 0; --i) {
+        int k = nostress_card_index(s.disc[c][i]);
+        if (k == kAgain) continue;
+        if (k >= 0 && type_[k] >= 0) mask |= 1u << type_[k];
+        break;
+      }
+    }
+    return mask;
+  }
+
+  // Whether the game is over before anything is drawn: a royal captured, or at the
+  // advanced level checkmate or stalemate (no legal move for any piece type).
+  bool decided() {
+    const int P = side();
+    if (!hook_->has_royal(P)) return true;
+    if (!p_->royal_safe) return false;
+    hook_->set_move_types(CardBoard::kAllTypes);
+    return hook_->count_moves() == 0;
+  }
+  // decided() sets the generator's type mask and counts moves, leaving the position as it
+  // was: logically const, so chance() (a const query of the interface) may use it.
+  bool decided_now() const { return const_cast<CardEngine*>(this)->decided(); }
+
+  // The turn's actions (RULINGS 3.4, 3.7, 3.9): one per card kind in hand and move of that
+  // kind, or a pass for a kind that allows no move, and the redraw when three or more
+  // cards are alike or no card allows a move. In check (advanced), only the cards that
+  // allow an escape when there are any. Lists into `out`, or only counts when it is null.
+  uint64_t enumerate(std::vector<Action>* out) {
+    const int P = side();
+    const Cards s = acting(P);
+    std::array<int, kKinds> count{};
+    for (int i = 0; i < s.hand_n[P]; ++i) {
+      int k = nostress_card_index(s.hand[P][i]);
+      if (k >= 0) ++count[k];
+    }
+    std::array<uint64_t, kKinds> moves{};
+    std::array<uint32_t, kKinds> mask{};
+    bool any = false, alike = false;
+    for (int k = 0; k < kKinds; ++k) {
+      if (!count[k]) continue;
+      if (c_.redraw_alike && count[k] >= c_.redraw_alike) alike = true;
+      mask[k] = k == kAgain ? again_mask(s, P) : (type_[k] >= 0 ? 1u << type_[k] : 0u);
+      if (mask[k]) {
+        hook_->set_move_types(mask[k]);
+        moves[k] = hook_->count_moves();
+      }
+      if (moves[k]) any = true;
+    }
+    if (!any && p_->royal_safe) {
+      // No card allows a move: checkmate or stalemate when no piece at all can move.
+      hook_->set_move_types(CardBoard::kAllTypes);
+      if (hook_->count_moves() == 0) return 0;
+    }
+    const bool escape_duty = any && c_.escape_duty && hook_->in_check();
+    uint64_t n = 0;
+    for (int k = 0; k < kKinds; ++k) {
+      if (!count[k]) continue;
+      if (moves[k]) {
+        n += moves[k];
+        if (out) {
+          hook_->set_move_types(mask[k]);
+          moves_.clear();
+          hook_->list_moves(moves_);
+          for (const Action& m : moves_) out->push_back(make_action(kPlay, k, m.lo));
+        }
+      } else if (!escape_duty) {
+        ++n;
+        if (out) out->push_back(make_action(kPass, k));
+      }
+    }
+    if (c_.redraw && !escape_duty && (alike || (c_.redraw_no_move && !any))) {
+      ++n;
+      if (out) out->push_back(make_action(kRedraw, 0));
+    }
+    hook_->set_move_types(CardBoard::kAllTypes);
+    return n;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_card_engine(std::shared_ptr<const Program> program) {
+  return std::make_unique<CardEngine>(std::move(program));
+}
+
+}  // namespace arb::lang
