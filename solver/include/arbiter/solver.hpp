@@ -54,6 +54,10 @@ struct Options {
   double timeout = 0;      // seconds, 0: none
   int jobs = 1;
   size_t table_mb = 64;
+  // Proof-number search (df-pn) for every iteration when jobs == 1 and no chance node is
+  // met; false: the depth-limited AND/OR alpha-beta of every iteration (the peer of the
+  // benchmark, and the search of --jobs > 1 and of chance nodes).
+  bool proof_numbers = true;
   // Called about every 0.25 s from one search thread.
   std::function<void(const Progress&)> progress;
 };
