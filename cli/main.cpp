@@ -355,7 +355,8 @@ void usage() {
                "                        --junit FILE, --shard I/N\n"
                "  mutate FILE.rules     single-point mutants of a ruleset, each run through the checker:\n"
                "                        the mutation score and every surviving mutant\n"
-               "  solve --depth N       forced win/mate/draw within N moves (--goal, --all-keys)\n\n"
+               "  solve --depth N       forced win/mate/draw within N moves (--goal, --all-keys)\n"
+               "  puzzles --depth K     proved unique-key puzzles from self-play (--goal, --count, --out)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
                "arbiter COMMAND --help lists a command's options.\n"
@@ -384,6 +385,7 @@ int main(int argc, char** argv) {
     if (cmd == "validate") return cmd_validate(args);
     if (cmd == "mutate") return cmd_mutate(args);
     if (cmd == "solve") return cmd_solve(args);
+    if (cmd == "puzzles") return cmd_puzzles(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;
