@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -44,13 +46,16 @@ class Table {
   explicit Table(size_t mb) {
     size_t n = 1;
     while (n * 2 * sizeof(Slot) <= std::max<size_t>(mb, 1) << 20) n *= 2;
-    slots_ = std::make_unique<Slot[]>(n);
+    // calloc: the system hands out zeroed pages as they are first touched, so a small
+    // search does not pay for clearing the whole table.
+    slots_.reset(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
+    if (!slots_) throw std::bad_alloc();
     mask_ = n - 1;
   }
   bool probe(uint64_t key, Entry& e) const {
-    const Slot& s = slots_[key & mask_];
-    uint64_t d = s.data.load(std::memory_order_relaxed);
-    if ((s.check.load(std::memory_order_relaxed) ^ d) != key) return false;
+    Slot& s = slots_[key & mask_];
+    uint64_t d = std::atomic_ref<uint64_t>(s.data).load(std::memory_order_relaxed);
+    if ((std::atomic_ref<uint64_t>(s.check).load(std::memory_order_relaxed) ^ d) != key) return false;
     e.win = static_cast<uint8_t>(d);
     e.nowin = static_cast<uint8_t>(d >> 8);
     e.best = static_cast<uint16_t>(d >> 16);
@@ -69,16 +74,20 @@ class Table {
     if (best < kNoMove) e.best = static_cast<uint16_t>(best);
     uint64_t d = uint64_t{e.win} | uint64_t{e.nowin} << 8 | uint64_t{e.best} << 16;
     Slot& s = slots_[key & mask_];
-    s.data.store(d, std::memory_order_relaxed);
-    s.check.store(key ^ d, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s.data).store(d, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s.check).store(key ^ d, std::memory_order_relaxed);
   }
 
  private:
-  struct Slot {
-    std::atomic<uint64_t> check{0};
-    std::atomic<uint64_t> data{0};
+  // Read and written through std::atomic_ref (several threads share the table).
+  struct alignas(16) Slot {
+    uint64_t check;
+    uint64_t data;
   };
-  std::unique_ptr<Slot[]> slots_;
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  std::unique_ptr<Slot[], Free> slots_;
   uint64_t mask_ = 0;
 };
 
@@ -104,7 +113,8 @@ class PnTable {
   explicit PnTable(size_t mb) {
     size_t n = 1;
     while (n * 2 * sizeof(Entry) * 4 <= std::max<size_t>(mb, 1) << 20) n *= 2;
-    slots_.resize(n * 4);
+    slots_.reset(static_cast<Entry*>(std::calloc(n * 4, sizeof(Entry))));
+    if (!slots_) throw std::bad_alloc();
     mask_ = n - 1;
   }
   bool probe(uint64_t key, int r, uint32_t& pn, uint32_t& dn) const {
@@ -135,16 +145,19 @@ class PnTable {
   }
 
  private:
-  std::vector<Entry> slots_;
+  struct Free {
+    void operator()(Entry* p) const { std::free(p); }
+  };
+  std::unique_ptr<Entry[], Free> slots_;  // calloc: zero (unused) until touched
   uint64_t mask_ = 0;
 };
 
 struct Shared {
+  Clock::time_point start = Clock::now();  // first: the tables' set-up is timed too
   const Options& opt;
   Table table;
   std::unique_ptr<PnTable> pn;  // df-pn only
   Color prover;
-  Clock::time_point start = Clock::now();
   std::atomic<uint64_t> nodes{0};
   std::atomic<bool> stop{false};      // budget or timeout: the whole search ends
   std::atomic<bool> answered{false};  // this iteration's answer is known (a key found)
