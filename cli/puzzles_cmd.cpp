@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "arbiter/puzzles.hpp"
+#include "arbiter/synth/synth.hpp"
 #include "common.hpp"
 
 namespace arb::cli {
@@ -28,6 +29,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   Common c;
   std::string goal = "mate", depth, count = "10", seed = "1", out, max_nodes = "100000", max_games = "5000",
               timeout;
+  std::string from = "selfplay", material, window;
   bool append = false;
   po::options_description d(
       "arbiter puzzles --variant V --goal mate|win|draw --depth K --count N [--seed S] [--out FILE "
@@ -48,7 +50,11 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "keep the puzzles already in --out (new ones after them, no duplicates)")(
       "max-nodes", po::value(&max_nodes), "solver budget per position (default 100000 actions)")(
       "max-games", po::value(&max_games), "self-play games before giving up (default 5000)")(
-      "timeout", po::value(&timeout), "seconds before giving up (0: none)");
+      "timeout", po::value(&timeout), "seconds before giving up (0: none)")(
+      "from", po::value(&from),
+      "selfplay (default) or synth (Z3 mate-in-1 positions: --goal mate --depth 1)")(
+      "material", po::value(&material), "with --from synth: exact material, e.g. \"KRB v K\"")(
+      "window", po::value(&window), "with --from synth: WxH, the squares pieces may stand on");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, false);
@@ -64,6 +70,19 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   o.max_games = uint_option("max-games", max_games, 1, UINT64_MAX);
   if (!timeout.empty()) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
   if (append && out.empty()) throw UsageError("--append needs --out FILE");
+  if (from != "selfplay" && from != "synth")
+    throw UsageError("--from must be selfplay or synth, not `" + from + "`");
+  if (from == "synth" && (goal != "mate" || o.depth != 1))
+    throw UsageError("--from synth makes mate-in-1 positions: it needs --goal mate --depth 1");
+  if (from != "synth" && (!material.empty() || !window.empty()))
+    throw UsageError("--material and --window go with --from synth");
+  int window_w = 0, window_h = 0;
+  if (!window.empty()) {
+    size_t x = window.find_first_of("xX");
+    if (x == std::string::npos) throw UsageError("--window must read WxH, e.g. 5x5");
+    window_w = static_cast<int>(int_option("window", window.substr(0, x), 1, 64));
+    window_h = static_cast<int>(int_option("window", window.substr(x + 1), 1, 64));
+  }
   if (!out.empty()) check_output_path(out, {}, "out");
   o.shuffle_starts = !c.position_given && c.moves.empty();
 
@@ -94,7 +113,38 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   if (c.json)
     o.found = [](const arb::puzzles::Puzzle& p) { std::cout << puzzle_json(p) << "\n" << std::flush; };
   arb::puzzles::Stats stats;
-  std::vector<arb::puzzles::Puzzle> found = arb::puzzles::generate(*l.engine, o, stats);
+  std::vector<arb::puzzles::Puzzle> found;
+  if (from == "synth") {
+    if (!l.compiled.program) throw UsageError("--from synth needs the compiled engine");
+    // Z3's mate-in-1 positions for each side in turn (blocking clauses make them
+    // distinct), three candidates per puzzle wanted: many have more than one mating move.
+    std::vector<std::string> by_side[2];
+    for (arb::Color side : {arb::Color::White, arb::Color::Black}) {
+      arb::synth::Request q;
+      q.goal = arb::synth::Goal::MateIn1;
+      q.side = side;
+      q.material = material;
+      q.window_w = window_w;
+      q.window_h = window_h;
+      q.count = std::max(1, 3 * o.count / 2);
+      q.timeout_seconds = o.timeout > 0 ? o.timeout / 2 : 0;
+      arb::synth::Outcome so;
+      try {
+        so = arb::synth::synthesize(l.compiled.program, q);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--from synth: ") + e.what());
+      }
+      for (const auto& f : so.found) by_side[side == arb::Color::White ? 0 : 1].push_back(f.position);
+    }
+    // White's and Black's alternately, so that both sides get puzzles.
+    std::vector<std::string> positions;
+    for (size_t i = 0; i < std::max(by_side[0].size(), by_side[1].size()); ++i)
+      for (const auto& v : by_side)
+        if (i < v.size()) positions.push_back(v[i]);
+    found = arb::puzzles::select(*l.engine, positions, o, stats);
+  } else {
+    found = arb::puzzles::generate(*l.engine, o, stats);
+  }
   if (tty) std::fprintf(stderr, "\r%78s\r", "");
 
   std::set<std::string> have;
@@ -115,8 +165,9 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   secs.precision(3);
   secs << std::fixed << stats.seconds;
   std::cerr << "puzzles: " << found.size() << " of " << o.count << " found (" << goal << " in " << o.depth
-            << ", " << stats.games << " games, " << stats.positions << " positions solved, " << stats.unknown
-            << " unknown within the budget, " << secs.str() << " s)";
+            << ", " << (from == "synth" ? std::string("Z3") : std::to_string(stats.games) + " games") << ", "
+            << stats.positions << " positions solved, " << stats.unknown << " unknown within the budget, "
+            << secs.str() << " s)";
   if (!out.empty())
     std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
   std::cerr << "\n";

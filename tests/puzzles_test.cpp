@@ -163,6 +163,19 @@ TEST(Puzzles, CommandWritesOnlyWhenAskedAndAppends) {
   size_t files = 0;
   for (auto& f : std::filesystem::directory_iterator(dir)) files += f.is_regular_file();
   EXPECT_EQ(files, 1u);
+  // From Z3's mate-in-1 positions (KR v K in the 4x4 corner): a unique-key mate in 1 that
+  // verifies (not under ARBITER_FAST: Z3 under the sanitizers is slow).
+  if (!fast()) {
+    r = run_arbiter({"puzzles", "--variant", "chess", "--from", "synth", "--material", "KR v K", "--window",
+                     "4x4", "--goal", "mate", "--depth", "1", "--count", "1", "--timeout", "60"});
+    ASSERT_EQ(r.code, 0) << r;
+    auto synth = arb::puzzles::from_csv(r.out);
+    ASSERT_EQ(synth.size(), 1u) << r;
+    auto e = testing_helpers::compiled_engine("chess");
+    EXPECT_EQ(arb::puzzles::verify(*e, synth[0]), "") << synth[0].position;
+  }
+  r = run_arbiter({"puzzles", "--variant", "chess", "--from", "synth", "--goal", "mate", "--depth", "2"});
+  EXPECT_EQ(r.code, 2) << r;
   // Unusable input: exit 2 with a message.
   r = run_arbiter({"puzzles", "--variant", "chess", "--goal", "stalemate", "--depth", "1"});
   EXPECT_EQ(r.code, 2) << r;

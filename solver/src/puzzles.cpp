@@ -2,6 +2,7 @@
 #include "arbiter/puzzles.hpp"
 
 #include <chrono>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -167,6 +168,55 @@ std::string verify(Engine& e, const Puzzle& p, size_t table_mb) {
   return why;
 }
 
+namespace {
+
+// The puzzle at the engine's position, when it is one (solved with --all-keys under the
+// budget, then verified on `check`).
+std::optional<Puzzle> candidate(Engine& e, Engine& check, const Options& opt, solve::Goal goal,
+                                const GameConfig& config, Stats& stats) {
+  ++stats.positions;
+  solve::Options so;
+  so.goal = goal;
+  so.depth = opt.depth;
+  so.all_keys = true;
+  so.max_nodes = opt.max_nodes;
+  so.table_mb = opt.depth <= 2 ? 1 : 8;
+  solve::Result r = solve::solve(e, so);
+  if (r.outcome == solve::Outcome::Unknown) ++stats.unknown;
+  if (r.outcome != solve::Outcome::Proved || r.moves != opt.depth || r.keys.size() != 1 || !r.why.empty() ||
+      r.line.empty() || r.line[0] != r.keys[0])
+    return std::nullopt;
+  std::string pos = e.position();
+  Puzzle p{pos, opt.goal, opt.depth, r.line, config.variant, options_text(config)};
+  check.set_position(pos);
+  if (!verify(check, p, 8).empty()) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
+std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>& positions,
+                           const Options& opt, Stats& stats) {
+  solve::Goal goal = goal_of(opt.goal);
+  auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<Engine> e = engine.clone(), check = engine.clone();
+  GameConfig config = engine.config();
+  std::vector<Puzzle> out;
+  std::set<std::string> seen;
+  for (const std::string& text : positions) {
+    if (out.size() >= static_cast<size_t>(std::max(opt.count, 0))) break;
+    e->set_position(text);
+    if (e->chance() || e->status().result != Result::Ongoing || !seen.insert(e->position()).second) continue;
+    if (auto p = candidate(*e, *check, opt, goal, config, stats)) {
+      out.push_back(*p);
+      if (opt.found) opt.found(*p);
+    }
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (opt.progress) opt.progress(stats, out.size());
+  }
+  return out;
+}
+
 std::vector<Puzzle> generate(const Engine& start, const Options& opt, Stats& stats) {
   solve::Goal goal = goal_of(opt.goal);
   if (opt.depth < 1 || opt.depth > solve::kMaxDepth)
@@ -206,25 +256,11 @@ std::vector<Puzzle> generate(const Engine& start, const Options& opt, Stats& sta
       std::string pos = e->position();
       if (ply >= 8 && !seen.count(pos)) {
         seen.insert(pos);
-        ++stats.positions;
-        solve::Options so;
-        so.goal = goal;
-        so.depth = opt.depth;
-        so.all_keys = true;
-        so.max_nodes = opt.max_nodes;
-        so.table_mb = opt.depth <= 2 ? 1 : 8;
-        solve::Result r = solve::solve(*e, so);
-        if (r.outcome == solve::Outcome::Unknown) ++stats.unknown;
-        if (r.outcome == solve::Outcome::Proved && r.moves == opt.depth && r.keys.size() == 1 &&
-            r.why.empty() && !r.line.empty() && r.line[0] == r.keys[0]) {
-          Puzzle p{pos, opt.goal, opt.depth, r.line, config.variant, options_text(config)};
-          check->set_position(pos);
-          if (verify(*check, p, 8).empty()) {
-            out.push_back(p);
-            if (opt.found) opt.found(p);
-            if (opt.progress) opt.progress(stats, out.size());
-            break;  // one puzzle per game: the next positions of a game are mostly the same puzzle
-          }
+        if (auto p = candidate(*e, *check, opt, goal, config, stats)) {
+          out.push_back(*p);
+          if (opt.found) opt.found(*p);
+          if (opt.progress) opt.progress(stats, out.size());
+          break;  // one puzzle per game: the next positions of a game are mostly the same puzzle
         }
       }
       // The next move: a capture half of the time when there is one, else any move.

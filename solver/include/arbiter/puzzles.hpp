@@ -78,4 +78,10 @@ struct Options {
 // kept, and verify() accepts it; one puzzle per game. Returns up to `count` puzzles, in the order found.
 std::vector<Puzzle> generate(const Engine& start, const Options& options, Stats& stats);
 
+// The same test on given positions (from synthesis, say): each position (set on a clone of
+// `engine`) is kept when it is a puzzle of options' goal and depth with a unique key, in
+// the order given, up to options.count. stats.positions counts the positions solved.
+std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>& positions,
+                           const Options& options, Stats& stats);
+
 }  // namespace arb::puzzles
