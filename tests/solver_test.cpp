@@ -149,6 +149,7 @@ TEST(SolverChess, ProofNumbersAgreeWithAlphaBeta) {
 }
 
 // matetrack #1-#4: the listed length exactly; the iterations below it are refutations.
+// Under ARBITER_FAST (sanitizers) every #1-#3 case and every eighth #4 case.
 TEST(SolverChess, MatetrackOneToFour) {
   std::ifstream in(std::string(ARBITER_SHARED_DIR) + "/mates/matetrack-short.epd");
   if (!in) GTEST_SKIP() << "../shared/mates/matetrack-short.epd is missing";
@@ -156,12 +157,13 @@ TEST(SolverChess, MatetrackOneToFour) {
   auto c = arb::lang::compile_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/chess.rules", {}, d);
   auto e = arb::lang::make_compiled_engine(c.program);
   std::string line;
-  int cases = 0;
+  int cases = 0, fours = 0;
   while (std::getline(in, line)) {
     size_t bm = line.find(" bm #");
     if (line.empty() || line[0] == '#' || bm == std::string::npos) continue;
     int n = std::atoi(line.c_str() + bm + 5);
     if (n < 1 || n > 4) continue;
+    if (n == 4 && fast() && fours++ % 8 != 0) continue;
     e->set_position(line.substr(0, bm));
     auto r = solve(*e, Goal::Mate, n);
     ASSERT_EQ(r.outcome, Outcome::Proved) << line;
@@ -170,7 +172,7 @@ TEST(SolverChess, MatetrackOneToFour) {
     EXPECT_EQ(static_cast<int>(r.line.size()), 2 * n - 1) << line;
     ++cases;
   }
-  EXPECT_EQ(cases, 111);
+  EXPECT_EQ(cases, fast() ? 44 + 9 : 111);
 }
 
 // ---- Chessembly (placement from the reserve) -----------------------------------------
