@@ -127,5 +127,6 @@ int cmd_validate(const std::vector<std::string>& args);
 int cmd_mutate(const std::vector<std::string>& args);
 int cmd_solve(const std::vector<std::string>& args);
 int cmd_proofgame(const std::vector<std::string>& args);
+int cmd_puzzles(const std::vector<std::string>& args);
 
 }  // namespace arb::cli

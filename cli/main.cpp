@@ -357,7 +357,8 @@ void usage() {
                "                        the mutation score and every surviving mutant\n"
                "  solve --depth N       forced win/mate/draw within N moves (--goal, --all-keys)\n"
                "  proofgame --goal draw the shortest game to a no-legal-move draw (ChessMe), proved\n"
-               "                        shortest by exhaustive search (--max-plies N, --json)\n\n"
+               "                        shortest by exhaustive search (--max-plies N, --json)\n"
+               "  puzzles --depth K     proved unique-key puzzles from self-play (--goal, --count, --out)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
                "arbiter COMMAND --help lists a command's options.\n"
@@ -387,6 +388,7 @@ int main(int argc, char** argv) {
     if (cmd == "mutate") return cmd_mutate(args);
     if (cmd == "solve") return cmd_solve(args);
     if (cmd == "proofgame") return cmd_proofgame(args);
+    if (cmd == "puzzles") return cmd_puzzles(args);
     std::cerr << "arbiter: unknown command `" << cmd << "`\n";
     usage();
     return kBadInput;

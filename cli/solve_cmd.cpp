@@ -28,7 +28,8 @@ std::string join(const std::vector<std::string>& v) {
 
 int cmd_solve(const std::vector<std::string>& args) {
   Common c;
-  std::string goal = "win", chance = "known", depth, max_nodes, timeout, jobs = "1", hash = "64";
+  std::string goal = "win", chance = "known", depth, max_nodes, timeout, jobs = "1", hash = "64",
+              search = "pn";
   bool all_keys = false;
   po::options_description d(
       "arbiter solve [--variant V | --rules F] [--position P] --goal win|mate|draw --depth N\n"
@@ -41,7 +42,8 @@ int cmd_solve(const std::vector<std::string>& args) {
       "max-nodes", po::value(&max_nodes), "node budget (actions applied; 0: none)")(
       "timeout", po::value(&timeout), "seconds before `unknown within budget` (0: none)")(
       "jobs", po::value(&jobs), "threads splitting the root moves (default 1)")(
-      "hash", po::value(&hash), "transposition table size in MiB (default 64)");
+      "hash", po::value(&hash), "transposition table size in MiB (default 64)")(
+      "search", po::value(&search), "pn (df-pn, default) or ab (depth-limited alpha-beta)");
   if (print_help(d, args)) {
     std::cout << "solve: 0 proved (a win/draw in N, or none within N), 3 unknown within the budget\n";
     return kOk;
@@ -74,6 +76,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   o.jobs = static_cast<int>(int_option("jobs", jobs, 1, 64));
   o.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
   o.all_keys = all_keys;
+  if (search != "pn" && search != "ab") throw UsageError("--search must be pn or ab, not `" + search + "`");
+  o.proof_numbers = search == "pn";
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;

@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -44,13 +46,16 @@ class Table {
   explicit Table(size_t mb) {
     size_t n = 1;
     while (n * 2 * sizeof(Slot) <= std::max<size_t>(mb, 1) << 20) n *= 2;
-    slots_ = std::make_unique<Slot[]>(n);
+    // calloc: the system hands out zeroed pages as they are first touched, so a small
+    // search does not pay for clearing the whole table.
+    slots_.reset(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
+    if (!slots_) throw std::bad_alloc();
     mask_ = n - 1;
   }
   bool probe(uint64_t key, Entry& e) const {
-    const Slot& s = slots_[key & mask_];
-    uint64_t d = s.data.load(std::memory_order_relaxed);
-    if ((s.check.load(std::memory_order_relaxed) ^ d) != key) return false;
+    Slot& s = slots_[key & mask_];
+    uint64_t d = std::atomic_ref<uint64_t>(s.data).load(std::memory_order_relaxed);
+    if ((std::atomic_ref<uint64_t>(s.check).load(std::memory_order_relaxed) ^ d) != key) return false;
     e.win = static_cast<uint8_t>(d);
     e.nowin = static_cast<uint8_t>(d >> 8);
     e.best = static_cast<uint16_t>(d >> 16);
@@ -69,28 +74,95 @@ class Table {
     if (best < kNoMove) e.best = static_cast<uint16_t>(best);
     uint64_t d = uint64_t{e.win} | uint64_t{e.nowin} << 8 | uint64_t{e.best} << 16;
     Slot& s = slots_[key & mask_];
-    s.data.store(d, std::memory_order_relaxed);
-    s.check.store(key ^ d, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s.data).store(d, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s.check).store(key ^ d, std::memory_order_relaxed);
   }
 
  private:
-  struct Slot {
-    std::atomic<uint64_t> check{0};
-    std::atomic<uint64_t> data{0};
+  // Read and written through std::atomic_ref (several threads share the table).
+  struct alignas(16) Slot {
+    uint64_t check;
+    uint64_t data;
   };
-  std::unique_ptr<Slot[]> slots_;
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  std::unique_ptr<Slot[], Free> slots_;
+  uint64_t mask_ = 0;
+};
+
+// Proof and disproof numbers (df-pn): the smallest number of leaves still to prove (pn) or
+// disprove (dn) a node. kInf marks a proved (dn) or disproved (pn) node.
+constexpr uint32_t kInf = 1u << 30;
+inline uint32_t sat(uint64_t v) {
+  return v >= kInf ? kInf : static_cast<uint32_t>(v);
+}
+
+// The df-pn working table: unsettled (pn, dn) per (position, remaining prover moves).
+// Settled nodes go to the proof Table (win/nowin), which outlives an iteration. Buckets of
+// four, a newcomer replaces the entry that cost the least work.
+class PnTable {
+ public:
+  struct Entry {
+    uint64_t key = 0;
+    uint32_t pn = 0, dn = 0;
+    uint32_t work = 0;
+    uint8_t r = 0;
+    bool used = false;
+  };
+  explicit PnTable(size_t mb) {
+    size_t n = 1;
+    while (n * 2 * sizeof(Entry) * 4 <= std::max<size_t>(mb, 1) << 20) n *= 2;
+    slots_.reset(static_cast<Entry*>(std::calloc(n * 4, sizeof(Entry))));
+    if (!slots_) throw std::bad_alloc();
+    mask_ = n - 1;
+  }
+  bool probe(uint64_t key, int r, uint32_t& pn, uint32_t& dn) const {
+    const Entry* b = &slots_[(key & mask_) * 4];
+    for (int i = 0; i < 4; ++i)
+      if (b[i].used && b[i].key == key && b[i].r == r) {
+        pn = b[i].pn;
+        dn = b[i].dn;
+        return true;
+      }
+    return false;
+  }
+  void store(uint64_t key, int r, uint32_t pn, uint32_t dn, uint64_t work) {
+    Entry* b = &slots_[(key & mask_) * 4];
+    Entry* victim = nullptr;
+    for (int i = 0; i < 4 && !victim; ++i)
+      if (b[i].used && b[i].key == key && b[i].r == r) victim = &b[i];
+    for (int i = 0; i < 4 && !victim; ++i)
+      if (!b[i].used) victim = &b[i];
+    if (!victim) {
+      victim = &b[0];
+      for (int i = 1; i < 4; ++i)
+        if (b[i].work < victim->work) victim = &b[i];
+    }
+    uint32_t w = static_cast<uint32_t>(std::min<uint64_t>(work, UINT32_MAX));
+    if (victim->used && victim->key == key && victim->r == r) w = std::max(w, victim->work);
+    *victim = Entry{key, pn, dn, w, static_cast<uint8_t>(r), true};
+  }
+
+ private:
+  struct Free {
+    void operator()(Entry* p) const { std::free(p); }
+  };
+  std::unique_ptr<Entry[], Free> slots_;  // calloc: zero (unused) until touched
   uint64_t mask_ = 0;
 };
 
 struct Shared {
+  Clock::time_point start = Clock::now();  // first: the tables' set-up is timed too
   const Options& opt;
   Table table;
+  std::unique_ptr<PnTable> pn;  // df-pn only
   Color prover;
-  Clock::time_point start = Clock::now();
   std::atomic<uint64_t> nodes{0};
   std::atomic<bool> stop{false};      // budget or timeout: the whole search ends
   std::atomic<bool> answered{false};  // this iteration's answer is known (a key found)
   std::atomic<bool> unfixed{false};   // Chance::Known met a chance node
+  std::atomic<bool> fallback{false};  // df-pn met a chance node: alpha-beta instead
   std::atomic<int> depth{0};
   bool unlimited = false;  // main-line extraction after a proof: no budget
   std::mutex m;
@@ -113,8 +185,29 @@ class Worker {
     killers_.resize(kMaxPly);
     pkillers_.resize(kMaxPly);
     order_.resize(kMaxPly);
+    children_.resize(kMaxPly);
   }
   Engine& engine() { return *e_; }
+  // The proof table's move for the current position (kNoMove: none).
+  size_t table_best() const {
+    Entry te;
+    return sh_.table.probe(e_->hash(), te) ? te.best : kNoMove;
+  }
+  // A proof of r more moves from here. With pn_mode df-pn first, within a budget of as
+  // many actions as were applied before (at least 10,000): it settles most proving
+  // iterations at a fraction of the alpha-beta cost, while alpha-beta refutes faster
+  // (its killers and table refutations find the defence at once); when df-pn has not
+  // settled the node within its budget the alpha-beta search does, with the table both
+  // filled. The work is so at most twice the alpha-beta search's.
+  V prove(int r, int ply) {
+    if (!pn_mode) return search(r, ply);
+    pn_end_ = total_ + std::max<uint64_t>(10000, total_);
+    V v = dfpn(r, ply);
+    pn_end_ = UINT64_MAX;
+    if (v != kUnk || sh_.fallback || halted()) return v;
+    return search(r, ply);
+  }
+  bool pn_mode = false;
   uint64_t applied() const { return total_; }
 
   bool goal_met(const Status& st) const {
@@ -130,7 +223,8 @@ class Worker {
     return false;
   }
   bool halted() const {
-    return sh_.stop.load(std::memory_order_relaxed) || sh_.answered.load(std::memory_order_relaxed);
+    return sh_.stop.load(std::memory_order_relaxed) || sh_.answered.load(std::memory_order_relaxed) ||
+           sh_.fallback.load(std::memory_order_relaxed) || total_ > pn_end_;
   }
 
   void apply(const Action& a) {
@@ -381,6 +475,193 @@ class Worker {
     return kNoMove;
   }
 
+  // ---- df-pn -------------------------------------------------------------------------
+  // A node is (position, r): r the prover's moves left. Prover nodes are OR nodes (pn the
+  // minimum over the children, dn the sum), defender nodes AND nodes. Every prover move
+  // lowers r, so the (position, r) graph has no cycles and a settled value is a proof.
+  // A prover node with r == 1 is settled when first seen (a move that reaches the goal
+  // at once or none); a defender node first counts its replies (the mobility heuristic:
+  // pn = replies, doubled when the prover's move gave no check), a prover node starts
+  // at (1, 1).
+  struct Child {
+    uint32_t move;
+    uint32_t pn, dn;
+    uint64_t key;
+  };
+  static uint64_t pn_key(uint64_t hash, int r) {
+    return hash ^ (static_cast<uint64_t>(r) * 0x9E3779B97F4A7C15ULL);
+  }
+
+  // The value of the current position as a node with r moves left, without expanding it.
+  void look(int r, Child& c) {
+    if (e_->chance()) {
+      sh_.fallback = true;
+      c.pn = c.dn = 1;
+      return;
+    }
+    // The tables first: a re-expanded parent looks at the same children again.
+    uint64_t hash = e_->hash();
+    c.key = pn_key(hash, r);
+    Entry te;
+    if (sh_.table.probe(hash, te)) {
+      if (te.win && te.win <= r) {
+        c.pn = 0;
+        c.dn = kInf;
+        return;
+      }
+      if (te.nowin >= r) {
+        c.pn = kInf;
+        c.dn = 0;
+        return;
+      }
+    }
+    if (r > 0 && sh_.pn->probe(c.key, r, c.pn, c.dn)) return;
+    Status st = e_->status();
+    if (st.result != arb::Result::Ongoing) {
+      // A terminal: won at every depth, or at none.
+      bool met = goal_met(st);
+      sh_.table.store(hash, met ? 1 : 0, met ? 0 : kMaxDepth, kNoMove);
+      c.pn = met ? 0 : kInf;
+      c.dn = met ? kInf : 0;
+      return;
+    }
+    bool mine = e_->side_to_move() == sh_.prover;
+    if (r == 0) {
+      c.pn = kInf;
+      c.dn = 0;
+      return;
+    }
+    if (mine && r == 1) {
+      // Settled at once: the alpha-beta search at r == 1 is one status() per move.
+      V v = search(1, scratch_ply_);
+      if (v == kUnk) {
+        c.pn = c.dn = 1;
+        return;
+      }
+      c.pn = v == kYes ? 0 : kInf;
+      c.dn = v == kYes ? kInf : 0;
+      return;
+    }
+    if (mine) {
+      c.pn = c.dn = 1;
+    } else {
+      e_->legal_actions(scratch_);
+      uint32_t n = static_cast<uint32_t>(std::max<size_t>(scratch_.size(), 1));
+      c.pn = (st.in_check || sh_.opt.goal == Goal::Draw) ? n : 2 * n + 1;
+      c.dn = 1;
+    }
+    sh_.pn->store(c.key, r, c.pn, c.dn, 0);
+  }
+
+  // Expands the node (current position, r) until its pn reaches thpn or its dn thdn, or
+  // it is settled; returns its (pn, dn). Settled values go to the proof table.
+  std::pair<uint32_t, uint32_t> mid(int r, int ply, uint64_t hash, uint32_t thpn, uint32_t thdn) {
+    uint64_t key = pn_key(hash, r);
+    uint64_t before = total_;
+    bool mine = e_->side_to_move() == sh_.prover;
+    std::vector<Action>& ms = buffer(ply);
+    e_->legal_actions(ms);
+    std::vector<Child>& ch = children_[ply];
+    ch.clear();
+    int cr = mine ? r - 1 : r;
+    scratch_ply_ = ply + 1;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      apply(ms[i]);
+      Child c{static_cast<uint32_t>(i), 1, 1, 0};
+      look(cr, c);
+      e_->undo();
+      if (halted()) return {1, 1};
+      if (mine && c.pn == 0) {
+        pkillers_[ply].add(ms[i]);
+        sh_.table.store(hash, r, 0, i);
+        return {0, kInf};
+      }
+      if (!mine && c.dn == 0) {
+        sh_.table.store(hash, 0, r, i);
+        return {kInf, 0};
+      }
+      ch.push_back(c);
+    }
+    if (ch.empty()) {
+      sh_.table.store(hash, 0, r, kNoMove);
+      return {kInf, 0};
+    }
+    uint32_t pn = 0, dn = 0;
+    for (;;) {
+      // The node's numbers and its most proving child (OR: least pn; AND: least dn).
+      uint64_t sum = 0;
+      uint32_t best = kInf + 1, second = kInf;
+      size_t bi = 0;
+      for (size_t i = 0; i < ch.size(); ++i) {
+        uint32_t sel = mine ? ch[i].pn : ch[i].dn;
+        sum += mine ? ch[i].dn : ch[i].pn;
+        if (sel < best) {
+          second = best;
+          best = sel;
+          bi = i;
+        } else if (sel < second) {
+          second = sel;
+        }
+      }
+      second = std::min(second, kInf);
+      if (mine) {
+        pn = best;
+        dn = sat(sum);
+      } else {
+        pn = sat(sum);
+        dn = best;
+      }
+      if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || halted()) break;
+      // Thresholds for the child (with the 1+epsilon trick against thrashing).
+      uint32_t eps = sat(uint64_t{second} + second / 4 + 1);
+      uint32_t ctp, ctd;
+      Child& c = ch[bi];
+      if (mine) {
+        ctp = std::min(thpn, eps);
+        ctd = thdn >= kInf ? kInf : sat(uint64_t{thdn} - dn + c.dn);
+      } else {
+        ctd = std::min(thdn, eps);
+        ctp = thpn >= kInf ? kInf : sat(uint64_t{thpn} - pn + c.pn);
+      }
+      apply(ms[c.move]);
+      auto v = mid(cr, ply + 1, e_->hash(), ctp, ctd);
+      e_->undo();
+      c.pn = v.first;
+      c.dn = v.second;
+    }
+    if (halted()) return {pn, dn};
+    if (pn == 0) {
+      size_t win = kNoMove;
+      for (const Child& c : ch)
+        if (c.pn == 0) win = c.move;
+      if (mine && win != kNoMove) pkillers_[ply].add(ms[win]);
+      sh_.table.store(hash, r, 0, mine ? win : kNoMove);
+    } else if (dn == 0) {
+      size_t ref = kNoMove;
+      for (const Child& c : ch)
+        if (c.dn == 0) ref = c.move;
+      sh_.table.store(hash, 0, r, mine ? kNoMove : ref);
+    } else {
+      sh_.pn->store(key, r, pn, dn, total_ - before);
+    }
+    return {pn, dn};
+  }
+
+  // df-pn from the current position with r prover moves left: kYes, kNo or kUnk.
+  V dfpn(int r, int ply) {
+    Child c{0, 1, 1, 0};
+    scratch_ply_ = ply;
+    look(r, c);
+    if (halted()) return kUnk;
+    while (c.pn != 0 && c.dn != 0) {
+      auto v = mid(r, ply, e_->hash(), kInf, kInf);
+      c.pn = v.first;
+      c.dn = v.second;
+      if (halted()) return kUnk;
+    }
+    return c.pn == 0 ? kYes : kNo;
+  }
+
   // Expectimax (Chance::Expected): the probability of reaching the goal within r prover
   // moves, prover maximising, defender minimising, chance weighted.
   double expect(int r, int ply) {
@@ -441,6 +722,9 @@ class Worker {
   std::vector<std::vector<Action>> moves_;
   std::vector<Killers> killers_, pkillers_;
   std::vector<std::vector<std::pair<int, uint32_t>>> order_;
+  std::vector<std::vector<Child>> children_;
+  int scratch_ply_ = 0;
+  uint64_t pn_end_ = UINT64_MAX;  // df-pn's budget: halted past this many actions
   std::vector<Action> scratch_;
   std::unordered_map<uint64_t, double> memo_;
 };
@@ -452,6 +736,8 @@ std::string text(Engine& e, const Action& a) {
 // The main line after a proof in `moves`: the prover's proving moves, the defender's reply
 // that holds out longest (with adversarial chance, the draw that does too).
 std::vector<std::string> main_line(Worker& w, Color prover, int moves) {
+  bool pn = w.pn_mode;
+  w.pn_mode = false;  // lines below settled nodes: the table answers most of them
   Engine& e = w.engine();
   std::vector<std::string> line;
   int r = moves, applied = 0;
@@ -464,6 +750,13 @@ std::vector<std::string> main_line(Worker& w, Color prover, int moves) {
     size_t pick = kNoMove;
     int next = -1;
     if (!e.chance() && e.side_to_move() == prover) {
+      // The table's proving move first: it is proved, the others would each need a search.
+      size_t best = w.table_best();
+      if (best < ms.size()) {
+        e.apply(ms[best]);
+        if (w.search(r - 1, 1) == kYes) pick = best;
+        e.undo();
+      }
       for (size_t i = 0; i < ms.size() && pick == kNoMove; ++i) {
         e.apply(ms[i]);
         if (w.search(r - 1, 1) == kYes) pick = i;
@@ -489,6 +782,7 @@ std::vector<std::string> main_line(Worker& w, Color prover, int moves) {
     r = next;
   }
   for (int i = 0; i < applied; ++i) e.undo();
+  w.pn_mode = pn;
   return line;
 }
 
@@ -619,10 +913,14 @@ Result solve(const Engine& root, const Options& opt) {
   int proved = 0;
   bool unknown = false;
   std::vector<V> results;
+  // df-pn with one thread; it hands over to the alpha-beta search (from depth 1 again,
+  // the table keeps what was settled) when it meets a chance node.
+  main.pn_mode = opt.proof_numbers && jobs == 1 && split;
+  if (main.pn_mode) sh.pn = std::make_unique<PnTable>(opt.table_mb);
   for (int d = 1; d <= opt.depth && !proved && !unknown; ++d) {
     sh.depth = d;
     V v;
-    if (split) {
+    if (split && (opt.all_keys || !main.pn_mode)) {
       results.assign(root_moves.size(), kUnk);
       std::atomic<size_t> next{0};
       auto run = [&](Worker& w) {
@@ -631,7 +929,7 @@ Result solve(const Engine& root, const Options& opt) {
           if (k >= order.size() || w.halted()) break;
           size_t i = order[k];
           w.apply(root_moves[i]);
-          V r = w.search(d - 1, 1);
+          V r = w.prove(d - 1, 1);
           w.engine().undo();
           results[i] = r;
           if (r == kYes && !opt.all_keys) sh.answered = true;
@@ -649,10 +947,15 @@ Result solve(const Engine& root, const Options& opt) {
         unk |= r == kUnk;
       }
       v = yes ? kYes : unk ? kUnk : kNo;
-      // The next depth tries first the moves that were hardest to refute at this one: a
-      // move the defender barely holds against is the likeliest key.
     } else {
-      v = main.search(d, 0);
+      v = main.prove(d, 0);
+    }
+    if (sh.fallback) {
+      sh.fallback = false;
+      main.pn_mode = false;
+      res.proved_none_below = 0;
+      d = 0;
+      continue;
     }
     if (v == kYes) {
       proved = d;

@@ -3,8 +3,11 @@
 // arb::Engine. The solver knows no variant: the win conditions are what Engine::status()
 // reports (result + reason), chance is Engine::chance()/chance_outcomes().
 //
-// Search: iterative deepening on N (1, 2, ...) of a depth-limited AND/OR proof search
-// (boolean alpha-beta: a prover node needs one proving move, a defender node needs every
+// Search: iterative deepening on N (1, 2, ...); with one thread each depth goes first to
+// proof-number search (df-pn over (position, moves left), mobility-initialised numbers)
+// within a budget of the work done before, then to the alpha-beta search below, both
+// sharing the table (Options::proof_numbers). The alpha-beta search is a depth-limited
+// AND/OR proof search (boolean alpha-beta: a prover node needs one proving move, a defender node needs every
 // reply proved) with a shared transposition table holding, per position, the smallest
 // depth at which a win was proved and the largest at which none exists. Move ordering:
 // the table's move, then, for the prover, moves that give check first and among them
@@ -54,6 +57,10 @@ struct Options {
   double timeout = 0;      // seconds, 0: none
   int jobs = 1;
   size_t table_mb = 64;
+  // Proof-number search (df-pn) for every iteration when jobs == 1 and no chance node is
+  // met; false: the depth-limited AND/OR alpha-beta of every iteration (the peer of the
+  // benchmark, and the search of --jobs > 1 and of chance nodes).
+  bool proof_numbers = true;
   // Called about every 0.25 s from one search thread.
   std::function<void(const Progress&)> progress;
 };

@@ -1,0 +1,182 @@
+// `arbiter puzzles`: proved puzzles with a unique key, found by self-play (solver/puzzles).
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "arbiter/puzzles.hpp"
+#include "arbiter/synth/synth.hpp"
+#include "common.hpp"
+
+namespace arb::cli {
+
+namespace {
+
+std::string puzzle_json(const arb::puzzles::Puzzle& p) {
+  std::string o = "{\"position\":\"" + json_escape(p.position) + "\",\"goal\":\"" + p.goal +
+                  "\",\"depth\":" + std::to_string(p.depth) + ",\"solution\":[";
+  for (size_t i = 0; i < p.solution.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(p.solution[i]) + "\"";
+  return o + "],\"variant\":\"" + json_escape(p.variant) + "\",\"options\":\"" + json_escape(p.options) +
+         "\"}";
+}
+
+}  // namespace
+
+int cmd_puzzles(const std::vector<std::string>& args) {
+  Common c;
+  std::string goal = "mate", depth, count = "10", seed = "1", out, max_nodes = "100000", max_games = "5000",
+              timeout;
+  std::string from = "selfplay", material, window;
+  bool append = false;
+  po::options_description d(
+      "arbiter puzzles --variant V --goal mate|win|draw --depth K --count N [--seed S] [--out FILE "
+      "[--append]]\n"
+      "                [--json]\n"
+      "Positions from self-play whose goal in exactly K moves has a unique key, proved by the\n"
+      "solver (--all-keys) and re-checked. Prints one CSV (position,goal,depth,solution,variant,\n"
+      "options) unless --out names the file, written atomically. Exit 0 with N puzzles, 3 when\n"
+      "the budget (--max-games, --timeout) ended with fewer (those found are written), 2 on\n"
+      "unusable input");
+  add_common(d, c, false);
+  d.add_options()("goal", po::value(&goal), "mate (default), win or draw")(
+      "depth", po::value(&depth), "K: the solving side's moves (1..60)")("count", po::value(&count),
+                                                                         "N puzzles (default 10)")(
+      "seed", po::value(&seed), "self-play seed (default 1)")("out", po::value(&out),
+                                                              "write the puzzle file here (atomically)")(
+      "append", po::bool_switch(&append),
+      "keep the puzzles already in --out (new ones after them, no duplicates)")(
+      "max-nodes", po::value(&max_nodes), "solver budget per position (default 100000 actions)")(
+      "max-games", po::value(&max_games), "self-play games before giving up (default 5000)")(
+      "timeout", po::value(&timeout), "seconds before giving up (0: none)")(
+      "from", po::value(&from),
+      "selfplay (default) or synth (Z3 mate-in-1 positions: --goal mate --depth 1)")(
+      "material", po::value(&material), "with --from synth: exact material, e.g. \"KRB v K\"")(
+      "window", po::value(&window), "with --from synth: WxH, the squares pieces may stand on");
+  if (print_help(d, args)) return kOk;
+  po::variables_map vm = parse_command_line(args, d);
+  c.given(vm, false);
+  arb::puzzles::Options o;
+  if (goal != "mate" && goal != "win" && goal != "draw")
+    throw UsageError("--goal must be mate, win or draw, not `" + goal + "`");
+  o.goal = goal;
+  if (depth.empty()) throw UsageError("--depth K is required (the solving side's moves, 1..60)");
+  o.depth = static_cast<int>(int_option("depth", depth, 1, arb::solve::kMaxDepth));
+  o.count = static_cast<int>(int_option("count", count, 1, 1000000));
+  o.seed = uint_option("seed", seed, 0, UINT64_MAX);
+  o.max_nodes = uint_option("max-nodes", max_nodes, 1, UINT64_MAX);
+  o.max_games = uint_option("max-games", max_games, 1, UINT64_MAX);
+  if (!timeout.empty()) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
+  if (append && out.empty()) throw UsageError("--append needs --out FILE");
+  if (from != "selfplay" && from != "synth")
+    throw UsageError("--from must be selfplay or synth, not `" + from + "`");
+  if (from == "synth" && (goal != "mate" || o.depth != 1))
+    throw UsageError("--from synth makes mate-in-1 positions: it needs --goal mate --depth 1");
+  if (from != "synth" && (!material.empty() || !window.empty()))
+    throw UsageError("--material and --window go with --from synth");
+  int window_w = 0, window_h = 0;
+  if (!window.empty()) {
+    size_t x = window.find_first_of("xX");
+    if (x == std::string::npos) throw UsageError("--window must read WxH, e.g. 5x5");
+    window_w = static_cast<int>(int_option("window", window.substr(0, x), 1, 64));
+    window_h = static_cast<int>(int_option("window", window.substr(x + 1), 1, 64));
+  }
+  if (!out.empty()) check_output_path(out, {}, "out");
+  o.shuffle_starts = !c.position_given && c.moves.empty();
+
+  std::vector<arb::puzzles::Puzzle> kept;
+  if (append && fs::exists(out)) {
+    check_input_file(out, "puzzle file", 64 << 20);
+    std::ifstream in(out, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    try {
+      kept = arb::puzzles::from_csv(ss.str());
+    } catch (const std::invalid_argument& e) {
+      std::cerr << out << ": " << e.what() << "\n";
+      return kBadInput;
+    }
+  }
+
+  Loaded l = load_engine(c);
+  if (!l.engine) return kBadInput;
+  bool tty = isatty(2);
+  if (tty)
+    o.progress = [&](const arb::puzzles::Stats& s, size_t found) {
+      std::fprintf(stderr, "\rpuzzles: %zu/%d found, %llu games, %llu positions solved, %.1f s   ", found,
+                   o.count, static_cast<unsigned long long>(s.games),
+                   static_cast<unsigned long long>(s.positions), s.seconds);
+      std::fflush(stderr);
+    };
+  if (c.json)
+    o.found = [](const arb::puzzles::Puzzle& p) { std::cout << puzzle_json(p) << "\n" << std::flush; };
+  arb::puzzles::Stats stats;
+  std::vector<arb::puzzles::Puzzle> found;
+  if (from == "synth") {
+    if (!l.compiled.program) throw UsageError("--from synth needs the compiled engine");
+    // Z3's mate-in-1 positions for each side in turn (blocking clauses make them
+    // distinct), three candidates per puzzle wanted: many have more than one mating move.
+    std::vector<std::string> by_side[2];
+    for (arb::Color side : {arb::Color::White, arb::Color::Black}) {
+      arb::synth::Request q;
+      q.goal = arb::synth::Goal::MateIn1;
+      q.side = side;
+      q.material = material;
+      q.window_w = window_w;
+      q.window_h = window_h;
+      q.count = std::max(1, 3 * o.count / 2);
+      q.timeout_seconds = o.timeout > 0 ? o.timeout / 2 : 0;
+      arb::synth::Outcome so;
+      try {
+        so = arb::synth::synthesize(l.compiled.program, q);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--from synth: ") + e.what());
+      }
+      for (const auto& f : so.found) by_side[side == arb::Color::White ? 0 : 1].push_back(f.position);
+    }
+    // White's and Black's alternately, so that both sides get puzzles.
+    std::vector<std::string> positions;
+    for (size_t i = 0; i < std::max(by_side[0].size(), by_side[1].size()); ++i)
+      for (const auto& v : by_side)
+        if (i < v.size()) positions.push_back(v[i]);
+    found = arb::puzzles::select(*l.engine, positions, o, stats);
+  } else {
+    found = arb::puzzles::generate(*l.engine, o, stats);
+  }
+  if (tty) std::fprintf(stderr, "\r%78s\r", "");
+
+  std::set<std::string> have;
+  for (const auto& p : kept) have.insert(p.position + "\n" + p.goal + "\n" + std::to_string(p.depth));
+  size_t added = 0;
+  for (const auto& p : found)
+    if (have.insert(p.position + "\n" + p.goal + "\n" + std::to_string(p.depth)).second) {
+      kept.push_back(p);
+      ++added;
+    }
+  std::string csv = arb::puzzles::to_csv(kept);
+  if (!out.empty()) {
+    write_atomically(out, csv);
+  } else if (!c.json) {
+    std::cout << csv;
+  }
+  std::ostringstream secs;
+  secs.precision(3);
+  secs << std::fixed << stats.seconds;
+  std::cerr << "puzzles: " << found.size() << " of " << o.count << " found (" << goal << " in " << o.depth
+            << ", " << (from == "synth" ? std::string("Z3") : std::to_string(stats.games) + " games") << ", "
+            << stats.positions << " positions solved, " << stats.unknown << " unknown within the budget, "
+            << secs.str() << " s)";
+  if (!out.empty())
+    std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
+  std::cerr << "\n";
+  if (c.json)
+    std::cout << "{\"found\":" << found.size() << ",\"requested\":" << o.count << ",\"games\":" << stats.games
+              << ",\"positions\":" << stats.positions << ",\"unknown\":" << stats.unknown
+              << ",\"seconds\":" << secs.str() << (out.empty() ? "" : ",\"out\":\"" + json_escape(out) + "\"")
+              << ",\"written\":" << added << "}\n";
+  return found.size() < static_cast<size_t>(o.count) ? kUnknown : kOk;
+}
+
+}  // namespace arb::cli

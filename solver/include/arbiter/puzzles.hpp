@@ -1,0 +1,87 @@
+// Proved puzzles: positions whose goal (mate, win or draw in exactly K moves) has one key
+// only, found by self-play and proved by the solver (`arbiter puzzles`).
+//
+// File format (corpus/puzzles/VARIANT.csv), RFC 4180 CSV, one header line
+//   position,goal,depth,solution,variant,options
+// position: the position text with the solving side to move (FEN for chess); goal: mate,
+// win or draw (as `arbiter solve --goal`); depth: K, the solver's move count; solution: the
+// main line starting with the key, actions in the canonical notation of `arbiter moves
+// --notation uci`, separated by spaces (the defender's longest resistance, so 2K-1
+// actions); variant: the ruleset's name; options: every option of the game as
+// `name=value`, separated by spaces (empty when the ruleset has none). Fields holding a
+// comma, a quote or a line break are quoted.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "arbiter/engine.hpp"
+#include "arbiter/solver.hpp"
+
+namespace arb::puzzles {
+
+struct Puzzle {
+  std::string position;
+  std::string goal;  // mate | win | draw
+  int depth = 0;
+  std::vector<std::string> solution;
+  std::string variant;
+  std::string options;
+};
+
+// "mate" -> Goal::Mate, ...; throws std::invalid_argument for another word.
+solve::Goal goal_of(const std::string& goal);
+// The options column of a game: `name=value` pairs separated by spaces.
+std::string options_text(const GameConfig& config);
+
+std::string to_csv(const std::vector<Puzzle>& puzzles);
+// Throws std::invalid_argument("line L: ...") for a malformed file.
+std::vector<Puzzle> from_csv(const std::string& text);
+
+// Re-solves a puzzle on `engine` (an engine of the puzzle's game; its position is set to
+// the puzzle's and left there): the solver must prove the goal in exactly `depth` moves
+// (none in fewer) with one key only, the key being the solution's first action, and the
+// solution must replay legally to a position that meets the goal after `depth` moves of
+// the solving side. Returns "" when all holds, else what failed.
+std::string verify(Engine& engine, const Puzzle& p, size_t table_mb = 16);
+
+struct Stats {
+  uint64_t games = 0;      // self-play games played
+  uint64_t positions = 0;  // positions given to the solver
+  uint64_t unknown = 0;    // of them, left unknown by the per-position budget
+  double seconds = 0;
+};
+
+struct Options {
+  std::string goal = "mate";
+  int depth = 1;
+  int count = 10;
+  uint64_t seed = 1;
+  uint64_t max_nodes = 100000;  // solver budget per position (actions applied)
+  uint64_t max_games = 5000;    // self-play games before giving up
+  double timeout = 0;           // seconds for the whole search (0: none)
+  int max_plies = 160;          // plies per self-play game
+  bool shuffle_starts = true;   // a new `start:N` per game where the engine takes it
+  // Called after every game and every puzzle found.
+  std::function<void(const Stats&, size_t found)> progress;
+  // Called with each puzzle as it is found.
+  std::function<void(const Puzzle&)> found;
+};
+
+// Self-play from `start` (its position; for an engine that takes `start:N` positions,
+// ChessMe, a fresh shuffle per game): random games that prefer captures, each position
+// after the eighth ply offered to the solver (goal, depth, --all-keys, the node budget).
+// A position is kept when the goal is proved in exactly `depth` moves with a unique key
+// (for the draw goal: and no win within `depth` is proved), it differs from every position
+// kept, and verify() accepts it; one puzzle per game. Returns up to `count` puzzles, in the order found.
+std::vector<Puzzle> generate(const Engine& start, const Options& options, Stats& stats);
+
+// The same test on given positions (from synthesis, say): each position (set on a clone of
+// `engine`) is kept when it is a puzzle of options' goal and depth with a unique key, in
+// the order given, up to options.count. stats.positions counts the positions solved.
+std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>& positions,
+                           const Options& options, Stats& stats);
+
+}  // namespace arb::puzzles

@@ -1,0 +1,288 @@
+// Proved puzzles (see arbiter/puzzles.hpp).
+#include "arbiter/puzzles.hpp"
+
+#include <chrono>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "arbiter/notation.hpp"
+#include "arbiter/synth/diagram.hpp"
+
+namespace arb::puzzles {
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string o;
+  for (const auto& s : v) o += (o.empty() ? "" : " ") + s;
+  return o;
+}
+
+std::string text(Engine& e, const Action& a) {
+  return uci(e.describe(a), e.chess960());
+}
+
+bool goal_met(const Status& st, Color prover, solve::Goal goal) {
+  Result mine = prover == Color::White ? Result::WhiteWins : Result::BlackWins;
+  switch (goal) {
+    case solve::Goal::Win:
+      return st.result == mine;
+    case solve::Goal::Mate:
+      return st.result == mine && st.reason == "checkmate";
+    case solve::Goal::Draw:
+      return st.result == Result::Draw || st.result == mine;
+  }
+  return false;
+}
+
+}  // namespace
+
+solve::Goal goal_of(const std::string& goal) {
+  if (goal == "mate") return solve::Goal::Mate;
+  if (goal == "win") return solve::Goal::Win;
+  if (goal == "draw") return solve::Goal::Draw;
+  throw std::invalid_argument("goal must be mate, win or draw, not `" + goal + "`");
+}
+
+std::string options_text(const GameConfig& config) {
+  std::string o;
+  for (const auto& [name, value] : config.options) o += (o.empty() ? "" : " ") + name + "=" + value;
+  return o;
+}
+
+std::string to_csv(const std::vector<Puzzle>& puzzles) {
+  std::string o = "position,goal,depth,solution,variant,options\n";
+  for (const Puzzle& p : puzzles)
+    o += csv_field(p.position) + "," + csv_field(p.goal) + "," + std::to_string(p.depth) + "," +
+         csv_field(join(p.solution)) + "," + csv_field(p.variant) + "," + csv_field(p.options) + "\n";
+  return o;
+}
+
+std::vector<Puzzle> from_csv(const std::string& text) {
+  std::vector<synth::PuzzleRow> rows = synth::read_puzzle_csv(text);
+  std::vector<Puzzle> out;
+  int line = 1;
+  for (const auto& r : rows) {
+    ++line;
+    Puzzle p;
+    p.position = r.position;
+    p.goal = r.goal;
+    goal_of(p.goal);  // throws for an unknown goal
+    try {
+      size_t used = 0;
+      p.depth = std::stoi(r.depth, &used);
+      if (used != r.depth.size() || p.depth < 1 || p.depth > solve::kMaxDepth) throw std::out_of_range("");
+    } catch (const std::exception&) {
+      throw std::invalid_argument("record " + std::to_string(line) + ": depth `" + r.depth +
+                                  "` is not a number from 1 to " + std::to_string(solve::kMaxDepth));
+    }
+    std::istringstream in(r.solution);
+    std::string tok;
+    while (in >> tok) p.solution.push_back(tok);
+    if (p.solution.empty())
+      throw std::invalid_argument("record " + std::to_string(line) + ": empty solution");
+    p.variant = r.variant;
+    p.options = r.options;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string verify(Engine& e, const Puzzle& p, size_t table_mb) {
+  solve::Goal goal;
+  try {
+    goal = goal_of(p.goal);
+    e.set_position(p.position);
+  } catch (const std::exception& ex) {
+    return ex.what();
+  }
+  if (p.solution.empty()) return "empty solution";
+  solve::Options o;
+  o.goal = goal;
+  o.depth = p.depth;
+  o.all_keys = true;
+  o.table_mb = table_mb;
+  o.max_nodes = 20'000'000;  // a puzzle of the corpus takes thousands; never hang
+  solve::Result r = solve::solve(e, o);
+  if (r.outcome != solve::Outcome::Proved)
+    return "the solver does not prove it: " +
+           std::string(r.outcome == solve::Outcome::None ? "none" : "unknown") +
+           (r.why.empty() ? "" : " (" + r.why + ")");
+  if (r.moves != p.depth)
+    return "the solver proves it in " + std::to_string(r.moves) + ", not " + std::to_string(p.depth);
+  if (!r.why.empty()) return "keys incomplete: " + r.why;
+  if (r.keys.size() != 1) return "not a unique key: " + join(r.keys);
+  if (r.keys[0] != p.solution[0]) return "the key is " + r.keys[0] + ", not " + p.solution[0];
+  if (goal == solve::Goal::Draw) {
+    o.goal = solve::Goal::Win;
+    o.all_keys = false;
+    solve::Result w = solve::solve(e, o);
+    if (w.outcome != solve::Outcome::None) return "a draw puzzle whose side to move wins (or may)";
+  }
+  // The solution replays legally and ends in the goal after `depth` moves of the prover.
+  Color prover = e.side_to_move();
+  int mine = 0;
+  size_t applied = 0;
+  std::string why;
+  for (const std::string& tok : p.solution) {
+    if (e.status().result != Result::Ongoing) {
+      why = "the game is over before `" + tok + "`";
+      break;
+    }
+    std::vector<Action> ms;
+    e.legal_actions(ms);
+    int hits = 0;
+    Action found;
+    for (const Action& a : ms)
+      if (text(e, a) == tok) {
+        ++hits;
+        found = a;
+      }
+    if (hits != 1) {
+      why = "`" + tok + "` is " + (hits ? "ambiguous" : "not legal") + " after " + std::to_string(applied) +
+            " actions of the solution";
+      break;
+    }
+    if (e.side_to_move() == prover) ++mine;
+    e.apply(found);
+    ++applied;
+  }
+  if (why.empty()) {
+    if (!goal_met(e.status(), prover, goal))
+      why = "the solution does not end in the goal";
+    else if (mine != p.depth)
+      why = "the solution takes " + std::to_string(mine) + " moves of the solving side, not " +
+            std::to_string(p.depth);
+  }
+  for (size_t i = 0; i < applied; ++i) e.undo();
+  return why;
+}
+
+namespace {
+
+// The puzzle at the engine's position, when it is one (solved with --all-keys under the
+// budget, then verified on `check`).
+std::optional<Puzzle> candidate(Engine& e, Engine& check, const Options& opt, solve::Goal goal,
+                                const GameConfig& config, Stats& stats) {
+  ++stats.positions;
+  solve::Options so;
+  so.goal = goal;
+  so.depth = opt.depth;
+  so.all_keys = true;
+  so.max_nodes = opt.max_nodes;
+  so.table_mb = opt.depth <= 2 ? 1 : 8;
+  solve::Result r = solve::solve(e, so);
+  if (r.outcome == solve::Outcome::Unknown) ++stats.unknown;
+  if (r.outcome != solve::Outcome::Proved || r.moves != opt.depth || r.keys.size() != 1 || !r.why.empty() ||
+      r.line.empty() || r.line[0] != r.keys[0])
+    return std::nullopt;
+  std::string pos = e.position();
+  Puzzle p{pos, opt.goal, opt.depth, r.line, config.variant, options_text(config)};
+  check.set_position(pos);
+  if (!verify(check, p, 8).empty()) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
+std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>& positions,
+                           const Options& opt, Stats& stats) {
+  solve::Goal goal = goal_of(opt.goal);
+  auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<Engine> e = engine.clone(), check = engine.clone();
+  GameConfig config = engine.config();
+  std::vector<Puzzle> out;
+  std::set<std::string> seen;
+  for (const std::string& text : positions) {
+    if (out.size() >= static_cast<size_t>(std::max(opt.count, 0))) break;
+    e->set_position(text);
+    if (e->chance() || e->status().result != Result::Ongoing || !seen.insert(e->position()).second) continue;
+    if (auto p = candidate(*e, *check, opt, goal, config, stats)) {
+      out.push_back(*p);
+      if (opt.found) opt.found(*p);
+    }
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (opt.progress) opt.progress(stats, out.size());
+  }
+  return out;
+}
+
+std::vector<Puzzle> generate(const Engine& start, const Options& opt, Stats& stats) {
+  solve::Goal goal = goal_of(opt.goal);
+  if (opt.depth < 1 || opt.depth > solve::kMaxDepth)
+    throw std::invalid_argument("depth must be between 1 and " + std::to_string(solve::kMaxDepth));
+  auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [&]() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  std::unique_ptr<Engine> e = start.clone();
+  std::unique_ptr<Engine> check = start.clone();
+  std::string first = e->position();
+  // An engine that takes `start:N` (ChessMe's shuffled starts) gets a new start per game.
+  bool shuffle = opt.shuffle_starts;
+  if (shuffle) {
+    try {
+      check->set_position("start:1");
+    } catch (const std::exception&) {
+      shuffle = false;
+    }
+  }
+  GameConfig config = start.config();
+  std::mt19937_64 rng(opt.seed);
+  std::vector<Puzzle> out;
+  std::set<std::string> seen;
+  std::vector<Action> ms, caps;
+  while (out.size() < static_cast<size_t>(std::max(opt.count, 0)) && stats.games < opt.max_games) {
+    if (opt.timeout > 0 && elapsed() >= opt.timeout) break;
+    if (shuffle)
+      e->set_position("start:" + std::to_string(1 + rng() % 1000000));
+    else
+      e->set_position(first);
+    ++stats.games;
+    for (int ply = 0; ply < opt.max_plies && out.size() < static_cast<size_t>(opt.count); ++ply) {
+      if (opt.timeout > 0 && elapsed() >= opt.timeout) break;
+      if (e->chance()) break;  // a draw the position does not fix: this game ends here
+      if (e->status().result != Result::Ongoing) break;
+      std::string pos = e->position();
+      if (ply >= 8 && !seen.count(pos)) {
+        seen.insert(pos);
+        if (auto p = candidate(*e, *check, opt, goal, config, stats)) {
+          out.push_back(*p);
+          if (opt.found) opt.found(*p);
+          if (opt.progress) opt.progress(stats, out.size());
+          break;  // one puzzle per game: the next positions of a game are mostly the same puzzle
+        }
+      }
+      // The next move: a capture half of the time when there is one, else any move.
+      e->legal_actions(ms);
+      if (ms.empty()) break;
+      caps.clear();
+      for (const Action& a : ms) {
+        ActionInfo info = e->describe(a);
+        for (const Step& s : info.steps)
+          if (s.capture()) {
+            caps.push_back(a);
+            break;
+          }
+      }
+      const std::vector<Action>& pool = !caps.empty() && rng() % 2 == 0 ? caps : ms;
+      e->apply(pool[rng() % pool.size()]);
+    }
+    stats.seconds = elapsed();
+    if (opt.progress) opt.progress(stats, out.size());
+  }
+  stats.seconds = elapsed();
+  return out;
+}
+
+}  // namespace arb::puzzles
