@@ -67,7 +67,7 @@ std::vector<ConstructDef> make_table() {
       custom(CastlingNone, "castling", S::Top, BG, "`castling none`: no castling"),
       custom(SetupText, "setup", S::Top, BG, "the start as a position text"),
       custom(SetupEmpty, "setup", S::Top, B, "`setup empty`: the start is an empty board"),
-      custom(SetupChess960, "setup", S::Top, NONE, "`setup chess960`: a Chess960 back rank"),
+      custom(SetupChess960, "setup", S::Top, B, "`setup chess960`: a Chess960 back rank"),
       custom(Reserve, "reserve", S::Top, B, "the pieces each side holds in reserve at the start"),
       custom(Pile, "pile", S::Top, G, "each side's draw pile of tiles, optionally shuffled"),
       schema(Hand, "hand", S::Top,
@@ -91,7 +91,7 @@ std::vector<ConstructDef> make_table() {
              {choice("", {"non-capture"}, true, "which moves the condition applies to"),
               choice("adjacent-to", {"any"}, true, "the destination must touch another piece")},
              G, "a non-capturing move must end next to another piece", "RULINGS 2.5a"),
-      custom(Army, "army", S::Top, NONE, "an army: its pieces, promotions and turn options"),
+      custom(Army, "army", S::Top, B, "an army: its pieces, promotions and turn options"),
       // ---- turn ------------------------------------------------------------------------
       custom(ActionMove, "action", S::Turn, B, "a turn is one action; `move` allowed"),
       custom(ActionPlace, "action", S::Turn, B, "a turn is one action; `place` (from the reserve) allowed"),
@@ -119,9 +119,10 @@ std::vector<ConstructDef> make_table() {
       custom(EndCheckmate, "checkmate", S::End, BG, "in check with no legal action"),
       custom(EndStalemate, "stalemate", S::End, B, "not in check with no legal action"),
       custom(EndInsufficient, "insufficient-material", S::End, B, "neither side can mate"),
-      custom(EndNoLegalMove, "no-legal-move", S::End, G, "no legal action, in check or not"),
+      custom(EndNoLegalMove, "no-legal-move", S::End, BG, "no legal action, in check or not"),
       custom(EndRoyalCapture, "royal-capture", S::End, NONE, "a royal piece was captured"),
-      custom(EndRegionReached, "region-reached", S::End, NONE, "a piece reached a region"),
+      custom(EndRegionReached, "region-reached", S::End, B,
+             "`region-reached royal enemy-half -> win`: every royal of the mover on the other half"),
       custom(EndAgreement, "agreement", S::End, BG, "a record may end by agreement"),
       custom(Claim, "claim", S::End, B, "a claimable draw: repetition or fifty-move"),
       // ---- piece -----------------------------------------------------------------------
@@ -175,9 +176,9 @@ std::vector<ConstructDef> make_table() {
       schema(Strike, "strike", S::Piece, {betza("", true, "where it captures without moving")}, NONE,
              "captures without moving (a rifle capture)", "RULINGS 4.10"),
       // ---- army ------------------------------------------------------------------------
-      schema(ArmyPromoteTo, "promote-to", S::Army, {letters("", true, "the army's promotion choices")}, NONE,
+      schema(ArmyPromoteTo, "promote-to", S::Army, {letters("", true, "the army's promotion choices")}, B,
              "the army's promotion choices", "RULINGS 4.10"),
-      schema(ArmyCastles, "castles", S::Army, {}, NONE, "the army castles", "RULINGS 4.4"),
+      schema(ArmyCastles, "castles", S::Army, {}, B, "the army castles", "RULINGS 4.4"),
       schema(ArmyKingTurn, "king-turn", S::Army, {choice("", {"optional"}, true, "whether it must be taken")},
              NONE, "a king-turn after every normal action", "RULINGS 4.9"),
       // ---- deck ------------------------------------------------------------------------

@@ -108,6 +108,15 @@ class Generator final : public Engine {
 
   // ---- position text ----------------------------------------------------------------
   void set_position(std::string_view text) override {
+    // `start`, and with `setup chess960` `start:N` (Chess960 start N, RULINGS 4.2).
+    if (text == "start") return set_position(p_->start_text);
+    if (text.substr(0, 6) == "start:") {
+      std::string_view num = text.substr(6);
+      if (num.empty() || num.size() > 3 || num.find_first_not_of("0123456789") != std::string_view::npos)
+        throw PositionError("start:N needs N in 0..959", 6);
+      std::string start = program_start(*p_, std::stoi(std::string(num)));
+      return set_position(start);
+    }
     std::string allowed;
     for (char c : p_->letters) {
       allowed.push_back(c);
@@ -233,11 +242,16 @@ class Generator final : public Engine {
         if (h == hash_) ++count;
       st.claim_threefold = count >= p_->claim_repetition;
     }
+    if (p_->invasion && invaded(side_ ^ 1)) {
+      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.reason = p_->invasion_reason;
+      return st;
+    }
     uint64_t n = generate<true>(nullptr);
     if (n == 0) {
-      if (st.in_check) {
+      if (st.in_check || p_->no_move_loses) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
-        st.reason = "checkmate";
+        st.reason = st.in_check ? "checkmate" : "no-legal-move";
       } else {
         st.result = Result::Draw;
         st.reason = "stalemate";
@@ -314,6 +328,12 @@ class Generator final : public Engine {
     if (p_->royal_type < 0) return -1;
     BB b = pieces(c, p_->royal_type);
     return b ? lsb(b) : -1;
+  }
+
+  // Midline invasion: every royal piece of colour c stands on the opponent's half.
+  bool invaded(int c) const {
+    BB r = pieces(c, p_->royal_type);
+    return r && !(r & ~t_->enemy_half[c]);
   }
 
   ARB_INLINE void put(int s, int code) {
@@ -470,6 +490,8 @@ class Generator final : public Engine {
     const BB pins = guard ? pinned(k, us) : BB{};
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
+    // A game won by midline invasion has no further action (RULINGS 4.12).
+    if (p_->invasion && invaded(them)) return 0;
 
     if (p_->action_move && !royal_in_reserve) {
       for (BB b = royal_only_ ? pieces(us, p_->royal_type) : own; b; clear_lsb(b)) {
@@ -493,7 +515,7 @@ class Generator final : public Engine {
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(pp.promote_zone[us], to)) {
-            for (char pt : p_->types[t].promote_to) {
+            for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
               if (!test_all || safe_after(m)) emit(m);
             }
@@ -507,7 +529,7 @@ class Generator final : public Engine {
           if (pinned_here && !test_all && !test(t_->line(k, s), lame.to)) continue;
           Move m = make_move(s, lame.to, kDouble);
           if (test(pp.promote_zone[us], lame.to)) {
-            for (char pt : p_->types[t].promote_to) {
+            for (char pt : p_->types[t].promote_choices[us]) {
               Move pm = make_move(s, lame.to, kPromote, pt);
               if (!test_all || safe_after(pm)) emit(pm);
             }
@@ -760,6 +782,14 @@ class Generator final : public Engine {
     // Validation.
     for (int c = 0; c < 2; ++c) {
       const char* who = c == 0 ? "White" : "Black";
+      if (!p_->army[c].empty())
+        for (int t = 0; t < p_->ntypes; ++t)
+          if (pieces(c, t) && !(p_->army_types[c] >> t & 1)) {
+            char l = c == 0 ? p_->letters[t] : static_cast<char>(std::tolower(p_->letters[t]));
+            throw PositionError(std::string(who) + " plays the army `" + p_->army[c] + "`, which has no " +
+                                    p_->letters[t],
+                                text.find(l) == std::string_view::npos ? 0 : text.find(l));
+          }
       if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
@@ -808,6 +838,10 @@ class Generator final : public Engine {
       }
       for (const auto& r : rights) {
         int c = r.color == Color::White ? 0 : 1;
+        if (!p_->castles[c])
+          throw PositionError(std::string(c == 0 ? "White" : "Black") + "'s army `" + p_->army[c] +
+                                  "` does not castle; its castling rights must be absent",
+                              0);
         int rank = c == 0 ? 0 : p_->height - 1;
         int k = royal_square(c);
         int side = r.rook_file > k % p_->width ? 0 : 1;

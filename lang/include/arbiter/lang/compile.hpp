@@ -173,6 +173,9 @@ struct PieceProgram {
   RankSet promote_zone[2] = {0, 0};
   RankSet forbidden_zone[2] = {0, 0};  // where a position may not hold it
   std::string promote_to;              // type indices, as chars 0..15
+  // The choices the generator offers, per colour: promote_to, or the colour's army's
+  // `promote-to` when the ruleset has armies (RULINGS 4.4).
+  std::array<std::string, 2> promote_choices;
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
 };
@@ -211,6 +214,7 @@ struct BoardTables {
   std::array<std::array<int8_t, N>, N> dir{};
   BB board_mask{};
   BB place_zone[2] = {};
+  BB enemy_half[2] = {};  // the ranks of the opponent's half, per colour (midline invasion)
 
   // Strictly between a and b when they share a line, else empty.
   BB between(int a, int b) const {
@@ -302,9 +306,23 @@ struct Program {
   bool royal_safe = true;
   bool royals_apart = false;
 
+  // Armies (`army`, selected by the options `white-army` and `black-army`): which types each
+  // colour may hold, whether it castles, and how the setup's letters become its pieces.
+  std::array<std::string, 2> army;  // names, empty without armies
+  std::array<uint32_t, 2> army_types{~0u, ~0u};
+  std::array<bool, 2> castles{true, true};
+  std::string army_base;                 // the first army's letters (the setup's pieces)
+  std::array<std::string, 2> army_slots;  // each colour's letters for them
+  bool chess960_setup = false;            // `setup chess960`: `start:N` takes Chess960 start N
+
   Result on_checkmate = Result::Ongoing;  // relative: WhiteWins means "the mover wins"
   bool checkmate_loses = true;
   bool stalemate_draw = true;
+  bool no_move_loses = false;  // `no-legal-move -> loss`: no stalemate (RULINGS 4.3)
+  // `region-reached royal enemy-half -> win`: the side that just moved wins when all its
+  // royal pieces stand on the opponent's half (RULINGS 4.3).
+  bool invasion = false;
+  std::string invasion_reason;
   bool insufficient_draw = false;
   bool insufficient_needs_empty_reserves = false;
   int claim_repetition = 0;
@@ -324,6 +342,11 @@ struct Program {
   // Set for unbounded boards; the bounded tables above are then unused.
   std::shared_ptr<const GridProgram> grid;
 };
+
+// The start of a program: its start text for n < 0, else Chess960 start n (0..959, 518 the
+// classic RNBQKBNR) with the armies' substitutions and Shredder castling rights for the
+// castling armies. Throws PositionError for an n out of range (chess960.cpp).
+std::string program_start(const Program& p, int n);
 
 // Compiles a checked model. Returns nullptr and reports at the construct's location when
 // the model uses a feature the generator cannot execute yet.
