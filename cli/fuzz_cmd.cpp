@@ -89,7 +89,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   auto program = l.compiled.program;
   std::string variant = l.variant;
   arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory right = [variant] { return arb::registry::make_reference(variant); };
+  // The reference plays the options given with --set too (Chess 2's armies).
+  const auto sets = parse_sets(c.sets);
+  arb::fuzz::EngineFactory right = [variant, sets] { return arb::registry::make_reference(variant, sets); };
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
   arb::fuzz::Report r = arb::fuzz::run_parallel(left, right, start, o, jobs);

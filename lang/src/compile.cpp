@@ -97,7 +97,8 @@ class Compiler {
       for (int c = 0; c < 2; ++c) {
         const OptionDef* o = m_.option(names[c]);
         if (!o) {
-          d_.error(m_.armies.front().loc, std::string("a ruleset with armies needs the option `") + names[c] + "`",
+          d_.error(m_.armies.front().loc,
+                   std::string("a ruleset with armies needs the option `") + names[c] + "`",
                    std::string("add `option ") + names[c] + " = " + m_.armies.front().name + " \"...\"`");
           continue;
         }
@@ -247,6 +248,8 @@ class Compiler {
       PieceTables<BB>& pt = g.pieces[t];
       pt.ride_move = pp.ride_move;
       pt.ride_capture = pp.ride_capture;
+      pt.special = pp.special();
+      if (pp.gives_check) pt.ride_check = pp.ride_capture;
       for (int c = 0; c < 2; ++c) {
         pt.promote_zone[c] = zone(pp.promote_zone[c]);
         pt.forbidden_zone[c] = zone(pp.forbidden_zone[c]);
@@ -259,9 +262,15 @@ class Compiler {
               if (l.capture) {
                 set(pt.leap_capture[c][s], to);
                 set(pt.leap_capture_from[c][to], s);
+                if (pp.gives_check) set(pt.check_from[c][to], s);
               }
               if (l.en_passant) set(pt.ep_capture[c][s], to);
             }
+        for (const PieceProgram::Leap& l : pp.region_leaps[c])
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x)
+              if (on(p, x + l.dx, y + l.dy)) set(pt.region_move[c][sq(p, x, y)], sq(p, x + l.dx, y + l.dy));
+        pt.teleport_to[c] = g.board_mask & ~zone(pp.teleport_except[c]);
         for (const PieceProgram::LameLeap& l : pp.lame[c]) {
           int steps = std::max(std::abs(l.dx), std::abs(l.dy));
           int ux = l.dx / steps, uy = l.dy / steps;
@@ -336,6 +345,7 @@ class Compiler {
         }
       }
     }
+    capture_rules(p, def, pp);
     if (def.forbidden_ranks)
       for (int c = 0; c < 2; ++c) pp.forbidden_zone[c] = ranks(p, c, *def.forbidden_ranks);
     if (def.promote_ranks) {
@@ -348,6 +358,67 @@ class Compiler {
       }
       pp.promote_choices = {pp.promote_to, pp.promote_to};
     }
+  }
+
+  // `captures`, `captured-by`, `immune`, `no-check`, `teleport`, `region-move`.
+  void capture_rules(Program& p, const PieceDef& def, PieceProgram& pp) {
+    using T = PieceProgram::Targets;
+    auto targets = [](const std::string& w) {
+      return w == "royal" ? T::Royal : w == "non-royal" ? T::NonRoyal : w == "none" ? T::None : T::Any;
+    };
+    for (const ConstructUse& u : def.constructs) {
+      switch (u.id) {
+        case ConstructId::Captures:
+          pp.captures = targets(u.arg("").text);
+          break;
+        case ConstructId::CapturedBy:
+          pp.captured_by = targets(u.arg("").text);
+          if (u.has("within"))
+            d_.error(u.arg("within").loc,
+                     "`captured-by ... within` is not executable yet by the bitboard back end");
+          break;
+        case ConstructId::Immune:
+          pp.immune = true;
+          break;
+        case ConstructId::NoCheck:
+          pp.gives_check = false;
+          break;
+        case ConstructId::Teleport:
+          pp.teleport_move = u.has("move");
+          pp.teleport_capture = u.has("capture");
+          if (!pp.teleport_move && !pp.teleport_capture)
+            d_.error(u.loc, "`teleport` needs `move`, `capture` or both");
+          if (u.has("except"))
+            for (const std::string& w : u.arg("except").words) {
+              if (w.size() == 1) {
+                d_.error(u.arg("except").loc, "`teleport except` takes regions, not piece letters");
+                continue;
+              }
+              for (int c = 0; c < 2; ++c)
+                pp.teleport_except[c] |=
+                    ranks(p, c, w == "enemy-back-rank" ? Range{p.height, p.height} : Range{1, 1});
+            }
+          break;
+        case ConstructId::RegionMove: {
+          std::vector<BetzaMove> moves;
+          BetzaError err;
+          if (!parse_betza(u.arg("").text, moves, err)) break;
+          for (const BetzaMove& mv : moves) {
+            if (mv.range != 1 || mv.initial || mv.lame || mv.can_capture || !mv.unsupported.empty()) {
+              d_.error(u.arg("").loc, "`region-move` runs single non-capturing leaps (`mK`, `mW`, ...)");
+              break;
+            }
+            for (int c = 0; c < 2; ++c)
+              pp.region_leaps[c].push_back({mv.dx, c == 0 ? mv.dy : -mv.dy, true, false, false});
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (pp.captures == T::NonRoyal || pp.captures == T::None) pp.gives_check = false;
+    if (pp.captures != T::Any || pp.captured_by != T::Any || pp.immune) p.capture_rules = true;
   }
 
   // The unbounded grid: pieces become move vectors; the turn is ChessMe's phase sequence.
@@ -567,8 +638,9 @@ class Compiler {
                "the bitboard back end",
                "add `stalemate -> draw` or `no-legal-move -> loss` to the `end` block");
     if (p.stalemate_draw && p.no_move_loses)
-      d_.error(m_.name_loc, "both `stalemate -> draw` and `no-legal-move -> loss`: a position without a legal "
-                            "action that is not check cannot be both");
+      d_.error(m_.name_loc,
+               "both `stalemate -> draw` and `no-legal-move -> loss`: a position without a legal "
+               "action that is not check cannot be both");
     if (p.chess960_setup && !d_.has_errors()) {
       try {
         p.start_text = program_start(p, -1);

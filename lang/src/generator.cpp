@@ -330,6 +330,50 @@ class Generator final : public Engine {
     return b ? lsb(b) : -1;
   }
 
+  // Which enemy pieces each type may capture (`captures`, `captured-by`, `immune`).
+  void capture_targets(int us, BB* out) const {
+    using T = PieceProgram::Targets;
+    const int them = us ^ 1;
+    const BB opp = by_color_[them];
+    const BB royals = p_->royal_type >= 0 ? pieces(them, p_->royal_type) : BB{};
+    BB never{}, only_royal{};
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.immune || pp.captured_by == T::None)
+        never |= pieces(them, t);
+      else if (pp.captured_by == T::Royal)
+        only_royal |= pieces(them, t);
+    }
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      BB b = opp & ~never;
+      if (!pp.royal) b &= ~only_royal;
+      if (pp.captures == T::Royal) b &= royals;
+      if (pp.captures == T::NonRoyal) b &= ~royals;
+      if (pp.captures == T::None) b = BB{};
+      out[t] = b;
+    }
+  }
+
+  // Teleports and region moves (RULINGS 4.6, 4.8).
+  void special_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet, BB& caps) const {
+    const PieceProgram& pp = p_->types[t];
+    const PieceTables<BB>& pt = t_->pieces[t];
+    if (pp.teleport_move) quiet |= ~occ & pt.teleport_to[us];
+    if (pp.teleport_capture) caps |= tg & pt.teleport_to[us];
+    BB region = pt.region_move[us][s] & ~occ;
+    if (!region || p_->royal_type < 0) return;
+    const int w = p_->width, sx = s % w, sy = s / w;
+    for (BB kb = pieces(us ^ 1, p_->royal_type); kb; clear_lsb(kb)) {
+      const int k = lsb(kb), kx = k % w, ky = k / w;
+      for (BB r = region; r; clear_lsb(r)) {
+        const int to = lsb(r), x = to % w, y = to / w;
+        if (x >= std::min(sx, kx) && x <= std::max(sx, kx) && y >= std::min(sy, ky) && y <= std::max(sy, ky))
+          quiet |= bit(to);
+      }
+    }
+  }
+
   // Midline invasion: every royal piece of colour c stands on the opponent's half.
   bool invaded(int c) const {
     BB r = pieces(c, p_->royal_type);
@@ -366,14 +410,14 @@ class Generator final : public Engine {
 
   ARB_INLINE bool attacked(int s, int by, const BB& occ) const {
     for (int t = 0; t < p_->ntypes; ++t) {
-      if (t_->pieces[t].leap_capture_from[by][s] & pieces(by, t) & occ) return true;
+      if (t_->pieces[t].check_from[by][s] & pieces(by, t) & occ) return true;
     }
     for (int d = 0; d < 8; ++d) {
       int b = first(d, s, occ);
       if (b < 0) continue;
       int code = board_[b];
       if (code < 0 || (code & 1) != by) continue;
-      if (t_->pieces[code >> 1].ride_capture[by] & (1u << ((d + 4) & 7))) return true;
+      if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
     }
     return false;
   }
@@ -388,7 +432,7 @@ class Generator final : public Engine {
       if (b2 < 0) continue;
       int code = board_[b2];
       if ((code & 1) == us) continue;
-      if (t_->pieces[code >> 1].ride_capture[us ^ 1] & (1u << ((d + 4) & 7))) pins |= bit(b1);
+      if (t_->pieces[code >> 1].ride_check[us ^ 1] & (1u << ((d + 4) & 7))) pins |= bit(b1);
     }
     return pins;
   }
@@ -492,6 +536,8 @@ class Generator final : public Engine {
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
     if (p_->invasion && invaded(them)) return 0;
+    BB targets_of[kMaxTypes];
+    if (p_->capture_rules) capture_targets(us, targets_of);
 
     if (p_->action_move && !royal_in_reserve) {
       for (BB b = royal_only_ ? pieces(us, p_->royal_type) : own; b; clear_lsb(b)) {
@@ -502,14 +548,16 @@ class Generator final : public Engine {
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool test_all = in_check || is_royal || (is_royal && p_->royals_apart);
         const bool pinned_here = test(pins, s);
+        const BB tg = p_->capture_rules ? targets_of[t] : opp;
         BB quiet = pp.leap_move[us][s] & ~occ;
-        BB caps = pp.leap_capture[us][s] & opp;
+        BB caps = pp.leap_capture[us][s] & tg;
         for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
           int d = __builtin_ctz(dm);
           BB r = ride(d, s, occ);
           if (pp.ride_move[us] & (1u << d)) quiet |= r & ~occ;
-          if (pp.ride_capture[us] & (1u << d)) caps |= r & opp;
+          if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
         }
+        if (pp.special) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
         for (BB tb = targets; tb; clear_lsb(tb)) {
@@ -786,9 +834,9 @@ class Generator final : public Engine {
         for (int t = 0; t < p_->ntypes; ++t)
           if (pieces(c, t) && !(p_->army_types[c] >> t & 1)) {
             char l = c == 0 ? p_->letters[t] : static_cast<char>(std::tolower(p_->letters[t]));
-            throw PositionError(std::string(who) + " plays the army `" + p_->army[c] + "`, which has no " +
-                                    p_->letters[t],
-                                text.find(l) == std::string_view::npos ? 0 : text.find(l));
+            throw PositionError(
+                std::string(who) + " plays the army `" + p_->army[c] + "`, which has no " + p_->letters[t],
+                text.find(l) == std::string_view::npos ? 0 : text.find(l));
           }
       if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));

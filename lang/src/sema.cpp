@@ -685,9 +685,10 @@ class Checker {
           d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
       }
       if (r.condition == "region-reached" && r.args != std::vector<std::string>{"royal", "enemy-half"})
-        d_.error(c.loc, "`region-reached` takes `royal enemy-half` before `->`",
-                 "write it as `region-reached royal enemy-half -> win`: every royal piece of the mover on the "
-                 "opponent's half of the board");
+        d_.error(
+            c.loc, "`region-reached` takes `royal enemy-half` before `->`",
+            "write it as `region-reached royal enemy-half -> win`: every royal piece of the mover on the "
+            "opponent's half of the board");
       else if (r.condition != "region-reached" && !r.args.empty())
         d_.error(c.loc, "unexpected `" + r.args[0] + "` before `->`");
       if (!r.when.empty() && r.when != "reserves-empty")
@@ -798,8 +799,9 @@ class Checker {
     if (!m_.armies.empty() && a.letters.size() != m_.armies.front().letters.size() &&
         m_.armies.front().name != a.name)
       d_.error(s.loc,
-               "army `" + a.name + "` lists " + std::to_string(a.letters.size()) + " pieces, the first army `" +
-                   m_.armies.front().name + "` " + std::to_string(m_.armies.front().letters.size()),
+               "army `" + a.name + "` lists " + std::to_string(a.letters.size()) +
+                   " pieces, the first army `" + m_.armies.front().name + "` " +
+                   std::to_string(m_.armies.front().letters.size()),
                "an army's letters replace the first army's, position by position");
     std::erase_if(m_.armies, [&](const ArmyDef& o) { return o.name == a.name; });
     m_.armies.push_back(a);

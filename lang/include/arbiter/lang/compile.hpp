@@ -178,6 +178,20 @@ struct PieceProgram {
   std::array<std::string, 2> promote_choices;
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
+
+  // Capture rules (`captures`, `captured-by`, `immune`, `no-check`; RULINGS 4.5, 4.6, 4.8).
+  enum class Targets : uint8_t { Any, Royal, NonRoyal, None };
+  Targets captures = Targets::Any;     // which enemy pieces its captures may take
+  Targets captured_by = Targets::Any;  // Any, Royal (only royal pieces take it) or None
+  bool immune = false;                 // never captured, never removed
+  bool gives_check = true;             // its capturing moves attack a royal piece
+  // `teleport`: to any empty square / onto any capturable enemy piece, outside `except`.
+  bool teleport_move = false, teleport_capture = false;
+  RankSet teleport_except[2] = {0, 0};
+  // `region-move`: extra non-capturing leaps whose destination lies inside the rectangle
+  // spanned by the piece and an enemy royal piece (RULINGS 4.6).
+  std::array<std::vector<Leap>, 2> region_leaps;
+  bool special() const { return teleport_move || teleport_capture || !region_leaps[0].empty(); }
 };
 
 // One piece type's per-square tables on bitboard type BB.
@@ -195,6 +209,13 @@ struct PieceTables {
   std::array<std::array<std::vector<Lame>, N>, 2> initial_lame{};
   std::array<uint8_t, 2> ride_move{};  // copies of the program's, next to the tables
   std::array<uint8_t, 2> ride_capture{};
+  // Attacks on a royal piece (check): leap_capture_from and ride_capture of the pieces
+  // that give check; empty for the others (`no-check`, `captures non-royal|none`).
+  std::array<std::array<BB, N>, 2> check_from{};
+  std::array<uint8_t, 2> ride_check{};
+  std::array<std::array<BB, N>, 2> region_move{};  // `region-move` leaps
+  BB teleport_to[2] = {};                          // where `teleport` may land
+  bool special = false;                            // teleport or region moves
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
 };
@@ -311,7 +332,7 @@ struct Program {
   std::array<std::string, 2> army;  // names, empty without armies
   std::array<uint32_t, 2> army_types{~0u, ~0u};
   std::array<bool, 2> castles{true, true};
-  std::string army_base;                 // the first army's letters (the setup's pieces)
+  std::string army_base;                  // the first army's letters (the setup's pieces)
   std::array<std::string, 2> army_slots;  // each colour's letters for them
   bool chess960_setup = false;            // `setup chess960`: `start:N` takes Chess960 start N
 
@@ -330,6 +351,9 @@ struct Program {
 
   // Generic lines (pins) are valid only for unit-direction riders; set when every rider is.
   bool lines_are_rays = true;
+  // Some piece restricts what it captures or what captures it: the generator then computes
+  // each type's capture targets per position.
+  bool capture_rules = false;
 
   std::vector<Expectation> expects;
 

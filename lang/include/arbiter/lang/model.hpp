@@ -62,10 +62,10 @@ struct OptionDef {
 enum class SetupKind { Text, Empty, Chess960 };
 
 struct EndRule {
-  std::string condition;  // checkmate, stalemate, insufficient-material, no-legal-move, ...
-  std::string result;     // loss, win, draw
-  std::string reason;     // reported reason (defaults to the condition)
-  std::string when;       // extra condition, e.g. reserves-empty
+  std::string condition;          // checkmate, stalemate, insufficient-material, no-legal-move, ...
+  std::string result;             // loss, win, draw
+  std::string reason;             // reported reason (defaults to the condition)
+  std::string when;               // extra condition, e.g. reserves-empty
   std::vector<std::string> args;  // the words before `->` (`region-reached royal enemy-half`)
   Loc loc;
 };
