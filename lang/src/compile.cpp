@@ -271,6 +271,12 @@ class Compiler {
             for (int x = 0; x < p.width; ++x)
               if (on(p, x + l.dx, y + l.dy)) set(pt.region_move[c][sq(p, x, y)], sq(p, x + l.dx, y + l.dy));
         pt.teleport_to[c] = g.board_mask & ~zone(pp.teleport_except[c]);
+        if (c == 0)
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x)
+              for (int d = 0; d < 8; ++d)
+                if ((pp.borrow_dirs >> d & 1) && on(p, x + kDirDx[d], y + kDirDy[d]))
+                  set(pt.lenders[sq(p, x, y)], sq(p, x + kDirDx[d], y + kDirDy[d]));
         for (const PieceProgram::LameLeap& l : pp.lame[c]) {
           int steps = std::max(std::abs(l.dx), std::abs(l.dy));
           int ux = l.dx / steps, uy = l.dy / steps;
@@ -399,6 +405,18 @@ class Compiler {
                     ranks(p, c, w == "enemy-back-rank" ? Range{p.height, p.height} : Range{1, 1});
             }
           break;
+        case ConstructId::Borrows: {
+          for (const std::string& w : u.arg("").words) {
+            size_t t = p.letters.find(w[0]);
+            if (t != std::string::npos) pp.borrows |= 1u << t;  // a type outside the armies lends nothing
+          }
+          const std::string& from = u.arg("from").text;
+          for (int d = 0; d < 8; ++d)
+            if (from == "adjacent" || (from == "orthogonal") == (d % 2 == 0))
+              pp.borrow_dirs |= uint8_t(1u << d);
+          p.borrowing = true;
+          break;
+        }
         case ConstructId::RegionMove: {
           std::vector<BetzaMove> moves;
           BetzaError err;

@@ -146,7 +146,7 @@ std::vector<ConstructDef> make_table() {
           Borrows, "borrows", S::Piece,
           {letters("", true, "the piece types whose basic movement it gains"),
            choice("from", {"orthogonal", "diagonal", "adjacent"}, true, "which friendly neighbours lend it")},
-          NONE, "gains the movement of friendly neighbours of these types, not passed on", "RULINGS 4.7"),
+          B, "gains the movement of friendly neighbours of these types, not passed on", "RULINGS 4.7"),
       schema(Teleport, "teleport", S::Piece,
              {flag("move", "to any empty square"), flag("capture", "onto any capturable enemy piece"),
               tokens("except", {"enemy-back-rank", "own-back-rank"}, false, "regions it may not land in")},

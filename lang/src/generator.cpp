@@ -355,6 +355,24 @@ class Generator final : public Engine {
     }
   }
 
+  // The basic movement of friendly neighbours of the types it borrows from (RULINGS 4.7).
+  void borrowed_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet, BB& caps) const {
+    const uint32_t lends = p_->types[t].borrows;
+    for (BB nb = t_->pieces[t].lenders[s] & by_color_[us]; nb; clear_lsb(nb)) {
+      const int u = board_[lsb(nb)] >> 1;
+      if (!(lends >> u & 1)) continue;
+      const PieceTables<BB>& lt = t_->pieces[u];
+      quiet |= lt.leap_move[us][s] & ~occ;
+      caps |= lt.leap_capture[us][s] & tg;
+      for (uint8_t dm = lt.ride_move[us] | lt.ride_capture[us]; dm; dm &= dm - 1) {
+        int d = __builtin_ctz(dm);
+        BB r = ride(d, s, occ);
+        if (lt.ride_move[us] & (1u << d)) quiet |= r & ~occ;
+        if (lt.ride_capture[us] & (1u << d)) caps |= r & tg;
+      }
+    }
+  }
+
   // Teleports and region moves (RULINGS 4.6, 4.8).
   void special_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet, BB& caps) const {
     const PieceProgram& pp = p_->types[t];
@@ -418,6 +436,27 @@ class Generator final : public Engine {
       int code = board_[b];
       if (code < 0 || (code & 1) != by) continue;
       if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
+    }
+    if (p_->borrowing) return borrowed_attack(s, by, occ);
+    return false;
+  }
+
+  // Whether a piece of `by` attacks s with movement borrowed from a neighbour (RULINGS 4.7).
+  bool borrowed_attack(int s, int by, const BB& occ) const {
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const uint32_t lends = p_->types[t].borrows;
+      if (!lends) continue;
+      for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
+        const int q = lsb(b);
+        for (BB nb = t_->pieces[t].lenders[q] & by_color_[by] & occ; nb; clear_lsb(nb)) {
+          const int u = board_[lsb(nb)] >> 1;
+          if (!(lends >> u & 1)) continue;
+          const PieceTables<BB>& lt = t_->pieces[u];
+          if (test(lt.check_from[by][s], q)) return true;
+          const int d = t_->dir[q][s];
+          if (d >= 0 && (lt.ride_check[by] >> d & 1) && !(t_->between(q, s) & occ)) return true;
+        }
+      }
     }
     return false;
   }
@@ -546,8 +585,9 @@ class Generator final : public Engine {
         const PieceTables<BB>& pp = t_->pieces[t];
         const bool is_royal = t == p_->royal_type;
         // Moves whose legality needs a full test; the others are legal as generated.
-        const bool test_all = in_check || is_royal || (is_royal && p_->royals_apart);
         const bool pinned_here = test(pins, s);
+        // A pinned teleporter may land on the pin's line beyond the pinner or the king.
+        const bool test_all = in_check || is_royal || p_->borrowing || (pinned_here && pp.special);
         const BB tg = p_->capture_rules ? targets_of[t] : opp;
         BB quiet = pp.leap_move[us][s] & ~occ;
         BB caps = pp.leap_capture[us][s] & tg;
@@ -558,6 +598,7 @@ class Generator final : public Engine {
           if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
         }
         if (pp.special) special_targets(s, t, us, occ, tg, quiet, caps);
+        if (p_->types[t].borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
         for (BB tb = targets; tb; clear_lsb(tb)) {

@@ -191,7 +191,12 @@ struct PieceProgram {
   // `region-move`: extra non-capturing leaps whose destination lies inside the rectangle
   // spanned by the piece and an enemy royal piece (RULINGS 4.6).
   std::array<std::vector<Leap>, 2> region_leaps;
-  bool special() const { return teleport_move || teleport_capture || !region_leaps[0].empty(); }
+  // `borrows LETTERS from DIRS`: the basic movement of the friendly pieces of these types
+  // (bit per type) standing next to it in these unit directions (bit per direction,
+  // kDirDx/kDirDy), not passed on (RULINGS 4.7).
+  uint32_t borrows = 0;
+  uint8_t borrow_dirs = 0;
+  bool special() const { return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows; }
 };
 
 // One piece type's per-square tables on bitboard type BB.
@@ -215,6 +220,7 @@ struct PieceTables {
   std::array<uint8_t, 2> ride_check{};
   std::array<std::array<BB, N>, 2> region_move{};  // `region-move` leaps
   BB teleport_to[2] = {};                          // where `teleport` may land
+  std::array<BB, N> lenders{};                     // the squares `borrows` looks at
   bool special = false;                            // teleport or region moves
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
@@ -354,6 +360,9 @@ struct Program {
   // Some piece restricts what it captures or what captures it: the generator then computes
   // each type's capture targets per position.
   bool capture_rules = false;
+  // Some piece borrows movement: attacks depend on neighbours, so every action gets the
+  // full legality test (no pin shortcut).
+  bool borrowing = false;
 
   std::vector<Expectation> expects;
 
