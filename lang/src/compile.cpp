@@ -64,6 +64,8 @@ class Compiler {
     armies(*p);
     rules(*p);
     bitboard_turn(*p);
+    p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion;
+    for (const PieceProgram& pp : p->types) p->chess2_primitives = p->chess2_primitives || pp.special();
     if (d_.has_errors()) return nullptr;
     if (p->squares <= 64)
       p->tables64 = tables<uint64_t>(*p);

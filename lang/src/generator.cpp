@@ -315,6 +315,8 @@ class Generator final : public Engine {
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;
   bool royal_only_ = false;
+  // Copies of the program's flags the hot loops test (Program::borrowing, chess2_primitives).
+  bool borrowing_ = false, rich_ = false;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
 
   Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
@@ -374,9 +376,10 @@ class Generator final : public Engine {
   }
 
   // Teleports and region moves (RULINGS 4.6, 4.8).
-  void special_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet, BB& caps) const {
+  [[gnu::noinline]] void special_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet, BB& caps) const {
     const PieceProgram& pp = p_->types[t];
     const PieceTables<BB>& pt = t_->pieces[t];
+    if (pp.borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
     if (pp.teleport_move) quiet |= ~occ & pt.teleport_to[us];
     if (pp.teleport_capture) caps |= tg & pt.teleport_to[us];
     BB region = pt.region_move[us][s] & ~occ;
@@ -437,12 +440,12 @@ class Generator final : public Engine {
       if (code < 0 || (code & 1) != by) continue;
       if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
     }
-    if (p_->borrowing) return borrowed_attack(s, by, occ);
+    if (borrowing_) return borrowed_attack(s, by, occ);
     return false;
   }
 
   // Whether a piece of `by` attacks s with movement borrowed from a neighbour (RULINGS 4.7).
-  bool borrowed_attack(int s, int by, const BB& occ) const {
+  [[gnu::noinline]] bool borrowed_attack(int s, int by, const BB& occ) const {
     for (int t = 0; t < p_->ntypes; ++t) {
       const uint32_t lends = p_->types[t].borrows;
       if (!lends) continue;
@@ -555,8 +558,14 @@ class Generator final : public Engine {
   }
 
   // Generates legal moves into `out`, or only counts them when Count is set.
+  // Programs without Chess 2's primitives run a copy of the generator without them.
   template <bool Count>
   uint64_t generate(std::vector<Move>* out) {
+    return rich_ ? generate_impl<Count, true>(out) : generate_impl<Count, false>(out);
+  }
+
+  template <bool Count, bool Rich>
+  uint64_t generate_impl(std::vector<Move>* out) {
     uint64_t n = 0;
     auto emit = [&](Move m) {
       if constexpr (Count) {
@@ -574,9 +583,11 @@ class Generator final : public Engine {
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
-    if (p_->invasion && invaded(them)) return 0;
     BB targets_of[kMaxTypes];
-    if (p_->capture_rules) capture_targets(us, targets_of);
+    if constexpr (Rich) {
+      if (p_->invasion && invaded(them)) return 0;
+      if (p_->capture_rules) capture_targets(us, targets_of);
+    }
 
     if (p_->action_move && !royal_in_reserve) {
       for (BB b = royal_only_ ? pieces(us, p_->royal_type) : own; b; clear_lsb(b)) {
@@ -587,8 +598,11 @@ class Generator final : public Engine {
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
-        const bool test_all = in_check || is_royal || p_->borrowing || (pinned_here && pp.special);
-        const BB tg = p_->capture_rules ? targets_of[t] : opp;
+        bool test_all = in_check || is_royal;
+        if constexpr (Rich) test_all = test_all || p_->borrowing || (pinned_here && pp.special);
+        BB tg = opp;
+        if constexpr (Rich)
+          if (p_->capture_rules) tg = targets_of[t];
         BB quiet = pp.leap_move[us][s] & ~occ;
         BB caps = pp.leap_capture[us][s] & tg;
         for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
@@ -597,8 +611,8 @@ class Generator final : public Engine {
           if (pp.ride_move[us] & (1u << d)) quiet |= r & ~occ;
           if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
         }
-        if (pp.special) special_targets(s, t, us, occ, tg, quiet, caps);
-        if (p_->types[t].borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
+        if constexpr (Rich)
+          if (pp.special) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
         for (BB tb = targets; tb; clear_lsb(tb)) {
@@ -844,6 +858,8 @@ class Generator final : public Engine {
   }
 
   void load(const FenFields& f, std::string_view text) {
+    borrowing_ = p_->borrowing;
+    rich_ = p_->chess2_primitives;
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
       for (int x = 0; x < p_->width; ++x) {

@@ -363,6 +363,9 @@ struct Program {
   // Some piece borrows movement: attacks depend on neighbours, so every action gets the
   // full legality test (no pin shortcut).
   bool borrowing = false;
+  // Any of Chess 2's primitives (capture rules, teleports, region moves, borrowing, midline
+  // invasion): the generator runs its general loop; without them, a copy without their tests.
+  bool chess2_primitives = false;
 
   std::vector<Expectation> expects;
 
