@@ -105,6 +105,21 @@ TEST(CompiledChess2Rules, NemesisPawnRectangle) {
   EXPECT_EQ(from_square(*st, "d2"), (Squares{"d3", "e2", "e3"}));
 }
 
+// A nemesis pawn's quiet diagonal step and its en-passant capture land on one square; the
+// canonical text of the capture names the victim, both read back, and both engines agree.
+TEST(CompiledChess2Rules, NemesisPawnStepAndEnPassantHaveDistinctTexts) {
+  const std::string pos = "7k/8/8/3Lp3/8/8/8/K7 w - e6 0 1";
+  auto c = compiled("nemesis", "classic", pos);
+  EXPECT_EQ(from_square(*c, "d5"), (Squares{"d6", "e6", "e6xe5"}));
+  EXPECT_EQ(legal_texts(*c), legal_texts(*reference("nemesis", "classic", pos)));
+  for (const std::string text : {"d5e6", "d5e6xe5"}) {
+    auto e = compiled("nemesis", "classic", pos);
+    ASSERT_TRUE(play(*e, text));
+    const std::string board = e->position().substr(0, e->position().find(' '));
+    EXPECT_EQ(board, text == "d5e6" ? "7k/8/4L3/4p3/8/8/8/K7" : "7k/8/4L3/8/8/8/8/K7");
+  }
+}
+
 // RULINGS 4.6: the nemesis takes nothing but the king, and only the king takes it; it
 // gives check.
 TEST(CompiledChess2Rules, NemesisCapturesOnlyTheKingAndOnlyTheKingCapturesIt) {

@@ -376,7 +376,8 @@ class Generator final : public Engine {
   }
 
   // Teleports and region moves (RULINGS 4.6, 4.8).
-  [[gnu::noinline]] void special_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet, BB& caps) const {
+  [[gnu::noinline]] void special_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet,
+                                         BB& caps) const {
     const PieceProgram& pp = p_->types[t];
     const PieceTables<BB>& pt = t_->pieces[t];
     if (pp.borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
@@ -474,9 +475,21 @@ class Generator final : public Engine {
       if (b2 < 0) continue;
       int code = board_[b2];
       if ((code & 1) == us) continue;
-      if (t_->pieces[code >> 1].ride_check[us ^ 1] & (1u << ((d + 4) & 7))) pins |= bit(b1);
+      unsigned dirs = t_->pieces[code >> 1].ride_check[us ^ 1];
+      if (borrowing_ && p_->types[code >> 1].borrows) dirs |= borrowed_rides(b2, code >> 1, us ^ 1);
+      if (dirs & (1u << ((d + 4) & 7))) pins |= bit(b1);
     }
     return pins;
+  }
+
+  // The ride directions (with check) a piece of type t and colour c on q borrows.
+  [[gnu::noinline]] unsigned borrowed_rides(int q, int t, int c) const {
+    unsigned dirs = 0;
+    for (BB nb = t_->pieces[t].lenders[q] & by_color_[c]; nb; clear_lsb(nb)) {
+      const int u = board_[lsb(nb)] >> 1;
+      if (p_->types[t].borrows >> u & 1) dirs |= t_->pieces[u].ride_check[c];
+    }
+    return dirs;
   }
 
   // The king's and the rook's destinations of a castling move of the side to move (`side`).
@@ -599,7 +612,10 @@ class Generator final : public Engine {
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
         bool test_all = in_check || is_royal;
-        if constexpr (Rich) test_all = test_all || p_->borrowing || (pinned_here && pp.special);
+        // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
+        // pin's line beyond the pinner or the king.
+        // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
+        if constexpr (Rich) test_all = test_all || (pinned_here && (pp.special || borrowing_));
         BB tg = opp;
         if constexpr (Rich)
           if (p_->capture_rules) tg = targets_of[t];
