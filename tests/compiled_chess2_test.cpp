@@ -14,6 +14,7 @@
 
 #include "arbiter/perft_suite.hpp"
 #include "helpers.hpp"
+#include "mutate/run_mutants.hpp"
 
 namespace {
 
@@ -275,6 +276,31 @@ TEST(CompiledChess2Perft, RandomPlayoutsAgreeWithTheReference) {
       r->apply(find_action(*r, pick));
     }
   }
+}
+
+// The mutation suite on Chess 2 (arbiter mutate): every mutant of each compiled army's
+// special rule is refused, equivalent by construction or killed by the fuzzer, and each
+// primitive has a mutant the fuzzer kills.
+TEST(CompiledChess2Mutants, EachArmysSpecialRuleIsKilled) {
+  const std::vector<std::pair<std::string, std::string>> pairs = {{"nemesis", "reaper"},
+                                                                  {"empowered", "classic"}};
+  std::map<std::string, int> killed;
+  for (const auto& [w, b] : pairs) {
+    arb::mutate::MutateOptions o;
+    o.overrides = {{"white-army", w}, {"black-army", b}};
+    o.fuzz.games = fast() ? 8 : 16;
+    arb::mutate::MutateReport r = arb::mutate::run_mutants(ruleset_path("chess2"), o);
+    EXPECT_EQ(r.survived, 0u) << w << "/" << b;
+    for (const auto& m : r.results) {
+      if (m.verdict == "survived")
+        ADD_FAILURE() << m.mutant.line << ":" << m.mutant.col << " " << m.mutant.op << " " << m.mutant.from
+                      << " -> " << m.mutant.to;
+      if (m.verdict == "killed") ++killed[m.mutant.construct];
+    }
+  }
+  for (const std::string c : {"captures", "captured-by", "immune", "teleport", "region-move", "borrows",
+                              "region-reached", "promote-to", "castles"})
+    EXPECT_GT(killed[c], 0) << c;
 }
 
 // The armies the generator does not run yet are refused at their construct, not ignored.

@@ -150,6 +150,16 @@ class Compiler {
       for (PieceProgram& pp : p.types)
         if (pp.promote_zone[c]) pp.promote_choices[c] = choices;
     }
+    // The armies' choices replace a piece's own `promote ... to` list everywhere.
+    for (int t = 0; t < p.ntypes; ++t) {
+      PieceProgram& pp = p.types[t];
+      if (!pp.promote_zone[0] && !pp.promote_zone[1]) continue;
+      pp.promote_to.clear();
+      for (int c = 0; c < 2; ++c)
+        if (p.army_types[c] >> t & 1)
+          for (char ch : pp.promote_choices[c])
+            if (pp.promote_to.find(ch) == std::string::npos) pp.promote_to.push_back(ch);
+    }
   }
 
   // The turn: `action` (one normal action) then the phases, in order. Each back end then
@@ -412,11 +422,16 @@ class Compiler {
             size_t t = p.letters.find(w[0]);
             if (t != std::string::npos) pp.borrows |= 1u << t;  // a type outside the armies lends nothing
           }
+          // Its own type lends it nothing new: one program with or without it.
+          pp.borrows &= ~(1u << (&pp - p.types.data()));
           const std::string& from = u.arg("from").text;
           for (int d = 0; d < 8; ++d)
             if (from == "adjacent" || (from == "orthogonal") == (d % 2 == 0))
               pp.borrow_dirs |= uint8_t(1u << d);
-          p.borrowing = true;
+          if (pp.borrows)
+            p.borrowing = true;
+          else
+            pp.borrow_dirs = 0;
           break;
         }
         case ConstructId::RegionMove: {
@@ -437,6 +452,12 @@ class Compiler {
           break;
       }
     }
+    // A piece without any capturing move captures nothing, whatever `captures` says (the
+    // ghost): one program for both, so a mutant of the word is equivalent by construction.
+    bool captures_at_all = pp.teleport_capture || pp.borrows || pp.ride_capture[0] || pp.ride_capture[1];
+    for (int c = 0; c < 2; ++c)
+      for (const PieceProgram::Leap& l : pp.leaps[c]) captures_at_all = captures_at_all || l.capture;
+    if (!captures_at_all) pp.captures = T::None;
     if (pp.captures == T::NonRoyal || pp.captures == T::None) pp.gives_check = false;
     if (pp.captures != T::Any || pp.captured_by != T::Any || pp.immune) p.capture_rules = true;
   }
