@@ -15,6 +15,7 @@
 #include "arbiter/perft_suite.hpp"
 #include "helpers.hpp"
 #include "mutate/run_mutants.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -301,6 +302,18 @@ TEST(CompiledChess2Mutants, EachArmysSpecialRuleIsKilled) {
   for (const std::string c : {"captures", "captured-by", "immune", "teleport", "region-move", "borrows",
                               "region-reached", "promote-to", "castles"})
     EXPECT_GT(killed[c], 0) << c;
+}
+
+// `arbiter fuzz --matchups N`: random army pairs and Chess960 starts, each compiled pair
+// against the reference; the pairs the compiler refuses are counted, not fuzzed.
+TEST(CompiledChess2Fuzz, RandomMatchupsAndStarts) {
+  auto r = testing_process::run_arbiter({"fuzz", "--variant", "chess2", "--matchups", "8", "--games", "24",
+                                         "--seed", "3", "--save-dir", ::testing::TempDir()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("matchups: 8 random army pairs"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("no divergence"), std::string::npos) << r;
+  auto bad = testing_process::run_arbiter({"fuzz", "--variant", "chess", "--matchups", "2"});
+  EXPECT_EQ(bad.code, 2) << bad;
 }
 
 // The armies the generator does not run yet are refused at their construct, not ignored.
