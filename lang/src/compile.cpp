@@ -144,9 +144,12 @@ class Compiler {
       p.army_slots[c] = a.letters;
       p.castles[c] = a.castles;
       p.army_types[c] = 0;
-      for (char l : a.letters + a.promote_to) p.army_types[c] |= 1u << p.letters.find(l);
+      // Every letter is a compiled piece (select_armies compiled them; sema checked them).
+      for (char l : a.letters + a.promote_to)
+        if (p.letters.find(l) != std::string::npos) p.army_types[c] |= 1u << p.letters.find(l);
       std::string choices;
-      for (char l : a.promote_to) choices.push_back(static_cast<char>(p.letters.find(l)));
+      for (char l : a.promote_to)
+        if (p.letters.find(l) != std::string::npos) choices.push_back(static_cast<char>(p.letters.find(l)));
       for (PieceProgram& pp : p.types)
         if (pp.promote_zone[c]) pp.promote_choices[c] = choices;
     }

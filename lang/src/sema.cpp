@@ -792,7 +792,13 @@ class Checker {
       if (!u) continue;
       m_.constructs.push_back(*u);
       if (u->id == ConstructId::ArmyPromoteTo)
-        for (const std::string& w : u->arg("").words) a.promote_to.push_back(w[0]);
+        for (const std::string& w : u->arg("").words) {
+          if (!m_.piece(w[0])) {
+            d_.error(u->arg("").loc, "`promote-to " + w + "`: no piece has the letter `" + w + "`");
+            continue;
+          }
+          a.promote_to.push_back(w[0]);
+        }
       if (u->id == ConstructId::ArmyCastles) a.castles = true;
       if (u->id == ConstructId::ArmyKingTurn) a.king_turn = true;
     }
