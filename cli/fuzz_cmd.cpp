@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <random>
 #include <sstream>
 
 #include "common.hpp"
@@ -37,7 +38,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // into the source tree behind the user's back.
   std::string save_dir = ".";
   std::string seconds_text, games_text, seed_text, max_plies_text, jobs_text, mutate_text, max_div_text,
-      timeout_text;
+      timeout_text, matchups_text;
   po::options_description d(
       "arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--jobs J] [--strict-acceptance] "
       "[--json] "
@@ -60,7 +61,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "go on after a divergence until this many distinct ones are found (1)")(
       "save-dir", po::value(&save_dir), "where divergences are saved (default: the current directory)")(
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
-      "timeout", po::value(&timeout_text), kTimeoutHelp);
+      "matchups", po::value(&matchups_text),
+      "Chess 2: split the games over N random army pairs (options white-army and black-army) and "
+      "random Chess960 starts")("timeout", po::value(&timeout_text), kTimeoutHelp);
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, /*with_seed=*/false);
@@ -98,13 +101,71 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   arb::fuzz::EngineFactory right = [variant, sets] { return arb::registry::make_reference(variant, sets); };
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
-  arb::fuzz::Report r = arb::fuzz::run_parallel(left, right, start, o, jobs);
+  std::string sets_text;
+  for (const auto& s : c.sets) sets_text += (sets_text.empty() ? "" : " ") + s;
+  // The --set options of each divergence (with --matchups, the pair and start it ran).
+  std::vector<std::string> dv_sets;
+  arb::fuzz::Report r;
+  if (!vm.count("matchups")) {
+    r = arb::fuzz::run_parallel(left, right, start, o, jobs);
+    dv_sets.assign(r.divergences.size(), sets_text);
+  } else {
+    // Random army pairs and Chess960 starts: each round compiles the pair (a pair the
+    // compiler refuses is skipped and counted) and runs its share of the games.
+    const uint64_t rounds = uint_option("matchups", matchups_text, 1, 100000);
+    const arb::lang::OptionDef* wa = l.compiled.model ? l.compiled.model->option("white-army") : nullptr;
+    const arb::lang::OptionDef* ba = l.compiled.model ? l.compiled.model->option("black-army") : nullptr;
+    if (!wa || !ba || wa->choices.empty() || ba->choices.empty() || o.seconds > 0)
+      throw UsageError(
+          "--matchups needs a ruleset with `white-army` and `black-army` options listing their "
+          "values (Chess 2), and --games rather than --seconds");
+    std::mt19937_64 rng(o.seed);
+    arb::fuzz::Options each = o;
+    each.games = std::max<uint64_t>(1, o.games / rounds);
+    uint64_t skipped = 0;
+    for (uint64_t i = 0; i < rounds && !r.divergence; ++i) {
+      auto over = sets;
+      over["white-army"] = wa->choices[rng() % wa->choices.size()];
+      over["black-army"] = ba->choices[rng() % ba->choices.size()];
+      const std::string pick_start = "start:" + std::to_string(rng() % 960);
+      arb::lang::Diagnostics diags;
+      auto pc = compile_ruleset(rules_path(c), over, diags);
+      if (!pc.program) {
+        ++skipped;
+        continue;
+      }
+      auto pp = pc.program;
+      arb::fuzz::EngineFactory lf = [pp] { return arb::lang::make_compiled_engine(pp); };
+      arb::fuzz::EngineFactory rf = [variant, over] { return arb::registry::make_reference(variant, over); };
+      auto probe = lf();
+      probe->set_position(pick_start);
+      each.seed = o.seed + i;
+      arb::fuzz::Report one = arb::fuzz::run_parallel(lf, rf, probe->position(), each, jobs);
+      std::string st = "white-army=" + over["white-army"] + " black-army=" + over["black-army"];
+      r.games += one.games;
+      r.positions += one.positions;
+      r.mutations += one.mutations;
+      r.mutations_rejected += one.mutations_rejected;
+      r.acceptance_differences += one.acceptance_differences;
+      for (auto& a : one.acceptance_examples)
+        if (r.acceptance_examples.size() < 5) r.acceptance_examples.push_back(a);
+      r.seconds += one.seconds;
+      for (auto& dv : one.divergences) {
+        r.divergences.push_back(dv);
+        dv_sets.push_back(st);
+      }
+      if (one.divergence) r.divergence = one.divergence;
+    }
+    if (!c.json)
+      std::cout << "matchups: " << rounds << " random army pairs and Chess960 starts, " << skipped
+                << " refused by the compiler (armies it does not run yet)\n";
+  }
   watchdog.disarm();
   uint64_t rate = static_cast<uint64_t>(r.seconds > 0 ? r.positions / r.seconds : 0);
   std::vector<std::string> saved_files;
-  for (const auto& dv : r.divergences) {
-    std::string sets;
-    for (const auto& s : c.sets) sets += (sets.empty() ? "" : " ") + s;
+  for (size_t di = 0; di < r.divergences.size(); ++di) {
+    const auto& dv = r.divergences[di];
+    const std::string& sets = dv_sets[di];
     std::string body = "variant: " + variant + "\n" + (c.rules.empty() ? "" : "rules: " + c.rules + "\n") +
                        (sets.empty() ? "" : "sets: " + sets + "\n") + "position: " + dv.position +
                        "\naction: " + dv.action + "\nwhat: " + dv.what + "\ncompiled: " + dv.left +

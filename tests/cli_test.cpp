@@ -293,7 +293,7 @@ TEST_F(Cli, CheckReportsFileLineColumn) {
   Outcome ok = run({"check", "rulesets/chess.rules", "rulesets/chessembly.rules"});
   EXPECT_EQ(ok.code, 0) << ok;
   EXPECT_TRUE(contains(ok.out, "rulesets/chess.rules: ok")) << ok;
-  Outcome ne = run({"check", "rulesets/chess2.rules"});
+  Outcome ne = run({"check", "rulesets/chess2.rules", "--set", "white-army=two-kings"});
   EXPECT_EQ(ne.code, 1) << ne;
   EXPECT_TRUE(contains(ne.out, "does not compile")) << ne;
   EXPECT_TRUE(
@@ -420,7 +420,7 @@ TEST_F(Cli, TestRunsTheRulesetsExpectations) {
   EXPECT_EQ(w.last_line(), "4 passed, 1 failed") << w;
   EXPECT_TRUE(contains(w.err, child + ":4:3: expectation failed: perft expected 21, got 20")) << w;
   // A ruleset that does not compile: exit 2.
-  Outcome u = run({"test", "rulesets/chess2.rules"});
+  Outcome u = run({"test", "rulesets/chess2.rules", "--set", "white-army=two-kings"});
   EXPECT_EQ(u.code, 2) << u;
 }
 

@@ -147,6 +147,7 @@ Strings mapped_texts(Engine& e, F f) {
     for (arb::Step& s : info.steps) {
       s.from = f(s.from);
       s.to = f(s.to);
+      for (arb::PieceAt& r : s.removed) r.at = f(r.at);  // the victims move with the board
     }
     out.push_back(arb::uci(info, true));
   }

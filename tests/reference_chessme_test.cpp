@@ -105,6 +105,7 @@ std::string mapped_uci(ActionInfo info, F f) {
   for (arb::Step& s : info.steps) {
     s.from = f(s.from);
     s.to = f(s.to);
+    for (arb::PieceAt& r : s.removed) r.at = f(r.at);  // the victims move with the board
   }
   return arb::uci(info);
 }

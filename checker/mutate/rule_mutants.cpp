@@ -336,7 +336,13 @@ std::string program_fingerprint(const arb::lang::Program& p) {
       for (const auto& l : t.lame[c]) o << l.dx << ',' << l.dy << ',' << l.from << ';';
       o << int(t.ride_move[c]) << ',' << int(t.ride_capture[c]) << ',' << t.promote_zone[c] << ','
         << t.forbidden_zone[c] << '|';
+      // Chess 2's primitives (captures, captured-by, immune, no-check, teleport, region-move, borrows).
+      o << t.promote_choices[c] << ',' << t.teleport_except[c] << ',';
+      for (const auto& l : t.region_leaps[c]) o << l.dx << ',' << l.dy << ';';
+      o << '|';
     }
+    o << int(t.captures) << int(t.captured_by) << t.immune << t.gives_check << t.teleport_move
+      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs);
     o << '\n';
   }
   o << p.castling << ' ' << p.castling_rook << ' ' << p.ks_king_to << p.ks_rook_to << p.qs_king_to
@@ -350,6 +356,11 @@ std::string program_fingerprint(const arb::lang::Program& p) {
     o << "cards " << c->deck << ' ' << c->hand_size << ' ' << c->redraw << ' ' << c->level << ' ' << c->seed
       << ' ' << c->board << ' ' << c->again_own << c->again_opponent << ' ' << c->redraw_alike
       << c->redraw_no_move << ' ' << c->escape_duty << '\n';
+  // Armies, the Chess960 setup and Chess 2's end rules.
+  o << p.army[0] << ',' << p.army[1] << ' ' << p.army_types[0] << ',' << p.army_types[1] << ' '
+    << p.castles[0] << p.castles[1] << ' ' << p.army_base << ',' << p.army_slots[0] << ',' << p.army_slots[1]
+    << ' ' << p.chess960_setup << p.no_move_loses << p.invasion << ' ' << p.invasion_reason << ' '
+    << p.capture_rules << p.borrowing << p.chess2_primitives << '\n';
   if (p.tables64) tables(o, *p.tables64);
   if (p.tables128) tables(o, *p.tables128);
   if (p.tables256) tables(o, *p.tables256);

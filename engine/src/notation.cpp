@@ -93,6 +93,11 @@ std::string step_uci(const Step& s, bool chess960) {
   else
     out += square_name(s.to);
   if (s.promotion) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(s.promotion))));
+  // An en-passant capture by a piece other than the pawn P names its victim (`d5e6xe5`):
+  // a Chess 2 nemesis pawn may also step quietly onto the same square (RULINGS 4.6).
+  if (s.piece != 'P' && s.castle == Castle::None && s.removed.size() == 1 && s.removed[0].at != s.to &&
+      s.removed[0].at.x == s.to.x && s.removed[0].at.y == s.from.y)
+    out += "x" + square_name(s.removed[0].at);
   return out;
 }
 

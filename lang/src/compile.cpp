@@ -27,8 +27,9 @@ class Compiler {
     // The gate, by identity: every construct the ruleset states must be one the chosen back
     // end executes (construct.cpp lists which back ends run each).
     const Backend backend = m_.unbounded ? kGrid : kBitboard;
+    select_armies();
     bool first = true;
-    for (const ConstructUse* u : m_.all_constructs()) {
+    for (const ConstructUse* u : used_constructs()) {
       const ConstructDef& def = u->def();
       if (def.backends & backend) continue;
       std::string where =
@@ -53,19 +54,22 @@ class Compiler {
     p->width = m_.width;
     p->height = m_.height;
     p->squares = m_.width * m_.height;
-    if (m_.pieces.size() > kMaxTypes) {
-      d_.error(m_.pieces[kMaxTypes].loc, "more than 16 piece types are not executable yet");
+    if (used_.size() > kMaxTypes) {
+      d_.error(m_.pieces[used_[kMaxTypes]].loc, "more than 16 piece types are not executable yet");
       return nullptr;
     }
-    p->ntypes = static_cast<int>(m_.pieces.size());
+    p->ntypes = static_cast<int>(used_.size());
     p->types.resize(p->ntypes);
-    for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[t].letter);
+    for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[used_[t]].letter);
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
+    armies(*p);
     rules(*p);
     if (!m_.deck.empty())
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
       bitboard_turn(*p);
+    p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion;
+    for (const PieceProgram& pp : p->types) p->chess2_primitives = p->chess2_primitives || pp.special();
     if (d_.has_errors()) return nullptr;
     if (p->squares <= 64)
       p->tables64 = tables<uint64_t>(*p);
@@ -81,6 +85,89 @@ class Compiler {
   Diagnostics& d_;
 
   int sq(const Program& p, int x, int y) const { return y * p.width + x; }  // y 0-based
+
+  // ---- armies (RULINGS 4.1) -----------------------------------------------------------
+  // With `army` statements, the options `white-army` and `black-army` choose one army per
+  // colour; only the pieces of the two armies (and their promotions) are compiled, and
+  // only their constructs must be executable.
+  std::array<const ArmyDef*, 2> sel_{nullptr, nullptr};
+  std::vector<int> used_;  // the model's piece index of each program type
+
+  void select_armies() {
+    used_.clear();
+    std::set<char> wanted;
+    if (!m_.armies.empty()) {
+      static const char* names[2] = {"white-army", "black-army"};
+      std::vector<std::string> army_names;
+      for (const ArmyDef& a : m_.armies) army_names.push_back(a.name);
+      for (int c = 0; c < 2; ++c) {
+        const OptionDef* o = m_.option(names[c]);
+        if (!o) {
+          d_.error(m_.armies.front().loc,
+                   std::string("a ruleset with armies needs the option `") + names[c] + "`",
+                   std::string("add `option ") + names[c] + " = " + m_.armies.front().name + " \"...\"`");
+          continue;
+        }
+        for (const ArmyDef& a : m_.armies)
+          if (a.name == o->value) sel_[c] = &a;
+        if (!sel_[c]) {
+          d_.error(o->loc, "option `" + o->name + "` = " + o->value + " names no army",
+                   did_you_mean(o->value, army_names));
+          continue;
+        }
+        for (char l : sel_[c]->letters) wanted.insert(l);
+        for (char l : sel_[c]->promote_to) wanted.insert(l);
+      }
+    }
+    for (int k = 0; k < static_cast<int>(m_.pieces.size()); ++k)
+      if (m_.armies.empty() || wanted.count(m_.pieces[k].letter)) used_.push_back(k);
+  }
+
+  // The construct uses the compiled program runs: those outside armies and pieces, those of
+  // the selected armies, and those of the compiled pieces.
+  std::vector<const ConstructUse*> used_constructs() const {
+    std::vector<const ConstructUse*> out;
+    for (const ConstructUse& u : m_.constructs) {
+      if (u.group.rfind("army ", 0) == 0) {
+        std::string name = u.group.substr(5);
+        if (!((sel_[0] && sel_[0]->name == name) || (sel_[1] && sel_[1]->name == name))) continue;
+      }
+      out.push_back(&u);
+    }
+    for (int k : used_)
+      for (const ConstructUse& u : m_.pieces[k].constructs) out.push_back(&u);
+    return out;
+  }
+
+  void armies(Program& p) {
+    if (!sel_[0] || !sel_[1]) return;
+    p.army_base = m_.armies.front().letters;
+    for (int c = 0; c < 2; ++c) {
+      const ArmyDef& a = *sel_[c];
+      p.army[c] = a.name;
+      p.army_slots[c] = a.letters;
+      p.castles[c] = a.castles;
+      p.army_types[c] = 0;
+      // Every letter is a compiled piece (select_armies compiled them; sema checked them).
+      for (char l : a.letters + a.promote_to)
+        if (p.letters.find(l) != std::string::npos) p.army_types[c] |= 1u << p.letters.find(l);
+      std::string choices;
+      for (char l : a.promote_to)
+        if (p.letters.find(l) != std::string::npos) choices.push_back(static_cast<char>(p.letters.find(l)));
+      for (PieceProgram& pp : p.types)
+        if (pp.promote_zone[c]) pp.promote_choices[c] = choices;
+    }
+    // The armies' choices replace a piece's own `promote ... to` list everywhere.
+    for (int t = 0; t < p.ntypes; ++t) {
+      PieceProgram& pp = p.types[t];
+      if (!pp.promote_zone[0] && !pp.promote_zone[1]) continue;
+      pp.promote_to.clear();
+      for (int c = 0; c < 2; ++c)
+        if (p.army_types[c] >> t & 1)
+          for (char ch : pp.promote_choices[c])
+            if (pp.promote_to.find(ch) == std::string::npos) pp.promote_to.push_back(ch);
+    }
+  }
 
   // The turn: `action` (one normal action) then the phases, in order. Each back end then
   // says which shapes it runs; any other is an error at the phase.
@@ -173,12 +260,20 @@ class Compiler {
       return z;
     };
     for (int c = 0; c < 2; ++c) g.place_zone[c] = zone(p.place_zone[c]);
+    {
+      // Each side's half: the h/2 ranks nearest to it (a middle rank of an odd board is neither's).
+      const RankSet low = (RankSet(1) << (p.height / 2)) - 1;
+      g.enemy_half[0] = zone(low << (p.height - p.height / 2));
+      g.enemy_half[1] = zone(low);
+    }
     g.pieces.resize(p.types.size());
     for (size_t t = 0; t < p.types.size(); ++t) {
       const PieceProgram& pp = p.types[t];
       PieceTables<BB>& pt = g.pieces[t];
       pt.ride_move = pp.ride_move;
       pt.ride_capture = pp.ride_capture;
+      pt.special = pp.special();
+      if (pp.gives_check) pt.ride_check = pp.ride_capture;
       for (int c = 0; c < 2; ++c) {
         pt.promote_zone[c] = zone(pp.promote_zone[c]);
         pt.forbidden_zone[c] = zone(pp.forbidden_zone[c]);
@@ -191,9 +286,21 @@ class Compiler {
               if (l.capture) {
                 set(pt.leap_capture[c][s], to);
                 set(pt.leap_capture_from[c][to], s);
+                if (pp.gives_check) set(pt.check_from[c][to], s);
               }
               if (l.en_passant) set(pt.ep_capture[c][s], to);
             }
+        for (const PieceProgram::Leap& l : pp.region_leaps[c])
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x)
+              if (on(p, x + l.dx, y + l.dy)) set(pt.region_move[c][sq(p, x, y)], sq(p, x + l.dx, y + l.dy));
+        pt.teleport_to[c] = g.board_mask & ~zone(pp.teleport_except[c]);
+        if (c == 0)
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x)
+              for (int d = 0; d < 8; ++d)
+                if ((pp.borrow_dirs >> d & 1) && on(p, x + kDirDx[d], y + kDirDy[d]))
+                  set(pt.lenders[sq(p, x, y)], sq(p, x + kDirDx[d], y + kDirDy[d]));
         for (const PieceProgram::LameLeap& l : pp.lame[c]) {
           int steps = std::max(std::abs(l.dx), std::abs(l.dy));
           int ux = l.dx / steps, uy = l.dy / steps;
@@ -219,7 +326,7 @@ class Compiler {
   }
 
   void piece(Program& p, int t) {
-    const PieceDef& def = m_.pieces[t];
+    const PieceDef& def = m_.pieces[used_[t]];
     PieceProgram& pp = p.types[t];
     pp.letter = def.letter;
     pp.royal = def.royal;
@@ -268,6 +375,7 @@ class Compiler {
         }
       }
     }
+    capture_rules(p, def, pp);
     if (def.forbidden_ranks)
       for (int c = 0; c < 2; ++c) pp.forbidden_zone[c] = ranks(p, c, *def.forbidden_ranks);
     // A pawn's moves reset the fifty-move count: a piece that promotes, or one named
@@ -277,12 +385,96 @@ class Compiler {
       pp.resets_clock = true;
       for (int c = 0; c < 2; ++c) pp.promote_zone[c] = ranks(p, c, *def.promote_ranks);
       for (char l : def.promote_to) {
-        int idx = static_cast<int>(m_.pieces.size());
-        for (int k = 0; k < static_cast<int>(m_.pieces.size()); ++k)
-          if (m_.pieces[k].letter == l) idx = k;
-        pp.promote_to.push_back(static_cast<char>(idx));
+        // A piece outside the compiled armies is no choice (the army's `promote-to` rules).
+        size_t idx = p.letters.find(l);
+        if (idx != std::string::npos) pp.promote_to.push_back(static_cast<char>(idx));
+      }
+      pp.promote_choices = {pp.promote_to, pp.promote_to};
+    }
+  }
+
+  // `captures`, `captured-by`, `immune`, `no-check`, `teleport`, `region-move`.
+  void capture_rules(Program& p, const PieceDef& def, PieceProgram& pp) {
+    using T = PieceProgram::Targets;
+    auto targets = [](const std::string& w) {
+      return w == "royal" ? T::Royal : w == "non-royal" ? T::NonRoyal : w == "none" ? T::None : T::Any;
+    };
+    for (const ConstructUse& u : def.constructs) {
+      switch (u.id) {
+        case ConstructId::Captures:
+          pp.captures = targets(u.arg("").text);
+          break;
+        case ConstructId::CapturedBy:
+          pp.captured_by = targets(u.arg("").text);
+          if (u.has("within"))
+            d_.error(u.arg("within").loc,
+                     "`captured-by ... within` is not executable yet by the bitboard back end");
+          break;
+        case ConstructId::Immune:
+          pp.immune = true;
+          break;
+        case ConstructId::NoCheck:
+          pp.gives_check = false;
+          break;
+        case ConstructId::Teleport:
+          pp.teleport_move = u.has("move");
+          pp.teleport_capture = u.has("capture");
+          if (!pp.teleport_move && !pp.teleport_capture)
+            d_.error(u.loc, "`teleport` needs `move`, `capture` or both");
+          if (u.has("except"))
+            for (const std::string& w : u.arg("except").words) {
+              if (w.size() == 1) {
+                d_.error(u.arg("except").loc, "`teleport except` takes regions, not piece letters");
+                continue;
+              }
+              for (int c = 0; c < 2; ++c)
+                pp.teleport_except[c] |=
+                    ranks(p, c, w == "enemy-back-rank" ? Range{p.height, p.height} : Range{1, 1});
+            }
+          break;
+        case ConstructId::Borrows: {
+          for (const std::string& w : u.arg("").words) {
+            size_t t = p.letters.find(w[0]);
+            if (t != std::string::npos) pp.borrows |= 1u << t;  // a type outside the armies lends nothing
+          }
+          // Its own type lends it nothing new: one program with or without it.
+          pp.borrows &= ~(1u << (&pp - p.types.data()));
+          const std::string& from = u.arg("from").text;
+          for (int d = 0; d < 8; ++d)
+            if (from == "adjacent" || (from == "orthogonal") == (d % 2 == 0))
+              pp.borrow_dirs |= uint8_t(1u << d);
+          if (pp.borrows)
+            p.borrowing = true;
+          else
+            pp.borrow_dirs = 0;
+          break;
+        }
+        case ConstructId::RegionMove: {
+          std::vector<BetzaMove> moves;
+          BetzaError err;
+          if (!parse_betza(u.arg("").text, moves, err)) break;
+          for (const BetzaMove& mv : moves) {
+            if (mv.range != 1 || mv.initial || mv.lame || mv.can_capture || !mv.unsupported.empty()) {
+              d_.error(u.arg("").loc, "`region-move` runs single non-capturing leaps (`mK`, `mW`, ...)");
+              break;
+            }
+            for (int c = 0; c < 2; ++c)
+              pp.region_leaps[c].push_back({mv.dx, c == 0 ? mv.dy : -mv.dy, true, false, false});
+          }
+          break;
+        }
+        default:
+          break;
       }
     }
+    // A piece without any capturing move captures nothing, whatever `captures` says (the
+    // ghost): one program for both, so a mutant of the word is equivalent by construction.
+    bool captures_at_all = pp.teleport_capture || pp.borrows || pp.ride_capture[0] || pp.ride_capture[1];
+    for (int c = 0; c < 2; ++c)
+      for (const PieceProgram::Leap& l : pp.leaps[c]) captures_at_all = captures_at_all || l.capture;
+    if (!captures_at_all) pp.captures = T::None;
+    if (pp.captures == T::NonRoyal || pp.captures == T::None) pp.gives_check = false;
+    if (pp.captures != T::Any || pp.captured_by != T::Any || pp.immune) p.capture_rules = true;
   }
 
   // The unbounded grid: pieces become move vectors; the turn is ChessMe's phase sequence.
@@ -431,10 +623,11 @@ class Compiler {
   }
 
   void rules(Program& p) {
-    p.castling = m_.castling;
-    if (m_.castling) {
+    p.castling = m_.castling && (p.castles[0] || p.castles[1]);
+    if (p.castling) {
       for (int t = 0; t < p.ntypes; ++t)
         if (p.letters[t] == m_.castling_rook) p.castling_rook = t;
+      if (p.castling_rook < 0) d_.error(m_.castling_loc, "the castling rook is in no army that castles");
       p.ks_king_to = m_.ks_king_to;
       p.ks_rook_to = m_.ks_rook_to;
       p.qs_king_to = m_.qs_king_to;
@@ -456,6 +649,11 @@ class Compiler {
       p.start_text = board + (p.has_reserve ? "[" + m_.reserve + black + "]" : "") + " w - - 0 1";
     } else {
       p.start_text = m_.setup_text;
+      if (m_.setup_kind == SetupKind::Chess960) {
+        p.chess960_setup = true;
+        if (p.start_text.empty())
+          d_.error(m_.setup_loc, "`setup chess960` needs `default \"POSITION\"` on the bitboard back end");
+      }
     }
     p.action_move = m_.action_move;
     p.action_place = m_.action_place;
@@ -473,6 +671,12 @@ class Compiler {
         p.checkmate_loses = true;
       } else if (r.condition == "stalemate" && r.result == "draw") {
         p.stalemate_draw = true;
+      } else if (r.condition == "no-legal-move" && r.result == "loss") {
+        p.no_move_loses = true;
+      } else if (r.condition == "region-reached" && r.result == "win") {
+        p.invasion = true;  // sema admits only `royal enemy-half`
+        p.invasion_reason = r.reason;
+        if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");
       } else if (r.condition == "insufficient-material" && r.result == "draw") {
         p.insufficient_draw = true;
         p.insufficient_needs_empty_reserves = r.when == "reserves-empty";
@@ -499,11 +703,22 @@ class Compiler {
       d_.error(m_.name_loc, "a royal piece without `checkmate -> loss` is not executable yet");
     // The bitboard generator ends every position without a legal action: in check by
     // checkmate, otherwise by stalemate. A ruleset must say what the second one is.
-    if (!p.stalemate_draw)
+    if (!p.stalemate_draw && !p.no_move_loses)
       d_.error(m_.name_loc,
                "a position without a legal action that is not check has no end rule: not executable yet by "
                "the bitboard back end",
-               "add `stalemate -> draw` to the `end` block");
+               "add `stalemate -> draw` or `no-legal-move -> loss` to the `end` block");
+    if (p.stalemate_draw && p.no_move_loses)
+      d_.error(m_.name_loc,
+               "both `stalemate -> draw` and `no-legal-move -> loss`: a position without a legal "
+               "action that is not check cannot be both");
+    if (p.chess960_setup && !d_.has_errors()) {
+      try {
+        p.start_text = program_start(p, -1);
+      } catch (const PositionError& e) {
+        d_.error(m_.setup_loc, std::string("bad setup: ") + e.what());
+      }
+    }
     p.claim_repetition = m_.claim_repetition.value_or(0);
     p.claim_fifty = m_.claim_fifty.value_or(0);
     p.expects = m_.expects;

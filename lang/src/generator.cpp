@@ -109,6 +109,15 @@ class Generator final : public Engine, public CardBoard {
 
   // ---- position text ----------------------------------------------------------------
   void set_position(std::string_view text) override {
+    // `start`, and with `setup chess960` `start:N` (Chess960 start N, RULINGS 4.2).
+    if (text == "start") return set_position(p_->start_text);
+    if (text.substr(0, 6) == "start:") {
+      std::string_view num = text.substr(6);
+      if (num.empty() || num.size() > 3 || num.find_first_not_of("0123456789") != std::string_view::npos)
+        throw PositionError("start:N needs N in 0..959", 6);
+      std::string start = program_start(*p_, std::stoi(std::string(num)));
+      return set_position(start);
+    }
     std::string allowed;
     for (char c : p_->letters) {
       allowed.push_back(c);
@@ -262,11 +271,16 @@ class Generator final : public Engine, public CardBoard {
         if (h == hash_) ++count;
       st.claim_threefold = count >= p_->claim_repetition;
     }
+    if (p_->invasion && invaded(side_ ^ 1)) {
+      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.reason = p_->invasion_reason;
+      return st;
+    }
     uint64_t n = generate<true>(nullptr);
     if (n == 0) {
-      if (st.in_check) {
+      if (st.in_check || p_->no_move_loses) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
-        st.reason = "checkmate";
+        st.reason = st.in_check ? "checkmate" : "no-legal-move";
       } else {
         st.result = Result::Draw;
         st.reason = "stalemate";
@@ -346,6 +360,8 @@ class Generator final : public Engine, public CardBoard {
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;
   bool royal_only_ = false;
+  // Copies of the program's flags the hot loops test (Program::borrowing, chess2_primitives).
+  bool borrowing_ = false, rich_ = false;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
   std::vector<Move> card_moves_;                   // its move list, reused
@@ -361,6 +377,76 @@ class Generator final : public Engine, public CardBoard {
     if (p_->royal_type < 0) return -1;
     BB b = pieces(c, p_->royal_type);
     return b ? lsb(b) : -1;
+  }
+
+  // Which enemy pieces each type may capture (`captures`, `captured-by`, `immune`).
+  void capture_targets(int us, BB* out) const {
+    using T = PieceProgram::Targets;
+    const int them = us ^ 1;
+    const BB opp = by_color_[them];
+    const BB royals = p_->royal_type >= 0 ? pieces(them, p_->royal_type) : BB{};
+    BB never{}, only_royal{};
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.immune || pp.captured_by == T::None)
+        never |= pieces(them, t);
+      else if (pp.captured_by == T::Royal)
+        only_royal |= pieces(them, t);
+    }
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      BB b = opp & ~never;
+      if (!pp.royal) b &= ~only_royal;
+      if (pp.captures == T::Royal) b &= royals;
+      if (pp.captures == T::NonRoyal) b &= ~royals;
+      if (pp.captures == T::None) b = BB{};
+      out[t] = b;
+    }
+  }
+
+  // The basic movement of friendly neighbours of the types it borrows from (RULINGS 4.7).
+  void borrowed_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet, BB& caps) const {
+    const uint32_t lends = p_->types[t].borrows;
+    for (BB nb = t_->pieces[t].lenders[s] & by_color_[us]; nb; clear_lsb(nb)) {
+      const int u = board_[lsb(nb)] >> 1;
+      if (!(lends >> u & 1)) continue;
+      const PieceTables<BB>& lt = t_->pieces[u];
+      quiet |= lt.leap_move[us][s] & ~occ;
+      caps |= lt.leap_capture[us][s] & tg;
+      for (uint8_t dm = lt.ride_move[us] | lt.ride_capture[us]; dm; dm &= dm - 1) {
+        int d = __builtin_ctz(dm);
+        BB r = ride(d, s, occ);
+        if (lt.ride_move[us] & (1u << d)) quiet |= r & ~occ;
+        if (lt.ride_capture[us] & (1u << d)) caps |= r & tg;
+      }
+    }
+  }
+
+  // Teleports and region moves (RULINGS 4.6, 4.8).
+  [[gnu::noinline]] void special_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet,
+                                         BB& caps) const {
+    const PieceProgram& pp = p_->types[t];
+    const PieceTables<BB>& pt = t_->pieces[t];
+    if (pp.borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
+    if (pp.teleport_move) quiet |= ~occ & pt.teleport_to[us];
+    if (pp.teleport_capture) caps |= tg & pt.teleport_to[us];
+    BB region = pt.region_move[us][s] & ~occ;
+    if (!region || p_->royal_type < 0) return;
+    const int w = p_->width, sx = s % w, sy = s / w;
+    for (BB kb = pieces(us ^ 1, p_->royal_type); kb; clear_lsb(kb)) {
+      const int k = lsb(kb), kx = k % w, ky = k / w;
+      for (BB r = region; r; clear_lsb(r)) {
+        const int to = lsb(r), x = to % w, y = to / w;
+        if (x >= std::min(sx, kx) && x <= std::max(sx, kx) && y >= std::min(sy, ky) && y <= std::max(sy, ky))
+          quiet |= bit(to);
+      }
+    }
+  }
+
+  // Midline invasion: every royal piece of colour c stands on the opponent's half.
+  bool invaded(int c) const {
+    BB r = pieces(c, p_->royal_type);
+    return r && !(r & ~t_->enemy_half[c]);
   }
 
   ARB_INLINE void put(int s, int code) {
@@ -393,14 +479,35 @@ class Generator final : public Engine, public CardBoard {
 
   ARB_INLINE bool attacked(int s, int by, const BB& occ) const {
     for (int t = 0; t < p_->ntypes; ++t) {
-      if (t_->pieces[t].leap_capture_from[by][s] & pieces(by, t) & occ) return true;
+      if (t_->pieces[t].check_from[by][s] & pieces(by, t) & occ) return true;
     }
     for (int d = 0; d < 8; ++d) {
       int b = first(d, s, occ);
       if (b < 0) continue;
       int code = board_[b];
       if (code < 0 || (code & 1) != by) continue;
-      if (t_->pieces[code >> 1].ride_capture[by] & (1u << ((d + 4) & 7))) return true;
+      if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
+    }
+    if (borrowing_) return borrowed_attack(s, by, occ);
+    return false;
+  }
+
+  // Whether a piece of `by` attacks s with movement borrowed from a neighbour (RULINGS 4.7).
+  [[gnu::noinline]] bool borrowed_attack(int s, int by, const BB& occ) const {
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const uint32_t lends = p_->types[t].borrows;
+      if (!lends) continue;
+      for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
+        const int q = lsb(b);
+        for (BB nb = t_->pieces[t].lenders[q] & by_color_[by] & occ; nb; clear_lsb(nb)) {
+          const int u = board_[lsb(nb)] >> 1;
+          if (!(lends >> u & 1)) continue;
+          const PieceTables<BB>& lt = t_->pieces[u];
+          if (test(lt.check_from[by][s], q)) return true;
+          const int d = t_->dir[q][s];
+          if (d >= 0 && (lt.ride_check[by] >> d & 1) && !(t_->between(q, s) & occ)) return true;
+        }
+      }
     }
     return false;
   }
@@ -415,9 +522,21 @@ class Generator final : public Engine, public CardBoard {
       if (b2 < 0) continue;
       int code = board_[b2];
       if ((code & 1) == us) continue;
-      if (t_->pieces[code >> 1].ride_capture[us ^ 1] & (1u << ((d + 4) & 7))) pins |= bit(b1);
+      unsigned dirs = t_->pieces[code >> 1].ride_check[us ^ 1];
+      if (borrowing_ && p_->types[code >> 1].borrows) dirs |= borrowed_rides(b2, code >> 1, us ^ 1);
+      if (dirs & (1u << ((d + 4) & 7))) pins |= bit(b1);
     }
     return pins;
+  }
+
+  // The ride directions (with check) a piece of type t and colour c on q borrows.
+  [[gnu::noinline]] unsigned borrowed_rides(int q, int t, int c) const {
+    unsigned dirs = 0;
+    for (BB nb = t_->pieces[t].lenders[q] & by_color_[c]; nb; clear_lsb(nb)) {
+      const int u = board_[lsb(nb)] >> 1;
+      if (p_->types[t].borrows >> u & 1) dirs |= t_->pieces[u].ride_check[c];
+    }
+    return dirs;
   }
 
   // The king's and the rook's destinations of a castling move of the side to move (`side`).
@@ -499,8 +618,14 @@ class Generator final : public Engine, public CardBoard {
   }
 
   // Generates legal moves into `out`, or only counts them when Count is set.
+  // Programs without Chess 2's primitives run a copy of the generator without them.
   template <bool Count>
   uint64_t generate(std::vector<Move>* out) {
+    return rich_ ? generate_impl<Count, true>(out) : generate_impl<Count, false>(out);
+  }
+
+  template <bool Count, bool Rich>
+  uint64_t generate_impl(std::vector<Move>* out) {
     uint64_t n = 0;
     auto emit = [&](Move m) {
       if constexpr (Count) {
@@ -517,6 +642,12 @@ class Generator final : public Engine, public CardBoard {
     const BB pins = guard ? pinned(k, us) : BB{};
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
+    // A game won by midline invasion has no further action (RULINGS 4.12).
+    BB targets_of[kMaxTypes];
+    if constexpr (Rich) {
+      if (p_->invasion && invaded(them)) return 0;
+      if (p_->capture_rules) capture_targets(us, targets_of);
+    }
 
     if (p_->action_move && !royal_in_reserve) {
       BB movers = royal_only_ ? pieces(us, p_->royal_type) : own;
@@ -532,22 +663,32 @@ class Generator final : public Engine, public CardBoard {
         const PieceTables<BB>& pp = t_->pieces[t];
         const bool is_royal = t == p_->royal_type;
         // Moves whose legality needs a full test; the others are legal as generated.
-        const bool test_all = in_check || is_royal || (is_royal && p_->royals_apart);
         const bool pinned_here = test(pins, s);
+        // A pinned teleporter may land on the pin's line beyond the pinner or the king.
+        bool test_all = in_check || is_royal;
+        // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
+        // pin's line beyond the pinner or the king.
+        // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
+        if constexpr (Rich) test_all = test_all || (pinned_here && (pp.special || borrowing_));
+        BB tg = opp;
+        if constexpr (Rich)
+          if (p_->capture_rules) tg = targets_of[t];
         BB quiet = pp.leap_move[us][s] & ~occ;
-        BB caps = pp.leap_capture[us][s] & opp;
+        BB caps = pp.leap_capture[us][s] & tg;
         for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
           int d = __builtin_ctz(dm);
           BB r = ride(d, s, occ);
           if (pp.ride_move[us] & (1u << d)) quiet |= r & ~occ;
-          if (pp.ride_capture[us] & (1u << d)) caps |= r & opp;
+          if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
         }
+        if constexpr (Rich)
+          if (pp.special) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(pp.promote_zone[us], to)) {
-            for (char pt : p_->types[t].promote_to) {
+            for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
               if (!test_all || safe_after(m)) emit(m);
             }
@@ -561,7 +702,7 @@ class Generator final : public Engine, public CardBoard {
           if (pinned_here && !test_all && !test(t_->line(k, s), lame.to)) continue;
           Move m = make_move(s, lame.to, kDouble);
           if (test(pp.promote_zone[us], lame.to)) {
-            for (char pt : p_->types[t].promote_to) {
+            for (char pt : p_->types[t].promote_choices[us]) {
               Move pm = make_move(s, lame.to, kPromote, pt);
               if (!test_all || safe_after(pm)) emit(pm);
             }
@@ -790,6 +931,8 @@ class Generator final : public Engine, public CardBoard {
   }
 
   void load(const FenFields& f, std::string_view text) {
+    borrowing_ = p_->borrowing;
+    rich_ = p_->chess2_primitives;
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
       for (int x = 0; x < p_->width; ++x) {
@@ -817,6 +960,14 @@ class Generator final : public Engine, public CardBoard {
     // Validation.
     for (int c = 0; c < 2; ++c) {
       const char* who = c == 0 ? "White" : "Black";
+      if (!p_->army[c].empty())
+        for (int t = 0; t < p_->ntypes; ++t)
+          if (pieces(c, t) && !(p_->army_types[c] >> t & 1)) {
+            char l = c == 0 ? p_->letters[t] : static_cast<char>(std::tolower(p_->letters[t]));
+            throw PositionError(
+                std::string(who) + " plays the army `" + p_->army[c] + "`, which has no " + p_->letters[t],
+                text.find(l) == std::string_view::npos ? 0 : text.find(l));
+          }
       if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
@@ -868,6 +1019,10 @@ class Generator final : public Engine, public CardBoard {
       }
       for (const auto& r : rights) {
         int c = r.color == Color::White ? 0 : 1;
+        if (!p_->castles[c])
+          throw PositionError(std::string(c == 0 ? "White" : "Black") + "'s army `" + p_->army[c] +
+                                  "` does not castle; its castling rights must be absent",
+                              0);
         int rank = c == 0 ? 0 : p_->height - 1;
         int k = royal_square(c);
         int side = r.rook_file > k % p_->width ? 0 : 1;

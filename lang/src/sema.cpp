@@ -726,7 +726,7 @@ class Checker {
       r.condition = c.keyword;
       r.loc = c.loc;
       size_t i = 0;
-      while (i < c.args.size() && !c.args[i].is("->")) ++i;
+      while (i < c.args.size() && !c.args[i].is("->")) r.args.push_back(c.args[i++].text);
       if (i >= c.args.size() || i + 1 >= c.args.size()) {
         d_.error(c.loc, "an end condition needs `-> RESULT`", "e.g. `checkmate -> loss`");
         continue;
@@ -743,6 +743,13 @@ class Checker {
         else
           d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
       }
+      if (r.condition == "region-reached" && r.args != std::vector<std::string>{"royal", "enemy-half"})
+        d_.error(
+            c.loc, "`region-reached` takes `royal enemy-half` before `->`",
+            "write it as `region-reached royal enemy-half -> win`: every royal piece of the mover on the "
+            "opponent's half of the board");
+      else if (r.condition != "region-reached" && !r.args.empty())
+        d_.error(c.loc, "unexpected `" + r.args[0] + "` before `->`");
       if (!r.when.empty() && r.when != "reserves-empty")
         d_.error(c.loc, "unknown condition `" + r.when + "`", did_you_mean(r.when, {"reserves-empty"}));
       static const std::map<std::string, ConstructId> ids = {
@@ -824,19 +831,45 @@ class Checker {
       d_.error(s.loc, "`army` takes a name and its piece letters");
       return;
     }
+    ArmyDef a;
+    a.name = s.args[0].text;
+    a.loc = s.loc;
     for (size_t i = 1; i < s.args.size(); ++i) {
       char l;
-      if (piece_letter(s.args[i], l) && !m_.piece(l))
-        d_.error(s.args[i].loc, std::string("no piece has the letter `") + l + "`");
+      if (!piece_letter(s.args[i], l)) continue;
+      a.letters.push_back(l);
+      if (!m_.piece(l)) d_.error(s.args[i].loc, std::string("no piece has the letter `") + l + "`");
     }
     use(ConstructId::Army, s.loc);
     for (const Stmt& c : s.block) {
       auto defs = find_constructs(Scope::Army, c.keyword);
-      if (defs.size() == 1)
-        typed_use(defs[0]->id, c);
-      else
+      if (defs.size() != 1) {
         unknown(c, keywords(Scope::Army), "army statement");
+        continue;
+      }
+      auto u = typed(*defs[0], c);
+      if (!u) continue;
+      m_.constructs.push_back(*u);
+      if (u->id == ConstructId::ArmyPromoteTo)
+        for (const std::string& w : u->arg("").words) {
+          if (!m_.piece(w[0])) {
+            d_.error(u->arg("").loc, "`promote-to " + w + "`: no piece has the letter `" + w + "`");
+            continue;
+          }
+          a.promote_to.push_back(w[0]);
+        }
+      if (u->id == ConstructId::ArmyCastles) a.castles = true;
+      if (u->id == ConstructId::ArmyKingTurn) a.king_turn = true;
     }
+    if (!m_.armies.empty() && a.letters.size() != m_.armies.front().letters.size() &&
+        m_.armies.front().name != a.name)
+      d_.error(s.loc,
+               "army `" + a.name + "` lists " + std::to_string(a.letters.size()) +
+                   " pieces, the first army `" + m_.armies.front().name + "` " +
+                   std::to_string(m_.armies.front().letters.size()),
+               "an army's letters replace the first army's, position by position");
+    std::erase_if(m_.armies, [&](const ArmyDef& o) { return o.name == a.name; });
+    m_.armies.push_back(a);
   }
 };
 

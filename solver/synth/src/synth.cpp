@@ -457,6 +457,11 @@ class Synth {
       g_.letters.push_back(p.grid ? p.grid->types[t].letter : p.types[t].letter);
     g_.royal = p.grid ? p.grid->royal_type : p.royal_type;
     if (g_.royal < 0) throw std::invalid_argument("synthesis needs a royal piece type");
+    if (p.chess2_primitives)
+      throw std::invalid_argument(
+          "synthesis does not encode Chess 2's primitives yet (armies' capture rules, teleports, region "
+          "moves, "
+          "borrowing, midline invasion)");
     g_.royal_safe = p.royal_safe;
     g_.royals_apart = p.royals_apart;
     g_.has_reserve = p.has_reserve;

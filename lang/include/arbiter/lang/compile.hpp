@@ -173,8 +173,30 @@ struct PieceProgram {
   RankSet promote_zone[2] = {0, 0};
   RankSet forbidden_zone[2] = {0, 0};  // where a position may not hold it
   std::string promote_to;              // type indices, as chars 0..15
+  // The choices the generator offers, per colour: promote_to, or the colour's army's
+  // `promote-to` when the ruleset has armies (RULINGS 4.4).
+  std::array<std::string, 2> promote_choices;
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
+
+  // Capture rules (`captures`, `captured-by`, `immune`, `no-check`; RULINGS 4.5, 4.6, 4.8).
+  enum class Targets : uint8_t { Any, Royal, NonRoyal, None };
+  Targets captures = Targets::Any;     // which enemy pieces its captures may take
+  Targets captured_by = Targets::Any;  // Any, Royal (only royal pieces take it) or None
+  bool immune = false;                 // never captured, never removed
+  bool gives_check = true;             // its capturing moves attack a royal piece
+  // `teleport`: to any empty square / onto any capturable enemy piece, outside `except`.
+  bool teleport_move = false, teleport_capture = false;
+  RankSet teleport_except[2] = {0, 0};
+  // `region-move`: extra non-capturing leaps whose destination lies inside the rectangle
+  // spanned by the piece and an enemy royal piece (RULINGS 4.6).
+  std::array<std::vector<Leap>, 2> region_leaps;
+  // `borrows LETTERS from DIRS`: the basic movement of the friendly pieces of these types
+  // (bit per type) standing next to it in these unit directions (bit per direction,
+  // kDirDx/kDirDy), not passed on (RULINGS 4.7).
+  uint32_t borrows = 0;
+  uint8_t borrow_dirs = 0;
+  bool special() const { return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows; }
 };
 
 // One piece type's per-square tables on bitboard type BB.
@@ -192,6 +214,14 @@ struct PieceTables {
   std::array<std::array<std::vector<Lame>, N>, 2> initial_lame{};
   std::array<uint8_t, 2> ride_move{};  // copies of the program's, next to the tables
   std::array<uint8_t, 2> ride_capture{};
+  // Attacks on a royal piece (check): leap_capture_from and ride_capture of the pieces
+  // that give check; empty for the others (`no-check`, `captures non-royal|none`).
+  std::array<std::array<BB, N>, 2> check_from{};
+  std::array<uint8_t, 2> ride_check{};
+  std::array<std::array<BB, N>, 2> region_move{};  // `region-move` leaps
+  BB teleport_to[2] = {};                          // where `teleport` may land
+  std::array<BB, N> lenders{};                     // the squares `borrows` looks at
+  bool special = false;                            // teleport or region moves
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
 };
@@ -211,6 +241,7 @@ struct BoardTables {
   std::array<std::array<int8_t, N>, N> dir{};
   BB board_mask{};
   BB place_zone[2] = {};
+  BB enemy_half[2] = {};  // the ranks of the opponent's half, per colour (midline invasion)
 
   // Strictly between a and b when they share a line, else empty.
   BB between(int a, int b) const {
@@ -324,9 +355,23 @@ struct Program {
   bool royals_apart = false;
   bool royal_capture = false;  // `royal-capture -> win`: capturing the enemy royal wins at once
 
+  // Armies (`army`, selected by the options `white-army` and `black-army`): which types each
+  // colour may hold, whether it castles, and how the setup's letters become its pieces.
+  std::array<std::string, 2> army;  // names, empty without armies
+  std::array<uint32_t, 2> army_types{~0u, ~0u};
+  std::array<bool, 2> castles{true, true};
+  std::string army_base;                  // the first army's letters (the setup's pieces)
+  std::array<std::string, 2> army_slots;  // each colour's letters for them
+  bool chess960_setup = false;            // `setup chess960`: `start:N` takes Chess960 start N
+
   Result on_checkmate = Result::Ongoing;  // relative: WhiteWins means "the mover wins"
   bool checkmate_loses = true;
   bool stalemate_draw = true;
+  bool no_move_loses = false;  // `no-legal-move -> loss`: no stalemate (RULINGS 4.3)
+  // `region-reached royal enemy-half -> win`: the side that just moved wins when all its
+  // royal pieces stand on the opponent's half (RULINGS 4.3).
+  bool invasion = false;
+  std::string invasion_reason;
   bool insufficient_draw = false;
   bool insufficient_needs_empty_reserves = false;
   int claim_repetition = 0;
@@ -334,6 +379,15 @@ struct Program {
 
   // Generic lines (pins) are valid only for unit-direction riders; set when every rider is.
   bool lines_are_rays = true;
+  // Some piece restricts what it captures or what captures it: the generator then computes
+  // each type's capture targets per position.
+  bool capture_rules = false;
+  // Some piece borrows movement: attacks depend on neighbours, so every action gets the
+  // full legality test (no pin shortcut).
+  bool borrowing = false;
+  // Any of Chess 2's primitives (capture rules, teleports, region moves, borrowing, midline
+  // invasion): the generator runs its general loop; without them, a copy without their tests.
+  bool chess2_primitives = false;
 
   std::vector<Expectation> expects;
 
@@ -350,6 +404,11 @@ struct Program {
   // generator of this program (whose own turn is then one move).
   std::shared_ptr<const CardProgram> cards;
 };
+
+// The start of a program: its start text for n < 0, else Chess960 start n (0..959, 518 the
+// classic RNBQKBNR) with the armies' substitutions and Shredder castling rights for the
+// castling armies. Throws PositionError for an n out of range (chess960.cpp).
+std::string program_start(const Program& p, int n);
 
 // Compiles a checked model. Returns nullptr and reports at the construct's location when
 // the model uses a feature the generator cannot execute yet.

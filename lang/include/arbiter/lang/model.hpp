@@ -62,10 +62,23 @@ struct OptionDef {
 enum class SetupKind { Text, Empty, Chess960 };
 
 struct EndRule {
-  std::string condition;  // checkmate, stalemate, insufficient-material, no-legal-move, ...
-  std::string result;     // loss, win, draw
-  std::string reason;     // reported reason (defaults to the condition)
-  std::string when;       // extra condition, e.g. reserves-empty
+  std::string condition;          // checkmate, stalemate, insufficient-material, no-legal-move, ...
+  std::string result;             // loss, win, draw
+  std::string reason;             // reported reason (defaults to the condition)
+  std::string when;               // extra condition, e.g. reserves-empty
+  std::vector<std::string> args;  // the words before `->` (`region-reached royal enemy-half`)
+  Loc loc;
+};
+
+// `army NAME LETTERS { ... }`: the pieces one side plays with (Chess 2, RULINGS 4.1). Its
+// letters stand, position by position, for the letters of the first army declared (the
+// pieces of the setup text): `army two-kings W W R B N P` puts W where the setup has K and Q.
+struct ArmyDef {
+  std::string name;
+  std::string letters;     // one per slot, upper case
+  std::string promote_to;  // `promote-to`: the promotion choices of every piece of the army
+  bool castles = false;    // `castles`: the ruleset's castling applies to this army
+  bool king_turn = false;  // `king-turn optional`: an optional royal move after each action
   Loc loc;
 };
 
@@ -134,6 +147,8 @@ struct Model {
   std::optional<int> claim_fifty;
 
   std::vector<Expectation> expects;
+
+  std::vector<ArmyDef> armies;  // in declaration order (a child's army replaces one of its name)
 
   // Every construct the ruleset states outside piece blocks, with where it is used, typed
   // (a child's statement replaces its parent's uses of the same top-level statement).

@@ -1,0 +1,330 @@
+// Chess 2 on the compiled generator (rulesets/chess2.rules): each special rule the
+// compiled armies run, pinned on hand-derived positions; Classic against Classic against
+// the Chess960 suite; perft and random playouts against the independent reference engine
+// (checker/reference/chess2) for every matchup of the armies the generator runs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arbiter/perft_suite.hpp"
+#include "helpers.hpp"
+#include "mutate/run_mutants.hpp"
+#include "process.hpp"
+
+namespace {
+
+using namespace testing_helpers;
+using arb::Action;
+using arb::Engine;
+
+// The armies the compiled generator runs today; the others are refused at compile time
+// with a located error (ArmiesNotYetCompiledAreRefusedAtTheirConstruct).
+const std::vector<std::string> kCompiledArmies = {"classic", "nemesis", "empowered", "reaper"};
+
+std::shared_ptr<const arb::lang::Program> program(const std::string& white, const std::string& black) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const arb::lang::Program>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  const std::string key = white + "/" + black;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  arb::lang::Diagnostics diags;
+  auto c =
+      arb::lang::compile_file(ruleset_path("chess2"), {{"white-army", white}, {"black-army", black}}, diags);
+  EXPECT_FALSE(diags.has_errors()) << key << "\n" << diags.render();
+  cache[key] = c.program;
+  return c.program;
+}
+
+std::unique_ptr<Engine> compiled(const std::string& white, const std::string& black,
+                                 const std::string& text = "start") {
+  auto p = program(white, black);
+  if (!p) throw std::runtime_error("chess2 " + white + "/" + black + " does not compile");
+  auto e = arb::lang::make_compiled_engine(p);
+  e->set_position(text);
+  return e;
+}
+
+std::unique_ptr<Engine> reference(const std::string& white, const std::string& black,
+                                  const std::string& text = "start") {
+  auto e = arb::ref::make_chess2_engine({{"white-army", white}, {"black-army", black}});
+  e->set_position(text);
+  return e;
+}
+
+// The canonical texts of the legal actions starting at square `from` (e.g. "d4").
+std::vector<std::string> from_square(Engine& e, const std::string& from) {
+  std::vector<std::string> out;
+  for (const auto& t : legal_texts(e))
+    if (t.compare(0, from.size(), from) == 0) out.push_back(t.substr(from.size()));
+  return out;
+}
+
+using Squares = std::vector<std::string>;
+
+// ---- hand-derived positions ---------------------------------------------------------
+
+// RULINGS 4.8: a ghost blocks every piece; a rook stops before it and never takes it.
+TEST(CompiledChess2Rules, GhostStopsASlider) {
+  auto e = compiled("classic", "reaper", "7k/8/8/8/g7/8/8/R3K3 w - - 0 1");
+  EXPECT_EQ(from_square(*e, "a1"), (Squares{"a2", "a3", "b1", "c1", "d1"}));
+  // A knight jumps it.
+  auto n = compiled("classic", "reaper", "7k/8/8/8/8/1g6/8/N3K3 w - - 0 1");
+  EXPECT_EQ(from_square(*n, "a1"), (Squares{"c2"}));
+}
+
+// RULINGS 4.8: a reaper goes to any empty square and takes any piece but a king, never on
+// the enemy back rank, and gives no check; a ghost is never taken, even by a reaper.
+TEST(CompiledChess2Rules, ReaperTeleportsButNeverOntoTheEnemyBackRankNorAKing) {
+  auto e = compiled("reaper", "classic", "r3k3/8/8/3p4/8/8/8/A3K3 w - - 0 1");
+  Squares a = from_square(*e, "a1");
+  EXPECT_EQ(a.size(), 53u + 1u);  // the 53 empty squares of ranks 1-7, and the pawn on d5
+  EXPECT_TRUE(std::count(a.begin(), a.end(), "d5"));
+  EXPECT_FALSE(std::count(a.begin(), a.end(), "a8"));  // the enemy back rank
+  EXPECT_FALSE(std::count(a.begin(), a.end(), "b8"));
+  // A reaper next to the king gives no check.
+  auto c = compiled("reaper", "classic", "4k3/3A4/8/8/8/8/8/4K3 b - - 0 1");
+  EXPECT_FALSE(c->status().in_check);
+  auto g = compiled("reaper", "reaper", "4k3/8/8/8/3g4/8/8/A3K3 w - - 0 1");
+  Squares ga = from_square(*g, "a1");
+  EXPECT_FALSE(std::count(ga.begin(), ga.end(), "d4"));
+}
+
+// RULINGS 4.6: a nemesis pawn steps inside the rectangle spanned by it and the enemy king.
+TEST(CompiledChess2Rules, NemesisPawnRectangle) {
+  auto ne = compiled("nemesis", "classic", "8/8/5k2/8/3L4/8/8/K7 w - - 0 1");
+  EXPECT_EQ(from_square(*ne, "d4"), (Squares{"d5", "e4", "e5"}));
+  // Backward and sideways toward a king behind it (on Black's own half: no invasion yet).
+  auto sw = compiled("nemesis", "classic", "8/8/3L4/2k5/8/8/8/7K w - - 0 1");
+  EXPECT_EQ(from_square(*sw, "d6"), (Squares{"c6", "d5", "d7"}));
+  // No double step from the second rank.
+  auto st = compiled("nemesis", "classic", "4k3/8/8/8/8/8/3L4/K7 w - - 0 1");
+  EXPECT_EQ(from_square(*st, "d2"), (Squares{"d3", "e2", "e3"}));
+}
+
+// A nemesis pawn's quiet diagonal step and its en-passant capture land on one square; the
+// canonical text of the capture names the victim, both read back, and both engines agree.
+TEST(CompiledChess2Rules, NemesisPawnStepAndEnPassantHaveDistinctTexts) {
+  const std::string pos = "7k/8/8/3Lp3/8/8/8/K7 w - e6 0 1";
+  auto c = compiled("nemesis", "classic", pos);
+  EXPECT_EQ(from_square(*c, "d5"), (Squares{"d6", "e6", "e6xe5"}));
+  EXPECT_EQ(legal_texts(*c), legal_texts(*reference("nemesis", "classic", pos)));
+  for (const std::string text : {"d5e6", "d5e6xe5"}) {
+    auto e = compiled("nemesis", "classic", pos);
+    ASSERT_TRUE(play(*e, text));
+    const std::string board = e->position().substr(0, e->position().find(' '));
+    EXPECT_EQ(board, text == "d5e6" ? "7k/8/4L3/4p3/8/8/8/K7" : "7k/8/4L3/8/8/8/8/K7");
+  }
+}
+
+// RULINGS 4.6: the nemesis takes nothing but the king, and only the king takes it; it
+// gives check.
+TEST(CompiledChess2Rules, NemesisCapturesOnlyTheKingAndOnlyTheKingCapturesIt) {
+  auto b = compiled("nemesis", "classic", "7k/3r4/8/8/3M4/8/8/K7 b - - 0 1");
+  EXPECT_TRUE(b->status().in_check);  // the diagonal d4-h8
+  Squares r = from_square(*b, "d7");
+  EXPECT_FALSE(std::count(r.begin(), r.end(), "d4"));
+  auto w = compiled("nemesis", "classic", "7k/3r4/8/8/8/3M4/8/K7 w - - 0 1");
+  Squares m = from_square(*w, "d3");
+  EXPECT_FALSE(std::count(m.begin(), m.end(), "d7"));
+  EXPECT_TRUE(std::count(m.begin(), m.end(), "d6"));
+  // In check from the nemesis beside the king: the rook cannot take it, the king can.
+  auto k = compiled("classic", "nemesis", "7k/8/8/8/8/8/R2m4/3K4 w - - 0 1");
+  EXPECT_TRUE(k->status().in_check);
+  EXPECT_EQ(legal_texts(*k), (Squares{"d1d2"}));
+}
+
+// RULINGS 4.7: an empowered knight beside a friendly rook also moves as a rook; the gain
+// is not passed on (the bishop beside the knight gains the knight's move, not the rook's).
+TEST(CompiledChess2Rules, EmpoweredKnightNextToARook) {
+  // The knight d4 stands between a bishop (d5) and a rook (d3): it moves as all three.
+  auto e = compiled("empowered", "classic", "8/8/7k/3X4/3Y4/3Z4/8/K7 w - - 0 1");
+  Squares y = from_square(*e, "d4");
+  EXPECT_TRUE(std::count(y.begin(), y.end(), "b5"));  // its own knight move
+  EXPECT_TRUE(std::count(y.begin(), y.end(), "h4"));  // the rook's
+  EXPECT_TRUE(std::count(y.begin(), y.end(), "a7"));  // the bishop's
+  Squares x = from_square(*e, "d5");
+  EXPECT_TRUE(std::count(x.begin(), x.end(), "f6"));   // the knight's, lent by d4
+  EXPECT_FALSE(std::count(x.begin(), x.end(), "e5"));  // the rook's is not passed on through d4
+  EXPECT_EQ(legal_texts(*e), legal_texts(*reference("empowered", "classic", e->position())));
+  // Borrowed movement gives check: the knight a1 rides the first rank as the rook a2.
+  auto c = compiled("classic", "empowered", "k7/8/8/8/8/8/8/y5K1 w - - 0 1");
+  EXPECT_FALSE(c->status().in_check);
+  auto c2 = compiled("classic", "empowered", "k7/8/8/8/8/8/z7/y5K1 w - - 0 1");
+  EXPECT_TRUE(c2->status().in_check);
+}
+
+// RULINGS 4.3: a player without a legal move loses; the mover whose king stands on the
+// enemy half wins, and the game is over.
+TEST(CompiledChess2Rules, NoLegalMoveLoses) {
+  auto e = compiled("classic", "classic", "k7/8/1Q6/8/8/8/8/2K5 b - - 0 1");
+  auto st = e->status();
+  EXPECT_EQ(st.result, arb::Result::WhiteWins);
+  EXPECT_EQ(st.reason, "no-legal-move");
+  EXPECT_FALSE(st.in_check);
+}
+
+TEST(CompiledChess2Rules, MidlineInvasionEndsTheGame) {
+  auto e = compiled("classic", "classic", "k7/8/8/8/4K3/8/8/8 w - - 0 1");
+  EXPECT_EQ(e->status().result, arb::Result::Ongoing);
+  ASSERT_TRUE(play(*e, "e4e5"));
+  auto st = e->status();
+  EXPECT_EQ(st.result, arb::Result::WhiteWins);
+  EXPECT_EQ(st.reason, "midline-invasion");
+  EXPECT_TRUE(legal_texts(*e).empty());
+  EXPECT_EQ(e->perft(1), 0u);
+  e->undo();
+  ASSERT_TRUE(play(*e, "e4d4"));  // still on the own half
+  EXPECT_EQ(e->status().result, arb::Result::Ongoing);
+}
+
+// RULINGS 4.1/4.2: each side's pieces come from its army; the start substitutes them.
+TEST(CompiledChess2Rules, ArmiesOwnTheirPieces) {
+  auto e = compiled("reaper", "nemesis");
+  EXPECT_EQ(e->position(), "rnbmkbnr/llllllll/8/8/8/8/PPPPPPPP/GNBAKBNG w - - 0 1");
+  EXPECT_THROW(e->set_position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), arb::PositionError);  // Q: not White's
+  EXPECT_THROW(e->set_position("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"), arb::PositionError);  // no castling
+  auto c = compiled("classic", "empowered", "start:0");
+  EXPECT_EQ(c->position(), reference("classic", "empowered", "start:0")->position());
+}
+
+// Mandatory promotion to the own army's pieces (RULINGS 4.4, 4.10).
+TEST(CompiledChess2Rules, PromotionToTheOwnArmy) {
+  auto e = compiled("empowered", "reaper", "7k/P7/8/8/8/8/8/K7 w - - 0 1");
+  EXPECT_EQ(from_square(*e, "a7"), (Squares{"a8o", "a8x", "a8y", "a8z"}));
+  auto n = compiled("classic", "nemesis", "7k/8/8/8/8/8/1l5K/8 b - - 0 1");
+  Squares l = from_square(*n, "b2");
+  EXPECT_TRUE(std::count(l.begin(), l.end(), "b1m"));
+}
+
+// ---- against the Chess960 suite and the reference ------------------------------------
+
+// Classic against Classic is Chess960 where no king can reach the midline: depth 3 from
+// suite positions whose kings stand on their first two ranks.
+TEST(CompiledChess2Perft, ClassicIsChess960BelowTheMidline) {
+  auto cases = arb::read_perft_suite(shared_path("perft/chess960.perft"));
+  auto e = compiled("classic", "classic");
+  int checked = 0;
+  const int want = fast() ? 10 : 120;
+  for (const auto& c : cases) {
+    if (checked >= want) break;
+    e->set_position(c.position);
+    const std::string board = c.position.substr(0, c.position.find(' '));
+    const size_t wk = board.find('K'), bk = board.find('k');
+    const int wrank = 8 - static_cast<int>(std::count(board.begin(), board.begin() + wk, '/'));
+    const int brank = 1 + static_cast<int>(std::count(board.begin(), board.begin() + bk, '/'));
+    if (wrank > 2 || brank > 2) continue;  // three own-king moves at most in depth 3... keep to ranks 1-2
+    for (const auto& [depth, nodes] : c.expected) {
+      if (depth != 3) continue;
+      EXPECT_EQ(e->perft(3), nodes) << c.position;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, want);
+}
+
+TEST(CompiledChess2Perft, EveryCompiledMatchupAgreesWithTheReference) {
+  for (const auto& w : kCompiledArmies)
+    for (const auto& b : kCompiledArmies) {
+      auto c = compiled(w, b), r = reference(w, b);
+      EXPECT_EQ(c->position(), r->position()) << w << "/" << b;
+      EXPECT_EQ(legal_texts(*c), legal_texts(*r)) << w << "/" << b;
+      EXPECT_EQ(c->perft(2), r->perft(2)) << w << "/" << b;
+    }
+}
+
+TEST(CompiledChess2Perft, DepthThreeFromClassicStartsAndChess960) {
+  if (fast()) GTEST_SKIP() << "depth 3 skipped under ARBITER_FAST";
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"classic", "classic"}, {"nemesis", "empowered"}, {"empowered", "nemesis"}, {"classic", "reaper"}};
+  for (const auto& [w, b] : pairs)
+    for (const std::string start : {"start", "start:0", "start:777"}) {
+      auto c = compiled(w, b, start), r = reference(w, b, start);
+      EXPECT_EQ(c->perft(3), r->perft(3)) << w << "/" << b << " " << start;
+    }
+  EXPECT_EQ(compiled("classic", "classic")->perft(3), 8902u);
+}
+
+// Random games from random Chess960 starts: at every ply the same legal actions, the same
+// position text and the same status, and perft 2 on a few of the positions.
+TEST(CompiledChess2Perft, RandomPlayoutsAgreeWithTheReference) {
+  std::mt19937_64 rng(20261123);
+  const int games = fast() ? 6 : 48;
+  for (int g = 0; g < games; ++g) {
+    const std::string& w = kCompiledArmies[rng() % kCompiledArmies.size()];
+    const std::string& b = kCompiledArmies[rng() % kCompiledArmies.size()];
+    const std::string start = "start:" + std::to_string(rng() % 960);
+    auto c = compiled(w, b, start), r = reference(w, b, start);
+    for (int ply = 0; ply < 80; ++ply) {
+      const std::string where = w + "/" + b + " " + c->position();
+      ASSERT_EQ(c->position(), r->position()) << where;
+      auto lc = legal_texts(*c);
+      ASSERT_EQ(lc, legal_texts(*r)) << where;
+      auto sc = c->status(), sr = r->status();
+      ASSERT_EQ(sc.reason, sr.reason) << where;
+      ASSERT_EQ(sc.in_check, sr.in_check) << where;
+      if (ply % 20 == 10) {
+        ASSERT_EQ(c->perft(2), r->perft(2)) << where;
+      }
+      if (lc.empty()) break;
+      const std::string pick = lc[rng() % lc.size()];
+      c->apply(find_action(*c, pick));
+      r->apply(find_action(*r, pick));
+    }
+  }
+}
+
+// The mutation suite on Chess 2 (arbiter mutate): every mutant of each compiled army's
+// special rule is refused, equivalent by construction or killed by the fuzzer, and each
+// primitive has a mutant the fuzzer kills.
+TEST(CompiledChess2Mutants, EachArmysSpecialRuleIsKilled) {
+  const std::vector<std::pair<std::string, std::string>> pairs = {{"nemesis", "reaper"},
+                                                                  {"empowered", "classic"}};
+  std::map<std::string, int> killed;
+  for (const auto& [w, b] : pairs) {
+    arb::mutate::MutateOptions o;
+    o.overrides = {{"white-army", w}, {"black-army", b}};
+    o.fuzz.games = fast() ? 8 : 16;
+    arb::mutate::MutateReport r = arb::mutate::run_mutants(ruleset_path("chess2"), o);
+    EXPECT_EQ(r.survived, 0u) << w << "/" << b;
+    for (const auto& m : r.results) {
+      if (m.verdict == "survived")
+        ADD_FAILURE() << m.mutant.line << ":" << m.mutant.col << " " << m.mutant.op << " " << m.mutant.from
+                      << " -> " << m.mutant.to;
+      if (m.verdict == "killed") ++killed[m.mutant.construct];
+    }
+  }
+  for (const std::string c : {"captures", "captured-by", "immune", "teleport", "region-move", "borrows",
+                              "region-reached", "promote-to", "castles"})
+    EXPECT_GT(killed[c], 0) << c;
+}
+
+// `arbiter fuzz --matchups N`: random army pairs and Chess960 starts, each compiled pair
+// against the reference; the pairs the compiler refuses are counted, not fuzzed.
+TEST(CompiledChess2Fuzz, RandomMatchupsAndStarts) {
+  auto r = testing_process::run_arbiter({"fuzz", "--variant", "chess2", "--matchups", "8", "--games", "24",
+                                         "--seed", "3", "--save-dir", ::testing::TempDir()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("matchups: 8 random army pairs"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("no divergence"), std::string::npos) << r;
+  auto bad = testing_process::run_arbiter({"fuzz", "--variant", "chess", "--matchups", "2"});
+  EXPECT_EQ(bad.code, 2) << bad;
+}
+
+// The armies the generator does not run yet are refused at their construct, not ignored.
+TEST(CompiledChess2Rules, ArmiesNotYetCompiledAreRefusedAtTheirConstruct) {
+  for (const std::string army : {"two-kings", "animals"}) {
+    arb::lang::Diagnostics diags;
+    auto c = arb::lang::compile_file(ruleset_path("chess2"), {{"white-army", army}}, diags);
+    EXPECT_EQ(c.program, nullptr) << army;
+    EXPECT_NE(diags.render().find("not executable yet"), std::string::npos) << army;
+    EXPECT_NE(diags.render().find("chess2.rules:"), std::string::npos) << army;
+  }
+}
+
+}  // namespace
