@@ -623,6 +623,55 @@ TEST(NoStressAdvanced, CastlingIsAKingCardMove) {
   EXPECT_TRUE(std::count(got.begin(), got.end(), "K:e1a1"));
 }
 
+// A castling right goes with its king or rook: when the piece moves or is captured on its
+// square (a king captured on e1/e8 after a lost turn in check, RULINGS 3.7). Every printed
+// text must read back, and the text refuses rights for a king or rook that is not there.
+TEST(NoStressAdvanced, CastlingRightsGoWithCapturedKingOrRook) {
+  // The rook on e2 checks the black king on e8; Black draws N and holds no King, Rook,
+  // Queen card, so no card allows an escape: Black passes and White captures the king.
+  auto e = at("advanced",
+              text("r3k2r/8/8/8/8/8/4R3/R3K2R b KQkq - 0 1", "advanced", "NR*", "", "", "QQPPN", "PPBBN"));
+  EXPECT_TRUE(e->status().in_check);
+  EXPECT_EQ(legal(*e), sorted({"P:pass", "B:pass", "N:pass", "redraw"}));
+  play(*e, "P:pass");
+  EXPECT_EQ(field(e->position(), "2"), "KQkq");  // a pass keeps every right
+  play(*e, "R:e2e8");
+  EXPECT_EQ(e->status().result, arb::Result::WhiteWins);
+  EXPECT_EQ(e->status().reason, "royal-capture");
+  std::string printed = e->position();
+  EXPECT_EQ(field(printed, "0"), "r3R2r/8/8/8/8/8/8/R3K2R");
+  EXPECT_EQ(field(printed, "2"), "KQ");  // both black rights gone, White's kept
+  auto back = at("advanced", printed);
+  EXPECT_EQ(back->position(), printed);
+  EXPECT_EQ(back->status().reason, "royal-capture");
+
+  // The same for White: the rook on e7 checks the white king on e1.
+  e = at("advanced",
+         text("r3k2r/4r3/8/8/8/8/8/R3K2R w KQkq - 0 1", "advanced", "NR*", "", "", "PPBBN", "QQPPN"));
+  play(*e, "N:pass");
+  play(*e, "R:e7e1");
+  printed = e->position();
+  EXPECT_EQ(e->status().result, arb::Result::BlackWins);
+  EXPECT_EQ(field(printed, "2"), "kq");
+  EXPECT_EQ(at("advanced", printed)->position(), printed);
+
+  // A rook captured on its corner takes that side's right; the capturing rook leaving its
+  // own corner takes its owner's right on that side too.
+  e = at("advanced",
+         text("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "advanced", "N*", "", "", "RPPBB", "QQPPN"));
+  play(*e, "R:h1h8");
+  printed = e->position();
+  EXPECT_EQ(field(printed, "2"), "Qq");
+  EXPECT_EQ(at("advanced", printed)->position(), printed);
+  // A king step (not castling) takes both of its side's rights.
+  e = at("advanced",
+         text("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "advanced", "N*", "", "", "KPPBB", "QQPPN"));
+  play(*e, "K:e1e2");
+  printed = e->position();
+  EXPECT_EQ(field(printed, "2"), "kq");
+  EXPECT_EQ(at("advanced", printed)->position(), printed);
+}
+
 TEST(NoStressAdvanced, EnPassantAndPromotion) {
   auto e =
       at("advanced", text("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", "advanced", "NN*", "", "", "PRRRR", "PRRRR"));

@@ -868,8 +868,14 @@ class NoStressEngine final : public Engine {
     auto [captured, cap_sq] = play_on_board(s.board, m, us);
     (void)cap_sq;
     if (advanced()) {
+      // A right goes when its king or rook leaves its square or is captured there. The
+      // king's start square counts too: a king captured on e1/e8 (after a lost turn in
+      // check, RULINGS 3.7) takes both rights with it, else the printed castling field
+      // would name a king that is gone and the text would not read back.
       if (upper(mover) == 'K') s.castle[castle_index(us, true)] = s.castle[castle_index(us, false)] = false;
       for (int sq : {static_cast<int>(m.from), static_cast<int>(m.to)}) {
+        if (sq == 4) s.castle[0] = s.castle[1] = false;
+        if (sq == 60) s.castle[2] = s.castle[3] = false;
         if (sq == 7) s.castle[0] = false;
         if (sq == 0) s.castle[1] = false;
         if (sq == 63) s.castle[2] = false;
