@@ -262,8 +262,7 @@ class Generator final : public Engine, public CardBoard {
   // ---- status -----------------------------------------------------------------------
   Status status() override {
     Status st;
-    int k = royal_square(side_);
-    st.in_check = k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
+    st.in_check = in_check();
     if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
     if (p_->claim_repetition) {
       int count = 0;
@@ -313,6 +312,7 @@ class Generator final : public Engine, public CardBoard {
     int k = royal_square(side_);
     return k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
   }
+  bool side_in_check() override { return in_check(); }
 
   uint64_t perft(int depth) override {
     if (royal_phase_) return Engine::perft(depth);  // turns of two steps: the generic walk

@@ -408,6 +408,8 @@ class Worker {
       if (r == 1) {
         if (e_->chance()) {
           v = horizon_chance();
+        } else if (sh_.opt.goal == Goal::Mate && !e_->side_in_check()) {
+          v = kNo;  // no checkmate without check: the defender's replies need not be sought
         } else {
           Status st = e_->status();
           v = goal_met(st) ? kYes : kNo;

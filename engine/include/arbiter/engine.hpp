@@ -169,6 +169,10 @@ class Engine {
   virtual void undo() = 0;
 
   virtual Status status() = 0;
+  // side_in_check(): status().in_check alone, whether the side to move stands in check. An engine that can
+  // tell without looking for a legal action (the result) answers it faster; the solver
+  // asks it before a full status() where only a checkmate can reach its goal.
+  virtual bool side_in_check() { return status().in_check; }
   virtual uint64_t hash() const = 0;
   virtual Color side_to_move() const = 0;
 
