@@ -226,7 +226,7 @@ std::string action_text(Engine& e, const Action& a, Notation n) {
 
 std::optional<Action> parse_action(Engine& e, std::string_view text) {
   ActionPattern pat;
-  if (!parse_action_pattern(text, pat)) return std::nullopt;
+  const bool readable = parse_action_pattern(text, pat);
   std::vector<Action> legal;
   e.legal_actions(legal);
   std::vector<ActionInfo> infos = infos_of(e, legal);
@@ -239,6 +239,7 @@ std::optional<Action> parse_action(Engine& e, std::string_view text) {
   for (size_t i = 0; i < legal.size(); ++i)
     if (uci(infos[i], true) == want || uci(infos[i], false) == want) return legal[i];
   // Then every step as SAN or long algebraic says it: exactly one legal action must match.
+  if (!readable) return std::nullopt;
   std::optional<Action> found;
   for (size_t i = 0; i < legal.size(); ++i) {
     const auto& st = infos[i].steps;
@@ -318,6 +319,17 @@ bool parse_step_pattern(std::string_view s, StepPattern& p) {
         squares[nsq++] = *sq;
         pos = q;
         continue;
+      }
+      // The canonical form's victim of an en-passant capture by a piece other than P
+      // (`d5e6xe5`, step_uci): `x` and a square after the destination.
+      if (c == 'x' && nsq == 2 && !p.victim) {
+        size_t v = pos + 1;
+        if (auto sq = parse_square(s, v)) {
+          p.victim = *sq;
+          p.capture = true;
+          pos = v;
+          continue;
+        }
       }
       if (c == '(') return false;
       if (c == 'x') {
@@ -436,6 +448,15 @@ bool step_matches_t(const StepPattern& p, const S& st, bool ignore_card) {
   }
   if (p.fx != INT32_MIN && st.from.x != p.fx) return false;
   if (p.fy != INT32_MIN && st.from.y != p.fy) return false;
+  if (p.victim) {
+    // A brief does not list what a step removes: describe() settles it (only a capture
+    // can have a victim).
+    if constexpr (std::is_same_v<S, Step>) {
+      if (st.removed.size() != 1 || st.removed[0].at != *p.victim) return false;
+    } else if (!st.capture) {
+      return false;
+    }
+  }
   return st.to == p.to && st.promotion == p.promo;
 }
 }  // namespace

@@ -64,6 +64,7 @@ struct StepPattern {
   bool capture = false;  // written with `x` or `:` (not required to match: see step_matches)
   Castle castle = Castle::None;
   std::string drawn;
+  std::optional<Coord> victim;  // `d5e6xe5`: the square an en-passant capture empties
 };
 // One step's text (no marks). False when it is no notation of a step.
 bool parse_step_pattern(std::string_view text, StepPattern& out);
