@@ -91,6 +91,23 @@ inline int64_t chebyshev(Coord a, Coord b) {
 inline int sign(int64_t v) {
   return (v > 0) - (v < 0);
 }
+
+// A from-to pair as one key (the same move by two piece kinds counts once).
+inline uint64_t move_key(Coord s, Coord t) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(s.x)) * 0x9E3779B97F4A7C15ull) ^
+         (static_cast<uint64_t>(static_cast<uint32_t>(s.y)) * 0xBF58476D1CE4E5B9ull) ^
+         (static_cast<uint64_t>(static_cast<uint32_t>(t.x)) * 0x94D049BB133111EBull) ^
+         (static_cast<uint64_t>(static_cast<uint32_t>(t.y)) * 0xD6E8FEB86659FD93ull);
+}
+// The squares strictly between s and t on a line, or none (a leap, or a step).
+inline std::vector<Coord> squares_between(Coord s, Coord t) {
+  std::vector<Coord> path;
+  if (aligned(s, t) && chebyshev(s, t) > 1) {
+    int dx = sign(int64_t{t.x} - s.x), dy = sign(int64_t{t.y} - s.y);
+    for (Coord c{s.x + dx, s.y + dy}; c != t; c = Coord{c.x + dx, c.y + dy}) path.push_back(c);
+  }
+  return path;
+}
 // Is p on the ray from k through s (beyond k, any distance)?
 inline bool on_ray(Coord k, Coord s, Coord p) {
   if (p == k || !aligned(k, s) || !aligned(k, p)) return false;
@@ -246,15 +263,8 @@ class Searcher {
       w.king = std::toupper(static_cast<unsigned char>(st.piece)) == 'K';
       w.capture = st.capture();
       if (w.capture && !(st.removed.size() == 1 && st.removed[0].at == st.to)) return false;
-      uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(w.s.x)) * 0x9E3779B97F4A7C15ull) ^
-                     (static_cast<uint64_t>(static_cast<uint32_t>(w.s.y)) * 0xBF58476D1CE4E5B9ull) ^
-                     (static_cast<uint64_t>(static_cast<uint32_t>(w.t.x)) * 0x94D049BB133111EBull) ^
-                     (static_cast<uint64_t>(static_cast<uint32_t>(w.t.y)) * 0xD6E8FEB86659FD93ull);
-      if (!seen.insert(key).second) continue;
-      if (aligned(w.s, w.t) && chebyshev(w.s, w.t) > 1) {
-        int dx = sign(int64_t{w.t.x} - w.s.x), dy = sign(int64_t{w.t.y} - w.s.y);
-        for (Coord c{w.s.x + dx, w.s.y + dy}; c != w.t; c = Coord{c.x + dx, c.y + dy}) w.path.push_back(c);
-      }
+      if (!seen.insert(move_key(w.s, w.t)).second) continue;
+      w.path = squares_between(w.s, w.t);
       if (!w.capture)
         for (const auto& pc : pos.pieces)
           if (pc.first != w.s && chebyshev(pc.first, w.t) == 1) w.neighbours.push_back(pc.first);
@@ -318,15 +328,8 @@ class Searcher {
       w.t = st.to;
       w.capture = st.capture();
       if (w.capture && !(st.removed.size() == 1 && st.removed[0].at == st.to)) return false;
-      uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(w.s.x)) * 0x9E3779B97F4A7C15ull) ^
-                     (static_cast<uint64_t>(static_cast<uint32_t>(w.s.y)) * 0xBF58476D1CE4E5B9ull) ^
-                     (static_cast<uint64_t>(static_cast<uint32_t>(w.t.x)) * 0x94D049BB133111EBull) ^
-                     (static_cast<uint64_t>(static_cast<uint32_t>(w.t.y)) * 0xD6E8FEB86659FD93ull);
-      if (!seen.insert(key).second) continue;
-      if (aligned(w.s, w.t) && chebyshev(w.s, w.t) > 1) {
-        int dx = sign(int64_t{w.t.x} - w.s.x), dy = sign(int64_t{w.t.y} - w.s.y);
-        for (Coord c{w.s.x + dx, w.s.y + dy}; c != w.t; c = Coord{c.x + dx, c.y + dy}) w.path.push_back(c);
-      }
+      if (!seen.insert(move_key(w.s, w.t)).second) continue;
+      w.path = squares_between(w.s, w.t);
       if (!w.capture)
         for (const auto& [c, l] : pos.pieces)
           if (c != w.s && chebyshev(c, w.t) == 1)
