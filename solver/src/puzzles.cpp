@@ -228,14 +228,21 @@ std::vector<Puzzle> generate(const Engine& start, const Options& opt, Stats& sta
   std::unique_ptr<Engine> e = start.clone();
   std::unique_ptr<Engine> check = start.clone();
   std::string first = e->position();
-  // An engine that takes `start:N` (ChessMe's shuffled starts) gets a new start per game.
+  // An engine that takes `start:N` gets a new start per game: ChessMe's and No Stress
+  // Chess's shuffles take any seed (N below a million here), Chess 2's Chess960 starts
+  // N in 0..959.
   bool shuffle = opt.shuffle_starts;
+  uint64_t starts = 0;
   if (shuffle) {
-    try {
-      check->set_position("start:1");
-    } catch (const std::exception&) {
-      shuffle = false;
+    for (uint64_t n : {uint64_t{1000000}, uint64_t{960}}) {
+      try {
+        check->set_position("start:" + std::to_string(n - 1));
+        starts = n;
+        break;
+      } catch (const std::exception&) {
+      }
     }
+    shuffle = starts != 0;
   }
   GameConfig config = start.config();
   std::mt19937_64 rng(opt.seed);
@@ -245,7 +252,7 @@ std::vector<Puzzle> generate(const Engine& start, const Options& opt, Stats& sta
   while (out.size() < static_cast<size_t>(std::max(opt.count, 0)) && stats.games < opt.max_games) {
     if (opt.timeout > 0 && elapsed() >= opt.timeout) break;
     if (shuffle)
-      e->set_position("start:" + std::to_string(1 + rng() % 1000000));
+      e->set_position("start:" + std::to_string(rng() % starts));
     else
       e->set_position(first);
     ++stats.games;
