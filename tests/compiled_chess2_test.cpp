@@ -25,7 +25,7 @@ using arb::Engine;
 
 // The armies the compiled generator runs today; the others are refused at compile time
 // with a located error (ArmiesNotYetCompiledAreRefusedAtTheirConstruct).
-const std::vector<std::string> kCompiledArmies = {"classic", "nemesis", "empowered", "reaper"};
+const std::vector<std::string> kCompiledArmies = {"classic", "nemesis", "empowered", "reaper", "animals"};
 
 std::shared_ptr<const arb::lang::Program> program(const std::string& white, const std::string& black) {
   static std::mutex mu;
@@ -66,6 +66,111 @@ std::vector<std::string> from_square(Engine& e, const std::string& from) {
 }
 
 using Squares = std::vector<std::string>;
+
+// The pieces an action's step removes, as "d5p d6P " (square and letter, in order).
+std::string removed_of(Engine& e, const std::string& text, size_t step = 0) {
+  auto info = e.describe(find_action(e, text));
+  std::string out;
+  if (step >= info.steps.size()) return "<no step>";
+  for (const auto& r : info.steps[step].removed)
+    out += std::string(1, static_cast<char>('a' + r.at.x)) + std::to_string(r.at.y) + r.piece + " ";
+  return out;
+}
+bool has(Engine& e, const std::string& text) {
+  auto l = legal_texts(e);
+  return std::count(l.begin(), l.end(), text) > 0;
+}
+
+// ---- Animals (RULINGS 4.10) -------------------------------------------------------------
+
+// Elephant d4: north d5 (enemy pawn), d6 (own pawn), d7: a rampage to d7 removes both.
+// South: d3, then the own king d2 forbids a rampage. East: e4, f4, then an enemy elephant
+// three squares from d4, which blocks. West: empty to the edge, plain moves only.
+TEST(CompiledChess2Animals, RampageThroughBlockersAndBlockedRampages) {
+  auto e = compiled("animals", "animals", "7k/8/3P4/3p4/3E2e1/8/3K4/8 w - - 0 1");
+  EXPECT_EQ(from_square(*e, "d4"), (Squares{"a4", "b4", "c4", "d3", "d7", "e4", "f4"}));
+  EXPECT_EQ(removed_of(*e, "d4d7"), "d5p d6P ");
+  ASSERT_TRUE(play(*e, "d4d7"));
+  EXPECT_EQ(e->position(), "7k/3E4/8/8/6e1/8/3K4/8 b - - 0 1");
+  e->undo();
+  EXPECT_EQ(e->position(), "7k/8/3P4/3p4/3E2e1/8/3K4/8 w - - 0 1");
+  // An enemy elephant two squares away is trampled; it is no plain move's target.
+  e->set_position("7k/8/8/8/3E1e2/8/3K4/8 w - - 0 1");
+  EXPECT_TRUE(has(*e, "d4g4"));
+  EXPECT_TRUE(has(*e, "d4e4"));
+  EXPECT_FALSE(has(*e, "d4f4"));
+  EXPECT_EQ(removed_of(*e, "d4g4"), "f4e ");
+  // Near the edge the rampage runs to the edge; an own elephant at any distance goes too.
+  e->set_position("7k/8/8/8/8/8/3K4/E1E5 w - - 0 1");
+  EXPECT_TRUE(has(*e, "a1d1"));
+  EXPECT_EQ(removed_of(*e, "a1d1"), "c1E ");
+  // A ghost or a nemesis on the path forbids the rampage.
+  auto g = compiled("animals", "reaper", "7k/8/8/8/3E1g2/8/3K4/8 w - - 0 1");
+  EXPECT_FALSE(has(*g, "d4g4"));
+  EXPECT_TRUE(has(*g, "d4e4"));
+  auto m = compiled("animals", "nemesis", "7k/8/8/8/3Em3/8/3K4/8 w - - 0 1");
+  EXPECT_EQ(from_square(*m, "d4"), (Squares{"a4", "b4", "c4", "d3", "d5", "d6", "d7"}));
+}
+
+// An enemy king on the path of a possible rampage is in check; a blocker on the path
+// (a nemesis, an enemy elephant three squares away) makes it no check.
+TEST(CompiledChess2Animals, ElephantChecks) {
+  auto e = compiled("animals", "classic", "8/8/8/Epk5/8/8/8/4K3 b - - 0 1");
+  EXPECT_TRUE(e->status().in_check);
+  EXPECT_FALSE(has(*e, "c5d5"));  // still on the path
+  EXPECT_TRUE(has(*e, "c5c6"));
+  EXPECT_FALSE(compiled("animals", "nemesis", "8/8/8/Emk5/8/8/8/4K3 b - - 0 1")->status().in_check);
+  EXPECT_FALSE(compiled("animals", "animals", "4k3/8/8/e7/8/K7/E7/8 w - - 0 1")->status().in_check);
+  EXPECT_TRUE(compiled("animals", "animals", "4k3/8/8/e7/8/K7/8/E7 w - - 0 1")->status().in_check);
+  // The king may not castle through f8, a square a rampage would reach with a king on it.
+  auto c = compiled("animals", "classic", "4k2r/8/5E2/8/8/8/8/4K3 b k - 0 1");
+  EXPECT_FALSE(has(*c, "e8h8"));
+  // Nor step onto e2, on the path of the elephant e3 once the king stands there.
+  EXPECT_FALSE(has(*compiled("classic", "animals", "8/4k3/8/8/8/4e3/8/4K3 w - - 0 1"), "e1e2"));
+}
+
+// Only a piece starting within two squares (the 5x5 box) captures an elephant.
+TEST(CompiledChess2Animals, ElephantImmuneFromAfar) {
+  auto e = compiled("classic", "animals", "4k3/8/8/e7/8/8/8/R3K3 w - - 0 1");
+  EXPECT_TRUE(has(*e, "a1a4"));
+  EXPECT_FALSE(has(*e, "a1a5"));
+  e->set_position("4k3/8/8/e7/8/R7/8/4K3 w - - 0 1");
+  EXPECT_TRUE(has(*e, "a3a5"));
+  auto r = compiled("reaper", "animals", "4k3/8/8/ep6/8/8/8/4K2A w - - 0 1");
+  EXPECT_FALSE(has(*r, "h1a5"));
+  EXPECT_TRUE(has(*r, "h1b5"));
+  r->set_position("4k3/8/8/ep6/2A5/8/8/4K3 w - - 0 1");
+  EXPECT_TRUE(has(*r, "c4a5"));
+}
+
+// The tiger strikes one or two squares diagonally over a clear path without moving.
+TEST(CompiledChess2Animals, TigerStrikesWithoutMoving) {
+  auto e = compiled("animals", "classic", "4k3/8/8/8/8/p3n3/3P4/2T1K3 w - - 0 1");
+  EXPECT_EQ(from_square(*e, "c1"), (Squares{"^a3", "b2"}));
+  auto info = e->describe(find_action(*e, "c1^a3"));
+  ASSERT_EQ(info.steps.size(), 1u);
+  EXPECT_EQ(info.steps[0].kind, arb::StepKind::Strike);
+  EXPECT_EQ(removed_of(*e, "c1^a3"), "a3p ");
+  ASSERT_TRUE(play(*e, "c1^a3"));
+  EXPECT_EQ(e->position(), "4k3/8/8/8/8/4n3/3P4/2T1K3 b - - 0 1");
+  e->undo();
+  EXPECT_EQ(e->position(), "4k3/8/8/8/8/p3n3/3P4/2T1K3 w - - 0 1");
+  // A tiger checks along its clear diagonals only.
+  EXPECT_TRUE(compiled("animals", "classic", "8/8/8/4k3/8/2T5/8/4K3 b - - 0 1")->status().in_check);
+  EXPECT_FALSE(compiled("animals", "classic", "8/8/8/4k3/3p4/2T5/8/4K3 b - - 0 1")->status().in_check);
+}
+
+// The wild horse may take an own piece, never its own king; the jungle queen is R + N.
+TEST(CompiledChess2Animals, WildHorseSelfCaptureAndJungleQueen) {
+  auto e = compiled("animals", "classic", "7k/8/4P3/8/3H4/5K2/8/8 w - - 0 1");
+  EXPECT_TRUE(has(*e, "d4e6"));
+  EXPECT_EQ(removed_of(*e, "d4e6"), "e6P ");
+  EXPECT_FALSE(has(*e, "d4f3"));
+  ASSERT_TRUE(play(*e, "d4e6"));
+  EXPECT_EQ(e->position(), "7k/8/4H3/8/8/5K2/8/8 b - - 0 1");
+  auto j = compiled("animals", "classic", "7k/8/8/8/3J4/8/8/4K3 w - - 0 1");
+  EXPECT_EQ(from_square(*j, "d4").size(), 14u + 8u);
+}
 
 // ---- hand-derived positions ---------------------------------------------------------
 
@@ -241,7 +346,8 @@ TEST(CompiledChess2Perft, EveryCompiledMatchupAgreesWithTheReference) {
 TEST(CompiledChess2Perft, DepthThreeFromClassicStartsAndChess960) {
   if (fast()) GTEST_SKIP() << "depth 3 skipped under ARBITER_FAST";
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"classic", "classic"}, {"nemesis", "empowered"}, {"empowered", "nemesis"}, {"classic", "reaper"}};
+      {"classic", "classic"}, {"nemesis", "empowered"}, {"empowered", "nemesis"}, {"classic", "reaper"},
+      {"animals", "reaper"},  {"nemesis", "animals"},   {"animals", "animals"}};
   for (const auto& [w, b] : pairs)
     for (const std::string start : {"start", "start:0", "start:777"}) {
       auto c = compiled(w, b, start), r = reference(w, b, start);
@@ -283,8 +389,8 @@ TEST(CompiledChess2Perft, RandomPlayoutsAgreeWithTheReference) {
 // special rule is refused, equivalent by construction or killed by the fuzzer, and each
 // primitive has a mutant the fuzzer kills.
 TEST(CompiledChess2Mutants, EachArmysSpecialRuleIsKilled) {
-  const std::vector<std::pair<std::string, std::string>> pairs = {{"nemesis", "reaper"},
-                                                                  {"empowered", "classic"}};
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"nemesis", "reaper"}, {"empowered", "classic"}, {"animals", "reaper"}};
   std::map<std::string, int> killed;
   for (const auto& [w, b] : pairs) {
     arb::mutate::MutateOptions o;
@@ -300,7 +406,7 @@ TEST(CompiledChess2Mutants, EachArmysSpecialRuleIsKilled) {
     }
   }
   for (const std::string c : {"captures", "captured-by", "immune", "teleport", "region-move", "borrows",
-                              "region-reached", "promote-to", "castles"})
+                              "region-reached", "promote-to", "castles", "rampage", "strike"})
     EXPECT_GT(killed[c], 0) << c;
 }
 
@@ -318,7 +424,7 @@ TEST(CompiledChess2Fuzz, RandomMatchupsAndStarts) {
 
 // The armies the generator does not run yet are refused at their construct, not ignored.
 TEST(CompiledChess2Rules, ArmiesNotYetCompiledAreRefusedAtTheirConstruct) {
-  for (const std::string army : {"two-kings", "animals"}) {
+  for (const std::string army : {"two-kings"}) {
     arb::lang::Diagnostics diags;
     auto c = arb::lang::compile_file(ruleset_path("chess2"), {{"white-army", army}}, diags);
     EXPECT_EQ(c.program, nullptr) << army;

@@ -181,6 +181,6 @@ TEST(MutateCommand, JsonScoreAndJUnit) {
   EXPECT_EQ(s.code, 1) << s;
   EXPECT_NE(s.out.find("chessembly.rules:36:3: survived"), std::string::npos) << s.out;
   // Unusable input: exit 2.
-  EXPECT_EQ(run_arbiter({"mutate", rules_path("chess2"), "--set", "white-army=animals"}).code, 2);
+  EXPECT_EQ(run_arbiter({"mutate", rules_path("chess2"), "--set", "white-army=two-kings"}).code, 2);
   EXPECT_EQ(run_arbiter({"mutate", rules_path("chess"), "--against", "nobody"}).code, 2);
 }

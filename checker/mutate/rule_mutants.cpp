@@ -339,10 +339,18 @@ std::string program_fingerprint(const arb::lang::Program& p) {
       // Chess 2's primitives (captures, captured-by, immune, no-check, teleport, region-move, borrows).
       o << t.promote_choices[c] << ',' << t.teleport_except[c] << ',';
       for (const auto& l : t.region_leaps[c]) o << l.dx << ',' << l.dy << ';';
-      o << '|';
+      // RULINGS 4.10's primitives (Betza `d`, limited riders, strike, rampage).
+      for (const auto& l : t.own_leaps[c]) o << l.dx << ',' << l.dy << ';';
+      for (const auto* lines : {&t.limited[c], &t.strikes[c]}) {
+        for (const auto& l : *lines) o << l.d << ',' << l.range << ',' << l.move << l.capture << ';';
+        o << '/';
+      }
+      o << int(t.rampage_dirs[c]) << '|';
     }
     o << int(t.captures) << int(t.captured_by) << t.immune << t.gives_check << t.teleport_move
-      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs);
+      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs) << ' ' << t.rampage_range << ','
+      << t.rampage_blocked_own_royal << t.rampage_blocked_immune << ',' << t.rampage_blocked_types << ','
+      << t.rampage_self_beyond << ',' << t.captured_within;
     o << '\n';
   }
   o << p.castling << ' ' << p.castling_rook << ' ' << p.ks_king_to << p.ks_rook_to << p.qs_king_to

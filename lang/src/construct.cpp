@@ -179,9 +179,9 @@ std::vector<ConstructDef> make_table() {
                      "pieces it may not remove (a letter: that type, either side)"),
               integer("enemy-self-beyond", 0, 16, false,
                       "an enemy of its own type farther than this from the start blocks it")},
-             NONE, "moves the full range when any piece is in reach, removing everything on its path",
+             B, "moves the full range when any piece is in reach, removing everything on its path",
              "RULINGS 4.10"),
-      schema(Strike, "strike", S::Piece, {betza("", true, "where it captures without moving")}, NONE,
+      schema(Strike, "strike", S::Piece, {betza("", true, "where it captures without moving")}, B,
              "captures without moving (a rifle capture)", "RULINGS 4.10"),
       // ---- army ------------------------------------------------------------------------
       schema(ArmyPromoteTo, "promote-to", S::Army, {letters("", true, "the army's promotion choices")}, B,

@@ -37,6 +37,13 @@ constexpr uint32_t kind_of(Move m) {
 constexpr int type_of(Move m) {
   return (m >> 19) & 15;
 }
+// A kNormal move's type field names the actions that are no plain move (RULINGS 4.10):
+// a rampage (the mover runs to `to`, removing every piece on the way) and a strike (the
+// mover stays and removes the piece on `to`).
+constexpr int kSubRampage = 1, kSubStrike = 2;
+constexpr int sub_of(Move m) {
+  return kind_of(m) == kNormal ? type_of(m) : 0;
+}
 
 using bb::clear_lsb;
 using bb::lsb;
@@ -92,6 +99,7 @@ struct Undo {
   // step a first step left pending for the end of the turn.
   bool ends_turn = true;
   int16_t pending_passed = -1, pending_victim = -1;
+  uint8_t nremoved = 0;  // entries this step pushed on Generator::removed_ (rampage, strike)
 };
 
 template <class BB>
@@ -215,10 +223,19 @@ class Generator final : public Engine, public CardBoard {
       s.to = coord(to);
       return ActionInfo{{s}};
     }
-    s.kind = StepKind::Move;
+    s.kind = sub_of(m) == kSubStrike ? StepKind::Strike : StepKind::Move;
     s.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     s.from = coord(from);
     s.to = coord(to);
+    if (sub_of(m) == kSubRampage) {
+      // The pieces on the path, nearest first.
+      const int d = t_->dir[from][to];
+      for (int q = from; q != to;) {
+        q = first(d, q, occupied() | bit(to));
+        if (board_[q] >= 0) s.removed.push_back({coord(q), letter(board_[q])});
+      }
+      return ActionInfo{{s}};
+    }
     if (k == kCastleK || k == kCastleQ) {
       s.castle = k == kCastleK ? Castle::KingSide : Castle::QueenSide;
       int rank = side_ == 0 ? 0 : p_->height - 1;
@@ -247,6 +264,11 @@ class Generator final : public Engine, public CardBoard {
     }
     b.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     b.from = coord(from);
+    if (sub_of(m) == kSubStrike) b.kind = StepKind::Strike;
+    if (sub_of(m) == kSubRampage) {
+      b.capture = true;  // a rampage always removes a piece
+      return b;
+    }
     if (k == kCastleK || k == kCastleQ) {
       b.castle = k == kCastleK ? Castle::KingSide : Castle::QueenSide;
       int rank = side_ == 0 ? 0 : p_->height - 1;
@@ -362,6 +384,15 @@ class Generator final : public Engine, public CardBoard {
   bool royal_only_ = false;
   // Copies of the program's flags the hot loops test (Program::borrowing, chess2_primitives).
   bool borrowing_ = false, rich_ = false;
+  // RULINGS 4.10's primitives: some type rampages, strikes, rides a limited line, captures
+  // own pieces or is protected from afar. Attacks then include rampage paths and strike
+  // lines, and every action gets the full legality test (a strike or a rampage removes
+  // pieces without standing in the line it opens).
+  bool animals_ = false;
+  uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0;
+  std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
+  std::array<std::pair<int16_t, int8_t>, 16> lrem_{};  // light_make's
+  int nlrem_ = 0;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
   std::vector<Move> card_moves_;                   // its move list, reused
@@ -430,6 +461,18 @@ class Generator final : public Engine, public CardBoard {
     if (pp.borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
     if (pp.teleport_move) quiet |= ~occ & pt.teleport_to[us];
     if (pp.teleport_capture) caps |= tg & pt.teleport_to[us];
+    for (const PieceProgram::Line& l : pp.limited[us]) {
+      const BB r = ride(l.d, s, occ) & reach(l.d, s, l.range);
+      if (l.move) quiet |= r & ~occ;
+      if (l.capture) caps |= r & tg;
+    }
+    if (!pp.own_leaps[us].empty()) {
+      // Own pieces, never a royal or an immune one (RULINGS 4.10's wild horse).
+      BB own = by_color_[us];
+      if (p_->royal_type >= 0) own &= ~by_type_[p_->royal_type];
+      for (uint32_t m = immune_types_; m; m &= m - 1) own &= ~by_type_[__builtin_ctz(m)];
+      caps |= pt.own_capture[us][s] & own;
+    }
     BB region = pt.region_move[us][s] & ~occ;
     if (!region || p_->royal_type < 0) return;
     const int w = p_->width, sx = s % w, sy = s / w;
@@ -447,6 +490,89 @@ class Generator final : public Engine, public CardBoard {
   bool invaded(int c) const {
     BB r = pieces(c, p_->royal_type);
     return r && !(r & ~t_->enemy_half[c]);
+  }
+
+  // King distance between two squares.
+  int dist(int a, int b) const {
+    const int w = p_->width;
+    return std::max(std::abs(a % w - b % w), std::abs(a / w - b / w));
+  }
+  // The squares along d from s (exclusive), at most `range` of them (0: to the edge).
+  BB reach(int d, int s, int range) const {
+    const BB r = t_->ray[d][s];
+    if (range <= 0) return r;
+    const int w = p_->width, x = s % w + kDirDx[d] * range, y = s / w + kDirDy[d] * range;
+    if (x < 0 || y < 0 || x >= w || y >= p_->height) return r;
+    return r & ~t_->ray[d][y * w + x];
+  }
+  // Enemy pieces a piece starting on s may not capture: those protected from afar
+  // (`captured-by ... within`).
+  BB far_protected(int s, int them) const {
+    BB out{};
+    for (uint32_t m = within_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      out |= pieces(them, t) & ~t_->pieces[t].near[s];
+    }
+    return out;
+  }
+  // The pieces a rampage of type t and colour c from s may not remove.
+  BB rampage_blockers(int s, int t, int c) const {
+    const PieceProgram& pp = p_->types[t];
+    BB bl{};
+    if (pp.rampage_blocked_own_royal && p_->royal_type >= 0) bl |= pieces(c, p_->royal_type);
+    uint32_t types = pp.rampage_blocked_types | (pp.rampage_blocked_immune ? immune_types_ : 0u);
+    for (; types; types &= types - 1) bl |= by_type_[__builtin_ctz(types)];
+    if (pp.rampage_self_beyond >= 0) bl |= pieces(c ^ 1, t) & ~t_->pieces[t].rampage_near[s];
+    return bl;
+  }
+  // The path of a rampage from s along d, when the rampage is possible: a piece within reach
+  // and no blocker. Empty otherwise.
+  BB rampage_path(int s, int t, int c, int d, const BB& occ) const {
+    const BB path = reach(d, s, p_->types[t].rampage_range);
+    if (!(path & occ) || (path & occ & rampage_blockers(s, t, c))) return BB{};
+    return path;
+  }
+  // Attacks by strikes, limited capturing lines and rampages (RULINGS 4.10).
+  [[gnu::noinline]] bool animal_attack(int s, int by, const BB& occ) const {
+    for (uint32_t m = line_check_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      const PieceProgram& pp = p_->types[t];
+      for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
+        const int q = lsb(b), d = t_->dir[q][s];
+        if (d < 0 || (t_->between(q, s) & occ)) continue;
+        for (const auto* lines : {&pp.strikes[by], &pp.limited[by]})
+          for (const PieceProgram::Line& l : *lines)
+            if (l.capture && l.d == d && (l.range == 0 || dist(q, s) <= l.range)) return true;
+      }
+    }
+    for (uint32_t m = rampage_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
+        const int q = lsb(b), d = t_->dir[q][s];
+        if (d < 0 || !(p_->types[t].rampage_dirs[by] >> d & 1)) continue;
+        // A king standing on s is a piece in reach: a castling king's path counts as it.
+        if (test(rampage_path(q, t, by, d, occ | bit(s)), s)) return true;
+      }
+    }
+    return false;
+  }
+  // Strikes and rampages of the piece of type t on s (they need the full legality test).
+  int actions_in_place(int s, int t, int us, const BB& occ, const BB& tg, Move* out) const {
+    const PieceProgram& pp = p_->types[t];
+    int n = 0;
+    for (const PieceProgram::Line& l : pp.strikes[us]) {
+      const int b = first(l.d, s, occ);
+      if (b >= 0 && test(tg, b) && (l.range == 0 || dist(s, b) <= l.range))
+        out[n++] = make_move(s, b, kNormal, kSubStrike);
+    }
+    if (pp.rampage_range > 0)
+      for (uint8_t dm = pp.rampage_dirs[us]; dm; dm &= dm - 1) {
+        const int d = __builtin_ctz(dm);
+        const BB path = rampage_path(s, t, us, d, occ);
+        if (!path) continue;
+        out[n++] = make_move(s, (kDirUp >> d & 1) ? msb(path) : lsb(path), kNormal, kSubRampage);
+      }
+    return n;
   }
 
   ARB_INLINE void put(int s, int code) {
@@ -488,7 +614,8 @@ class Generator final : public Engine, public CardBoard {
       if (code < 0 || (code & 1) != by) continue;
       if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
     }
-    if (borrowing_) return borrowed_attack(s, by, occ);
+    if (borrowing_ && borrowed_attack(s, by, occ)) return true;
+    if (animals_) return animal_attack(s, by, occ);
     return false;
   }
 
@@ -559,10 +686,42 @@ class Generator final : public Engine, public CardBoard {
     int8_t captured;
     int victim_sq;
   };
+  // Removes the pieces a rampage from `from` to `to` or a strike on `to` takes off,
+  // recording them in `out` (nearest first); returns how many.
+  template <class Out>
+  int remove_effect(Move m, Out&& out) {
+    const int from = from_of(m), to = to_of(m);
+    if (sub_of(m) == kSubStrike) {
+      out(to, board_[to]);
+      remove(to);
+      return 1;
+    }
+    int n = 0;
+    for (BB path = t_->between(from, to) | bit(to); path; clear_lsb(path)) {
+      const int q = lsb(path);
+      if (board_[q] < 0) continue;
+      out(q, board_[q]);
+      remove(q);
+      ++n;
+    }
+    return n;
+  }
   ARB_INLINE Light light_make(Move m) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
     Light l{-1, -1};
+    if (sub_of(m)) {
+      nlrem_ = 0;
+      remove_effect(m, [&](int q, int code) {
+        lrem_[nlrem_++] = {static_cast<int16_t>(q), static_cast<int8_t>(code)};
+      });
+      if (sub_of(m) == kSubRampage) {
+        int code = board_[from];
+        remove(from);
+        put(to, code);
+      }
+      return l;
+    }
     if (k == kPlace) {
       put(to, type_of(m) * 2 + side_);
       return l;
@@ -587,6 +746,14 @@ class Generator final : public Engine, public CardBoard {
   ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
+    if (sub_of(m)) {
+      if (sub_of(m) == kSubRampage) {
+        remove(to);
+        put(from, moved_code);
+      }
+      for (int i = 0; i < nlrem_; ++i) put(lrem_[i].first, lrem_[i].second);
+      return;
+    }
     if (k == kPlace) {
       remove(to);
       return;
@@ -669,10 +836,12 @@ class Generator final : public Engine, public CardBoard {
         // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
-        if constexpr (Rich) test_all = test_all || (pinned_here && (pp.special || borrowing_));
+        if constexpr (Rich) test_all = test_all || (pinned_here && (pp.special || borrowing_)) || animals_;
         BB tg = opp;
-        if constexpr (Rich)
+        if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
+          if (within_types_) tg &= ~far_protected(s, them);
+        }
         BB quiet = pp.leap_move[us][s] & ~occ;
         BB caps = pp.leap_capture[us][s] & tg;
         for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
@@ -697,6 +866,13 @@ class Generator final : public Engine, public CardBoard {
           Move m = make_move(s, to, kNormal);
           if (!test_all || safe_after(m)) emit(m);
         }
+        if constexpr (Rich)
+          if (pp.special && animals_) {
+            Move buf[64];
+            const int nb = actions_in_place(s, t, us, occ, tg, buf);
+            for (int i = 0; i < nb; ++i)
+              if (safe_after(buf[i])) emit(buf[i]);
+          }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
           if (pinned_here && !test_all && !test(t_->line(k, s), lame.to)) continue;
@@ -788,11 +964,26 @@ class Generator final : public Engine, public CardBoard {
       hash_ ^= z.psq[us][kc >> 1][from] ^ z.psq[us][kc >> 1][kto] ^ z.psq[us][rc >> 1][to] ^
                z.psq[us][rc >> 1][rto];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
+    } else if (sub_of(m)) {
+      // A rampage or a strike (RULINGS 4.10): removals, then a rampage's run.
+      u.nremoved = static_cast<uint8_t>(remove_effect(m, [&](int q, int code) {
+        removed_.push_back({static_cast<int16_t>(q), static_cast<int8_t>(code)});
+        hash_ ^= z.psq[code & 1][code >> 1][q];
+        castling_ &= static_cast<uint8_t>(~castle_clear_[q]);
+      }));
+      halfmove_ = 0;
+      if (sub_of(m) == kSubRampage) {
+        const int code = board_[from];
+        remove(from);
+        put(to, code);
+        hash_ ^= z.psq[us][code >> 1][from] ^ z.psq[us][code >> 1][to];
+        castling_ &= static_cast<uint8_t>(~castle_clear_[from]);
+      }
     } else {
       int victim = k == kEnPassant ? u.ep_victim : to;
       if (board_[victim] >= 0) {
         u.captured = board_[victim];
-        hash_ ^= z.psq[us ^ 1][u.captured >> 1][victim];
+        hash_ ^= z.psq[u.captured & 1][u.captured >> 1][victim];
         remove(victim);
         halfmove_ = 0;
       }
@@ -887,6 +1078,15 @@ class Generator final : public Engine, public CardBoard {
       int kto, rto;
       castle_targets(k, us, kto, rto);
       shift_pair(kto, rto, from, to);
+    } else if (sub_of(m)) {
+      if (sub_of(m) == kSubRampage) {
+        remove(to);
+        put(from, u.moved);
+      }
+      for (int i = 0; i < u.nremoved; ++i) {
+        put(removed_.back().first, removed_.back().second);
+        removed_.pop_back();
+      }
     } else {
       remove(to);
       put(from, u.moved);
@@ -933,6 +1133,19 @@ class Generator final : public Engine, public CardBoard {
   void load(const FenFields& f, std::string_view text) {
     borrowing_ = p_->borrowing;
     rich_ = p_->chess2_primitives;
+    animals_ = false;
+    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = 0;
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.animal()) animals_ = true;
+      if (pp.captured_within > 0) within_types_ |= 1u << t;
+      if (pp.immune) immune_types_ |= 1u << t;
+      bool lines = !pp.strikes[0].empty();
+      for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
+      if (lines && pp.gives_check) line_check_types_ |= 1u << t;
+      if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
+    }
+    removed_.clear();
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
       for (int x = 0; x < p_->width; ++x) {

@@ -196,7 +196,36 @@ struct PieceProgram {
   // kDirDx/kDirDy), not passed on (RULINGS 4.7).
   uint32_t borrows = 0;
   uint8_t borrow_dirs = 0;
-  bool special() const { return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows; }
+  // RULINGS 4.10's primitives.
+  // Betza `d`: leaps onto an own piece, which they remove (never an own royal or immune one).
+  std::array<std::vector<Leap>, 2> own_leaps;
+  // A ray along one unit direction (board view) of at most `range` squares (0: unlimited),
+  // blocked by the first piece: limited riders (Betza `W3`, `mF2`) and `strike` lines.
+  struct Line {
+    int d, range;
+    bool move, capture;
+  };
+  std::array<std::vector<Line>, 2> limited;
+  // `strike BETZA`: captures along these lines (clear path) without moving.
+  std::array<std::vector<Line>, 2> strikes;
+  // `rampage range R blocked-by ... enemy-self-beyond D`: in each direction of its limited
+  // moves, when a piece stands within R squares, it runs the full R squares (to the edge
+  // when nearer) removing every piece on the path, unless the path holds a blocker.
+  int rampage_range = 0;
+  std::array<uint8_t, 2> rampage_dirs{};
+  bool rampage_blocked_own_royal = false, rampage_blocked_immune = false;
+  uint32_t rampage_blocked_types = 0;  // bit per type, either colour
+  int rampage_self_beyond = -1;        // an enemy of its own type farther than this blocks
+  // `captured-by ... within D`: only a piece starting within D squares (king distance) may
+  // capture it (0: any distance).
+  int captured_within = 0;
+  bool animal() const {
+    return !own_leaps[0].empty() || !limited[0].empty() || !strikes[0].empty() || rampage_range > 0 ||
+           captured_within > 0;
+  }
+  bool special() const {
+    return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows || animal();
+  }
 };
 
 // One piece type's per-square tables on bitboard type BB.
@@ -220,6 +249,9 @@ struct PieceTables {
   std::array<uint8_t, 2> ride_check{};
   std::array<std::array<BB, N>, 2> region_move{};  // `region-move` leaps
   BB teleport_to[2] = {};                          // where `teleport` may land
+  std::array<std::array<BB, N>, 2> own_capture{};  // Betza `d` leaps
+  std::array<BB, N> near{};                        // squares within `captured-by ... within` of each square
+  std::array<BB, N> rampage_near{};                // squares within `enemy-self-beyond` of each square
   std::array<BB, N> lenders{};                     // the squares `borrows` looks at
   bool special = false;                            // teleport or region moves
   BB promote_zone[2] = {};
