@@ -23,9 +23,9 @@ using namespace testing_helpers;
 using arb::Action;
 using arb::Engine;
 
-// The armies the compiled generator runs today; the others are refused at compile time
-// with a located error (ArmiesNotYetCompiledAreRefusedAtTheirConstruct).
-const std::vector<std::string> kCompiledArmies = {"classic", "nemesis", "empowered", "reaper", "animals"};
+// The six armies (RULINGS 4.1); the compiled generator runs them all.
+const std::vector<std::string> kCompiledArmies = {"classic", "nemesis",   "empowered",
+                                                  "reaper",  "two-kings", "animals"};
 
 std::shared_ptr<const arb::lang::Program> program(const std::string& white, const std::string& black) {
   static std::mutex mu;
@@ -79,6 +79,71 @@ std::string removed_of(Engine& e, const std::string& text, size_t step = 0) {
 bool has(Engine& e, const std::string& text) {
   auto l = legal_texts(e);
   return std::count(l.begin(), l.end(), text) > 0;
+}
+
+// ---- Two Kings (RULINGS 4.9, 4.12) ------------------------------------------------------
+
+// The warrior kings c3 and d3 stand side by side: neither may whirlwind. Apart (after
+// d3e3), c3 may whirlwind in the king-turn: the rook b4 and the own pawn c2 go.
+TEST(CompiledChess2TwoKings, WhirlwindBesideTheOtherKingIsIllegal) {
+  auto e = compiled("two-kings", "classic", "7k/8/8/8/1r6/2WW4/2P5/8 w - - 0 1");
+  for (const auto& t : legal_texts(*e)) EXPECT_EQ(t.rfind("W*", 0), std::string::npos) << t;
+  EXPECT_TRUE(has(*e, "d3d2"));
+  EXPECT_FALSE(has(*e, "d3d2,W*c3"));
+  ASSERT_TRUE(has(*e, "d3e3,W*c3"));
+  auto info = e->describe(find_action(*e, "d3e3,W*c3"));
+  ASSERT_EQ(info.steps.size(), 2u);
+  EXPECT_EQ(info.steps[1].kind, arb::StepKind::Whirlwind);
+  EXPECT_TRUE(info.steps[1].king_turn);
+  EXPECT_EQ(removed_of(*e, "d3e3,W*c3", 1), "c2P b4r ");
+  ASSERT_TRUE(play(*e, "d3e3,W*c3"));
+  EXPECT_EQ(e->position(), "7k/8/8/8/8/2W1W3/8/8 b - - 0 1");
+  e->undo();
+  EXPECT_EQ(e->position(), "7k/8/8/8/1r6/2WW4/2P5/8 w - - 0 1");
+}
+
+// A whirlwind removes every piece around it, both colours, never a ghost, and must remove one.
+TEST(CompiledChess2TwoKings, WhirlwindRemovesPieces) {
+  auto g = compiled("two-kings", "reaper", "7k/8/8/8/8/2g5/3W4/7W w - - 0 1");
+  EXPECT_FALSE(has(*g, "W*d2"));
+  g->set_position("7k/8/8/8/8/2gp4/3W4/7W w - - 0 1");
+  EXPECT_EQ(removed_of(*g, "W*d2"), "d3p ");
+  auto n = compiled("two-kings", "nemesis", "7k/8/8/8/8/2Pm4/3W4/7W w - - 0 1");
+  EXPECT_EQ(removed_of(*n, "W*d2"), "c3P d3m ");  // a nemesis goes too (RULINGS 4.6)
+  ASSERT_TRUE(play(*n, "W*d2"));
+  EXPECT_EQ(n->position(), "7k/8/8/8/8/8/3W4/7W b - - 0 1");
+  EXPECT_EQ(legal_texts(*n), legal_texts(*reference("two-kings", "nemesis", n->position())));
+}
+
+// Midline invasion needs both warrior kings across; a king-turn can complete it, and a
+// normal action that completes it ends the game (no king-turn follows).
+TEST(CompiledChess2TwoKings, MidlineInvasionAfterAKingTurn) {
+  const std::string pos = "k7/8/8/4W3/3W4/8/P7/8 w - - 0 1";
+  auto e = compiled("two-kings", "classic", pos);
+  EXPECT_TRUE(has(*e, "d4d5"));
+  for (const auto& t : legal_texts(*e)) EXPECT_NE(t.rfind("d4d5,", 0), 0u) << t;
+  ASSERT_TRUE(play(*e, "a2a3,d4d5"));
+  auto st = e->status();
+  EXPECT_EQ(st.reason, "midline-invasion");
+  EXPECT_EQ(st.result, arb::Result::WhiteWins);
+  e->set_position(pos);
+  ASSERT_TRUE(play(*e, "a2a3,e5e4"));  // one king back: the game goes on
+  EXPECT_EQ(e->status().result, arb::Result::Ongoing);
+}
+
+// RULINGS 4.12: an en-passant right survives a king-turn that occupied the double step's
+// origin; the position text keeps it (b2 holds a piece, b3 is still capturable).
+TEST(CompiledChess2TwoKings, EnPassantSurvivesAnOccupiedOrigin) {
+  const std::string pos = "5k2/8/8/8/pP6/8/1N6/4K3 b - b3 0 1";
+  auto c = compiled("reaper", "empowered", pos);
+  EXPECT_EQ(c->position(), pos);
+  EXPECT_TRUE(has(*c, "a4b3"));
+  EXPECT_EQ(legal_texts(*c), legal_texts(*reference("reaper", "empowered", pos)));
+  // After a king-turn onto the origin: d2d4, then the warrior king c1 to... d2 is the origin.
+  auto t = compiled("two-kings", "classic", "4k3/8/8/8/4p3/8/3P4/2W1W3 w - - 0 1");
+  ASSERT_TRUE(play(*t, "d2d4,e1d2"));
+  EXPECT_EQ(t->position(), "4k3/8/8/8/3Pp3/8/3W4/2W5 b - d3 0 1");
+  EXPECT_TRUE(has(*t, "e4d3"));
 }
 
 // ---- Animals (RULINGS 4.10) -------------------------------------------------------------
@@ -346,14 +411,17 @@ TEST(CompiledChess2Perft, EveryCompiledMatchupAgreesWithTheReference) {
 TEST(CompiledChess2Perft, DepthThreeFromClassicStartsAndChess960) {
   if (fast()) GTEST_SKIP() << "depth 3 skipped under ARBITER_FAST";
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"classic", "classic"}, {"nemesis", "empowered"}, {"empowered", "nemesis"}, {"classic", "reaper"},
-      {"animals", "reaper"},  {"nemesis", "animals"},   {"animals", "animals"}};
+      {"classic", "classic"}, {"nemesis", "empowered"}, {"empowered", "nemesis"},
+      {"classic", "reaper"},  {"animals", "reaper"},    {"nemesis", "animals"},
+      {"animals", "animals"}, {"two-kings", "animals"}, {"reaper", "two-kings"}};
   for (const auto& [w, b] : pairs)
     for (const std::string start : {"start", "start:0", "start:777"}) {
       auto c = compiled(w, b, start), r = reference(w, b, start);
       EXPECT_EQ(c->perft(3), r->perft(3)) << w << "/" << b << " " << start;
     }
   EXPECT_EQ(compiled("classic", "classic")->perft(3), 8902u);
+  // Complete turns (the king-turn included), as the reference counts them.
+  EXPECT_EQ(compiled("two-kings", "two-kings")->perft(3), 93974u);
 }
 
 // Random games from random Chess960 starts: at every ply the same legal actions, the same
@@ -420,17 +488,6 @@ TEST(CompiledChess2Fuzz, RandomMatchupsAndStarts) {
   EXPECT_NE(r.out.find("no divergence"), std::string::npos) << r;
   auto bad = testing_process::run_arbiter({"fuzz", "--variant", "chess", "--matchups", "2"});
   EXPECT_EQ(bad.code, 2) << bad;
-}
-
-// The armies the generator does not run yet are refused at their construct, not ignored.
-TEST(CompiledChess2Rules, ArmiesNotYetCompiledAreRefusedAtTheirConstruct) {
-  for (const std::string army : {"two-kings"}) {
-    arb::lang::Diagnostics diags;
-    auto c = arb::lang::compile_file(ruleset_path("chess2"), {{"white-army", army}}, diags);
-    EXPECT_EQ(c.program, nullptr) << army;
-    EXPECT_NE(diags.render().find("not executable yet"), std::string::npos) << army;
-    EXPECT_NE(diags.render().find("chess2.rules:"), std::string::npos) << army;
-  }
 }
 
 }  // namespace

@@ -162,6 +162,12 @@ class Compiler {
       p.army[c] = a.name;
       p.army_slots[c] = a.letters;
       p.castles[c] = a.castles;
+      p.king_turn[c] = a.king_turn;
+      p.royal_count[c] = 0;
+      for (char l : a.letters) {
+        size_t t = p.letters.find(l);
+        if (t != std::string::npos && (p.royal_types >> t & 1)) ++p.royal_count[c];
+      }
       p.army_types[c] = 0;
       // Every letter is a compiled piece (select_armies compiled them; sema checked them).
       for (char l : a.letters + a.promote_to)
@@ -321,13 +327,14 @@ class Compiler {
               for (int d = 0; d < 8; ++d)
                 if ((pp.borrow_dirs >> d & 1) && on(p, x + kDirDx[d], y + kDirDy[d]))
                   set(pt.lenders[sq(p, x, y)], sq(p, x + kDirDx[d], y + kDirDy[d]));
-        if (c == 0 && (pp.captured_within > 0 || pp.rampage_self_beyond >= 0))
+        if (c == 0 && (pp.captured_within > 0 || pp.rampage_self_beyond >= 0 || pp.remove_radius > 0))
           for (int s = 0; s < p.squares; ++s)
             for (int s2 = 0; s2 < p.squares; ++s2) {
               const int dist =
                   std::max(std::abs(s % p.width - s2 % p.width), std::abs(s / p.width - s2 / p.width));
               if (dist <= pp.captured_within) set(pt.near[s], s2);
               if (dist <= pp.rampage_self_beyond) set(pt.rampage_near[s], s2);
+              if (dist > 0 && dist <= pp.remove_radius) set(pt.around[s], s2);
             }
         for (const PieceProgram::LameLeap& l : pp.lame[c]) {
           int steps = std::max(std::abs(l.dx), std::abs(l.dy));
@@ -359,8 +366,8 @@ class Compiler {
     pp.letter = def.letter;
     pp.royal = def.royal;
     if (def.royal) {
-      if (p.royal_type >= 0) d_.error(def.loc, "more than one royal piece type is not executable yet");
-      p.royal_type = t;
+      if (p.royal_type < 0) p.royal_type = t;
+      p.royal_types |= 1u << t;
     }
     if (def.betza.size() == 1 && def.betza[0].text == "B") pp.minor_bishop = true;
     if (def.betza.size() == 1 && def.betza[0].text == "N") pp.minor_knight = true;
@@ -456,6 +463,23 @@ class Compiler {
           pp.captured_by = targets(u.arg("").text);
           if (u.has("within")) pp.captured_within = static_cast<int>(u.arg("within").num);
           break;
+        case ConstructId::RemoveAround: {
+          pp.remove_radius = static_cast<int>(u.arg("radius").num);
+          if (u.arg("when").text != "action")
+            d_.error(u.arg("when").loc,
+                     "`remove-around ... when capture` is not executable yet by the bitboard back end");
+          if (u.has("self"))
+            d_.error(u.arg("self").loc,
+                     "`remove-around ... self` is not executable yet by the bitboard back end");
+          if (u.has("at-least")) pp.remove_at_least = static_cast<int>(u.arg("at-least").num);
+          if (u.has("spare"))
+            for (const std::string& w : u.arg("spare").words) {
+              size_t t = p.letters.find(w[0]);
+              if (t != std::string::npos) pp.remove_spare |= 1u << t;
+            }
+          pp.remove_not_beside_own_royal = u.has("not-beside");
+          break;
+        }
         case ConstructId::Strike: {
           std::vector<BetzaMove> moves;
           BetzaError err;
@@ -555,7 +579,8 @@ class Compiler {
     bool captures_at_all = pp.teleport_capture || pp.borrows || pp.ride_capture[0] || pp.ride_capture[1];
     for (int c = 0; c < 2; ++c)
       for (const PieceProgram::Leap& l : pp.leaps[c]) captures_at_all = captures_at_all || l.capture;
-    captures_at_all = captures_at_all || !pp.strikes[0].empty() || pp.rampage_range > 0;
+    captures_at_all =
+        captures_at_all || !pp.strikes[0].empty() || pp.rampage_range > 0 || pp.remove_radius > 0;
     for (const PieceProgram::Line& l : pp.limited[0]) captures_at_all = captures_at_all || l.capture;
     if (!captures_at_all) pp.captures = T::None;
     if (pp.captures == T::NonRoyal || pp.captures == T::None) pp.gives_check = false;

@@ -172,7 +172,7 @@ std::vector<ConstructDef> make_table() {
               letters("spare", false, "piece types never removed (immune pieces never are)"),
               flag("self", "the piece itself is removed too"),
               choice("not-beside", {"own-royal"}, false, "illegal when such a piece is adjacent")},
-             NONE, "removes every piece around it: a whirlwind, an explosion", "RULINGS 4.9"),
+             B, "removes every piece around it: a whirlwind, an explosion", "RULINGS 4.9"),
       schema(Rampage, "rampage", S::Piece,
              {integer("range", 1, 16, true, "how far it runs (to the edge when nearer)"),
               tokens("blocked-by", {"own-royal", "immune"}, false,
@@ -188,7 +188,7 @@ std::vector<ConstructDef> make_table() {
              "the army's promotion choices", "RULINGS 4.10"),
       schema(ArmyCastles, "castles", S::Army, {}, B, "the army castles", "RULINGS 4.4"),
       schema(ArmyKingTurn, "king-turn", S::Army, {choice("", {"optional"}, true, "whether it must be taken")},
-             NONE, "a king-turn after every normal action", "RULINGS 4.9"),
+             B, "a king-turn after every normal action", "RULINGS 4.9"),
       // ---- deck ------------------------------------------------------------------------
       custom(Card, "card", S::Deck, B, "`card NAME LETTER*COUNT`: cards in the deck"),
       schema(AgainNames, "again", S::Deck,

@@ -40,7 +40,7 @@ constexpr int type_of(Move m) {
 // A kNormal move's type field names the actions that are no plain move (RULINGS 4.10):
 // a rampage (the mover runs to `to`, removing every piece on the way) and a strike (the
 // mover stays and removes the piece on `to`).
-constexpr int kSubRampage = 1, kSubStrike = 2;
+constexpr int kSubRampage = 1, kSubStrike = 2, kSubWhirl = 3;  // a whirlwind: from == to
 constexpr int sub_of(Move m) {
   return kind_of(m) == kNormal ? type_of(m) : 0;
 }
@@ -175,8 +175,13 @@ class Generator final : public Engine, public CardBoard {
     out.reserve(moves.size());
     for (Move m : moves) {
       out.push_back(Action{m, 0});
-      if (!royal_phase_) continue;
+      if (!royal_phase_ || !(turn_phase_ || p_->king_turn[side_])) continue;
       make(m, /*ends_turn=*/false);
+      // A normal action that wins by midline invasion ends the game (RULINGS 4.12).
+      if (p_->invasion && invaded(side_)) {
+        unmake();
+        continue;
+      }
       std::vector<Move> seconds;
       royal_only_ = true;
       generate<false>(&seconds);
@@ -223,7 +228,9 @@ class Generator final : public Engine, public CardBoard {
       s.to = coord(to);
       return ActionInfo{{s}};
     }
-    s.kind = sub_of(m) == kSubStrike ? StepKind::Strike : StepKind::Move;
+    s.kind = sub_of(m) == kSubStrike  ? StepKind::Strike
+             : sub_of(m) == kSubWhirl ? StepKind::Whirlwind
+                                      : StepKind::Move;
     s.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     s.from = coord(from);
     s.to = coord(to);
@@ -234,6 +241,11 @@ class Generator final : public Engine, public CardBoard {
         q = first(d, q, occupied() | bit(to));
         if (board_[q] >= 0) s.removed.push_back({coord(q), letter(board_[q])});
       }
+      return ActionInfo{{s}};
+    }
+    if (sub_of(m) == kSubWhirl) {
+      for (BB v = whirl_victims(from); v; clear_lsb(v))
+        s.removed.push_back({coord(lsb(v)), letter(board_[lsb(v)])});
       return ActionInfo{{s}};
     }
     if (k == kCastleK || k == kCastleQ) {
@@ -265,7 +277,8 @@ class Generator final : public Engine, public CardBoard {
     b.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     b.from = coord(from);
     if (sub_of(m) == kSubStrike) b.kind = StepKind::Strike;
-    if (sub_of(m) == kSubRampage) {
+    if (sub_of(m) == kSubWhirl) b.kind = StepKind::Whirlwind;
+    if (sub_of(m) == kSubRampage || sub_of(m) == kSubWhirl) {
       b.capture = true;  // a rampage always removes a piece
       return b;
     }
@@ -284,8 +297,7 @@ class Generator final : public Engine, public CardBoard {
   // ---- status -----------------------------------------------------------------------
   Status status() override {
     Status st;
-    int k = royal_square(side_);
-    st.in_check = k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
+    st.in_check = p_->royal_safe && royals_attacked(side_);
     if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
     if (p_->claim_repetition) {
       int count = 0;
@@ -331,10 +343,7 @@ class Generator final : public Engine, public CardBoard {
   }
   void pass_turn() override { make(make_move(0, 0, kNull)); }
   bool has_royal(int c) const override { return royal_square(c) >= 0; }
-  bool in_check() override {
-    int k = royal_square(side_);
-    return k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
-  }
+  bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
 
   uint64_t perft(int depth) override {
     if (royal_phase_) return Engine::perft(depth);  // turns of two steps: the generic walk
@@ -381,7 +390,11 @@ class Generator final : public Engine, public CardBoard {
   // The turn layer: a second, optional phase moving one royal piece (Program::turn), and
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;
+  bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
+  // More than one royal piece per colour or royal type (RULINGS 4.9): every royal piece
+  // must stay safe, and every action gets the full legality test.
+  bool multi_royal_ = false;
   // Copies of the program's flags the hot loops test (Program::borrowing, chess2_primitives).
   bool borrowing_ = false, rich_ = false;
   // RULINGS 4.10's primitives: some type rampages, strikes, rides a limited line, captures
@@ -389,7 +402,7 @@ class Generator final : public Engine, public CardBoard {
   // lines, and every action gets the full legality test (a strike or a rampage removes
   // pieces without standing in the line it opens).
   bool animals_ = false;
-  uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0;
+  uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
   std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
   std::array<std::pair<int16_t, int8_t>, 16> lrem_{};  // light_make's
   int nlrem_ = 0;
@@ -404,10 +417,29 @@ class Generator final : public Engine, public CardBoard {
   }
   ARB_INLINE BB occupied() const { return by_color_[0] | by_color_[1]; }
   ARB_INLINE BB pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
+  ARB_INLINE BB royals(int c) const {
+    if (!multi_royal_) return p_->royal_type >= 0 ? pieces(c, p_->royal_type) : BB{};
+    BB b{};
+    for (uint32_t m = p_->royal_types; m; m &= m - 1) b |= pieces(c, __builtin_ctz(m));
+    return b;
+  }
   ARB_INLINE int royal_square(int c) const {
-    if (p_->royal_type < 0) return -1;
-    BB b = pieces(c, p_->royal_type);
+    BB b = royals(c);
     return b ? lsb(b) : -1;
+  }
+  // Whether any royal piece of colour c is attacked.
+  bool royals_attacked(int c) const {
+    const BB occ = occupied();
+    for (BB b = royals(c); b; clear_lsb(b))
+      if (attacked(lsb(b), c ^ 1, occ)) return true;
+    return false;
+  }
+  // The pieces a whirlwind from s removes: every piece around it but immune and spared ones.
+  BB whirl_victims(int s) const {
+    const PieceProgram& pp = p_->types[board_[s] >> 1];
+    BB v = t_->pieces[board_[s] >> 1].around[s] & occupied();
+    for (uint32_t m = immune_types_ | pp.remove_spare; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
+    return v;
   }
 
   // Which enemy pieces each type may capture (`captures`, `captured-by`, `immune`).
@@ -415,7 +447,7 @@ class Generator final : public Engine, public CardBoard {
     using T = PieceProgram::Targets;
     const int them = us ^ 1;
     const BB opp = by_color_[them];
-    const BB royals = p_->royal_type >= 0 ? pieces(them, p_->royal_type) : BB{};
+    const BB royals = this->royals(them);
     BB never{}, only_royal{};
     for (int t = 0; t < p_->ntypes; ++t) {
       const PieceProgram& pp = p_->types[t];
@@ -469,14 +501,14 @@ class Generator final : public Engine, public CardBoard {
     if (!pp.own_leaps[us].empty()) {
       // Own pieces, never a royal or an immune one (RULINGS 4.10's wild horse).
       BB own = by_color_[us];
-      if (p_->royal_type >= 0) own &= ~by_type_[p_->royal_type];
+      own &= ~royals(us);
       for (uint32_t m = immune_types_; m; m &= m - 1) own &= ~by_type_[__builtin_ctz(m)];
       caps |= pt.own_capture[us][s] & own;
     }
     BB region = pt.region_move[us][s] & ~occ;
-    if (!region || p_->royal_type < 0) return;
+    if (!region) return;
     const int w = p_->width, sx = s % w, sy = s / w;
-    for (BB kb = pieces(us ^ 1, p_->royal_type); kb; clear_lsb(kb)) {
+    for (BB kb = royals(us ^ 1); kb; clear_lsb(kb)) {
       const int k = lsb(kb), kx = k % w, ky = k / w;
       for (BB r = region; r; clear_lsb(r)) {
         const int to = lsb(r), x = to % w, y = to / w;
@@ -488,7 +520,7 @@ class Generator final : public Engine, public CardBoard {
 
   // Midline invasion: every royal piece of colour c stands on the opponent's half.
   bool invaded(int c) const {
-    BB r = pieces(c, p_->royal_type);
+    BB r = royals(c);
     return r && !(r & ~t_->enemy_half[c]);
   }
 
@@ -519,7 +551,7 @@ class Generator final : public Engine, public CardBoard {
   BB rampage_blockers(int s, int t, int c) const {
     const PieceProgram& pp = p_->types[t];
     BB bl{};
-    if (pp.rampage_blocked_own_royal && p_->royal_type >= 0) bl |= pieces(c, p_->royal_type);
+    if (pp.rampage_blocked_own_royal) bl |= royals(c);
     uint32_t types = pp.rampage_blocked_types | (pp.rampage_blocked_immune ? immune_types_ : 0u);
     for (; types; types &= types - 1) bl |= by_type_[__builtin_ctz(types)];
     if (pp.rampage_self_beyond >= 0) bl |= pieces(c ^ 1, t) & ~t_->pieces[t].rampage_near[s];
@@ -545,6 +577,15 @@ class Generator final : public Engine, public CardBoard {
             if (l.capture && l.d == d && (l.range == 0 || dist(q, s) <= l.range)) return true;
       }
     }
+    for (uint32_t m = whirl_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      const PieceProgram& pp = p_->types[t];
+      for (BB b = pieces(by, t) & occ & t_->pieces[t].around[s]; b; clear_lsb(b)) {
+        const int q = lsb(b);
+        if (pp.remove_not_beside_own_royal && (t_->adjacent[q] & royals(by) & occ)) continue;
+        return true;
+      }
+    }
     for (uint32_t m = rampage_types_; m; m &= m - 1) {
       const int t = __builtin_ctz(m);
       for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
@@ -564,6 +605,10 @@ class Generator final : public Engine, public CardBoard {
       const int b = first(l.d, s, occ);
       if (b >= 0 && test(tg, b) && (l.range == 0 || dist(s, b) <= l.range))
         out[n++] = make_move(s, b, kNormal, kSubStrike);
+    }
+    if (pp.remove_radius > 0 && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
+      const BB v = whirl_victims(s);
+      if (v && popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
     }
     if (pp.rampage_range > 0)
       for (uint8_t dm = pp.rampage_dirs[us]; dm; dm &= dm - 1) {
@@ -696,6 +741,14 @@ class Generator final : public Engine, public CardBoard {
       remove(to);
       return 1;
     }
+    if (sub_of(m) == kSubWhirl) {
+      int n = 0;
+      for (BB v = whirl_victims(from); v; clear_lsb(v), ++n) {
+        out(lsb(v), board_[lsb(v)]);
+        remove(lsb(v));
+      }
+      return n;
+    }
     int n = 0;
     for (BB path = t_->between(from, to) | bit(to); path; clear_lsb(path)) {
       const int q = lsb(path);
@@ -775,7 +828,10 @@ class Generator final : public Engine, public CardBoard {
     Light l = light_make(m);
     int k = royal_square(side_);
     bool ok = true;
-    if (k >= 0 && p_->royal_safe) ok = !attacked(k, side_ ^ 1, occupied());
+    if (multi_royal_)
+      ok = !p_->royal_safe || !royals_attacked(side_);
+    else if (k >= 0 && p_->royal_safe)
+      ok = !attacked(k, side_ ^ 1, occupied());
     if (ok && k >= 0 && p_->royals_apart) {
       int ek = royal_square(side_ ^ 1);
       if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
@@ -805,8 +861,8 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
-    const bool in_check = guard && attacked(k, them, occ);
-    const BB pins = guard ? pinned(k, us) : BB{};
+    const bool in_check = guard && (multi_royal_ ? royals_attacked(us) : attacked(k, them, occ));
+    const BB pins = guard && !multi_royal_ ? pinned(k, us) : BB{};
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
@@ -817,7 +873,7 @@ class Generator final : public Engine, public CardBoard {
     }
 
     if (p_->action_move && !royal_in_reserve) {
-      BB movers = royal_only_ ? pieces(us, p_->royal_type) : own;
+      BB movers = royal_only_ ? royals(us) : own;
       if (move_types_ != CardBoard::kAllTypes) {
         BB allowed{};
         for (int t = 0; t < p_->ntypes; ++t)
@@ -828,7 +884,7 @@ class Generator final : public Engine, public CardBoard {
         const int s = lsb(b);
         const int t = board_[s] >> 1;
         const PieceTables<BB>& pp = t_->pieces[t];
-        const bool is_royal = t == p_->royal_type;
+        const bool is_royal = p_->royal_types >> t & 1;
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
@@ -836,7 +892,8 @@ class Generator final : public Engine, public CardBoard {
         // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
-        if constexpr (Rich) test_all = test_all || (pinned_here && (pp.special || borrowing_)) || animals_;
+        if constexpr (Rich)
+          test_all = test_all || (pinned_here && (pp.special || borrowing_)) || animals_ || multi_royal_;
         BB tg = opp;
         if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
@@ -1134,7 +1191,9 @@ class Generator final : public Engine, public CardBoard {
     borrowing_ = p_->borrowing;
     rich_ = p_->chess2_primitives;
     animals_ = false;
-    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = 0;
+    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = 0;
+    multi_royal_ =
+        __builtin_popcount(p_->royal_types) > 1 || p_->royal_count[0] > 1 || p_->royal_count[1] > 1;
     for (int t = 0; t < p_->ntypes; ++t) {
       const PieceProgram& pp = p_->types[t];
       if (pp.animal()) animals_ = true;
@@ -1144,6 +1203,7 @@ class Generator final : public Engine, public CardBoard {
       for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
       if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
+      if (pp.remove_radius > 0 && pp.gives_check) whirl_types_ |= 1u << t;
     }
     removed_.clear();
     board_.fill(-1);
@@ -1181,7 +1241,18 @@ class Generator final : public Engine, public CardBoard {
                 std::string(who) + " plays the army `" + p_->army[c] + "`, which has no " + p_->letters[t],
                 text.find(l) == std::string_view::npos ? 0 : text.find(l));
           }
-      if (p_->royal_type >= 0) {
+      if (multi_royal_) {
+        // Each colour holds its army's royal pieces (Two Kings: two warrior kings).
+        const int total = popcount(royals(c));
+        // Two Kings may play on with one warrior king (the reference accepts it as well).
+        if (total < 1 || total > p_->royal_count[c])
+          throw PositionError(
+              std::string(who) + " must have " +
+                  (p_->royal_count[c] == 1 ? "exactly 1" : "1 to " + std::to_string(p_->royal_count[c])) +
+                  " royal piece" + (p_->royal_count[c] == 1 ? "" : "s") + " (found " + std::to_string(total) +
+                  ")",
+              0);
+      } else if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
         // A game won by capturing the royal piece may leave the side to move without one.
@@ -1205,7 +1276,7 @@ class Generator final : public Engine, public CardBoard {
       int k = royal_square(side_ ^ 1);
       // Where a royal piece may be captured (a lost turn in check), the side not to move
       // may stand in check.
-      if (k >= 0 && p_->royal_safe && !p_->royal_capture && attacked(k, side_, occupied()))
+      if (k >= 0 && p_->royal_safe && !p_->royal_capture && royals_attacked(side_ ^ 1))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
@@ -1264,9 +1335,11 @@ class Generator final : public Engine, public CardBoard {
       int origin = victim + 2 * (passed - victim);
       // Consistent only when a double step origin -> victim over `passed` was just played:
       // the victim can make it, and origin and passed square are empty.
+      // Chess 2 (RULINGS 4.12): a king-turn may since have occupied the origin; the right
+      // stays, so the origin may hold a piece there.
       bool consistent = victim >= 0 && victim < p_->squares && origin >= 0 && origin < p_->squares &&
                         board_[victim] >= 0 && (board_[victim] & 1) != side_ && board_[passed] < 0 &&
-                        board_[origin] < 0;
+                        (board_[origin] < 0 || rich_);
       if (consistent) {
         consistent = false;
         for (const auto& l : t_->pieces[board_[victim] >> 1].initial_lame[side_ ^ 1][origin])
@@ -1279,7 +1352,8 @@ class Generator final : public Engine, public CardBoard {
       }
     }
     hash_ = full_hash();
-    royal_phase_ = p_->turn.size() == 2 && p_->turn[1].kind == PhaseKind::RoyalMove;
+    turn_phase_ = p_->turn.size() == 2 && p_->turn[1].kind == PhaseKind::RoyalMove;
+    royal_phase_ = turn_phase_ || p_->king_turn[0] || p_->king_turn[1];
     pending_passed_ = pending_victim_ = -1;
     stack_.clear();
     history_.clear();

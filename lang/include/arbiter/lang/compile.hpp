@@ -219,9 +219,17 @@ struct PieceProgram {
   // `captured-by ... within D`: only a piece starting within D squares (king distance) may
   // capture it (0: any distance).
   int captured_within = 0;
+  // `remove-around radius R when action at-least N spare LETTERS not-beside own-royal`
+  // (RULINGS 4.9's whirlwind): an action of its own, the piece stays and removes every
+  // piece within R (king distance) but immune and spared ones; at least N of them; illegal
+  // with another own royal piece adjacent.
+  int remove_radius = 0;
+  int remove_at_least = 0;
+  uint32_t remove_spare = 0;
+  bool remove_not_beside_own_royal = false;
   bool animal() const {
     return !own_leaps[0].empty() || !limited[0].empty() || !strikes[0].empty() || rampage_range > 0 ||
-           captured_within > 0;
+           captured_within > 0 || remove_radius > 0;
   }
   bool special() const {
     return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows || animal();
@@ -252,8 +260,9 @@ struct PieceTables {
   std::array<std::array<BB, N>, 2> own_capture{};  // Betza `d` leaps
   std::array<BB, N> near{};                        // squares within `captured-by ... within` of each square
   std::array<BB, N> rampage_near{};                // squares within `enemy-self-beyond` of each square
-  std::array<BB, N> lenders{};                     // the squares `borrows` looks at
-  bool special = false;                            // teleport or region moves
+  std::array<BB, N> around{};   // squares within `remove-around radius` (the square excluded)
+  std::array<BB, N> lenders{};  // the squares `borrows` looks at
+  bool special = false;         // teleport or region moves
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
 };
@@ -370,7 +379,13 @@ struct Program {
   int squares = 64;
   int ntypes = 0;
   std::vector<PieceProgram> types;
-  int royal_type = -1;
+  int royal_type = -1;       // the first royal type (castling's king, the FEN's castling letter)
+  uint32_t royal_types = 0;  // every royal type (bit per type; RULINGS 4.9: K and W)
+  // How many royal pieces each colour has: 1, or its army's count (Two Kings: 2).
+  std::array<int, 2> royal_count{1, 1};
+  // `king-turn optional` in a colour's army: an optional move of one own royal piece after
+  // every normal action of that colour (RULINGS 4.9).
+  std::array<bool, 2> king_turn{false, false};
   std::string letters;  // letter of each type
 
   bool castling = false;
