@@ -456,26 +456,41 @@ TEST(CompiledChess2Perft, RandomPlayoutsAgreeWithTheReference) {
 // The mutation suite on Chess 2 (arbiter mutate): every mutant of each compiled army's
 // special rule is refused, equivalent by construction or killed by the fuzzer, and each
 // primitive has a mutant the fuzzer kills.
-TEST(CompiledChess2Mutants, EachArmysSpecialRuleIsKilled) {
-  const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"nemesis", "reaper"}, {"empowered", "classic"}, {"animals", "reaper"}};
+void expect_mutants_killed(const std::vector<std::pair<std::string, std::string>>& pairs,
+                           const std::vector<std::string>& constructs) {
   std::map<std::string, int> killed;
   for (const auto& [w, b] : pairs) {
     arb::mutate::MutateOptions o;
     o.overrides = {{"white-army", w}, {"black-army", b}};
-    o.fuzz.games = fast() ? 8 : 16;
+    // Two Kings' turns of two steps make long fuzz games: fewer of them, and its games
+    // rarely repeat a position, so a claim mutant may survive there (the other pairs kill
+    // those).
+    const bool two_kings = w == "two-kings";
+    o.fuzz.games = fast() || two_kings ? 8 : 16;
     arb::mutate::MutateReport r = arb::mutate::run_mutants(ruleset_path("chess2"), o);
-    EXPECT_EQ(r.survived, 0u) << w << "/" << b;
+    size_t excused = 0;
     for (const auto& m : r.results) {
+      if (m.verdict == "survived" && two_kings && m.mutant.construct == "claim") {
+        ++excused;
+        continue;
+      }
       if (m.verdict == "survived")
         ADD_FAILURE() << m.mutant.line << ":" << m.mutant.col << " " << m.mutant.op << " " << m.mutant.from
                       << " -> " << m.mutant.to;
       if (m.verdict == "killed") ++killed[m.mutant.construct];
     }
+    EXPECT_EQ(r.survived, excused) << w << "/" << b;
   }
-  for (const std::string c : {"captures", "captured-by", "immune", "teleport", "region-move", "borrows",
-                              "region-reached", "promote-to", "castles", "rampage", "strike"})
-    EXPECT_GT(killed[c], 0) << c;
+  for (const std::string& c : constructs) EXPECT_GT(killed[c], 0) << c;
+}
+
+TEST(CompiledChess2Mutants, EachArmysSpecialRuleIsKilled) {
+  expect_mutants_killed({{"nemesis", "reaper"}, {"empowered", "classic"}, {"animals", "reaper"}},
+                        {"captures", "captured-by", "immune", "teleport", "region-move", "borrows",
+                         "region-reached", "promote-to", "castles", "rampage", "strike"});
+}
+TEST(CompiledChess2Mutants, TwoKingsPrimitivesAreKilled) {
+  expect_mutants_killed({{"two-kings", "classic"}}, {"remove-around", "king-turn", "region-reached"});
 }
 
 // `arbiter fuzz --matchups N`: random army pairs and Chess960 starts, each compiled pair

@@ -608,7 +608,7 @@ class Generator final : public Engine, public CardBoard {
     }
     if (pp.remove_radius > 0 && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
       const BB v = whirl_victims(s);
-      if (v && popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
+      if (popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
     }
     if (pp.rampage_range > 0)
       for (uint8_t dm = pp.rampage_dirs[us]; dm; dm &= dm - 1) {
