@@ -346,7 +346,7 @@ class Generator final : public Engine, public CardBoard {
   bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
 
   uint64_t perft(int depth) override {
-    if (royal_phase_) return Engine::perft(depth);  // turns of two steps: the generic walk
+    if (royal_phase_) return perft_turns(depth);  // turns of two steps
     if (depth <= 0) return 1;
     if (depth == 1) return generate<true>(nullptr);
     if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
@@ -364,6 +364,50 @@ class Generator final : public Engine, public CardBoard {
 
  private:
   Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t, int) : p_(std::move(p)), t_(t) {}
+
+  // Perft over complete turns (RULINGS 4.9): each normal action alone, and followed by each
+  // king-turn when the colour has one and the action did not win by midline invasion.
+  // legal_actions' walk without building the actions.
+  uint64_t perft_turns(int depth) {
+    if (depth <= 0) return 1;
+    if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
+    if (static_cast<int>(seconds_.size()) <= depth) seconds_.resize(depth + 1);
+    buffers_[depth].clear();
+    generate<false>(&buffers_[depth]);
+    const bool second = turn_phase_ || p_->king_turn[side_];
+    uint64_t n = 0;
+    for (size_t i = 0; i < buffers_[depth].size(); ++i) {
+      const Move m = buffers_[depth][i];
+      if (depth == 1) {
+        ++n;
+      } else {
+        make(m);
+        n += perft_turns(depth - 1);
+        unmake();
+      }
+      if (!second) continue;
+      make(m, /*ends_turn=*/false);
+      if (!(p_->invasion && invaded(side_))) {
+        royal_only_ = true;
+        if (depth == 1) {
+          n += generate<true>(nullptr);
+          royal_only_ = false;
+        } else {
+          std::vector<Move>& s2 = seconds_[depth];
+          s2.clear();
+          generate<false>(&s2);
+          royal_only_ = false;
+          for (size_t j = 0; j < s2.size(); ++j) {
+            make(s2[j]);
+            n += perft_turns(depth - 1);
+            unmake();
+          }
+        }
+      }
+      unmake();
+    }
+    return n;
+  }
 
   std::shared_ptr<const Program> p_;
   const BoardTables<BB>* t_;  // owned by *p_
@@ -386,7 +430,8 @@ class Generator final : public Engine, public CardBoard {
   std::vector<Undo> stack_;
   std::vector<uint64_t> history_;
   std::vector<std::vector<Move>> buffers_;
-  std::vector<Move> legal_buf_;  // legal_actions' scratch
+  std::vector<std::vector<Move>> seconds_;  // perft_turns' king-turn lists
+  std::vector<Move> legal_buf_;             // legal_actions' scratch
   // The turn layer: a second, optional phase moving one royal piece (Program::turn), and
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;
@@ -823,12 +868,17 @@ class Generator final : public Engine, public CardBoard {
   }
 
   // Whether the side to move's royal piece is safe after m (and royals stay apart).
-  bool safe_after(Move m) {
+  // `only_mover`: with several royal pieces, a royal piece's plain move that can expose no
+  // other (not in check, not pinned, no rampage or strike lines): only its destination is
+  // tested.
+  bool safe_after(Move m, bool only_mover = false) {
     int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
     Light l = light_make(m);
     int k = royal_square(side_);
     bool ok = true;
-    if (multi_royal_)
+    if (only_mover)
+      ok = !attacked(to_of(m), side_ ^ 1, occupied());
+    else if (multi_royal_)
       ok = !p_->royal_safe || !royals_attacked(side_);
     else if (k >= 0 && p_->royal_safe)
       ok = !attacked(k, side_ ^ 1, occupied());
@@ -862,7 +912,16 @@ class Generator final : public Engine, public CardBoard {
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
     const bool in_check = guard && (multi_royal_ ? royals_attacked(us) : attacked(k, them, occ));
-    const BB pins = guard && !multi_royal_ ? pinned(k, us) : BB{};
+    BB pins{};
+    if (guard && !multi_royal_) pins = pinned(k, us);
+    if (guard && multi_royal_)
+      for (BB r = royals(us); r; clear_lsb(r)) pins |= pinned(lsb(r), us);
+    // Rampages and strikes of the opponent attack along lines the pins do not see (a
+    // blocker leaving a rampage path): every action is then tested in full.
+    bool discovered = false;
+    if constexpr (Rich)
+      for (uint32_t m = rampage_types_ | line_check_types_; m && !discovered; m &= m - 1)
+        discovered = static_cast<bool>(pieces(them, __builtin_ctz(m)));
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
@@ -893,7 +952,9 @@ class Generator final : public Engine, public CardBoard {
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
         if constexpr (Rich)
-          test_all = test_all || (pinned_here && (pp.special || borrowing_)) || animals_ || multi_royal_;
+          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || discovered;
+        // Several royal pieces: a royal piece's plain move is tested at its destination only.
+        const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !discovered;
         BB tg = opp;
         if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
@@ -921,7 +982,7 @@ class Generator final : public Engine, public CardBoard {
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if (!test_all || safe_after(m)) emit(m);
+          if (!test_all || safe_after(m, mover_only)) emit(m);
         }
         if constexpr (Rich)
           if (pp.special && animals_) {
