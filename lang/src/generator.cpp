@@ -448,6 +448,7 @@ class Generator final : public Engine, public CardBoard {
   // pieces without standing in the line it opens).
   bool animals_ = false;
   uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
+  std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
   std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
   std::array<std::pair<int16_t, int8_t>, 16> lrem_{};  // light_make's
   int nlrem_ = 0;
@@ -918,10 +919,25 @@ class Generator final : public Engine, public CardBoard {
       for (BB r = royals(us); r; clear_lsb(r)) pins |= pinned(lsb(r), us);
     // Rampages and strikes of the opponent attack along lines the pins do not see (a
     // blocker leaving a rampage path): every action is then tested in full.
-    bool discovered = false;
+    // The squares between such a piece and an own royal piece within its reach: an action
+    // leaving or landing on one is tested in full (landing matters for a self-capture of
+    // a blocker).
+    BB disc{};
     if constexpr (Rich)
-      for (uint32_t m = rampage_types_ | line_check_types_; m && !discovered; m &= m - 1)
-        discovered = static_cast<bool>(pieces(them, __builtin_ctz(m)));
+      if (guard)
+        for (uint32_t m = rampage_types_ | line_check_types_; m; m &= m - 1) {
+          const int t = __builtin_ctz(m);
+          const int reach_of = line_reach_[t];
+          for (BB b = pieces(them, t); b; clear_lsb(b))
+            for (BB r = royals(us); r; clear_lsb(r)) {
+              const int q = lsb(b), kq = lsb(r);
+              const int d = t_->dir[q][kq];
+              if (d < 0 || (reach_of != 0 && dist(q, kq) > reach_of)) continue;
+              // A blocker beyond the king on a rampage path counts too: the whole path.
+              disc |= t_->between(q, kq);
+              if (p_->types[t].rampage_range > 0) disc |= reach(d, q, p_->types[t].rampage_range);
+            }
+        }
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
@@ -952,9 +968,9 @@ class Generator final : public Engine, public CardBoard {
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
         if constexpr (Rich)
-          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || discovered;
+          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || test(disc, s);
         // Several royal pieces: a royal piece's plain move is tested at its destination only.
-        const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !discovered;
+        const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s);
         BB tg = opp;
         if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
@@ -977,12 +993,12 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
-              if (!test_all || safe_after(m)) emit(m);
+              if ((!test_all && !test(disc, to)) || safe_after(m)) emit(m);
             }
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if (!test_all || safe_after(m, mover_only)) emit(m);
+          if ((!test_all && !test(disc, to)) || safe_after(m, mover_only && !test(disc, to))) emit(m);
         }
         if constexpr (Rich)
           if (pp.special && animals_) {
@@ -1265,6 +1281,11 @@ class Generator final : public Engine, public CardBoard {
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
       if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
       if (pp.remove_radius > 0 && pp.gives_check) whirl_types_ |= 1u << t;
+      int reach_of = pp.rampage_range;
+      for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
+        for (const PieceProgram::Line& l : *lines)
+          if (l.capture) reach_of = (l.range == 0 || reach_of < 0) ? -1 : std::max(reach_of, l.range);
+      line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
     removed_.clear();
     board_.fill(-1);
