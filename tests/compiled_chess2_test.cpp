@@ -424,6 +424,17 @@ TEST(CompiledChess2Perft, DepthThreeFromClassicStartsAndChess960) {
   EXPECT_EQ(compiled("two-kings", "two-kings")->perft(3), 93974u);
 }
 
+// Every matchup with Two Kings or Animals at depth 3 from the start (complete turns).
+TEST(CompiledChess2Perft, DepthThreeForEveryMatchupWithTwoKingsOrAnimals) {
+  if (fast()) GTEST_SKIP() << "depth 3 skipped under ARBITER_FAST (depth 2 covers every matchup)";
+  for (const auto& w : kCompiledArmies)
+    for (const auto& b : kCompiledArmies) {
+      const bool new_army = w == "two-kings" || w == "animals" || b == "two-kings" || b == "animals";
+      if (!new_army) continue;
+      EXPECT_EQ(compiled(w, b)->perft(3), reference(w, b)->perft(3)) << w << "/" << b;
+    }
+}
+
 // Random games from random Chess960 starts: at every ply the same legal actions, the same
 // position text and the same status, and perft 2 on a few of the positions.
 TEST(CompiledChess2Perft, RandomPlayoutsAgreeWithTheReference) {
