@@ -229,7 +229,7 @@ TEST_F(Cli, UnknownVariant) {
   EXPECT_TRUE(contains(r.err, "unknown variant `chesss`")) << r;
   EXPECT_TRUE(contains(r.err, "chessembly")) << r;  // the bundled ones are listed
   // The reference engine runs without compiling the ruleset, with the variant's options
-  // (Chess 2 does not compile yet; its reference engine plays it).
+  // (the reference engine plays Chess 2 without the ruleset).
   Outcome n = run({"perft", "--variant", "chess2", "--engine", "reference", "--set", "white-army=reaper",
                    "--set", "black-army=animals", "--depth", "2"});
   EXPECT_EQ(n.code, 0) << n;
@@ -293,11 +293,19 @@ TEST_F(Cli, CheckReportsFileLineColumn) {
   Outcome ok = run({"check", "rulesets/chess.rules", "rulesets/chessembly.rules"});
   EXPECT_EQ(ok.code, 0) << ok;
   EXPECT_TRUE(contains(ok.out, "rulesets/chess.rules: ok")) << ok;
-  Outcome ne = run({"check", "rulesets/chess2.rules", "--set", "white-army=two-kings"});
+  // An explosion (atomic chess's `remove-around ... when capture`) checks but does not compile.
+  dir.copy_ruleset("chess");
+  const std::string atomic = dir.write("atomic.rules",
+                                       "ruleset atomic extends chess\n"
+                                       "piece bomber X {\n"
+                                       "  betza \"K\"\n"
+                                       "  remove-around radius 1 when capture\n"
+                                       "}\n");
+  Outcome ne = run({"check", atomic});
   EXPECT_EQ(ne.code, 1) << ne;
   EXPECT_TRUE(contains(ne.out, "does not compile")) << ne;
   EXPECT_TRUE(
-      contains(ne.err, "rulesets/chess2.rules:58:3: error: construct `remove-around` (removes every piece"))
+      contains(ne.err, atomic + ":4:31: error: `remove-around ... when capture` is not executable yet"))
       << ne;
   Outcome none = run({"check"});
   EXPECT_EQ(none.code, 2) << none;
@@ -420,7 +428,13 @@ TEST_F(Cli, TestRunsTheRulesetsExpectations) {
   EXPECT_EQ(w.last_line(), "4 passed, 1 failed") << w;
   EXPECT_TRUE(contains(w.err, child + ":4:3: expectation failed: perft expected 21, got 20")) << w;
   // A ruleset that does not compile: exit 2.
-  Outcome u = run({"test", "rulesets/chess2.rules", "--set", "white-army=two-kings"});
+  const std::string atomic = dir.write("atomic.rules",
+                                       "ruleset atomic extends chess\n"
+                                       "piece bomber X {\n"
+                                       "  betza \"K\"\n"
+                                       "  remove-around radius 1 when capture\n"
+                                       "}\n");
+  Outcome u = run({"test", atomic});
   EXPECT_EQ(u.code, 2) << u;
 }
 

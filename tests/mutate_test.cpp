@@ -105,7 +105,7 @@ TEST(RuleMutants, FingerprintProvesEquivalenceOnly) {
 TEST(RuleMutants, DraftsAreRefusedWhole) {
   arb::mutate::MutateOptions o;
   o.fuzz.games = 1;
-  o.overrides = {{"white-army", "two-kings"}};  // Chess 2 compiles for four of its six armies
+  o.overrides = {{"white-army", "dragons"}};  // no such army: the original does not compile
   EXPECT_THROW(arb::mutate::run_mutants(rules_path("chess2"), o), arb::mutate::OriginalError);
 }
 
@@ -181,6 +181,6 @@ TEST(MutateCommand, JsonScoreAndJUnit) {
   EXPECT_EQ(s.code, 1) << s;
   EXPECT_NE(s.out.find("chessembly.rules:36:3: survived"), std::string::npos) << s.out;
   // Unusable input: exit 2.
-  EXPECT_EQ(run_arbiter({"mutate", rules_path("chess2"), "--set", "white-army=animals"}).code, 2);
+  EXPECT_EQ(run_arbiter({"mutate", rules_path("chess2"), "--set", "white-army=dragons"}).code, 2);
   EXPECT_EQ(run_arbiter({"mutate", rules_path("chess"), "--against", "nobody"}).code, 2);
 }

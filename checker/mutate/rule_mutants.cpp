@@ -339,10 +339,19 @@ std::string program_fingerprint(const arb::lang::Program& p) {
       // Chess 2's primitives (captures, captured-by, immune, no-check, teleport, region-move, borrows).
       o << t.promote_choices[c] << ',' << t.teleport_except[c] << ',';
       for (const auto& l : t.region_leaps[c]) o << l.dx << ',' << l.dy << ';';
-      o << '|';
+      // RULINGS 4.10's primitives (Betza `d`, limited riders, strike, rampage).
+      for (const auto& l : t.own_leaps[c]) o << l.dx << ',' << l.dy << ';';
+      for (const auto* lines : {&t.limited[c], &t.strikes[c]}) {
+        for (const auto& l : *lines) o << l.d << ',' << l.range << ',' << l.move << l.capture << ';';
+        o << '/';
+      }
+      o << int(t.rampage_dirs[c]) << '|';
     }
     o << int(t.captures) << int(t.captured_by) << t.immune << t.gives_check << t.teleport_move
-      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs);
+      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs) << ' ' << t.rampage_range << ','
+      << t.rampage_blocked_own_royal << t.rampage_blocked_immune << ',' << t.rampage_blocked_types << ','
+      << t.rampage_self_beyond << ',' << t.captured_within << ' ' << t.remove_radius << ','
+      << t.remove_at_least << ',' << t.remove_spare << ',' << t.remove_not_beside_own_royal;
     o << '\n';
   }
   o << p.castling << ' ' << p.castling_rook << ' ' << p.ks_king_to << p.ks_rook_to << p.qs_king_to
@@ -360,7 +369,8 @@ std::string program_fingerprint(const arb::lang::Program& p) {
   o << p.army[0] << ',' << p.army[1] << ' ' << p.army_types[0] << ',' << p.army_types[1] << ' '
     << p.castles[0] << p.castles[1] << ' ' << p.army_base << ',' << p.army_slots[0] << ',' << p.army_slots[1]
     << ' ' << p.chess960_setup << p.no_move_loses << p.invasion << ' ' << p.invasion_reason << ' '
-    << p.capture_rules << p.borrowing << p.chess2_primitives << '\n';
+    << p.capture_rules << p.borrowing << p.chess2_primitives << ' ' << p.royal_types << ','
+    << p.royal_count[0] << p.royal_count[1] << ',' << p.king_turn[0] << p.king_turn[1] << '\n';
   if (p.tables64) tables(o, *p.tables64);
   if (p.tables128) tables(o, *p.tables128);
   if (p.tables256) tables(o, *p.tables256);

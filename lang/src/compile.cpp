@@ -63,6 +63,7 @@ class Compiler {
     for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[used_[t]].letter);
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
     armies(*p);
+    normalize_rampages(*p);
     rules(*p);
     if (!m_.deck.empty())
       compile_cards(m_, *p, d_);  // card_compile.cpp
@@ -139,6 +140,20 @@ class Compiler {
     return out;
   }
 
+  // A rampage blocker no compiled piece can be is no blocker: one program with or without
+  // it (an `immune` blocker without immune pieces; an enemy of its own type when only one
+  // army holds the type), so the mutants of such words are equivalent by construction.
+  void normalize_rampages(Program& p) {
+    bool any_immune = false;
+    for (const PieceProgram& pp : p.types) any_immune = any_immune || pp.immune;
+    for (int t = 0; t < p.ntypes; ++t) {
+      PieceProgram& pp = p.types[t];
+      if (!pp.rampage_range) continue;
+      if (!any_immune) pp.rampage_blocked_immune = false;
+      if (!(p.army_types[0] >> t & 1) || !(p.army_types[1] >> t & 1)) pp.rampage_self_beyond = -1;
+    }
+  }
+
   void armies(Program& p) {
     if (!sel_[0] || !sel_[1]) return;
     p.army_base = m_.armies.front().letters;
@@ -147,6 +162,12 @@ class Compiler {
       p.army[c] = a.name;
       p.army_slots[c] = a.letters;
       p.castles[c] = a.castles;
+      p.king_turn[c] = a.king_turn;
+      p.royal_count[c] = 0;
+      for (char l : a.letters) {
+        size_t t = p.letters.find(l);
+        if (t != std::string::npos && (p.royal_types >> t & 1)) ++p.royal_count[c];
+      }
       p.army_types[c] = 0;
       // Every letter is a compiled piece (select_armies compiled them; sema checked them).
       for (char l : a.letters + a.promote_to)
@@ -220,9 +241,10 @@ class Compiler {
   }
 
   // Betza modifiers the generators cannot run (d, a, p, g) are a located compile error.
-  bool betza_executable(const BetzaText& bt, const std::vector<BetzaMove>& moves) {
+  bool betza_executable(const BetzaText& bt, const std::vector<BetzaMove>& moves, bool own_capture = false) {
     for (const BetzaMove& mv : moves)
-      if (!mv.unsupported.empty()) {
+      if (!mv.unsupported.empty() && !(own_capture && mv.unsupported == "d" && mv.range == 1 && !mv.initial &&
+                                       !mv.lame && !mv.en_passant)) {
         d_.error(
             bt.loc, "Betza modifier `" + mv.unsupported + "` is not executable yet by the compiled generator",
             "the generators run W F D N A H C Z G atoms, riders, and the m c f b l r s v h i n e modifiers");
@@ -295,12 +317,25 @@ class Compiler {
             for (int x = 0; x < p.width; ++x)
               if (on(p, x + l.dx, y + l.dy)) set(pt.region_move[c][sq(p, x, y)], sq(p, x + l.dx, y + l.dy));
         pt.teleport_to[c] = g.board_mask & ~zone(pp.teleport_except[c]);
+        for (const PieceProgram::Leap& l : pp.own_leaps[c])
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x)
+              if (on(p, x + l.dx, y + l.dy)) set(pt.own_capture[c][sq(p, x, y)], sq(p, x + l.dx, y + l.dy));
         if (c == 0)
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x)
               for (int d = 0; d < 8; ++d)
                 if ((pp.borrow_dirs >> d & 1) && on(p, x + kDirDx[d], y + kDirDy[d]))
                   set(pt.lenders[sq(p, x, y)], sq(p, x + kDirDx[d], y + kDirDy[d]));
+        if (c == 0 && (pp.captured_within > 0 || pp.rampage_self_beyond >= 0 || pp.remove_radius > 0))
+          for (int s = 0; s < p.squares; ++s)
+            for (int s2 = 0; s2 < p.squares; ++s2) {
+              const int dist =
+                  std::max(std::abs(s % p.width - s2 % p.width), std::abs(s / p.width - s2 / p.width));
+              if (dist <= pp.captured_within) set(pt.near[s], s2);
+              if (dist <= pp.rampage_self_beyond) set(pt.rampage_near[s], s2);
+              if (dist > 0 && dist <= pp.remove_radius) set(pt.around[s], s2);
+            }
         for (const PieceProgram::LameLeap& l : pp.lame[c]) {
           int steps = std::max(std::abs(l.dx), std::abs(l.dy));
           int ux = l.dx / steps, uy = l.dy / steps;
@@ -331,8 +366,8 @@ class Compiler {
     pp.letter = def.letter;
     pp.royal = def.royal;
     if (def.royal) {
-      if (p.royal_type >= 0) d_.error(def.loc, "more than one royal piece type is not executable yet");
-      p.royal_type = t;
+      if (p.royal_type < 0) p.royal_type = t;
+      p.royal_types |= 1u << t;
     }
     if (def.betza.size() == 1 && def.betza[0].text == "B") pp.minor_bishop = true;
     if (def.betza.size() == 1 && def.betza[0].text == "N") pp.minor_knight = true;
@@ -340,20 +375,30 @@ class Compiler {
       std::vector<BetzaMove> moves;
       BetzaError err;
       if (!parse_betza(bt.text, moves, err)) continue;  // reported by sema
-      if (!betza_executable(bt, moves)) return;
+      if (!betza_executable(bt, moves, /*own_capture=*/true)) return;
       for (const BetzaMove& mv : moves) {
         for (int c = 0; c < 2; ++c) {
           int dy = c == 0 ? mv.dy : -mv.dy;
           int dx = mv.dx;
+          if (mv.unsupported == "d") {
+            // Betza `d` (RULINGS 4.10's wild horse): the leap removes an own piece.
+            pp.own_leaps[c].push_back({dx, dy, false, true, false});
+            continue;
+          }
           if (mv.range != 1) {
             int d = unit_dir(dx, dy);
-            if (d < 0 || mv.range != 0) {
-              d_.error(bt.loc, "riders other than unlimited W and F riders (R, B, Q) are not executable yet");
+            if (d < 0) {
+              d_.error(bt.loc, "riders other than W and F riders (R, B, Q, W3, F2) are not executable yet");
               return;
             }
             if (mv.initial || mv.lame || mv.en_passant) {
               d_.error(bt.loc, "`i`, `n` and `e` on riders are not executable yet");
               return;
+            }
+            if (mv.range != 0) {
+              // A limited rider (`mW3`, `mF2`): the Chess 2 loop runs it.
+              pp.limited[c].push_back({d, mv.range, mv.can_move, mv.can_capture});
+              continue;
             }
             if (mv.can_move) pp.ride_move[c] |= uint8_t(1u << d);
             if (mv.can_capture) pp.ride_capture[c] |= uint8_t(1u << d);
@@ -376,6 +421,16 @@ class Compiler {
       }
     }
     capture_rules(p, def, pp);
+    if (pp.rampage_range > 0) {
+      // The rampage runs along the directions of the piece's rides.
+      for (int c = 0; c < 2; ++c) {
+        pp.rampage_dirs[c] = pp.ride_move[c];
+        for (const PieceProgram::Line& l : pp.limited[c])
+          if (l.move) pp.rampage_dirs[c] |= uint8_t(1u << l.d);
+      }
+      if (!pp.rampage_dirs[0])
+        d_.error(def.loc, "`rampage` needs a riding move (`mW3`) giving its directions");
+    }
     if (def.forbidden_ranks)
       for (int c = 0; c < 2; ++c) pp.forbidden_zone[c] = ranks(p, c, *def.forbidden_ranks);
     // A pawn's moves reset the fifty-move count: a piece that promotes, or one named
@@ -406,10 +461,62 @@ class Compiler {
           break;
         case ConstructId::CapturedBy:
           pp.captured_by = targets(u.arg("").text);
-          if (u.has("within"))
-            d_.error(u.arg("within").loc,
-                     "`captured-by ... within` is not executable yet by the bitboard back end");
+          if (u.has("within")) pp.captured_within = static_cast<int>(u.arg("within").num);
           break;
+        case ConstructId::RemoveAround: {
+          pp.remove_radius = static_cast<int>(u.arg("radius").num);
+          if (u.arg("when").text != "action")
+            d_.error(u.arg("when").loc,
+                     "`remove-around ... when capture` is not executable yet by the bitboard back end");
+          if (u.has("self"))
+            d_.error(u.arg("self").loc,
+                     "`remove-around ... self` is not executable yet by the bitboard back end");
+          if (u.has("at-least")) pp.remove_at_least = static_cast<int>(u.arg("at-least").num);
+          if (u.has("spare"))
+            for (const std::string& w : u.arg("spare").words) {
+              size_t t = p.letters.find(w[0]);
+              if (t != std::string::npos) pp.remove_spare |= 1u << t;
+            }
+          pp.remove_not_beside_own_royal = u.has("not-beside");
+          break;
+        }
+        case ConstructId::Strike: {
+          std::vector<BetzaMove> moves;
+          BetzaError err;
+          if (!parse_betza(u.arg("").text, moves, err)) break;
+          for (const BetzaMove& mv : moves) {
+            const int d = unit_dir(mv.dx / std::max(std::abs(mv.dx), std::abs(mv.dy)),
+                                   mv.dy / std::max(std::abs(mv.dx), std::abs(mv.dy)));
+            const bool straight = mv.dx == 0 || mv.dy == 0 || std::abs(mv.dx) == std::abs(mv.dy);
+            if (!straight || d < 0 || (mv.range == 1 && std::max(std::abs(mv.dx), std::abs(mv.dy)) != 1) ||
+                mv.initial || mv.lame || mv.en_passant || !mv.unsupported.empty()) {
+              d_.error(u.arg("").loc, "`strike` runs W and F lines (`cF2`, `cW`, `cR`)");
+              break;
+            }
+            for (int c = 0; c < 2; ++c) {
+              const int cd = unit_dir(kDirDx[d], c == 0 ? kDirDy[d] : -kDirDy[d]);
+              pp.strikes[c].push_back({cd, mv.range, false, true});
+            }
+          }
+          break;
+        }
+        case ConstructId::Rampage: {
+          pp.rampage_range = static_cast<int>(u.arg("range").num);
+          if (u.has("blocked-by"))
+            for (const std::string& w : u.arg("blocked-by").words) {
+              if (w == "own-royal") {
+                pp.rampage_blocked_own_royal = true;
+              } else if (w == "immune") {
+                pp.rampage_blocked_immune = true;
+              } else {
+                size_t t = p.letters.find(w[0]);
+                if (t != std::string::npos) pp.rampage_blocked_types |= 1u << t;  // outside the armies: none
+              }
+            }
+          if (u.has("enemy-self-beyond"))
+            pp.rampage_self_beyond = static_cast<int>(u.arg("enemy-self-beyond").num);
+          break;
+        }
         case ConstructId::Immune:
           pp.immune = true;
           break;
@@ -472,6 +579,9 @@ class Compiler {
     bool captures_at_all = pp.teleport_capture || pp.borrows || pp.ride_capture[0] || pp.ride_capture[1];
     for (int c = 0; c < 2; ++c)
       for (const PieceProgram::Leap& l : pp.leaps[c]) captures_at_all = captures_at_all || l.capture;
+    captures_at_all =
+        captures_at_all || !pp.strikes[0].empty() || pp.rampage_range > 0 || pp.remove_radius > 0;
+    for (const PieceProgram::Line& l : pp.limited[0]) captures_at_all = captures_at_all || l.capture;
     if (!captures_at_all) pp.captures = T::None;
     if (pp.captures == T::NonRoyal || pp.captures == T::None) pp.gives_check = false;
     if (pp.captures != T::Any || pp.captured_by != T::Any || pp.immune) p.capture_rules = true;

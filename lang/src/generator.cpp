@@ -37,6 +37,13 @@ constexpr uint32_t kind_of(Move m) {
 constexpr int type_of(Move m) {
   return (m >> 19) & 15;
 }
+// A kNormal move's type field names the actions that are no plain move (RULINGS 4.10):
+// a rampage (the mover runs to `to`, removing every piece on the way) and a strike (the
+// mover stays and removes the piece on `to`).
+constexpr int kSubRampage = 1, kSubStrike = 2, kSubWhirl = 3;  // a whirlwind: from == to
+constexpr int sub_of(Move m) {
+  return kind_of(m) == kNormal ? type_of(m) : 0;
+}
 
 using bb::clear_lsb;
 using bb::lsb;
@@ -92,6 +99,7 @@ struct Undo {
   // step a first step left pending for the end of the turn.
   bool ends_turn = true;
   int16_t pending_passed = -1, pending_victim = -1;
+  uint8_t nremoved = 0;  // entries this step pushed on Generator::removed_ (rampage, strike)
 };
 
 template <class BB>
@@ -167,8 +175,13 @@ class Generator final : public Engine, public CardBoard {
     out.reserve(moves.size());
     for (Move m : moves) {
       out.push_back(Action{m, 0});
-      if (!royal_phase_) continue;
+      if (!royal_phase_ || !(turn_phase_ || p_->king_turn[side_])) continue;
       make(m, /*ends_turn=*/false);
+      // A normal action that wins by midline invasion ends the game (RULINGS 4.12).
+      if (p_->invasion && invaded(side_)) {
+        unmake();
+        continue;
+      }
       std::vector<Move> seconds;
       royal_only_ = true;
       generate<false>(&seconds);
@@ -215,10 +228,26 @@ class Generator final : public Engine, public CardBoard {
       s.to = coord(to);
       return ActionInfo{{s}};
     }
-    s.kind = StepKind::Move;
+    s.kind = sub_of(m) == kSubStrike  ? StepKind::Strike
+             : sub_of(m) == kSubWhirl ? StepKind::Whirlwind
+                                      : StepKind::Move;
     s.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     s.from = coord(from);
     s.to = coord(to);
+    if (sub_of(m) == kSubRampage) {
+      // The pieces on the path, nearest first.
+      const int d = t_->dir[from][to];
+      for (int q = from; q != to;) {
+        q = first(d, q, occupied() | bit(to));
+        if (board_[q] >= 0) s.removed.push_back({coord(q), letter(board_[q])});
+      }
+      return ActionInfo{{s}};
+    }
+    if (sub_of(m) == kSubWhirl) {
+      for (BB v = whirl_victims(from); v; clear_lsb(v))
+        s.removed.push_back({coord(lsb(v)), letter(board_[lsb(v)])});
+      return ActionInfo{{s}};
+    }
     if (k == kCastleK || k == kCastleQ) {
       s.castle = k == kCastleK ? Castle::KingSide : Castle::QueenSide;
       int rank = side_ == 0 ? 0 : p_->height - 1;
@@ -247,6 +276,12 @@ class Generator final : public Engine, public CardBoard {
     }
     b.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     b.from = coord(from);
+    if (sub_of(m) == kSubStrike) b.kind = StepKind::Strike;
+    if (sub_of(m) == kSubWhirl) b.kind = StepKind::Whirlwind;
+    if (sub_of(m) == kSubRampage || sub_of(m) == kSubWhirl) {
+      b.capture = true;  // a rampage always removes a piece
+      return b;
+    }
     if (k == kCastleK || k == kCastleQ) {
       b.castle = k == kCastleK ? Castle::KingSide : Castle::QueenSide;
       int rank = side_ == 0 ? 0 : p_->height - 1;
@@ -308,14 +343,11 @@ class Generator final : public Engine, public CardBoard {
   }
   void pass_turn() override { make(make_move(0, 0, kNull)); }
   bool has_royal(int c) const override { return royal_square(c) >= 0; }
-  bool in_check() override {
-    int k = royal_square(side_);
-    return k >= 0 && p_->royal_safe && attacked(k, side_ ^ 1, occupied());
-  }
+  bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
   bool side_in_check() override { return in_check(); }
 
   uint64_t perft(int depth) override {
-    if (royal_phase_) return Engine::perft(depth);  // turns of two steps: the generic walk
+    if (royal_phase_) return perft_turns(depth);  // turns of two steps
     if (depth <= 0) return 1;
     if (depth == 1) return generate<true>(nullptr);
     if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
@@ -333,6 +365,50 @@ class Generator final : public Engine, public CardBoard {
 
  private:
   Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t, int) : p_(std::move(p)), t_(t) {}
+
+  // Perft over complete turns (RULINGS 4.9): each normal action alone, and followed by each
+  // king-turn when the colour has one and the action did not win by midline invasion.
+  // legal_actions' walk without building the actions.
+  uint64_t perft_turns(int depth) {
+    if (depth <= 0) return 1;
+    if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);
+    if (static_cast<int>(seconds_.size()) <= depth) seconds_.resize(depth + 1);
+    buffers_[depth].clear();
+    generate<false>(&buffers_[depth]);
+    const bool second = turn_phase_ || p_->king_turn[side_];
+    uint64_t n = 0;
+    for (size_t i = 0; i < buffers_[depth].size(); ++i) {
+      const Move m = buffers_[depth][i];
+      if (depth == 1) {
+        ++n;
+      } else {
+        make(m);
+        n += perft_turns(depth - 1);
+        unmake();
+      }
+      if (!second) continue;
+      make(m, /*ends_turn=*/false);
+      if (!(p_->invasion && invaded(side_))) {
+        royal_only_ = true;
+        if (depth == 1) {
+          n += generate<true>(nullptr);
+          royal_only_ = false;
+        } else {
+          std::vector<Move>& s2 = seconds_[depth];
+          s2.clear();
+          generate<false>(&s2);
+          royal_only_ = false;
+          for (size_t j = 0; j < s2.size(); ++j) {
+            make(s2[j]);
+            n += perft_turns(depth - 1);
+            unmake();
+          }
+        }
+      }
+      unmake();
+    }
+    return n;
+  }
 
   std::shared_ptr<const Program> p_;
   const BoardTables<BB>* t_;  // owned by *p_
@@ -355,13 +431,28 @@ class Generator final : public Engine, public CardBoard {
   std::vector<Undo> stack_;
   std::vector<uint64_t> history_;
   std::vector<std::vector<Move>> buffers_;
-  std::vector<Move> legal_buf_;  // legal_actions' scratch
+  std::vector<std::vector<Move>> seconds_;  // perft_turns' king-turn lists
+  std::vector<Move> legal_buf_;             // legal_actions' scratch
   // The turn layer: a second, optional phase moving one royal piece (Program::turn), and
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;
+  bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
+  // More than one royal piece per colour or royal type (RULINGS 4.9): every royal piece
+  // must stay safe, and every action gets the full legality test.
+  bool multi_royal_ = false;
   // Copies of the program's flags the hot loops test (Program::borrowing, chess2_primitives).
   bool borrowing_ = false, rich_ = false;
+  // RULINGS 4.10's primitives: some type rampages, strikes, rides a limited line, captures
+  // own pieces or is protected from afar. Attacks then include rampage paths and strike
+  // lines, and every action gets the full legality test (a strike or a rampage removes
+  // pieces without standing in the line it opens).
+  bool animals_ = false;
+  uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
+  std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
+  std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
+  std::array<std::pair<int16_t, int8_t>, 16> lrem_{};  // light_make's
+  int nlrem_ = 0;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
   std::vector<Move> card_moves_;                   // its move list, reused
@@ -373,10 +464,29 @@ class Generator final : public Engine, public CardBoard {
   }
   ARB_INLINE BB occupied() const { return by_color_[0] | by_color_[1]; }
   ARB_INLINE BB pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
+  ARB_INLINE BB royals(int c) const {
+    if (!multi_royal_) return p_->royal_type >= 0 ? pieces(c, p_->royal_type) : BB{};
+    BB b{};
+    for (uint32_t m = p_->royal_types; m; m &= m - 1) b |= pieces(c, __builtin_ctz(m));
+    return b;
+  }
   ARB_INLINE int royal_square(int c) const {
-    if (p_->royal_type < 0) return -1;
-    BB b = pieces(c, p_->royal_type);
+    BB b = royals(c);
     return b ? lsb(b) : -1;
+  }
+  // Whether any royal piece of colour c is attacked.
+  bool royals_attacked(int c) const {
+    const BB occ = occupied();
+    for (BB b = royals(c); b; clear_lsb(b))
+      if (attacked(lsb(b), c ^ 1, occ)) return true;
+    return false;
+  }
+  // The pieces a whirlwind from s removes: every piece around it but immune and spared ones.
+  BB whirl_victims(int s) const {
+    const PieceProgram& pp = p_->types[board_[s] >> 1];
+    BB v = t_->pieces[board_[s] >> 1].around[s] & occupied();
+    for (uint32_t m = immune_types_ | pp.remove_spare; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
+    return v;
   }
 
   // Which enemy pieces each type may capture (`captures`, `captured-by`, `immune`).
@@ -384,7 +494,7 @@ class Generator final : public Engine, public CardBoard {
     using T = PieceProgram::Targets;
     const int them = us ^ 1;
     const BB opp = by_color_[them];
-    const BB royals = p_->royal_type >= 0 ? pieces(them, p_->royal_type) : BB{};
+    const BB royals = this->royals(them);
     BB never{}, only_royal{};
     for (int t = 0; t < p_->ntypes; ++t) {
       const PieceProgram& pp = p_->types[t];
@@ -430,10 +540,22 @@ class Generator final : public Engine, public CardBoard {
     if (pp.borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
     if (pp.teleport_move) quiet |= ~occ & pt.teleport_to[us];
     if (pp.teleport_capture) caps |= tg & pt.teleport_to[us];
+    for (const PieceProgram::Line& l : pp.limited[us]) {
+      const BB r = ride(l.d, s, occ) & reach(l.d, s, l.range);
+      if (l.move) quiet |= r & ~occ;
+      if (l.capture) caps |= r & tg;
+    }
+    if (!pp.own_leaps[us].empty()) {
+      // Own pieces, never a royal or an immune one (RULINGS 4.10's wild horse).
+      BB own = by_color_[us];
+      own &= ~royals(us);
+      for (uint32_t m = immune_types_; m; m &= m - 1) own &= ~by_type_[__builtin_ctz(m)];
+      caps |= pt.own_capture[us][s] & own;
+    }
     BB region = pt.region_move[us][s] & ~occ;
-    if (!region || p_->royal_type < 0) return;
+    if (!region) return;
     const int w = p_->width, sx = s % w, sy = s / w;
-    for (BB kb = pieces(us ^ 1, p_->royal_type); kb; clear_lsb(kb)) {
+    for (BB kb = royals(us ^ 1); kb; clear_lsb(kb)) {
       const int k = lsb(kb), kx = k % w, ky = k / w;
       for (BB r = region; r; clear_lsb(r)) {
         const int to = lsb(r), x = to % w, y = to / w;
@@ -445,8 +567,104 @@ class Generator final : public Engine, public CardBoard {
 
   // Midline invasion: every royal piece of colour c stands on the opponent's half.
   bool invaded(int c) const {
-    BB r = pieces(c, p_->royal_type);
+    BB r = royals(c);
     return r && !(r & ~t_->enemy_half[c]);
+  }
+
+  // King distance between two squares.
+  int dist(int a, int b) const {
+    const int w = p_->width;
+    return std::max(std::abs(a % w - b % w), std::abs(a / w - b / w));
+  }
+  // The squares along d from s (exclusive), at most `range` of them (0: to the edge).
+  BB reach(int d, int s, int range) const {
+    const BB r = t_->ray[d][s];
+    if (range <= 0) return r;
+    const int w = p_->width, x = s % w + kDirDx[d] * range, y = s / w + kDirDy[d] * range;
+    if (x < 0 || y < 0 || x >= w || y >= p_->height) return r;
+    return r & ~t_->ray[d][y * w + x];
+  }
+  // Enemy pieces a piece starting on s may not capture: those protected from afar
+  // (`captured-by ... within`).
+  BB far_protected(int s, int them) const {
+    BB out{};
+    for (uint32_t m = within_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      out |= pieces(them, t) & ~t_->pieces[t].near[s];
+    }
+    return out;
+  }
+  // The pieces a rampage of type t and colour c from s may not remove.
+  BB rampage_blockers(int s, int t, int c) const {
+    const PieceProgram& pp = p_->types[t];
+    BB bl{};
+    if (pp.rampage_blocked_own_royal) bl |= royals(c);
+    uint32_t types = pp.rampage_blocked_types | (pp.rampage_blocked_immune ? immune_types_ : 0u);
+    for (; types; types &= types - 1) bl |= by_type_[__builtin_ctz(types)];
+    if (pp.rampage_self_beyond >= 0) bl |= pieces(c ^ 1, t) & ~t_->pieces[t].rampage_near[s];
+    return bl;
+  }
+  // The path of a rampage from s along d, when the rampage is possible: a piece within reach
+  // and no blocker. Empty otherwise.
+  BB rampage_path(int s, int t, int c, int d, const BB& occ) const {
+    const BB path = reach(d, s, p_->types[t].rampage_range);
+    if (!(path & occ) || (path & occ & rampage_blockers(s, t, c))) return BB{};
+    return path;
+  }
+  // Attacks by strikes, limited capturing lines and rampages (RULINGS 4.10).
+  [[gnu::noinline]] bool animal_attack(int s, int by, const BB& occ) const {
+    for (uint32_t m = line_check_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      const PieceProgram& pp = p_->types[t];
+      for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
+        const int q = lsb(b), d = t_->dir[q][s];
+        if (d < 0 || (t_->between(q, s) & occ)) continue;
+        for (const auto* lines : {&pp.strikes[by], &pp.limited[by]})
+          for (const PieceProgram::Line& l : *lines)
+            if (l.capture && l.d == d && (l.range == 0 || dist(q, s) <= l.range)) return true;
+      }
+    }
+    for (uint32_t m = whirl_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      const PieceProgram& pp = p_->types[t];
+      for (BB b = pieces(by, t) & occ & t_->pieces[t].around[s]; b; clear_lsb(b)) {
+        const int q = lsb(b);
+        if (pp.remove_not_beside_own_royal && (t_->adjacent[q] & royals(by) & occ)) continue;
+        return true;
+      }
+    }
+    for (uint32_t m = rampage_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
+        const int q = lsb(b), d = t_->dir[q][s];
+        if (d < 0 || !(p_->types[t].rampage_dirs[by] >> d & 1)) continue;
+        // A king standing on s is a piece in reach: a castling king's path counts as it.
+        if (test(rampage_path(q, t, by, d, occ | bit(s)), s)) return true;
+      }
+    }
+    return false;
+  }
+  // Strikes and rampages of the piece of type t on s (they need the full legality test).
+  int actions_in_place(int s, int t, int us, const BB& occ, const BB& tg, Move* out) const {
+    const PieceProgram& pp = p_->types[t];
+    int n = 0;
+    for (const PieceProgram::Line& l : pp.strikes[us]) {
+      const int b = first(l.d, s, occ);
+      if (b >= 0 && test(tg, b) && (l.range == 0 || dist(s, b) <= l.range))
+        out[n++] = make_move(s, b, kNormal, kSubStrike);
+    }
+    if (pp.remove_radius > 0 && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
+      const BB v = whirl_victims(s);
+      if (popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
+    }
+    if (pp.rampage_range > 0)
+      for (uint8_t dm = pp.rampage_dirs[us]; dm; dm &= dm - 1) {
+        const int d = __builtin_ctz(dm);
+        const BB path = rampage_path(s, t, us, d, occ);
+        if (!path) continue;
+        out[n++] = make_move(s, (kDirUp >> d & 1) ? msb(path) : lsb(path), kNormal, kSubRampage);
+      }
+    return n;
   }
 
   ARB_INLINE void put(int s, int code) {
@@ -488,7 +706,8 @@ class Generator final : public Engine, public CardBoard {
       if (code < 0 || (code & 1) != by) continue;
       if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
     }
-    if (borrowing_) return borrowed_attack(s, by, occ);
+    if (borrowing_ && borrowed_attack(s, by, occ)) return true;
+    if (animals_) return animal_attack(s, by, occ);
     return false;
   }
 
@@ -559,10 +778,50 @@ class Generator final : public Engine, public CardBoard {
     int8_t captured;
     int victim_sq;
   };
+  // Removes the pieces a rampage from `from` to `to` or a strike on `to` takes off,
+  // recording them in `out` (nearest first); returns how many.
+  template <class Out>
+  int remove_effect(Move m, Out&& out) {
+    const int from = from_of(m), to = to_of(m);
+    if (sub_of(m) == kSubStrike) {
+      out(to, board_[to]);
+      remove(to);
+      return 1;
+    }
+    if (sub_of(m) == kSubWhirl) {
+      int n = 0;
+      for (BB v = whirl_victims(from); v; clear_lsb(v), ++n) {
+        out(lsb(v), board_[lsb(v)]);
+        remove(lsb(v));
+      }
+      return n;
+    }
+    int n = 0;
+    for (BB path = t_->between(from, to) | bit(to); path; clear_lsb(path)) {
+      const int q = lsb(path);
+      if (board_[q] < 0) continue;
+      out(q, board_[q]);
+      remove(q);
+      ++n;
+    }
+    return n;
+  }
   ARB_INLINE Light light_make(Move m) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
     Light l{-1, -1};
+    if (sub_of(m)) {
+      nlrem_ = 0;
+      remove_effect(m, [&](int q, int code) {
+        lrem_[nlrem_++] = {static_cast<int16_t>(q), static_cast<int8_t>(code)};
+      });
+      if (sub_of(m) == kSubRampage) {
+        int code = board_[from];
+        remove(from);
+        put(to, code);
+      }
+      return l;
+    }
     if (k == kPlace) {
       put(to, type_of(m) * 2 + side_);
       return l;
@@ -587,6 +846,14 @@ class Generator final : public Engine, public CardBoard {
   ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
+    if (sub_of(m)) {
+      if (sub_of(m) == kSubRampage) {
+        remove(to);
+        put(from, moved_code);
+      }
+      for (int i = 0; i < nlrem_; ++i) put(lrem_[i].first, lrem_[i].second);
+      return;
+    }
     if (k == kPlace) {
       remove(to);
       return;
@@ -603,12 +870,20 @@ class Generator final : public Engine, public CardBoard {
   }
 
   // Whether the side to move's royal piece is safe after m (and royals stay apart).
-  bool safe_after(Move m) {
+  // `only_mover`: with several royal pieces, a royal piece's plain move that can expose no
+  // other (not in check, not pinned, no rampage or strike lines): only its destination is
+  // tested.
+  bool safe_after(Move m, bool only_mover = false) {
     int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
     Light l = light_make(m);
     int k = royal_square(side_);
     bool ok = true;
-    if (k >= 0 && p_->royal_safe) ok = !attacked(k, side_ ^ 1, occupied());
+    if (only_mover)
+      ok = !attacked(to_of(m), side_ ^ 1, occupied());
+    else if (multi_royal_)
+      ok = !p_->royal_safe || !royals_attacked(side_);
+    else if (k >= 0 && p_->royal_safe)
+      ok = !attacked(k, side_ ^ 1, occupied());
     if (ok && k >= 0 && p_->royals_apart) {
       int ek = royal_square(side_ ^ 1);
       if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
@@ -638,8 +913,32 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
-    const bool in_check = guard && attacked(k, them, occ);
-    const BB pins = guard ? pinned(k, us) : BB{};
+    const bool in_check = guard && (multi_royal_ ? royals_attacked(us) : attacked(k, them, occ));
+    BB pins{};
+    if (guard && !multi_royal_) pins = pinned(k, us);
+    if (guard && multi_royal_)
+      for (BB r = royals(us); r; clear_lsb(r)) pins |= pinned(lsb(r), us);
+    // Rampages and strikes of the opponent attack along lines the pins do not see (a
+    // blocker leaving a rampage path): every action is then tested in full.
+    // The squares between such a piece and an own royal piece within its reach: an action
+    // leaving or landing on one is tested in full (landing matters for a self-capture of
+    // a blocker).
+    BB disc{};
+    if constexpr (Rich)
+      if (guard)
+        for (uint32_t m = rampage_types_ | line_check_types_; m; m &= m - 1) {
+          const int t = __builtin_ctz(m);
+          const int reach_of = line_reach_[t];
+          for (BB b = pieces(them, t); b; clear_lsb(b))
+            for (BB r = royals(us); r; clear_lsb(r)) {
+              const int q = lsb(b), kq = lsb(r);
+              const int d = t_->dir[q][kq];
+              if (d < 0 || (reach_of != 0 && dist(q, kq) > reach_of)) continue;
+              // A blocker beyond the king on a rampage path counts too: the whole path.
+              disc |= t_->between(q, kq);
+              if (p_->types[t].rampage_range > 0) disc |= reach(d, q, p_->types[t].rampage_range);
+            }
+        }
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
@@ -650,7 +949,7 @@ class Generator final : public Engine, public CardBoard {
     }
 
     if (p_->action_move && !royal_in_reserve) {
-      BB movers = royal_only_ ? pieces(us, p_->royal_type) : own;
+      BB movers = royal_only_ ? royals(us) : own;
       if (move_types_ != CardBoard::kAllTypes) {
         BB allowed{};
         for (int t = 0; t < p_->ntypes; ++t)
@@ -661,7 +960,7 @@ class Generator final : public Engine, public CardBoard {
         const int s = lsb(b);
         const int t = board_[s] >> 1;
         const PieceTables<BB>& pp = t_->pieces[t];
-        const bool is_royal = t == p_->royal_type;
+        const bool is_royal = p_->royal_types >> t & 1;
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
@@ -669,10 +968,15 @@ class Generator final : public Engine, public CardBoard {
         // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
-        if constexpr (Rich) test_all = test_all || (pinned_here && (pp.special || borrowing_));
-        BB tg = opp;
         if constexpr (Rich)
+          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || test(disc, s);
+        // Several royal pieces: a royal piece's plain move is tested at its destination only.
+        const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s);
+        BB tg = opp;
+        if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
+          if (within_types_) tg &= ~far_protected(s, them);
+        }
         BB quiet = pp.leap_move[us][s] & ~occ;
         BB caps = pp.leap_capture[us][s] & tg;
         for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
@@ -690,13 +994,20 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
-              if (!test_all || safe_after(m)) emit(m);
+              if ((!test_all && !test(disc, to)) || safe_after(m)) emit(m);
             }
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if (!test_all || safe_after(m)) emit(m);
+          if ((!test_all && !test(disc, to)) || safe_after(m, mover_only && !test(disc, to))) emit(m);
         }
+        if constexpr (Rich)
+          if (pp.special && animals_) {
+            Move buf[64];
+            const int nb = actions_in_place(s, t, us, occ, tg, buf);
+            for (int i = 0; i < nb; ++i)
+              if (safe_after(buf[i])) emit(buf[i]);
+          }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
           if (pinned_here && !test_all && !test(t_->line(k, s), lame.to)) continue;
@@ -788,11 +1099,26 @@ class Generator final : public Engine, public CardBoard {
       hash_ ^= z.psq[us][kc >> 1][from] ^ z.psq[us][kc >> 1][kto] ^ z.psq[us][rc >> 1][to] ^
                z.psq[us][rc >> 1][rto];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
+    } else if (sub_of(m)) {
+      // A rampage or a strike (RULINGS 4.10): removals, then a rampage's run.
+      u.nremoved = static_cast<uint8_t>(remove_effect(m, [&](int q, int code) {
+        removed_.push_back({static_cast<int16_t>(q), static_cast<int8_t>(code)});
+        hash_ ^= z.psq[code & 1][code >> 1][q];
+        castling_ &= static_cast<uint8_t>(~castle_clear_[q]);
+      }));
+      halfmove_ = 0;
+      if (sub_of(m) == kSubRampage) {
+        const int code = board_[from];
+        remove(from);
+        put(to, code);
+        hash_ ^= z.psq[us][code >> 1][from] ^ z.psq[us][code >> 1][to];
+        castling_ &= static_cast<uint8_t>(~castle_clear_[from]);
+      }
     } else {
       int victim = k == kEnPassant ? u.ep_victim : to;
       if (board_[victim] >= 0) {
         u.captured = board_[victim];
-        hash_ ^= z.psq[us ^ 1][u.captured >> 1][victim];
+        hash_ ^= z.psq[u.captured & 1][u.captured >> 1][victim];
         remove(victim);
         halfmove_ = 0;
       }
@@ -887,6 +1213,15 @@ class Generator final : public Engine, public CardBoard {
       int kto, rto;
       castle_targets(k, us, kto, rto);
       shift_pair(kto, rto, from, to);
+    } else if (sub_of(m)) {
+      if (sub_of(m) == kSubRampage) {
+        remove(to);
+        put(from, u.moved);
+      }
+      for (int i = 0; i < u.nremoved; ++i) {
+        put(removed_.back().first, removed_.back().second);
+        removed_.pop_back();
+      }
     } else {
       remove(to);
       put(from, u.moved);
@@ -933,6 +1268,27 @@ class Generator final : public Engine, public CardBoard {
   void load(const FenFields& f, std::string_view text) {
     borrowing_ = p_->borrowing;
     rich_ = p_->chess2_primitives;
+    animals_ = false;
+    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = 0;
+    multi_royal_ =
+        __builtin_popcount(p_->royal_types) > 1 || p_->royal_count[0] > 1 || p_->royal_count[1] > 1;
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.animal()) animals_ = true;
+      if (pp.captured_within > 0) within_types_ |= 1u << t;
+      if (pp.immune) immune_types_ |= 1u << t;
+      bool lines = !pp.strikes[0].empty();
+      for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
+      if (lines && pp.gives_check) line_check_types_ |= 1u << t;
+      if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
+      if (pp.remove_radius > 0 && pp.gives_check) whirl_types_ |= 1u << t;
+      int reach_of = pp.rampage_range;
+      for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
+        for (const PieceProgram::Line& l : *lines)
+          if (l.capture) reach_of = (l.range == 0 || reach_of < 0) ? -1 : std::max(reach_of, l.range);
+      line_reach_[t] = reach_of < 0 ? 0 : reach_of;
+    }
+    removed_.clear();
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
       for (int x = 0; x < p_->width; ++x) {
@@ -968,7 +1324,18 @@ class Generator final : public Engine, public CardBoard {
                 std::string(who) + " plays the army `" + p_->army[c] + "`, which has no " + p_->letters[t],
                 text.find(l) == std::string_view::npos ? 0 : text.find(l));
           }
-      if (p_->royal_type >= 0) {
+      if (multi_royal_) {
+        // Each colour holds its army's royal pieces (Two Kings: two warrior kings).
+        const int total = popcount(royals(c));
+        // Two Kings may play on with one warrior king (the reference accepts it as well).
+        if (total < 1 || total > p_->royal_count[c])
+          throw PositionError(
+              std::string(who) + " must have " +
+                  (p_->royal_count[c] == 1 ? "exactly 1" : "1 to " + std::to_string(p_->royal_count[c])) +
+                  " royal piece" + (p_->royal_count[c] == 1 ? "" : "s") + " (found " + std::to_string(total) +
+                  ")",
+              0);
+      } else if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
         // A game won by capturing the royal piece may leave the side to move without one.
@@ -992,7 +1359,7 @@ class Generator final : public Engine, public CardBoard {
       int k = royal_square(side_ ^ 1);
       // Where a royal piece may be captured (a lost turn in check), the side not to move
       // may stand in check.
-      if (k >= 0 && p_->royal_safe && !p_->royal_capture && attacked(k, side_, occupied()))
+      if (k >= 0 && p_->royal_safe && !p_->royal_capture && royals_attacked(side_ ^ 1))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
@@ -1051,9 +1418,11 @@ class Generator final : public Engine, public CardBoard {
       int origin = victim + 2 * (passed - victim);
       // Consistent only when a double step origin -> victim over `passed` was just played:
       // the victim can make it, and origin and passed square are empty.
+      // Chess 2 (RULINGS 4.12): a king-turn may since have occupied the origin; the right
+      // stays, so the origin may hold a piece there.
       bool consistent = victim >= 0 && victim < p_->squares && origin >= 0 && origin < p_->squares &&
                         board_[victim] >= 0 && (board_[victim] & 1) != side_ && board_[passed] < 0 &&
-                        board_[origin] < 0;
+                        (board_[origin] < 0 || rich_);
       if (consistent) {
         consistent = false;
         for (const auto& l : t_->pieces[board_[victim] >> 1].initial_lame[side_ ^ 1][origin])
@@ -1066,7 +1435,8 @@ class Generator final : public Engine, public CardBoard {
       }
     }
     hash_ = full_hash();
-    royal_phase_ = p_->turn.size() == 2 && p_->turn[1].kind == PhaseKind::RoyalMove;
+    turn_phase_ = p_->turn.size() == 2 && p_->turn[1].kind == PhaseKind::RoyalMove;
+    royal_phase_ = turn_phase_ || p_->king_turn[0] || p_->king_turn[1];
     pending_passed_ = pending_victim_ = -1;
     stack_.clear();
     history_.clear();

@@ -196,7 +196,44 @@ struct PieceProgram {
   // kDirDx/kDirDy), not passed on (RULINGS 4.7).
   uint32_t borrows = 0;
   uint8_t borrow_dirs = 0;
-  bool special() const { return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows; }
+  // RULINGS 4.10's primitives.
+  // Betza `d`: leaps onto an own piece, which they remove (never an own royal or immune one).
+  std::array<std::vector<Leap>, 2> own_leaps;
+  // A ray along one unit direction (board view) of at most `range` squares (0: unlimited),
+  // blocked by the first piece: limited riders (Betza `W3`, `mF2`) and `strike` lines.
+  struct Line {
+    int d, range;
+    bool move, capture;
+  };
+  std::array<std::vector<Line>, 2> limited;
+  // `strike BETZA`: captures along these lines (clear path) without moving.
+  std::array<std::vector<Line>, 2> strikes;
+  // `rampage range R blocked-by ... enemy-self-beyond D`: in each direction of its limited
+  // moves, when a piece stands within R squares, it runs the full R squares (to the edge
+  // when nearer) removing every piece on the path, unless the path holds a blocker.
+  int rampage_range = 0;
+  std::array<uint8_t, 2> rampage_dirs{};
+  bool rampage_blocked_own_royal = false, rampage_blocked_immune = false;
+  uint32_t rampage_blocked_types = 0;  // bit per type, either colour
+  int rampage_self_beyond = -1;        // an enemy of its own type farther than this blocks
+  // `captured-by ... within D`: only a piece starting within D squares (king distance) may
+  // capture it (0: any distance).
+  int captured_within = 0;
+  // `remove-around radius R when action at-least N spare LETTERS not-beside own-royal`
+  // (RULINGS 4.9's whirlwind): an action of its own, the piece stays and removes every
+  // piece within R (king distance) but immune and spared ones; at least N of them; illegal
+  // with another own royal piece adjacent.
+  int remove_radius = 0;
+  int remove_at_least = 0;
+  uint32_t remove_spare = 0;
+  bool remove_not_beside_own_royal = false;
+  bool animal() const {
+    return !own_leaps[0].empty() || !limited[0].empty() || !strikes[0].empty() || rampage_range > 0 ||
+           captured_within > 0 || remove_radius > 0;
+  }
+  bool special() const {
+    return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows || animal();
+  }
 };
 
 // One piece type's per-square tables on bitboard type BB.
@@ -220,8 +257,12 @@ struct PieceTables {
   std::array<uint8_t, 2> ride_check{};
   std::array<std::array<BB, N>, 2> region_move{};  // `region-move` leaps
   BB teleport_to[2] = {};                          // where `teleport` may land
-  std::array<BB, N> lenders{};                     // the squares `borrows` looks at
-  bool special = false;                            // teleport or region moves
+  std::array<std::array<BB, N>, 2> own_capture{};  // Betza `d` leaps
+  std::array<BB, N> near{};                        // squares within `captured-by ... within` of each square
+  std::array<BB, N> rampage_near{};                // squares within `enemy-self-beyond` of each square
+  std::array<BB, N> around{};   // squares within `remove-around radius` (the square excluded)
+  std::array<BB, N> lenders{};  // the squares `borrows` looks at
+  bool special = false;         // teleport or region moves
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
 };
@@ -338,7 +379,13 @@ struct Program {
   int squares = 64;
   int ntypes = 0;
   std::vector<PieceProgram> types;
-  int royal_type = -1;
+  int royal_type = -1;       // the first royal type (castling's king, the FEN's castling letter)
+  uint32_t royal_types = 0;  // every royal type (bit per type; RULINGS 4.9: K and W)
+  // How many royal pieces each colour has: 1, or its army's count (Two Kings: 2).
+  std::array<int, 2> royal_count{1, 1};
+  // `king-turn optional` in a colour's army: an optional move of one own royal piece after
+  // every normal action of that colour (RULINGS 4.9).
+  std::array<bool, 2> king_turn{false, false};
   std::string letters;  // letter of each type
 
   bool castling = false;
