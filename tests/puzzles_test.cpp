@@ -62,7 +62,8 @@ TEST_P(StoredPuzzles, EveryOneReSolves) {
   }
 }
 INSTANTIATE_TEST_SUITE_P(Puzzles, StoredPuzzles,
-                         ::testing::Values("chess", "chessembly", "chessme", "capablanca", "chess2", "nostress"));
+                         ::testing::Values("chess", "chessembly", "chessme", "capablanca", "chess2",
+                                           "nostress"));
 
 TEST(Puzzles, GeneratorIsDeterministicAndEveryPuzzleVerifies) {
   auto e = testing_helpers::compiled_engine("chess");
