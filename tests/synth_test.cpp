@@ -235,4 +235,19 @@ TEST(Synth, SquareConstraintsAndCount) {
     EXPECT_EQ(f.position.substr(f.position.rfind('/') + 1, 1), "K") << f.position;
 }
 
+// Programs whose rules the encoding does not state are refused, never answered with a
+// wrong "no such position": No Stress Chess's card layer, Chess 2's primitives.
+TEST(Synth, RefusesWhatTheEncodingDoesNotState) {
+  Request r;
+  r.goal = Goal::Checkmated;
+  for (const char* v : {"nostress", "chess2"}) {
+    try {
+      arb::synth::synthesize(bundled_program(v), r);
+      ADD_FAILURE() << v << " was synthesised";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("does not encode"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace

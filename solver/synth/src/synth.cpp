@@ -462,6 +462,10 @@ class Synth {
           "synthesis does not encode Chess 2's primitives yet (armies' capture rules, teleports, region "
           "moves, "
           "borrowing, midline invasion)");
+    if (p.cards)
+      throw std::invalid_argument(
+          "synthesis does not encode No Stress Chess's card layer yet (the deck, the hands, the played "
+          "card's piece type)");
     g_.royal_safe = p.royal_safe;
     g_.royals_apart = p.royals_apart;
     g_.has_reserve = p.has_reserve;
