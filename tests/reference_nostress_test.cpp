@@ -206,49 +206,6 @@ TEST(NoStressEngine, OptionsAndConfig) {
 }
 
 // ---------------------------------------------------------------------------------------
-// perft from the start (RULINGS 3.9).
-
-TEST(NoStressPerft, FromTheStart) {
-  // Level 1, seed 1: the pile begins P Q ... White turns a Pawn: a2 b2 c2 f2 g2 h2 step one
-  // or two (12), e3-e4 (1), d4 is blocked: 13. Black turns a Queen: d8 to d7 d6 e7 f6 g5 h4
-  // (6) after every White pawn move: 78.
-  EXPECT_EQ(engine("1", "1")->perft(1), 13u);
-  EXPECT_EQ(engine("1", "1")->perft(2), 78u);
-  // Level 1, seed 2: the pile begins B P ... White's bishops: c1-d2 and f1-e2 d3 c4 b5 a6:
-  // 6. Black's pawns then have 13 moves (12 steps, e6-e5; d5 is blocked), except: after
-  // Bc4 also d5xc4 (14); after Bb5 b7-b5 is blocked (12); after Ba6 a7-a6 and a7-a5 are
-  // blocked but b7xa6 is added (12): 13*3 + 14 + 12 + 12 = 77.
-  EXPECT_EQ(engine("1", "2")->perft(1), 6u);
-  EXPECT_EQ(engine("1", "2")->perft(2), 77u);
-  // Level 2, seed 1: White's hand P Q K plus the drawn N: pawns 13, queen d1 to d2 d3 e2 f3
-  // g4 h5 (6), king e2 d2 (2), knights b1-a3 c3 d2 and g1-e2 f3 h3 (6): 27.
-  EXPECT_EQ(engine("2", "1")->perft(1), 27u);
-  // Level 2, seed 2: hand B P Q plus the drawn P: bishops 6, pawns 13, queen 6: 25.
-  EXPECT_EQ(engine("2", "2")->perft(1), 25u);
-  // Level 3, seed 1: hand P Q K N R plus the drawn N: 27 moves and R:pass (no rook can
-  // move; no three alike, so no redraw): 28. The advanced game agrees (no check yet).
-  EXPECT_EQ(engine("3", "1")->perft(1), 28u);
-  EXPECT_EQ(engine("advanced", "1")->perft(1), 28u);
-  // Level 3, seed 2: hand B P Q P Q plus the drawn B: 6 + 13 + 6 = 25.
-  EXPECT_EQ(engine("3", "2")->perft(1), 25u);
-  EXPECT_EQ(engine("advanced", "2")->perft(1), 25u);
-  // Depth 2 figures of the card levels (regression values of this engine).
-  EXPECT_EQ(engine("2", "1")->perft(2), 729u);
-  EXPECT_EQ(engine("2", "2")->perft(2), 500u);
-  EXPECT_EQ(engine("3", "1")->perft(2), 756u);
-  EXPECT_EQ(engine("3", "2")->perft(2), 674u);
-  EXPECT_EQ(engine("advanced", "1")->perft(2), 754u);
-  EXPECT_EQ(engine("advanced", "2")->perft(2), 649u);
-  // Depth 3, printed for the record.
-  for (const char* level : {"1", "2", "3", "advanced"})
-    for (const char* seed : {"1", "2"}) {
-      auto e = engine(level, seed);
-      std::printf("perft level %s seed %s: depth 3 = %llu\n", level, seed,
-                  static_cast<unsigned long long>(e->perft(3)));
-    }
-}
-
-// ---------------------------------------------------------------------------------------
 // Random playouts: apply/undo restore position and hash; every position text reloads to the
 // same position, hash and actions; chance weights sum to 1.
 
