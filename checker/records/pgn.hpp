@@ -71,7 +71,6 @@ class Splitter {
   bool pending_ = false;
   std::string pending_line_;
   uint64_t pending_no_ = 0;
-  bool in_comment_ = false;
 };
 
 // Tokens of a game.

@@ -25,7 +25,7 @@ std::string backend_name(Backend b) {
 namespace {
 
 using enum ConstructId;
-constexpr uint8_t B = kBitboard, G = kGrid, BG = kBothBackends, NONE = kNoBackend;
+constexpr uint8_t B = kBitboard, G = kGrid, BG = kBothBackends;
 
 ArgSpec flag(std::string key, std::string doc) {
   return ArgSpec{std::move(key), ArgType::Flag, {}, 0, 0, false, std::move(doc)};

@@ -75,9 +75,6 @@ struct Move {
   uint8_t to = 0;
   uint8_t kind = kNormal;
   char promo = 0;
-  friend bool operator==(const Move& a, const Move& b) {
-    return a.from == b.from && a.to == b.to && a.kind == b.kind && a.promo == b.promo;
-  }
 };
 
 enum ActKind : uint8_t { kPlay = 1, kPass, kRedraw, kDraw };
