@@ -1,9 +1,12 @@
 // libFuzzer target of the differential checker, so that a fuzzing service (ClusterFuzzLite,
 // OSS-Fuzz) can run it with coverage guidance. The input bytes are a choice sequence:
 //
-//   choice 1        which variant (among the bundled rulesets that compile and have a
-//                   reference engine: chess, chessembly, chessme, then No Stress Chess at
-//                   levels 1, 2, 3 and advanced, in that order)
+//   choice 1        which variant: the registry's bundled rulesets that compile and have a
+//                   reference engine, in name order (chess, chess2, chessembly, chessme,
+//                   nostress today)
+//   choice 2        which configuration of it: every combination of the values of its
+//                   `one-of` options (Chess 2's 36 army pairs, No Stress Chess's four
+//                   levels), in the order the options and their values are declared
 //   byte 2          a prefix length P (0..31): P plies played at random (seeded by bytes
 //                   3-4) on the compiled engine alone; the reference engine then loads the
 //                   position text reached, so the compared game starts deep in a game
@@ -44,12 +47,13 @@
 #include "arbiter/notation.hpp"
 #include "fuzz/fuzz.hpp"
 #include "fuzz/mutate.hpp"
-#include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 
 struct Target {
   std::string variant;
+  std::map<std::string, std::string> options;  // the configuration (`one-of` option values)
   std::shared_ptr<const arb::lang::Program> program;
   // Where inputs start: the start position, for ChessMe with both hands emptied, so that
   // nodes stay narrow (a turn with a placement multiplies the actions by the hand's tiles
@@ -76,19 +80,28 @@ uint64_t fnv1a(const uint8_t* data, size_t size) {
   return h ^ size;
 }
 
-std::vector<Target>& targets() {
-  static std::vector<Target> t;
+// The configurations of each variant (targets()[variant][configuration]).
+std::vector<std::vector<Target>>& targets() {
+  static std::vector<std::vector<Target>> t;
   return t;
 }
 
-// ARBITER_RULESETS, else the source tree's rulesets/, else rulesets/ beside the binary (a
-// fuzzing service runs the binary without the source tree: its build script copies them).
-std::filesystem::path rulesets_dir() {
-  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
-  std::filesystem::path source = std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets";
-  if (std::filesystem::exists(source)) return source;
-  std::error_code ec;
-  return std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "rulesets";
+// Every combination of the values of the `one-of` options a compiled ruleset declares.
+std::vector<std::map<std::string, std::string>> configurations(const arb::lang::Compiled& c) {
+  std::vector<std::map<std::string, std::string>> out = {{}};
+  if (!c.model) return out;
+  for (const arb::lang::OptionDef& o : c.model->options) {
+    if (o.choices.empty()) continue;
+    std::vector<std::map<std::string, std::string>> next;
+    for (const auto& partial : out)
+      for (const std::string& v : o.choices) {
+        auto m = partial;
+        m[o.name] = v;
+        next.push_back(std::move(m));
+      }
+    out = std::move(next);
+  }
+  return out;
 }
 
 // Choices read from the input bytes.
@@ -124,17 +137,19 @@ bool accepts(arb::Engine& e, const std::string& text) {
   std::string actions;
   for (const auto& a : played) actions += (actions.empty() ? "" : " ") + a;
   arb::fuzz::EngineFactory left = [&t] { return arb::lang::make_compiled_engine(t.program); };
-  arb::fuzz::EngineFactory right = [&t] { return arb::ref::make_reference_engine(t.variant); };
+  arb::fuzz::EngineFactory right = [&t] { return arb::registry::make_reference(t.variant, t.options); };
   arb::fuzz::Divergence d = found;
   {
     auto a = left(), b = right();
     if (auto rep = arb::fuzz::reproduce(*a, *b, origin, actions)) d = *rep;
   }
   d = arb::fuzz::shrink(left, right, d);
+  std::string config;
+  for (const auto& [k, v] : t.options) config += " " + k + "=" + v;
   std::fprintf(stderr,
-               "DIVERGENCE in %s (%s)\n  game from: %s\n  actions:   %s\n  shrunk:    %s\n  after:     %s\n"
+               "DIVERGENCE in %s%s (%s)\n  game from: %s\n  actions:   %s\n  shrunk:    %s\n  after:     %s\n"
                "  compiled:  %s\n  reference: %s\n  diff:      %s\n",
-               t.variant.c_str(), d.what.c_str(), origin.c_str(), actions.c_str(), d.position.c_str(),
+               t.variant.c_str(), config.c_str(), d.what.c_str(), origin.c_str(), actions.c_str(), d.position.c_str(),
                d.action.c_str(), d.left.c_str(), d.right.c_str(), d.diff.c_str());
   __builtin_trap();
 }
@@ -142,40 +157,50 @@ bool accepts(arb::Engine& e, const std::string& text) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> games = {
-      {"chess", {}},
-      {"chessembly", {}},
-      {"chessme", {}},
-      {"nostress", {{"level", "1"}}},
-      {"nostress", {{"level", "2"}}},
-      {"nostress", {{"level", "3"}}},
-      {"nostress", {{"level", "advanced"}}}};
-  for (const auto& [v, sets] : games) {
+  for (const arb::registry::Variant& v : arb::registry::bundled()) {
+    if (!v.reference) continue;
     arb::lang::Diagnostics diags;
-    auto c = arb::lang::compile_file((rulesets_dir() / (v + ".rules")).string(), sets, diags);
-    if (!c.program || !arb::ref::make_reference_engine(v, sets)) continue;
-    Target t;
-    t.variant = v;
-    t.program = c.program;
-    t.a = arb::lang::make_compiled_engine(t.program);
-    t.b = arb::ref::make_reference_engine(v, sets);
-    t.probe_a = arb::lang::make_compiled_engine(t.program);
-    t.probe_b = arb::ref::make_reference_engine(v, sets);
-    t.start = t.a->position();
-    t.alphabet = arb::fuzz::piece_alphabet(t.start);
-    if (arb::fuzz::detect_format(t.start) == arb::fuzz::TextFormat::ChessMe) {
-      arb::ChessMePosition p = arb::parse_chessme(t.start);
-      p.hand[0].clear();
-      p.hand[1].clear();
-      t.start = arb::format_chessme(p);
+    arb::lang::Compiled base = arb::registry::compile(v.ruleset.string(), {}, diags);
+    if (!base.program) continue;
+    std::vector<Target> configs;
+    for (const auto& sets : configurations(base)) {
+      arb::lang::Diagnostics d;
+      arb::lang::Compiled c = arb::registry::compile(v.ruleset.string(), sets, d);
+      std::unique_ptr<arb::Engine> ref;
+      try {
+        ref = arb::registry::make_reference(v.name, sets);
+      } catch (const std::invalid_argument&) {
+      }
+      if (!c.program || !ref) continue;
+      Target t;
+      t.variant = v.name;
+      t.options = sets;
+      t.program = c.program;
+      t.a = arb::lang::make_compiled_engine(t.program);
+      t.b = std::move(ref);
+      t.probe_a = arb::lang::make_compiled_engine(t.program);
+      t.probe_b = arb::registry::make_reference(v.name, sets);
+      t.start = t.a->position();
+      t.alphabet = arb::fuzz::piece_alphabet(t.start);
+      if (arb::fuzz::detect_format(t.start) == arb::fuzz::TextFormat::ChessMe) {
+        arb::ChessMePosition p = arb::parse_chessme(t.start);
+        p.hand[0].clear();
+        p.hand[1].clear();
+        t.start = arb::format_chessme(p);
+      }
+      // Both engines must read the start (checked once here, not per input).
+      if (!accepts(*t.a, t.start) || !accepts(*t.b, t.start))
+        report(t, t.start, {}, {t.start, "", "accepts", "", "", "", 0, ""});
+      configs.push_back(std::move(t));
     }
-    // Both engines must read the start (checked once here, not per input).
-    if (!accepts(*t.a, t.start) || !accepts(*t.b, t.start))
-      report(t, t.start, {}, {t.start, "", "accepts", "", "", "", 0, ""});
-    targets().push_back(std::move(t));
+    if (configs.empty()) continue;
+    std::fprintf(stderr, "libfuzzer target: %s, %zu configuration%s\n", v.name.c_str(), configs.size(),
+                 configs.size() == 1 ? "" : "s");
+    targets().push_back(std::move(configs));
   }
   if (targets().empty()) {
-    std::fprintf(stderr, "libfuzzer target: no ruleset compiles in %s\n", rulesets_dir().c_str());
+    std::fprintf(stderr, "libfuzzer target: no bundled ruleset compiles in %s\n",
+                 arb::registry::rulesets_dir().c_str());
     std::abort();
   }
   return 0;
@@ -186,7 +211,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (seen_inputs().size() >= kMaxSeen) seen_inputs().clear();
   if (!seen_inputs().insert(fnv1a(data, size)).second) return 0;
   Bytes in(data, size);
-  Target& t = targets()[in.choose(targets().size())];
+  std::vector<Target>& configs = targets()[in.choose(targets().size())];
+  Target& t = configs[in.choose(configs.size())];
   arb::Engine *a = t.a.get(), *b = t.b.get(), *probe_a = t.probe_a.get(), *probe_b = t.probe_b.get();
   a->set_position(t.start);
   arb::fuzz::Choose choose = [&in](uint64_t n) { return in.choose(n); };

@@ -40,8 +40,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   auto program = fuzz_targets::bundled_program("chessme");
   compiled = lang::make_compiled_engine(program);
   compiled_probe = lang::make_compiled_engine(program);
-  reference = ref::make_reference_engine("chessme");
-  reference_probe = ref::make_reference_engine("chessme");
+  reference = registry::make_reference("chessme");
+  reference_probe = registry::make_reference("chessme");
   return 0;
 }
 

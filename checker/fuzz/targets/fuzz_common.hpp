@@ -13,27 +13,26 @@
 #include "arbiter/engine.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace arb::fuzz_targets {
 
-// ARBITER_RULESETS, else the source tree's rulesets/, else rulesets/ beside the binary (a
-// fuzzing service runs the binary without the source tree: its build script copies them).
-inline std::filesystem::path rulesets_dir() {
-  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
-  std::filesystem::path source = std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets";
-  if (std::filesystem::exists(source)) return source;
-  std::error_code ec;
-  return std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "rulesets";
-}
+// Where the bundled rulesets are: the registry's answer ($ARBITER_RULESETS, the source
+// tree, or rulesets/ beside the binary, which a fuzzing service's build script copies).
+inline std::filesystem::path rulesets_dir() { return registry::rulesets_dir(); }
 
 // The compiled program of a bundled variant (aborts when it does not compile: the target
 // would test nothing).
 inline std::shared_ptr<const lang::Program> bundled_program(const std::string& variant) {
   lang::Diagnostics diags;
-  auto c = lang::compile_file((rulesets_dir() / (variant + ".rules")).string(), {}, diags);
+  auto v = registry::find(variant);
+  if (!v) {
+    std::fprintf(stderr, "fuzz target: no bundled variant %s in %s\n", variant.c_str(), rulesets_dir().c_str());
+    std::abort();
+  }
+  auto c = registry::compile(v->ruleset.string(), {}, diags);
   if (!c.program) {
-    std::fprintf(stderr, "fuzz target: %s.rules does not compile in %s\n%s", variant.c_str(),
-                 rulesets_dir().c_str(), diags.render().c_str());
+    std::fprintf(stderr, "fuzz target: %s does not compile\n%s", v->ruleset.c_str(), diags.render().c_str());
     std::abort();
   }
   return c.program;

@@ -50,9 +50,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   auto chess = fuzz_targets::bundled_program("chess");
   auto embly = fuzz_targets::bundled_program("chessembly");
   engines = new Engines{lang::make_compiled_engine(chess),        lang::make_compiled_engine(chess),
-                        ref::make_reference_engine("chess"),      ref::make_reference_engine("chess"),
+                        registry::make_reference("chess"),      registry::make_reference("chess"),
                         lang::make_compiled_engine(embly),        lang::make_compiled_engine(embly),
-                        ref::make_reference_engine("chessembly"), ref::make_reference_engine("chessembly")};
+                        registry::make_reference("chessembly"), registry::make_reference("chessembly")};
   return 0;
 }
 

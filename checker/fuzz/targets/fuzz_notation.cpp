@@ -56,13 +56,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   add(lang::make_compiled_engine(chess),
       "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
   add(lang::make_compiled_engine(chess), "4k3/1P6/8/8/8/8/8/4K2R w K - 0 1");
-  add(ref::make_reference_engine("chess"), "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+  add(registry::make_reference("chess"), "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
   add(lang::make_compiled_engine(embly), "");
   add(lang::make_compiled_engine(embly), "8/4k3/8/8/8/8/4R3/4K3[QRBBNNPPPPPPPPqrrbbnnpppppppp] b - - 1 2");
   add(lang::make_compiled_engine(me), "");
   add(lang::make_compiled_engine(me),
       "k(-999,1006),p(-1000,1004),P(-1000,1001),K(-998,1000) w Q/n -/- -/- 5");
-  add(ref::make_reference_engine("chessme"), "start:2");
+  add(registry::make_reference("chessme"), "start:2");
   return 0;
 }
 
