@@ -263,6 +263,56 @@ TEST(CompiledNoStressWhen, ErrorsAreLocated) {
   EXPECT_TRUE(has_error(o->diags, 3, 3, "cannot stand in a `when` block")) << o->diags.render();
 }
 
+TEST(CompiledNoStressWhen, NestsInEveryBlock) {
+  // `when` inside a piece, inside `end`, and inside another `when`: the statements are read
+  // in the block they stand in.
+  const std::string text =
+      "ruleset t extends chess\n"
+      "option knight = leaper one-of leaper wazir\n"
+      "option bare = draw one-of draw play\n"
+      "piece knight N {\n"
+      "  when knight = leaper { betza \"N\" }\n"
+      "  when knight = wazir {\n"
+      "    when bare = draw { betza \"NW\" }\n"
+      "    when bare != draw { betza \"N\" }\n"
+      "  }\n"
+      "}\n"
+      "end {\n"
+      "  checkmate -> loss\n"
+      "  stalemate -> draw\n"
+      "  when bare = draw { insufficient-material -> draw }\n"
+      "}\n";
+  // A lone knight on a1: 2 moves as a leaper (b3 c2), 4 with the wazir's (a2 b1).
+  auto moves_of_a1 = [&](const std::map<std::string, std::string>& sets) {
+    auto b = build(text, sets);
+    EXPECT_NE(b->c.program, nullptr) << b->diags.render();
+    if (!b->c.program) return -1;
+    auto e = arb::lang::make_compiled_engine(b->c.program);
+    e->set_position("k7/8/8/8/8/8/8/N6K w - - 0 1");
+    std::vector<arb::Action> acts;
+    e->legal_actions(acts);
+    int n = 0;
+    for (const auto& a : acts) n += arb::uci(e->describe(a), true).rfind("a1", 0) == 0;
+    return n;
+  };
+  EXPECT_EQ(moves_of_a1({}), 2);
+  EXPECT_EQ(moves_of_a1({{"knight", "wazir"}}), 4);
+  EXPECT_EQ(moves_of_a1({{"knight", "wazir"}, {"bare", "play"}}), 2);
+  // Bare kings: a draw, or a game that goes on where the option says so.
+  for (const auto& [value, result] : {std::pair<std::string, arb::Result>{"draw", arb::Result::Draw},
+                                      std::pair<std::string, arb::Result>{"play", arb::Result::Ongoing}}) {
+    auto b = build(text, {{"bare", value}});
+    ASSERT_NE(b->c.program, nullptr) << b->diags.render();
+    auto e = arb::lang::make_compiled_engine(b->c.program);
+    e->set_position("k7/8/8/8/8/8/8/7K w - - 0 1");
+    EXPECT_EQ(e->status().result, result) << value;
+  }
+  // A nested `when` is checked as a top-level one is.
+  auto bad = build("ruleset t extends chess\nend {\n  when mates = loss { checkmate -> loss }\n}\n");
+  EXPECT_EQ(bad->c.program, nullptr);
+  EXPECT_TRUE(has_error(bad->diags, 3, 8, "unknown option `mates`")) << bad->diags.render();
+}
+
 TEST(CompiledNoStressCompile, CardRulesThatTheLayerCannotRunAreErrors) {
   // A hand size that is not the level's: the position text could not hold it.
   auto h = build("ruleset t extends nostress\nhand size 4 keep-order\n");

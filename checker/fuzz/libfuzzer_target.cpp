@@ -149,8 +149,8 @@ bool accepts(arb::Engine& e, const std::string& text) {
   std::fprintf(stderr,
                "DIVERGENCE in %s%s (%s)\n  game from: %s\n  actions:   %s\n  shrunk:    %s\n  after:     %s\n"
                "  compiled:  %s\n  reference: %s\n  diff:      %s\n",
-               t.variant.c_str(), config.c_str(), d.what.c_str(), origin.c_str(), actions.c_str(), d.position.c_str(),
-               d.action.c_str(), d.left.c_str(), d.right.c_str(), d.diff.c_str());
+               t.variant.c_str(), config.c_str(), d.what.c_str(), origin.c_str(), actions.c_str(),
+               d.position.c_str(), d.action.c_str(), d.left.c_str(), d.right.c_str(), d.diff.c_str());
   __builtin_trap();
 }
 

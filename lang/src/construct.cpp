@@ -92,9 +92,9 @@ std::vector<ConstructDef> make_table() {
               choice("adjacent-to", {"any"}, true, "the destination must touch another piece")},
              G, "a non-capturing move must end next to another piece", "RULINGS 2.5a"),
       custom(Army, "army", S::Top, B, "an army: its pieces, promotions and turn options"),
-      custom(
-          When, "when", S::Top, BG,
-          "`when OPTION = VALUE { ... }` (or `!=`): the block's statements hold only for that option value"),
+      custom(When, "when", S::Top, BG,
+             "`when OPTION = VALUE { ... }` (or `!=`), at the top level or in any block: its statements hold "
+             "only for that option value"),
       schema(RedrawWhen, "redraw-when", S::Top,
              {integer("alike", 2, 64, false, "at least this many identical cards in hand"),
               flag("no-move", "no card in hand allows a move")},

@@ -258,7 +258,7 @@ class Checker {
     } else if (k == "deck") {
       m_.deck.clear();
       m_.deck_loc = s.loc;
-      for (const Stmt& c : s.block) {
+      for (const Stmt& c : body(s)) {
         if (c.keyword == "again") {
           typed_use(ConstructId::AgainNames, c);
         } else if (c.keyword != "card") {
@@ -297,20 +297,22 @@ class Checker {
   }
 
   // `when OPTION = VALUE { ... }` / `when OPTION != VALUE { ... }`: the block's statements
-  // are read as top-level statements, in place, when the option (as --set leaves it) has
-  // (or has not) that value; otherwise they are skipped. The option must be declared
-  // before, and the value must be one it may take.
-  void when(const Stmt& s, bool is_root) {
+  // are read in place, as statements of the block the `when` stands in (the top level, a
+  // piece, `end`, `legal`, an army, ...), when the option (as --set leaves it) has (or has
+  // not) that value; otherwise they are skipped. `when` blocks nest. The option must be
+  // declared before, and the value must be one it may take. Returns whether the block is
+  // read (false after an error).
+  bool when_holds(const Stmt& s) {
     const char* form = "write it as `when OPTION = VALUE { ... }` or `when OPTION != VALUE { ... }`";
     use(ConstructId::When, s.loc);
     if (s.args.size() != 3 || !(s.args[1].is("=") || s.args[1].is("!="))) {
       d_.error(s.args.empty() ? s.loc : s.args.back().loc,
                "`when` takes `OPTION = VALUE` or `OPTION != VALUE`", form);
-      return;
+      return false;
     }
     if (!s.has_block) {
       d_.error(s.loc, "`when` needs a `{ ... }` block of statements", form);
-      return;
+      return false;
     }
     const bool negate = s.args[1].is("!=");
     const Value& name = s.args[0];
@@ -322,7 +324,7 @@ class Checker {
       d_.error(
           name.loc, "`when`: unknown option `" + name.text + "`",
           names.empty() ? "declare it first with `option NAME = DEFAULT`" : did_you_mean(name.text, names));
-      return;
+      return false;
     }
     if (!o->choices.empty() &&
         std::find(o->choices.begin(), o->choices.end(), value.text) == o->choices.end()) {
@@ -331,9 +333,27 @@ class Checker {
       d_.error(value.loc,
                "`when`: option `" + o->name + "` takes one of " + list + ", not `" + value.text + "`",
                did_you_mean(value.text, o->choices));
-      return;
+      return false;
     }
-    if ((o->value == value.text) == negate) return;
+    return (o->value == value.text) != negate;
+  }
+
+  // The statements of a block with its `when` blocks read in place (or dropped).
+  std::vector<Stmt> body(const std::vector<Stmt>& block) {
+    std::vector<Stmt> out;
+    for (const Stmt& c : block) {
+      if (c.keyword != "when") {
+        out.push_back(c);
+      } else if (when_holds(c)) {
+        for (Stmt& d : body(c.block)) out.push_back(std::move(d));
+      }
+    }
+    return out;
+  }
+  std::vector<Stmt> body(const Stmt& s) { return body(s.block); }
+
+  void when(const Stmt& s, bool is_root) {
+    if (!when_holds(s)) return;
     for (const Stmt& c : s.block) {
       if (c.keyword == "ruleset" || c.keyword == "option") {
         d_.error(c.loc, "`" + c.keyword + "` cannot stand in a `when` block", "state it outside the block");
@@ -436,7 +456,7 @@ class Checker {
     }
     use(ConstructId::Piece, s.loc);
     if (p.royal) p.constructs.push_back(ConstructUse{ConstructId::Royal, s.args[1].loc, {}, group_});
-    for (const Stmt& c : s.block) piece_stmt(p, c);
+    for (const Stmt& c : body(s)) piece_stmt(p, c);
     if (p.betza.empty() && !p.find(ConstructId::Teleport) && !p.find(ConstructId::Strike))
       d_.error(s.loc, "piece `" + p.name + "` has no moves", "add `betza \"...\"`");
     for (auto& e : m_.pieces)
@@ -540,7 +560,7 @@ class Checker {
     use(ConstructId::Castling, s.loc);
     if (!s.args.empty()) d_.error(s.args[0].loc, "`castling` takes a block or `none`");
     m_.castling = true;
-    for (const Stmt& c : s.block) {
+    for (const Stmt& c : body(s)) {
       if (c.keyword == "rook") {
         use(ConstructId::CastlingRook, c.loc);
         if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_rook);
@@ -597,7 +617,7 @@ class Checker {
     m_.action_move = m_.action_place = false;
     m_.phases.clear();
     bool any = false;
-    for (const Stmt& c : s.block) {
+    for (const Stmt& c : body(s)) {
       if (c.keyword == "action") {
         any = true;
         for (const Value& v : c.args) {
@@ -653,7 +673,7 @@ class Checker {
   }
 
   void placement(const Stmt& s) {
-    for (const Stmt& c : s.block) {
+    for (const Stmt& c : body(s)) {
       if (c.keyword == "region") {
         use(ConstructId::PlaceRegion, c.loc);
         if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) m_.place_ranks = ranks(c.args[1]);
@@ -681,7 +701,7 @@ class Checker {
 
   void legal(const Stmt& s) {
     m_.royal_safe = m_.royals_apart = false;
-    for (const Stmt& c : s.block) {
+    for (const Stmt& c : body(s)) {
       if (c.keyword == "royal-safe") {
         if (typed_use(ConstructId::RoyalSafe, c)) m_.royal_safe = true;
       } else if (c.keyword == "royals-apart") {
@@ -698,7 +718,7 @@ class Checker {
     m_.end.clear();
     m_.claim_repetition.reset();
     m_.claim_fifty.reset();
-    for (const Stmt& c : s.block) {
+    for (const Stmt& c : body(s)) {
       if (c.keyword == "claim") {
         use(ConstructId::Claim, c.loc);
         if (c.args.empty()) {
@@ -776,7 +796,7 @@ class Checker {
   }
 
   void expect(const Stmt& s) {
-    for (const Stmt& c : s.block) {
+    for (const Stmt& c : body(s)) {
       Expectation e;
       e.kind = c.keyword;
       e.loc = c.loc;
@@ -841,7 +861,7 @@ class Checker {
       if (!m_.piece(l)) d_.error(s.args[i].loc, std::string("no piece has the letter `") + l + "`");
     }
     use(ConstructId::Army, s.loc);
-    for (const Stmt& c : s.block) {
+    for (const Stmt& c : body(s)) {
       auto defs = find_constructs(Scope::Army, c.keyword);
       if (defs.size() != 1) {
         unknown(c, keywords(Scope::Army), "army statement");

@@ -19,7 +19,9 @@ namespace arb::fuzz_targets {
 
 // Where the bundled rulesets are: the registry's answer ($ARBITER_RULESETS, the source
 // tree, or rulesets/ beside the binary, which a fuzzing service's build script copies).
-inline std::filesystem::path rulesets_dir() { return registry::rulesets_dir(); }
+inline std::filesystem::path rulesets_dir() {
+  return registry::rulesets_dir();
+}
 
 // The compiled program of a bundled variant (aborts when it does not compile: the target
 // would test nothing).
@@ -27,7 +29,8 @@ inline std::shared_ptr<const lang::Program> bundled_program(const std::string& v
   lang::Diagnostics diags;
   auto v = registry::find(variant);
   if (!v) {
-    std::fprintf(stderr, "fuzz target: no bundled variant %s in %s\n", variant.c_str(), rulesets_dir().c_str());
+    std::fprintf(stderr, "fuzz target: no bundled variant %s in %s\n", variant.c_str(),
+                 rulesets_dir().c_str());
     std::abort();
   }
   auto c = registry::compile(v->ruleset.string(), {}, diags);

@@ -49,9 +49,9 @@ void fen_round_trip(std::string_view text, int w, int h) {
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   auto chess = fuzz_targets::bundled_program("chess");
   auto embly = fuzz_targets::bundled_program("chessembly");
-  engines = new Engines{lang::make_compiled_engine(chess),        lang::make_compiled_engine(chess),
+  engines = new Engines{lang::make_compiled_engine(chess),      lang::make_compiled_engine(chess),
                         registry::make_reference("chess"),      registry::make_reference("chess"),
-                        lang::make_compiled_engine(embly),        lang::make_compiled_engine(embly),
+                        lang::make_compiled_engine(embly),      lang::make_compiled_engine(embly),
                         registry::make_reference("chessembly"), registry::make_reference("chessembly")};
   return 0;
 }
