@@ -66,7 +66,8 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       "hash", po::value(&hash), "transposition table size in MiB (default 64)")(
       "svg", po::value(&svg), "write a diagram of the final position to FILE")(
       "no-filter", po::bool_switch(&no_filter),
-      "ChessMe: apply every last turn instead of skipping those that provably leave a move");
+      "apply every last turn instead of skipping those that provably leave a move (the filters run only "
+      "where the rules allow them: ChessMe's do)");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
@@ -78,10 +79,23 @@ int cmd_proofgame(const std::vector<std::string>& args) {
   if (!timeout.empty()) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
   o.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
   if (!svg.empty()) check_output_path(svg, {}, "svg");
-  o.last_turn_filter = !no_filter;
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
+  // The last-turn filters are sound only for rules that meet their conditions: asked of the
+  // compiled rules (for the reference engine, of the bundled ruleset it plays).
+  if (!no_filter) {
+    std::string why = "the rules do not compile";
+    if (l.compiled.program) {
+      o.last_turn_filter = proofgame::witness_filters_apply(*l.compiled.program, &why);
+    } else if (auto v = registry::find(l.variant)) {
+      lang::Diagnostics ignored;
+      lang::Compiled rules = registry::compile(v->ruleset.string(), parse_sets(c.sets), ignored);
+      if (rules.program) o.last_turn_filter = proofgame::witness_filters_apply(*rules.program, &why);
+    }
+    if (!o.last_turn_filter)
+      std::cerr << "arbiter proofgame: searching without the last-turn filters: " << why << "\n";
+  }
   const std::string start = l.engine->position();
   bool tty = isatty(2);
   if (tty)
@@ -148,12 +162,11 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       } catch (const std::exception&) {
       }
     }
+    auto plies = [](int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); };
     std::cout << "draw in " << r.plies << (r.plies == 1 ? " ply" : " plies")
-              << (r.shortest
-                      ? " (shortest: no draw within " + std::to_string(r.proved_none_within) +
-                            " plies, proved)"
-                      : " (not proved shortest: no draw within " + std::to_string(r.proved_none_within) +
-                            " plies proved; " + (r.why.empty() ? "raise --max-plies" : r.why) + ")")
+              << (r.shortest ? " (shortest: no draw within " + plies(r.proved_none_within) + ", proved)"
+                             : " (not proved shortest: no draw within " + plies(r.proved_none_within) +
+                                   " proved; " + (r.why.empty() ? "raise --max-plies" : r.why) + ")")
               << "\n";
     std::cout << "game: " << numbered(r.san, white_first, fullmove) << "\n";
     std::cout << "uci: ";
@@ -161,9 +174,11 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     std::cout << "\nfinal: " << r.final_position << "\n";
     std::cout << "checked move by move on: " << checked_by << "\n";
   } else if (result == "none") {
-    std::cout << "none: no draw within " << r.proved_none_within << " plies (proved)\n";
+    std::cout << "none: no draw within " << r.proved_none_within
+              << (r.proved_none_within == 1 ? " ply" : " plies") << " (proved)\n";
   } else {
-    std::cout << "unknown: " << r.why << "; no draw within " << r.proved_none_within << " plies (proved)\n";
+    std::cout << "unknown: " << r.why << "; no draw within " << r.proved_none_within
+              << (r.proved_none_within == 1 ? " ply" : " plies") << " (proved)\n";
   }
   std::cout << "start: " << start << "\n";
   std::cout << "nodes " << r.beam_nodes + r.proof_nodes << " (beam " << r.beam_nodes << ", proof "

@@ -5,6 +5,7 @@
 #include "arbiter/proofgame.hpp"
 
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -63,6 +64,38 @@ const arb::proofgame::Result& from_start() {
   return r;
 }
 
+// ChessMe's rules meet the last-turn filters' conditions (the command asks the same).
+bool chessme_filters() {
+  return arb::proofgame::witness_filters_apply(*bundled_program("chessme"));
+}
+
+TEST(ProofGame, FiltersRunOnlyWhereTheRulesAllowThem) {
+  std::string why;
+  EXPECT_TRUE(arb::proofgame::witness_filters_apply(*bundled_program("chessme"), &why)) << why;
+  EXPECT_FALSE(arb::proofgame::witness_filters_apply(*bundled_program("chess"), &why));
+  EXPECT_NE(why.find("unbounded grid"), std::string::npos) << why;
+  // ChessMe with a knight that leaps three squares (a camel).
+  const std::string dir = ::testing::TempDir();
+  {
+    std::ofstream out(dir + "/chessme.rules");
+    out << read_text(ruleset_path("chessme"));
+  }
+  auto compile = [&](const std::string& text) {
+    {
+      std::ofstream out(dir + "/proofgame_filter_test.rules");
+      out << text;
+    }
+    arb::lang::Diagnostics d;
+    auto c = arb::lang::compile_file(dir + "/proofgame_filter_test.rules", {}, d);
+    EXPECT_NE(c.program, nullptr) << d.render();
+    return c.program;
+  };
+  auto camel = compile("ruleset t extends chessme\npiece knight N { betza \"C\" }\n");
+  ASSERT_NE(camel, nullptr);
+  EXPECT_FALSE(arb::proofgame::witness_filters_apply(*camel, &why));
+  EXPECT_NE(why.find("farther than two squares"), std::string::npos) << why;
+}
+
 TEST(ProofGame, FromTheStartADrawReplaysOnBothEngines) {
   auto e = compiled_at("chessme", "start");
   const std::string start = e->position();
@@ -94,6 +127,7 @@ TEST(ProofGame, ExhaustiveSearchProvesTheShortestDraw) {
   p.max_plies = static_cast<int>(k);
   p.beam_width = 0;
   p.table_mb = 8;
+  p.last_turn_filter = chessme_filters();
   arb::proofgame::Result r = arb::proofgame::search(*m, p);
   ASSERT_TRUE(r.found);
   EXPECT_EQ(r.found_by, "proof");
@@ -154,6 +188,7 @@ TEST(ProofGame, FiltersAgreeWithTheFullSearchNearDraws) {
       o.max_plies = k;
       o.beam_width = 0;
       o.table_mb = 2;
+      o.last_turn_filter = chessme_filters();
       arb::proofgame::Result with = arb::proofgame::search(*m, o);
       o.last_turn_filter = false;
       arb::proofgame::Result without = arb::proofgame::search(*m, o);

@@ -55,7 +55,7 @@ size_t distinct_moves(Engine& e, std::vector<Action>& buf) {
   return seen.size();
 }
 
-// The last-turn filter (ChessMe only, `Options::last_turn_filter`). At a node one turn
+// The last-turn filter (`Options::last_turn_filter`, where witness_filters_apply() holds). At a node one turn
 // before the leaf, the mover M's turn must leave the other side X without a legal move.
 // X's legal moves in the node (its "witnesses") are listed on the position with the side
 // flipped; a turn of M (a move f->t, maybe capturing on t, and an optional placement on q)
@@ -70,8 +70,10 @@ size_t distinct_moves(Engine& e, std::vector<Action>& buf) {
 //     to a new attack on T, which needs f, t or q on a line through T or within two
 //     squares of it (ChessMe's leaps, the knight's, king's and pawn's, reach two squares
 //     at most).
-// These rules are RULINGS 2's (captures only on the target, no en passant, no castling,
-// leaps within two squares): the filters run only for the variant named `chessme`.
+// These conditions are RULINGS 2's (captures only on the target, no en passant, no
+// castling, leaps within two squares, riders along lines, royal safety):
+// witness_filters_apply() checks them on the compiled rules, and the filters run only when
+// the caller says they hold.
 // A witness that survives keeps a legal move for X, so the turn cannot end in a draw and
 // is skipped without being applied. Every other turn is applied and judged by status().
 struct Witness {
@@ -143,11 +145,35 @@ bool survives(const Witness& w, Coord king, const TurnSquares& m) {
   return true;
 }
 
+}  // namespace
+
+bool witness_filters_apply(const lang::Program& p, std::string* why) {
+  auto no = [why](const std::string& reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (!p.grid)
+    return no("the rules are not on the unbounded grid (captures elsewhere, en passant, castling)");
+  if (!p.royal_safe) return no("actions may leave a royal piece attacked (no `royal-safe`)");
+  for (const lang::GridPiece& t : p.grid->types)
+    for (const auto& side : t.moves)
+      for (const lang::GridMove& m : side) {
+        const int reach = std::max(std::abs(m.dx), std::abs(m.dy));
+        if (m.rider ? reach > 1 : reach > 2)
+          return no(std::string("piece `") + t.letter + "` " + (m.rider ? "rides off the lines" : "leaps") +
+                    " (" + std::to_string(m.dx) + "," + std::to_string(m.dy) + ")" +
+                    (m.rider ? "" : ": farther than two squares"));
+      }
+  return true;
+}
+
+namespace {
+
 class Searcher {
  public:
   Searcher(const Engine& root, const Options& o)
       : o_(o), e_(root.clone()), root_(root.clone()), t0_(Clock::now()) {
-    filter_ = o_.last_turn_filter && root.config().variant == "chessme";
+    filter_ = o_.last_turn_filter;
     if (filter_) flip_ = root.clone();
     size_t n = 1;
     while (n * 2 * sizeof(Entry) <= o_.table_mb * (size_t{1} << 20)) n *= 2;

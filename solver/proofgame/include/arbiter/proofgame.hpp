@@ -14,9 +14,10 @@
 //      piles), an r for which "no draw exactly r plies from here" is proved. Depth d is
 //      searched only after every depth below it was refuted, so the first draw found is
 //      a shortest one; when the beam's game has U plies and every d < U is refuted, that
-//      game is a shortest one. For ChessMe two filters skip, without applying them, the
-//      turns one and two plies before a leaf that provably leave the stuck side a legal
-//      move (proofgame.cpp states the argument; `last_turn_filter` turns them off).
+//      game is a shortest one. Where the rules allow it (witness_filters_apply: ChessMe's
+//      do), two filters skip, without applying them, the turns one and two plies before
+//      a leaf that provably leave the stuck side a legal move (proofgame.cpp states the
+//      argument; `last_turn_filter`).
 // Conditions of the proof: the position fixes every draw (a ChessMe pile of known order,
 // as the seeded start has: RULINGS 2.3; a pile marked `?` is refused), the game is the
 // rules' (no draw by agreement), and "shortest" counts complete turns (RULINGS 2.4: a
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
+#include "arbiter/lang/compile.hpp"
 
 namespace arb::proofgame {
 
@@ -46,9 +48,10 @@ struct Options {
   uint64_t max_nodes = 0;  // proof phase budget in actions applied, 0: none
   double timeout = 0;      // seconds for both phases, 0: none
   size_t table_mb = 64;    // transposition table
-  // ChessMe only (the bundled ruleset's name): one turn before a leaf, skip the turns that
-  // provably leave the other side a legal move (see proofgame.cpp) instead of applying them.
-  bool last_turn_filter = true;
+  // One turn before a leaf, skip the turns that provably leave the other side a legal move
+  // (see proofgame.cpp) instead of applying them. Sound only for rules that meet the
+  // filters' conditions: set it from witness_filters_apply() (the command does).
+  bool last_turn_filter = false;
   std::function<void(const Progress&)> progress;  // about every 0.25 s
 };
 
@@ -76,6 +79,13 @@ bool no_move_draw(Engine& e);
 // Searches from the engine's current position (left unchanged). Throws
 // std::invalid_argument for options out of range or a position with a chance node.
 Result search(const Engine& root, const Options& options);
+
+// Whether the compiled rules meet the conditions under which the last-turn filters are
+// sound (proofgame.cpp states the argument): the unbounded-grid back end (a capture takes
+// only the piece on the target; no en passant, no castling), no action may leave a royal
+// piece attacked, leaps reach at most two squares and riders run along lines. When not,
+// `why` says which condition fails.
+bool witness_filters_apply(const lang::Program& program, std::string* why = nullptr);
 
 // Replays `line` (UCI-like or SAN texts) from `start` on `engine`, checking each turn is
 // legal there, and that the last position is a no-move draw and none before it is.
