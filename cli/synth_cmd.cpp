@@ -50,6 +50,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   std::string goal = "checkmated", material, window, origin, side = "w", hands, pieces, count = "1", timeout;
   std::vector<std::string> squares;
   bool smallest = false, eager = false;
+  std::vector<std::string> options;
   po::options_description d(
       "arbiter synth --variant V --goal G [--material \"KQ v K\"] [--window WxH] [--count N] [--json]\n"
       "Positions meeting a goal, found by Z3 from the compiled ruleset, each verified by the\n"
@@ -58,6 +59,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   d.add_options()("variant", po::value(&c.variant), "bundled ruleset name")(
       "rules", po::value(&c.rules), "ruleset file")("set", po::value(&c.sets)->composing(),
                                                     "NAME=VALUE (ruleset options)")(
+      "option", po::value(&options)->composing(), "NAME=VALUE, as --set (e.g. white-army=two-kings)")(
       "goal", po::value(&goal),
       "checkmated, stalemated (the no-legal-move end), in-check, mate-in-1, no-legal-move")(
       "material", po::value(&material),
@@ -77,6 +79,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, false);
+  c.sets.insert(c.sets.end(), options.begin(), options.end());
 
   synth::Request r;
   try {
@@ -136,6 +139,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   }
   std::string result = out.found.size() >= static_cast<size_t>(r.count) ? "found"
                        : out.timed_out                                  ? "timeout"
+                       : !out.incomplete.empty()                        ? "not-found"
                        : out.found.empty()                              ? "impossible"
                                                                         : "exhausted";
   std::ostringstream secs;
@@ -159,10 +163,13 @@ int cmd_synth(const std::vector<std::string>& args) {
     else if (result == "exhausted")
       std::cout << "exhausted: exactly " << out.found.size() << " position(s) exist" << where << stats
                 << "\n";
+    else if (result == "not-found")
+      std::cout << "not found: " << out.found.size() << " position(s), and no proof that there are no more: "
+                << out.incomplete << stats << "\n";
     else
       std::cerr << "arbiter synth: --timeout after " << out.found.size() << " position(s)" << stats << "\n";
   }
-  return result == "timeout" ? kFailed : kOk;
+  return result == "timeout" || result == "not-found" ? kFailed : kOk;
 }
 
 }  // namespace arb::cli
