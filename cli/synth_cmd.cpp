@@ -164,8 +164,8 @@ int cmd_synth(const std::vector<std::string>& args) {
       std::cout << "exhausted: exactly " << out.found.size() << " position(s) exist" << where << stats
                 << "\n";
     else if (result == "not-found")
-      std::cout << "not found: " << out.found.size() << " position(s), and no proof that there are no more: "
-                << out.incomplete << stats << "\n";
+      std::cout << "not found: " << out.found.size()
+                << " position(s), and no proof that there are no more: " << out.incomplete << stats << "\n";
     else
       std::cerr << "arbiter synth: --timeout after " << out.found.size() << " position(s)" << stats << "\n";
   }

@@ -75,7 +75,8 @@ struct Attack {
   int from, type;
   std::vector<int> path;
   std::vector<Lit> need, none;
-  Attack(int from_, int type_, std::vector<int> path_, std::vector<Lit> need_ = {}, std::vector<Lit> none_ = {})
+  Attack(int from_, int type_, std::vector<int> path_, std::vector<Lit> need_ = {},
+         std::vector<Lit> none_ = {})
       : from(from_), type(type_), path(std::move(path_)), need(std::move(need_)), none(std::move(none_)) {}
 };
 
@@ -93,9 +94,9 @@ struct Geo {
   std::map<std::pair<int, int>, int> index;
   int nt = 0;
   std::string letters;
-  int royal = -1;             // the first royal type
-  uint32_t royal_mask = 0;    // every royal type (bit per type)
-  int royal_count[2] = {1, 1};  // at most this many royal pieces per colour (Two Kings: 2)
+  int royal = -1;                 // the first royal type
+  uint32_t royal_mask = 0;        // every royal type (bit per type)
+  int royal_count[2] = {1, 1};    // at most this many royal pieces per colour (Two Kings: 2)
   uint32_t army[2] = {~0u, ~0u};  // the types each colour may hold
   // Capture rules (RULINGS 4.5-4.10): the enemy types type t may take, the distance from
   // which a type may be taken at most (0: any), the own types a Betza `d` leap may take.
@@ -289,7 +290,8 @@ void build_chess2(const Program& p, const lang::BoardTables<BB>& T, Geo& g) {
             for (int s : path) {
               for (int u = 0; u < g.nt; ++u) {
                 if (pp.rampage_blocked_own_royal && g.is_royal(u)) none.push_back(Lit{s, c, u});
-                bool blocked = ((pp.rampage_blocked_types >> u) & 1) || (pp.rampage_blocked_immune && ((immune >> u) & 1));
+                bool blocked = ((pp.rampage_blocked_types >> u) & 1) ||
+                               (pp.rampage_blocked_immune && ((immune >> u) & 1));
                 if (blocked) none.push_back(Lit{s, c, u}), none.push_back(Lit{s, c ^ 1, u});
               }
               if (pp.rampage_self_beyond >= 0 && g.dist(f, s) > pp.rampage_self_beyond)
@@ -670,8 +672,10 @@ class Encoder {
     for (int s : path) {
       some.push_back(b.occ[s]);
       for (int u = 0; u < g_.nt; ++u) {
-        bool blocked = ((pp.rampage_blocked_types >> u) & 1) || (pp.rampage_blocked_immune && g_.prog->types[u].immune);
-        if ((pp.rampage_blocked_own_royal && g_.is_royal(u)) || blocked) conj.push_back(L.neg(pc(b, s, c, u)));
+        bool blocked =
+            ((pp.rampage_blocked_types >> u) & 1) || (pp.rampage_blocked_immune && g_.prog->types[u].immune);
+        if ((pp.rampage_blocked_own_royal && g_.is_royal(u)) || blocked)
+          conj.push_back(L.neg(pc(b, s, c, u)));
         if (blocked) conj.push_back(L.neg(pc(b, s, c ^ 1, u)));
       }
       if (pp.rampage_self_beyond >= 0 && g_.dist(from, s) > pp.rampage_self_beyond)
@@ -720,15 +724,15 @@ void parse_material(const Geo& g, const std::string& text, int (&n)[2][lang::kMa
     int royals = 0;
     for (int t = 0; t < g.nt; ++t) {
       if (n[c][t] && !((g.army[c] >> t) & 1))
-        throw std::invalid_argument(std::string("--material: ") + (c ? "Black" : "White") + "'s army has no " +
-                                    g.letters[t]);
+        throw std::invalid_argument(std::string("--material: ") + (c ? "Black" : "White") +
+                                    "'s army has no " + g.letters[t]);
       if (g.is_royal(t)) royals += n[c][t];
     }
     if (royals < 1 || royals > g.royal_count[c])
       throw std::invalid_argument(std::string("--material: ") + (c ? "Black" : "White") + " needs " +
-                                  (g.royal_count[c] == 1 ? "exactly one royal piece"
-                                                         : "1 to " + std::to_string(g.royal_count[c]) +
-                                                               " royal pieces") +
+                                  (g.royal_count[c] == 1
+                                       ? "exactly one royal piece"
+                                       : "1 to " + std::to_string(g.royal_count[c]) + " royal pieces") +
                                   " on the board");
   }
 }
@@ -750,7 +754,9 @@ std::string incomplete_reason(const Program& p, Goal goal, int us) {
     const lang::PieceProgram& pp = p.types[t];
     if (!pp.strikes[us].empty() || pp.remove_radius > 0 || pp.rampage_range > 0)
       why += std::string(why.empty() ? "" : ", ") + pp.letter + "'s " +
-             (pp.remove_radius > 0 ? "whirlwind" : pp.rampage_range > 0 ? "rampage" : "strike");
+             (pp.remove_radius > 0   ? "whirlwind"
+              : pp.rampage_range > 0 ? "rampage"
+                                     : "strike");
   }
   if (p.king_turn[us]) why += std::string(why.empty() ? "" : ", ") + "the king-turn";
   return why.empty() ? ""
@@ -773,7 +779,8 @@ class Synth {
     std::vector<std::string> out;
     const Program& p = *p_;
     std::string lower;
-    for (char ch : p.letters) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+    for (char ch : p.letters)
+      lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
     FenFields f = parse_fen(position, p.width, p.height, p.letters + lower);
     const Logic& L = enc_->L;
     Board b;
@@ -781,7 +788,8 @@ class Synth {
       char ch = f.at(g_.coord[x]);
       for (int c = 0; c < 2; ++c)
         for (int t = 0; t < g_.nt; ++t) {
-          char l = c ? static_cast<char>(std::tolower(static_cast<unsigned char>(g_.letters[t]))) : g_.letters[t];
+          char l =
+              c ? static_cast<char>(std::tolower(static_cast<unsigned char>(g_.letters[t]))) : g_.letters[t];
           b.pc.push_back(ch == l ? L.T : L.F);
         }
       b.col.push_back(ch && std::isupper(static_cast<unsigned char>(ch)) ? L.T : L.F);
@@ -1225,7 +1233,8 @@ class Synth {
           pp->rampage_range > 0 && !s.removed.empty() &&
           !(s.removed.size() == 1 && s.removed[0].at == s.to && captures_to(c, t, f, to))) {
         // A rampage: the move ends where the run ends.
-        int d = lang::unit_dir((s.to.x > s.from.x) - (s.to.x < s.from.x), (s.to.y > s.from.y) - (s.to.y < s.from.y));
+        int d = lang::unit_dir((s.to.x > s.from.x) - (s.to.x < s.from.x),
+                               (s.to.y > s.from.y) - (s.to.y < s.from.y));
         if (d >= 0 && add_conjunct(board, b, c, 4, t, f, d)) any = true;
       } else if (s.kind == StepKind::Move && s.castle == Castle::None) {
         if (f >= 0 && to >= 0 && add_conjunct(board, b, c, 0, t, f, to)) any = true;

@@ -98,7 +98,8 @@ Outcome synthesize(std::shared_ptr<const lang::Program> program, const Request& 
 // The encoding evaluated on positions of a bounded board against the compiled
 // generator: whether the side to move is in check, and which of its moves, strikes,
 // whirlwinds and rampages are legal (castling and placements aside). One line per
-// difference, after its position; empty when they agree. The tests run it over random positions of every army.
+// difference, after its position; empty when they agree. The tests run it over random positions of every
+// army.
 std::vector<std::string> compare_encoding(std::shared_ptr<const lang::Program> program,
                                           const std::vector<std::string>& positions);
 
