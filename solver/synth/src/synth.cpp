@@ -361,7 +361,8 @@ void build_bounded(const Program& p, const lang::BoardTables<BB>& T, Geo& g, int
   }
   std::string lower;
   for (char ch : p.letters) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-  FenFields start = parse_fen(lang::program_start(p, -1), p.width, p.height, p.letters + lower);
+  FenFields start =
+      parse_fen(p.cards ? p.cards->board : lang::program_start(p, -1), p.width, p.height, p.letters + lower);
   for (char ch : start.cells)
     if (ch) count_set_letter(g, ch);
   for (char ch : start.reserve) count_set_letter(g, ch);
@@ -764,10 +765,66 @@ std::string incomplete_reason(const Program& p, Goal goal, int us) {
                            " are not in the selector, so no mate found is not a proof";
 }
 
+// No Stress Chess, judged by the card engine: the goal, or (mate-in-1) an action of the
+// mover (named `want`, or any) after which the opponent is checkmated (advanced) or has lost
+// the king (levels 1-3); `found` receives its text.
+bool verify_card_position(const std::shared_ptr<const Program>& p, const std::string& text, Goal goal,
+                          const std::string& want, std::string* found) {
+  auto e = lang::make_compiled_engine(p);
+  try {
+    e->set_position(text);
+  } catch (const PositionError&) {
+    return false;
+  }
+  Status st = e->status();
+  switch (goal) {
+    case Goal::InCheck:
+      return st.in_check;
+    case Goal::Checkmated:
+      return st.reason == "checkmate";
+    case Goal::Stalemated:
+      return st.reason == "stalemate";
+    case Goal::NoLegalMove:
+      return st.reason == "checkmate" || st.reason == "stalemate";
+    case Goal::MateIn1: {
+      std::vector<Action> acts;
+      e->legal_actions(acts);
+      const Result win = e->side_to_move() == Color::White ? Result::WhiteWins : Result::BlackWins;
+      const bool advanced = p->cards->level == "advanced";
+      for (const Action& a : acts) {
+        std::string t = uci(e->describe(a), e->chess960());
+        if (!want.empty() && t != want) continue;
+        e->apply(a);
+        Status after = e->status();
+        e->undo();
+        if (after.result == win && after.reason == (advanced ? "checkmate" : "royal-capture")) {
+          if (found) *found = t;
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+// The program without its card layer: the board's rules alone, on the bitboard generator
+// (No Stress Chess's refinements list every move of the board, whatever the cards).
+std::shared_ptr<const Program> board_program(const std::shared_ptr<const Program>& p) {
+  if (!p->cards) return p;
+  auto q = std::make_shared<Program>(*p);
+  q->cards.reset();
+  q->turn = {lang::PhaseProgram{lang::PhaseKind::Action, false, -1}};  // as the card engine's board
+  q->action_move = true;
+  q->action_place = false;
+  q->start_text = p->cards->board;
+  return q;
+}
+
 class Synth {
  public:
   Synth(std::shared_ptr<const Program> p, const Request& r)
-      : p_(std::move(p)), r_(r), solver_(ctx_), engine_(lang::make_compiled_engine(p_)) {
+      : p_(std::move(p)), r_(r), solver_(ctx_), engine_(lang::make_compiled_engine(board_program(p_))) {
     build();
   }
 
@@ -873,6 +930,10 @@ class Synth {
     }
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out_.incomplete = incomplete_reason(*p_, r_.goal, us_);
+    // A mate-in-1 model whose chosen move the generator did not confirm is blocked as a
+    // whole board (another move might have mated): then unsat proves nothing either.
+    if (out_.incomplete.empty() && r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
+      out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
     return out_;
   }
 
@@ -894,10 +955,16 @@ class Synth {
         if (!p.army[c].empty()) g_.army[c] = p.army_types[c];
       }
     }
-    if (p.cards)
-      throw std::invalid_argument(
-          "synthesis does not encode No Stress Chess's card layer yet (the deck, the hands, the played "
-          "card's piece type)");
+    if (p.cards) {
+      cards_ = p.cards.get();
+      advanced_ = cards_->level == "advanced";
+      if (!advanced_ && r_.goal != Goal::MateIn1)
+        throw std::invalid_argument(
+            "No Stress Chess level " + cards_->level +
+            " has no check, checkmate or stalemate (RULINGS 3.6): its goal is mate-in-1, a capture of the "
+            "king with a card of the hand");
+      if (r_.smallest) throw std::invalid_argument("--smallest is not stated for No Stress Chess");
+    }
     g_.royal_safe = p.royal_safe;
     g_.royals_apart = p.royals_apart;
     g_.has_reserve = p.has_reserve;
@@ -915,12 +982,24 @@ class Synth {
       else
         build_bounded(p, *p.tables256, g_, ww, wh);
     }
+    // No Stress Chess's text (RULINGS 3.6, 3.7): no pawn on its own first rank, and at the
+    // advanced level none on the last rank either (promotion is forced).
+    if (cards_) {
+      int pawn = type_of(g_, 'P');
+      for (int c = 0; pawn >= 0 && c < 2; ++c)
+        for (int x = 0; x < g_.ncells; ++x) {
+          int y = g_.coord[x].y;
+          bool own_first = y == (c == 0 ? 1 : g_.height), last = y == (c == 0 ? g_.height : 1);
+          if (own_first || (advanced_ && last)) g_.standable[c][x * g_.nt + pawn] = 0;
+        }
+    }
     g_.finish();
     enc_ = std::make_unique<Encoder>(g_, ctx_);
     us_ = r_.side == Color::White ? 0 : 1;
 
-    // Hands / reserves.
-    for (char ch : r_.hands) {
+    // Hands / reserves (No Stress Chess: cards, read by card_hands()).
+    if (cards_) card_hands();
+    for (char ch : cards_ ? std::string() : r_.hands) {
       if (ch == '-' || ch == '/' || ch == ' ') continue;
       int t = type_of(g_, ch);
       if (t < 0) throw std::invalid_argument(std::string("--hands: no piece `") + ch + "` in this variant");
@@ -976,10 +1055,71 @@ class Synth {
         seed(0, P_, us_);
         break;
       case Goal::MateIn1:
+        if (cards_ && !advanced_) {
+          build_king_capture();
+          break;
+        }
         build_mate_in_1();
         seed(1, Q_, them);
         break;
     }
+  }
+
+  // No Stress Chess's hands (RULINGS 3.4): the side to move has drawn and acts, so it holds
+  // H + 1 cards (`--hands` gives them, else Z3 chooses which kinds it holds); the other
+  // side's H cards and the pile are unknown (`?N`), the discard piles empty. The mover may
+  // move only piece types its cards name (an Again card names none: the discard piles are
+  // empty).
+  void card_hands() {
+    const int H = cards_->hand_size;
+    std::string given[2];
+    for (char ch : r_.hands) {
+      if (ch == '-' || ch == '/' || ch == ' ') continue;
+      char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      if (std::string("PNBRQKA").find(up) == std::string::npos)
+        throw std::invalid_argument(std::string("--hands: no card `") + ch + "` (P N B R Q K A)");
+      given[std::islower(static_cast<unsigned char>(ch)) ? 1 : 0].push_back(up);
+    }
+    const int them = us_ ^ 1;
+    if (!given[them].empty() && static_cast<int>(given[them].size()) != H)
+      throw std::invalid_argument("--hands: the side not to move holds exactly " + std::to_string(H) +
+                                  " cards at level " + cards_->level);
+    if (!given[us_].empty() && static_cast<int>(given[us_].size()) != H + 1)
+      throw std::invalid_argument("--hands: the side to move has drawn and holds exactly " +
+                                  std::to_string(H + 1) + " cards at level " + cards_->level);
+    card_hand_[them] = given[them];
+    card_hand_[us_] = given[us_];
+    for (int t = 0; t < g_.nt; ++t) {
+      char l = g_.letters[t];
+      if (!given[us_].empty()) {
+        card_.push_back(ctx_.bool_val(given[us_].find(l) != std::string::npos));
+        continue;
+      }
+      card_.push_back(ctx_.bool_const((std::string("card_") + l).c_str()));
+      card_vars_.push_back(card_.back());
+    }
+    if (!card_vars_.empty()) {
+      solver_.add(z3::atleast(card_vars_, 1));
+      solver_.add(z3::atmost(card_vars_, H + 1));
+    }
+  }
+
+  // Levels 1-3 (RULINGS 3.6): capturing the king wins at once, so "mate in one" is a capture
+  // of the enemy king by a piece of a kind the mover's cards name.
+  void build_king_capture() {
+    const int us = us_, them = us_ ^ 1;
+    z3::expr_vector ways(ctx_);
+    for (int f = 0; f < g_.ncells; ++f)
+      for (int k = 0; k < g_.ncells; ++k)
+        for (int s = 0; s < g_.nt; ++s) {
+          if (!g_.inner[f] || !g_.inner[k] || f == k) continue;
+          z3::expr r = enc_->reach(P_, us, s, f, k);
+          if (enc_->L.is_F(r)) continue;
+          for (int t = 0; t < g_.nt; ++t)
+            if (g_.is_royal(t))
+              ways.push_back(enc_->L.all({card_[s], enc_->pc(P_, f, us, s), enc_->pc(P_, k, them, t), r}));
+        }
+    solver_.add(ways.empty() ? ctx_.bool_val(false) : z3::mk_or(ways));
   }
 
   // Every royal piece of colour c on the enemy half (the generator's invaded()).
@@ -1040,7 +1180,9 @@ class Synth {
     }
     if (g_.royals_apart) solver_.add(!enc_->royals_adjacent(b));
     if (!with_material) return;
-    solver_.add(!enc_->royal_attacked(b, us_ ^ 1));
+    // The generator refuses the side not to move in check only where royal pieces are safe
+    // and not captured to win (No Stress Chess levels 1-3 allow it).
+    if (g_.royal_safe && !p_->royal_capture) solver_.add(!enc_->royal_attacked(b, us_ ^ 1));
     // Midline invasion (RULINGS 4.3, 4.12): a position in which the side that just moved has
     // all its royal pieces on the enemy half is over, so it meets no goal.
     if (p_->invasion) solver_.add(!invaded(b, us_ ^ 1));
@@ -1110,6 +1252,8 @@ class Synth {
         for (int s = 0; s < g_.nt; ++s) {
           z3::expr here = enc_->pc(P_, f, us, s);
           z3::expr r = enc_->reach(P_, us, s, f, to);
+          // No Stress Chess: a move of a kind the mover's cards name (RULINGS 3.4).
+          if (cards_) r = enc_->L.all({card_[s], r});
           if (enc_->L.is_F(r)) {
             solver_.add(z3::implies(m, !here));
             continue;
@@ -1291,7 +1435,31 @@ class Synth {
     f.has_reserve = g_.has_reserve;
     f.reserve = hands[0] + hands[1];
     f.side = r_.side;
-    return format_fen(f);
+    return cards_ ? format_fen(f) + card_fields(m) : format_fen(f);
+  }
+
+  // No Stress Chess's card zones (see card_hands()): the mover's H + 1 cards, the other
+  // side's H cards (given or unknown), the rest of the deck an unknown pile.
+  std::string card_fields(const z3::model& m) {
+    const int H = cards_->hand_size, them = us_ ^ 1;
+    std::string hand[2];
+    hand[them] = card_hand_[them];
+    hand[us_] = card_hand_[us_];
+    if (hand[us_].empty()) {
+      for (int t = 0; t < g_.nt; ++t)
+        if (on(m, card_[t])) hand[us_].push_back(g_.letters[t]);
+      while (static_cast<int>(hand[us_].size()) < H + 1) hand[us_].push_back(hand[us_][0]);
+    }
+    int known = static_cast<int>(hand[0].size() + hand[1].size());
+    int pile = static_cast<int>(cards_->deck.size()) - known - (hand[them].empty() ? H : 0);
+    auto zone = [](const std::string& known_cards, int unknown) {
+      std::string z = known_cards;
+      if (unknown > 0) z += "?" + std::to_string(unknown);
+      return z.empty() ? std::string("-") : z;
+    };
+    return " level:" + cards_->level + " pile:" + zone("", pile) +
+           " wdiscard:- bdiscard:- whand:" + zone(hand[0], hand[0].empty() && them == 0 ? H : 0) +
+           " bhand:" + zone(hand[1], hand[1].empty() && them == 1 ? H : 0);
   }
 
   z3::expr block(const z3::model& m) {
@@ -1303,6 +1471,7 @@ class Synth {
             const z3::expr& v = enc_->pc(P_, x, c, t);
             diff.push_back(on(m, v) ? !v : v);
           }
+    for (const z3::expr& v : card_vars_) diff.push_back(on(m, v) ? !v : v);
     return enc_->L.any(diff);
   }
 
@@ -1347,6 +1516,36 @@ class Synth {
   // goal; otherwise either adds the conjuncts of the legal actions it found (refined_) or
   // leaves the model to be blocked.
   bool check_model(const z3::model& m, Found& fd) {
+    if (!cards_) return check_board(m, fd);
+    // No Stress Chess: the board's rules on the board engine (the encoding's refinements),
+    // then the whole position text, cards included, on the card engine.
+    const std::string full = fd.position;
+    fd.position = full.substr(0, nth_space(full, 6));
+    bool ok = cards_ && !advanced_ ? true : check_board(m, fd);
+    fd.position = full;
+    std::string move;
+    // A board check that failed without a refinement is settled by the card engine, which
+    // tries every action: a position is blocked only when it truly misses the goal.
+    if (!ok && refined_) return false;
+    if (!verify_cards(fd.position, move)) {
+      refined_ = false;
+      return false;
+    }
+    fd.move = move;
+    return true;
+  }
+
+  static size_t nth_space(const std::string& s, int n) {
+    size_t at = 0;
+    for (int i = 0; i < n && at != std::string::npos; ++i) at = s.find(' ', at + (i ? 1 : 0));
+    return at;
+  }
+
+  bool verify_cards(const std::string& text, std::string& move) {
+    return verify_card_position(p_, text, r_.goal, "", &move);
+  }
+
+  bool check_board(const z3::model& m, Found& fd) {
     refined_ = false;
     Engine& e = *engine_;
     try {
@@ -1407,6 +1606,11 @@ class Synth {
   Geo g_;
   z3::context ctx_;
   z3::solver solver_;
+  const lang::CardProgram* cards_ = nullptr;  // No Stress Chess
+  bool advanced_ = false;                     // its advanced level (check rules)
+  std::vector<z3::expr> card_;                // [t]: the mover holds a card of kind t
+  z3::expr_vector card_vars_{ctx_};
+  std::string card_hand_[2];  // the hands given (empty: unknown, or chosen by Z3 for the mover)
   std::unique_ptr<Encoder> enc_;
   std::unique_ptr<Engine> engine_;
   Board P_, Q_;
@@ -1443,6 +1647,10 @@ std::vector<std::string> compare_encoding(std::shared_ptr<const lang::Program> p
 
 bool verify(const std::shared_ptr<const lang::Program>& program, const std::string& position, Goal goal,
             const std::string& move) {
+  if (program->cards) {
+    lang::make_compiled_engine(program)->set_position(position);  // PositionError for bad text
+    return verify_card_position(program, position, goal, move, nullptr);
+  }
   auto e = lang::make_compiled_engine(program);
   e->set_position(position);
   std::vector<Action> acts;
