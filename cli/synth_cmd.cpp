@@ -69,8 +69,9 @@ int cmd_synth(const std::vector<std::string>& args) {
       "origin", po::value(&origin), "grid: the window's lower-left square (default a1)")(
       "square", po::value(&squares)->composing(),
       "SQ=P fixes a square: a piece letter (White upper case) or `.`")(
-      "hands", po::value(&hands), "reserves or hands, WHITE/BLACK, e.g. QN/r (default empty)")(
-      "pieces", po::value(&pieces), "exactly this many pieces on the board")(
+      "hands", po::value(&hands),
+      "reserves, ChessMe hands or No Stress Chess cards, WHITE/BLACK, e.g. QN/r or PNBRQK/- (default "
+      "empty)")("pieces", po::value(&pieces), "exactly this many pieces on the board")(
       "smallest", po::bool_switch(&smallest), "the fewest pieces for which the goal can be met")(
       "count", po::value(&count), "distinct positions wanted (default 1)")(
       "eager", po::bool_switch(&eager), "every no-legal-action conjunct up front (default: lazily)")(
@@ -149,7 +150,9 @@ int cmd_synth(const std::vector<std::string>& args) {
     std::cout << "{\"result\":\"" << result << "\",\"found\":" << out.found.size()
               << ",\"conjuncts\":" << out.conjuncts << ",\"refinements\":" << out.refinements
               << ",\"rejected\":" << out.rejected << ",\"solver_calls\":" << out.solver_calls
-              << ",\"seconds\":" << secs.str() << "}\n";
+              << ",\"seconds\":" << secs.str();
+    if (!out.incomplete.empty()) std::cout << ",\"incomplete\":\"" << json_escape(out.incomplete) << "\"";
+    std::cout << "}\n";
   } else {
     std::string where = r.window_w > 0 || compiled.program->grid ? " within the window" : "";
     std::string stats = " (" + secs.str() + " s, " + std::to_string(out.solver_calls) + " Z3 calls, " +

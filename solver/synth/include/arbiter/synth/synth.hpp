@@ -19,6 +19,13 @@
 // Excluded, and so absent from every synthesised position: castling rights and en-passant
 // squares (the texts carry `-`), ChessMe hands/piles/capture piles other than the hands
 // requested, and (mate-in-1) mating placements and ChessMe exchange promotions.
+// Chess 2: the armies' primitives come from the Program as the generator reads them
+// (capture rules, teleports, region and borrowed moves, strikes, whirlwinds, rampages,
+// several royal pieces, midline invasion); a mate-in-1 key is a move, so for an army with
+// actions in place or a king-turn an unsat answer is no proof (Outcome::incomplete).
+// No Stress Chess: the mover holds its drawn hand (H + 1 cards, given or chosen) and moves
+// only the kinds it names; the other hand and the pile are unknown, the discards empty;
+// levels 1-3 state only mate-in-1 (a capture of the king).
 #pragma once
 
 #include <cstdint>
