@@ -388,7 +388,7 @@ const arb::Color kB = arb::Color::Black, kW = arb::Color::White;
 TEST(Synth, Chess2EveryArmyMatesAndIsMated) {
   chess2_cases({
       {"nemesis", "classic", Goal::Checkmated, "KM v K", kB, 4, 4, {}},
-      {"empowered", "classic", Goal::Checkmated, "KZY v K", kB, 4, 4, {}},
+      {"empowered", "classic", Goal::Checkmated, "KO v K", kB, 4, 4, {}},
       {"reaper", "classic", Goal::Checkmated, "KGB v K", kB, 4, 4, {}},
       {"two-kings", "classic", Goal::Checkmated, "WWR v K", kB, 4, 4, {}},
       {"animals", "animals", Goal::Checkmated, "KJ v KE", kB, 4, 4, {}},
