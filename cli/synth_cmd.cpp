@@ -50,6 +50,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   std::string goal = "checkmated", material, window, origin, side = "w", hands, pieces, count = "1", timeout;
   std::vector<std::string> squares;
   bool smallest = false, eager = false;
+  std::vector<std::string> options;
   po::options_description d(
       "arbiter synth --variant V --goal G [--material \"KQ v K\"] [--window WxH] [--count N] [--json]\n"
       "Positions meeting a goal, found by Z3 from the compiled ruleset, each verified by the\n"
@@ -58,6 +59,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   d.add_options()("variant", po::value(&c.variant), "bundled ruleset name")(
       "rules", po::value(&c.rules), "ruleset file")("set", po::value(&c.sets)->composing(),
                                                     "NAME=VALUE (ruleset options)")(
+      "option", po::value(&options)->composing(), "NAME=VALUE, as --set (e.g. white-army=two-kings)")(
       "goal", po::value(&goal),
       "checkmated, stalemated (the no-legal-move end), in-check, mate-in-1, no-legal-move")(
       "material", po::value(&material),
@@ -67,8 +69,9 @@ int cmd_synth(const std::vector<std::string>& args) {
       "origin", po::value(&origin), "grid: the window's lower-left square (default a1)")(
       "square", po::value(&squares)->composing(),
       "SQ=P fixes a square: a piece letter (White upper case) or `.`")(
-      "hands", po::value(&hands), "reserves or hands, WHITE/BLACK, e.g. QN/r (default empty)")(
-      "pieces", po::value(&pieces), "exactly this many pieces on the board")(
+      "hands", po::value(&hands),
+      "reserves, ChessMe hands or No Stress Chess cards, WHITE/BLACK, e.g. QN/r or PNBRQK/- (default "
+      "empty)")("pieces", po::value(&pieces), "exactly this many pieces on the board")(
       "smallest", po::bool_switch(&smallest), "the fewest pieces for which the goal can be met")(
       "count", po::value(&count), "distinct positions wanted (default 1)")(
       "eager", po::bool_switch(&eager), "every no-legal-action conjunct up front (default: lazily)")(
@@ -77,6 +80,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, false);
+  c.sets.insert(c.sets.end(), options.begin(), options.end());
 
   synth::Request r;
   try {
@@ -136,6 +140,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   }
   std::string result = out.found.size() >= static_cast<size_t>(r.count) ? "found"
                        : out.timed_out                                  ? "timeout"
+                       : !out.incomplete.empty()                        ? "not-found"
                        : out.found.empty()                              ? "impossible"
                                                                         : "exhausted";
   std::ostringstream secs;
@@ -145,7 +150,9 @@ int cmd_synth(const std::vector<std::string>& args) {
     std::cout << "{\"result\":\"" << result << "\",\"found\":" << out.found.size()
               << ",\"conjuncts\":" << out.conjuncts << ",\"refinements\":" << out.refinements
               << ",\"rejected\":" << out.rejected << ",\"solver_calls\":" << out.solver_calls
-              << ",\"seconds\":" << secs.str() << "}\n";
+              << ",\"seconds\":" << secs.str();
+    if (!out.incomplete.empty()) std::cout << ",\"incomplete\":\"" << json_escape(out.incomplete) << "\"";
+    std::cout << "}\n";
   } else {
     std::string where = r.window_w > 0 || compiled.program->grid ? " within the window" : "";
     std::string stats = " (" + secs.str() + " s, " + std::to_string(out.solver_calls) + " Z3 calls, " +
@@ -159,10 +166,13 @@ int cmd_synth(const std::vector<std::string>& args) {
     else if (result == "exhausted")
       std::cout << "exhausted: exactly " << out.found.size() << " position(s) exist" << where << stats
                 << "\n";
+    else if (result == "not-found")
+      std::cout << "not found: " << out.found.size()
+                << " position(s), and no proof that there are no more: " << out.incomplete << stats << "\n";
     else
       std::cerr << "arbiter synth: --timeout after " << out.found.size() << " position(s)" << stats << "\n";
   }
-  return result == "timeout" ? kFailed : kOk;
+  return result == "timeout" || result == "not-found" ? kFailed : kOk;
 }
 
 }  // namespace arb::cli

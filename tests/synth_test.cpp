@@ -5,8 +5,11 @@
 
 #include <cstdlib>
 #include <functional>
+#include <iostream>
+#include <map>
 #include <set>
 
+#include "arbiter/lang/compile.hpp"
 #include "helpers.hpp"
 #include "reference.hpp"
 
@@ -156,14 +159,17 @@ std::string fen_of(const std::vector<char>& board, char side) {
   return f + " " + side + " - - 0 1";
 }
 
-void agree_with_enumeration(Goal goal, const std::string& material, const std::string& pieces, int w, int h) {
+// Z3's complete list of positions meeting `goal` (pieces within the window) equals what the
+// generator finds by trying every placement; returns how many there are.
+size_t agree_with_enumeration(const std::shared_ptr<const arb::lang::Program>& program, Goal goal,
+                              const std::string& material, const std::string& pieces, int w, int h,
+                              char side = 'w') {
   SCOPED_TRACE(arb::synth::to_string(goal) + " " + material);
-  auto program = bundled_program("chess");
   auto e = arb::lang::make_compiled_engine(program);
   std::set<std::string> expected;
   std::vector<char> board(64, 0);
   enumerate(*e, pieces, w, h, 0, board, [&] {
-    std::string fen = fen_of(board, 'w');
+    std::string fen = fen_of(board, side);
     try {
       e->set_position(fen);
     } catch (const arb::PositionError&) {
@@ -171,7 +177,9 @@ void agree_with_enumeration(Goal goal, const std::string& material, const std::s
     }
     std::vector<arb::Action> acts;
     e->legal_actions(acts);
-    bool check = e->status().in_check;
+    arb::Status st = e->status();
+    if (st.reason == "midline-invasion") return;
+    bool check = st.in_check;
     if (acts.empty() && (goal == Goal::Checkmated ? check : !check)) expected.insert(e->position());
   });
   Request r;
@@ -179,23 +187,29 @@ void agree_with_enumeration(Goal goal, const std::string& material, const std::s
   r.material = material;
   r.window_w = w;
   r.window_h = h;
+  r.side = side == 'w' ? arb::Color::White : arb::Color::Black;
   r.count = 100000;
   auto out = arb::synth::synthesize(program, r);
   EXPECT_TRUE(out.exhausted);
+  EXPECT_TRUE(out.incomplete.empty());
   EXPECT_EQ(out.rejected, 0);
   std::set<std::string> got;
   for (const auto& f : out.found) got.insert(f.position);
   EXPECT_EQ(got.size(), out.found.size());
   EXPECT_EQ(got, expected);
-  EXPECT_GT(expected.size(), 0u);
+  return expected.size();
+}
+size_t agree_with_enumeration(Goal goal, const std::string& material, const std::string& pieces, int w,
+                              int h) {
+  return agree_with_enumeration(bundled_program("chess"), goal, material, pieces, w, h);
 }
 
 TEST(Synth, CheckmatesAgreeWithExhaustiveEnumerationOnAWindow) {
   // White to move on an 8 x 8 board, every piece within a1-d4 (the king may flee beyond).
-  agree_with_enumeration(Goal::Checkmated, "K v KQ", "Kkq", 4, 4);
-  agree_with_enumeration(Goal::Checkmated, "K v KR", "Kkr", 4, 4);
-  agree_with_enumeration(Goal::Stalemated, "K v KQ", "Kkq", 4, 4);
-  agree_with_enumeration(Goal::Checkmated, "KP v KBN", "KPkbn", 3, 3);
+  EXPECT_GT(agree_with_enumeration(Goal::Checkmated, "K v KQ", "Kkq", 4, 4), 0u);
+  EXPECT_GT(agree_with_enumeration(Goal::Checkmated, "K v KR", "Kkr", 4, 4), 0u);
+  EXPECT_GT(agree_with_enumeration(Goal::Stalemated, "K v KQ", "Kkq", 4, 4), 0u);
+  EXPECT_GT(agree_with_enumeration(Goal::Checkmated, "KP v KBN", "KPkbn", 3, 3), 0u);
 }
 
 TEST(Synth, ChessMeSmallestDrawHasTwoTiles) {
@@ -235,19 +249,327 @@ TEST(Synth, SquareConstraintsAndCount) {
     EXPECT_EQ(f.position.substr(f.position.rfind('/') + 1, 1), "K") << f.position;
 }
 
-// Programs whose rules the encoding does not state are refused, never answered with a
-// wrong "no such position": No Stress Chess's card layer, Chess 2's primitives.
+// A Chess 2 program with the two armies (compiled once per pair).
+std::shared_ptr<const arb::lang::Program> chess2_program(const std::string& white, const std::string& black) {
+  static std::map<std::pair<std::string, std::string>, std::shared_ptr<const arb::lang::Program>> cache;
+  auto key = std::make_pair(white, black);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled c =
+      arb::lang::compile_file(ruleset_path("chess2"), {{"white-army", white}, {"black-army", black}}, diags);
+  EXPECT_NE(c.program, nullptr) << diags.render();
+  return cache[key] = c.program;
+}
+
+const std::vector<std::string> kArmies = {"classic", "nemesis",   "empowered",
+                                          "reaper",  "two-kings", "animals"};
+
+// The Chess 2 encoding against the generator on positions of random games: the check of
+// the side to move and every legal move, strike, whirlwind and rampage, both ways (an
+// action the encoding calls legal that is not would make an unsat answer wrong; one the
+// encoding misses would only cost refinements). Each army meets the next: every army
+// plays White once and Black once.
+TEST(Synth, Chess2EncodingAgreesWithTheGenerator) {
+  const bool fast = std::getenv("ARBITER_FAST") != nullptr;
+  const int games = fast ? 1 : 2, plies = fast ? 20 : 40;
+  uint64_t rng = 12345;
+  auto next = [&] {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+  };
+  for (size_t i = 0; i < kArmies.size(); ++i) {
+    {
+      const std::string w = kArmies[i], b = kArmies[(i + 1) % kArmies.size()];
+      SCOPED_TRACE(w + " v " + b);
+      auto program = chess2_program(w, b);
+      ASSERT_NE(program, nullptr);
+      std::vector<std::string> positions;
+      for (int g = 0; g < games; ++g) {
+        auto e = arb::lang::make_compiled_engine(program);
+        e->set_position(arb::lang::program_start(*program, static_cast<int>(next() % 960)));
+        for (int ply = 0; ply < plies; ++ply) {
+          std::vector<arb::Action> acts;
+          e->legal_actions(acts);
+          if (acts.empty() || e->status().result != arb::Result::Ongoing) break;
+          e->apply(acts[next() % acts.size()]);
+          std::string pos = e->position();
+          // The encoding has no castling rights and no en-passant square.
+          auto f = fields(pos);
+          f[2] = "-";
+          f[3] = "-";
+          std::string plain = f[0] + " " + f[1] + " - - " + f[4] + " " + f[5];
+          // A game over by midline invasion has no actions; synthesis excludes it.
+          if (e->status().reason != "midline-invasion") positions.push_back(plain);
+        }
+      }
+      std::vector<std::string> diff = arb::synth::compare_encoding(program, positions);
+      EXPECT_TRUE(diff.empty()) << diff.size() << " differences, the first: " << diff[0];
+      if (std::getenv("SYNTH_DEBUG"))
+        for (const auto& d : diff) std::cerr << d << "\n";
+    }
+  }
+}
+
+// The goal judged by Chess 2's reference engine with the two armies.
+bool chess2_reference_agrees(const std::string& white, const std::string& black, const std::string& position,
+                             Goal goal, const std::string& move) {
+  auto e = arb::ref::make_chess2_engine({{"white-army", white}, {"black-army", black}});
+  e->set_position(position);
+  std::vector<arb::Action> acts;
+  e->legal_actions(acts);
+  arb::Status st = e->status();
+  if (st.reason == "midline-invasion") return false;
+  switch (goal) {
+    case Goal::InCheck:
+      return st.in_check;
+    case Goal::Checkmated:
+      return acts.empty() && st.in_check;
+    case Goal::Stalemated:
+      return acts.empty() && !st.in_check;
+    case Goal::NoLegalMove:
+      return acts.empty();
+    case Goal::MateIn1:
+      for (const auto& a : acts) {
+        if (canonical(*e, a).rfind(move, 0) != 0) continue;
+        e->apply(a);
+        std::vector<arb::Action> r;
+        e->legal_actions(r);
+        arb::Status after = e->status();
+        bool mate = r.empty() && after.in_check && after.reason != "midline-invasion";
+        e->undo();
+        if (mate) return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+struct Chess2Case {
+  std::string white, black;
+  Goal goal;
+  std::string material;
+  arb::Color side;
+  int w, h;
+  std::vector<std::pair<arb::Coord, char>> squares;
+};
+
+void chess2_cases(const std::vector<Chess2Case>& cases) {
+  const bool fast = std::getenv("ARBITER_FAST") != nullptr;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Chess2Case& c = cases[i];
+    if (fast && i % 3 != 0) continue;
+    SCOPED_TRACE(c.white + " v " + c.black + " " + arb::synth::to_string(c.goal) + " " + c.material);
+    Request r;
+    r.goal = c.goal;
+    r.material = c.material;
+    r.side = c.side;
+    r.window_w = c.w;
+    r.window_h = c.h;
+    r.squares = c.squares;
+    auto program = chess2_program(c.white, c.black);
+    ASSERT_NE(program, nullptr);
+    auto out = arb::synth::synthesize(program, r);
+    ASSERT_EQ(out.found.size(), 1u);
+    EXPECT_EQ(out.rejected, 0);
+    const auto& f = out.found[0];
+    SCOPED_TRACE(f.position + " " + f.move);
+    EXPECT_TRUE(arb::synth::verify(program, f.position, c.goal, f.move));
+    EXPECT_TRUE(chess2_reference_agrees(c.white, c.black, f.position, c.goal, f.move));
+    EXPECT_EQ(auto_side(f.position), c.side);
+  }
+}
+
+const arb::Color kB = arb::Color::Black, kW = arb::Color::White;
+
+// Every army mates, and the armies with their own ways out (whirlwinds, rampages, strikes,
+// borrowing, nemesis moves) are mated or left without a move: positions on a1-d4, each
+// verified on the compiled generator and on the reference engine.
+TEST(Synth, Chess2EveryArmyMatesAndIsMated) {
+  chess2_cases({
+      {"nemesis", "classic", Goal::Checkmated, "KM v K", kB, 4, 4, {}},
+      {"empowered", "classic", Goal::Checkmated, "KO v K", kB, 4, 4, {}},
+      {"reaper", "classic", Goal::Checkmated, "KGB v K", kB, 4, 4, {}},
+      {"two-kings", "classic", Goal::Checkmated, "WWR v K", kB, 4, 4, {}},
+      {"animals", "animals", Goal::Checkmated, "KJ v KE", kB, 4, 4, {}},
+      {"classic", "two-kings", Goal::Checkmated, "KQR v WW", kB, 4, 4, {}},
+      {"classic", "animals", Goal::Stalemated, "KQ v KT", kB, 4, 4, {}},
+  });
+}
+
+// Every army gives check with its own pieces (the tiger's strike, the elephant's rampage,
+// borrowed movement); a mate in one for Two Kings.
+TEST(Synth, Chess2EveryArmyChecksAndMatesInOne) {
+  chess2_cases({
+      {"classic", "empowered", Goal::InCheck, "KN v KO", kB, 4, 4, {}},
+      {"nemesis", "classic", Goal::InCheck, "KM v K", kB, 4, 4, {}},
+      {"empowered", "classic", Goal::InCheck, "KXY v K", kB, 4, 4, {}},
+      {"reaper", "classic", Goal::InCheck, "KAN v K", kB, 4, 4, {}},
+      {"two-kings", "classic", Goal::InCheck, "WWB v K", kB, 4, 4, {}},
+      {"animals", "classic", Goal::InCheck, "KT v K", kB, 4, 4, {}},
+      {"animals", "classic", Goal::InCheck, "KE v KP", kB, 4, 4, {}},
+      {"two-kings", "classic", Goal::MateIn1, "WWR v K", kW, 3, 8, {{arb::Coord{0, 8}, 'k'}}},
+  });
+}
+
+// Unsat answers for Chess 2 are proofs: on a window, the complete list Z3 gives equals an
+// exhaustive enumeration with the generator, empty lists included.
+TEST(Synth, Chess2ImpossibleAndExhaustedAgreeWithEnumeration) {
+  // A reaper never gives check (RULINGS 4.8): no mate with it alone.
+  EXPECT_EQ(agree_with_enumeration(chess2_program("reaper", "classic"), Goal::Checkmated, "KA v K", "Kak", 4,
+                                   4, 'b'),
+            0u);
+  // The ghost cannot be taken, so it takes squares from the king: 12 mates on a1-d4.
+  EXPECT_EQ(agree_with_enumeration(chess2_program("reaper", "classic"), Goal::Checkmated, "KGB v K", "KGBk",
+                                   4, 4, 'b'),
+            12u);
+  if (std::getenv("ARBITER_FAST")) return;
+  // The elephant always has a move or a rampage on a1-d4 with K v KQ: no loss by lack of moves.
+  EXPECT_EQ(agree_with_enumeration(chess2_program("classic", "animals"), Goal::Stalemated, "KQ v KE", "KQke",
+                                   4, 4, 'b'),
+            0u);
+  // Two warrior kings against a queen and a rook (whirlwinds): every mate on a1-c3.
+  agree_with_enumeration(chess2_program("classic", "two-kings"), Goal::Checkmated, "KQ v WW", "KQww", 3, 3,
+                         'b');
+}
+
+// No Stress Chess (RULINGS 3): the ruleset at one level.
+std::shared_ptr<const arb::lang::Program> nostress_program(const std::string& level) {
+  static std::map<std::string, std::shared_ptr<const arb::lang::Program>> cache;
+  auto it = cache.find(level);
+  if (it != cache.end()) return it->second;
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled c = arb::lang::compile_file(ruleset_path("nostress"), {{"level", level}}, diags);
+  EXPECT_NE(c.program, nullptr) << diags.render();
+  return cache[level] = c.program;
+}
+
+// The goal judged by No Stress Chess's reference engine (its options from the text's level).
+bool nostress_reference_agrees(const std::string& level, const std::string& position, Goal goal,
+                               const std::string& move) {
+  auto e = arb::ref::make_nostress_engine({{"level", level}});
+  e->set_position(position);
+  arb::Status st = e->status();
+  switch (goal) {
+    case Goal::InCheck:
+      return st.in_check;
+    case Goal::Checkmated:
+      return st.reason == "checkmate";
+    case Goal::Stalemated:
+      return st.reason == "stalemate";
+    case Goal::NoLegalMove:
+      return st.reason == "checkmate" || st.reason == "stalemate";
+    case Goal::MateIn1: {
+      std::vector<arb::Action> acts;
+      e->legal_actions(acts);
+      const arb::Result win =
+          auto_side(position) == arb::Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins;
+      for (const auto& a : acts) {
+        if (canonical(*e, a) != move) continue;
+        e->apply(a);
+        arb::Status after = e->status();
+        return after.result == win && after.reason == (level == "advanced" ? "checkmate" : "royal-capture");
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+struct NoStressCase {
+  std::string level;
+  Goal goal;
+  std::string material, hands;
+  int w, h;
+};
+
+// No Stress Chess: the mover has drawn and holds H + 1 cards and may move only the kinds
+// they name; the positions are verified with their cards on both engines.
+TEST(Synth, NoStressCardsVerifiedOnBothEngines) {
+  const std::vector<NoStressCase> cases = {
+      {"advanced", Goal::Checkmated, "K v KQ", "", 4, 4},
+      {"advanced", Goal::InCheck, "K v KN", "", 4, 4},
+      {"advanced", Goal::Stalemated, "K v KQ", "", 4, 4},
+      {"advanced", Goal::MateIn1, "KR v K", "PNBRQK/-", 4, 4},
+      {"3", Goal::MateIn1, "KN v K", "", 4, 4},
+      {"2", Goal::MateIn1, "KB v K", "PPNB/-", 4, 4},
+      {"1", Goal::MateIn1, "KQ v KR", "", 4, 4},
+  };
+  const bool fast = std::getenv("ARBITER_FAST") != nullptr;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const NoStressCase& c = cases[i];
+    if (fast && i % 3 != 0) continue;
+    SCOPED_TRACE(c.level + " " + arb::synth::to_string(c.goal) + " " + c.material + " " + c.hands);
+    Request r;
+    r.goal = c.goal;
+    r.material = c.material;
+    r.window_w = c.w;
+    r.window_h = c.h;
+    if (!c.hands.empty()) {
+      // The CLI's form WHITE/BLACK, case-coded as the request wants it.
+      for (size_t k = 0, slash = c.hands.find('/'); k < c.hands.size(); ++k)
+        if (c.hands[k] != '/' && c.hands[k] != '-')
+          r.hands.push_back(k < slash ? c.hands[k] : static_cast<char>(std::tolower(c.hands[k])));
+    }
+    auto program = nostress_program(c.level);
+    ASSERT_NE(program, nullptr);
+    auto out = arb::synth::synthesize(program, r);
+    ASSERT_EQ(out.found.size(), 1u);
+    EXPECT_EQ(out.rejected, 0);
+    const auto& f = out.found[0];
+    SCOPED_TRACE(f.position + " " + f.move);
+    EXPECT_NE(f.position.find(" level:" + c.level + " "), std::string::npos);
+    EXPECT_TRUE(arb::synth::verify(program, f.position, c.goal, f.move));
+    EXPECT_TRUE(nostress_reference_agrees(c.level, f.position, c.goal, f.move));
+    if (c.goal == Goal::MateIn1) {
+      // The mating move is of a kind the mover's hand names.
+      std::string hand = f.position.substr(f.position.find("whand:") + 6);
+      EXPECT_NE(hand.substr(0, hand.find(' ')).find(f.move.substr(0, 1)), std::string::npos) << f.move;
+    }
+  }
+}
+
+// Unsat answers about the cards are proofs: with no Rook, Queen or King card a lone rook
+// cannot mate in one (the king cannot help either); with the cards it can.
+TEST(Synth, NoStressCardsProveImpossible) {
+  Request r;
+  r.goal = Goal::MateIn1;
+  r.material = "KR v K";
+  r.window_w = r.window_h = 4;
+  r.hands = "PPNNBB";
+  auto out = arb::synth::synthesize(nostress_program("advanced"), r);
+  EXPECT_TRUE(out.found.empty() && out.exhausted && out.incomplete.empty());
+  r.hands = "PNBRQK";
+  out = arb::synth::synthesize(nostress_program("advanced"), r);
+  EXPECT_EQ(out.found.size(), 1u);
+  // Level 3: a knight card cannot capture the king with a bishop.
+  r.material = "KB v K";
+  r.hands = "NNNPPP";
+  out = arb::synth::synthesize(nostress_program("3"), r);
+  EXPECT_TRUE(out.found.empty() && out.exhausted && out.incomplete.empty());
+}
+
+// Requests the encoding does not state are refused, never answered with a wrong "no such
+// position": No Stress Chess levels 1-3 have no check, so only mate-in-1 (a capture of the
+// king) is stated there; a Chess 2 mate-in-1 for an army with actions in place is answered
+// without a proof of impossibility.
 TEST(Synth, RefusesWhatTheEncodingDoesNotState) {
   Request r;
   r.goal = Goal::Checkmated;
-  for (const char* v : {"nostress", "chess2"}) {
+  for (const char* level : {"1", "2", "3"}) {
     try {
-      arb::synth::synthesize(bundled_program(v), r);
-      ADD_FAILURE() << v << " was synthesised";
+      arb::synth::synthesize(nostress_program(level), r);
+      ADD_FAILURE() << "level " << level << " checkmated was synthesised";
     } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("does not encode"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("has no check"), std::string::npos) << e.what();
     }
   }
+  r.goal = Goal::MateIn1;
+  r.material = "KJ v K";
+  r.window_w = r.window_h = 4;  // White to move, Black's king on White's half: no position
+  auto out = arb::synth::synthesize(chess2_program("animals", "classic"), r);
+  EXPECT_TRUE(out.found.empty());
+  EXPECT_NE(out.incomplete.find("rampage"), std::string::npos) << out.incomplete;
 }
 
 }  // namespace

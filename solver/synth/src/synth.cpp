@@ -50,14 +50,34 @@ using lang::Program;
 
 // A move of one piece type from one square: the target, the squares that must be empty on
 // the way (a ride's or a lame leap's), and whether it may move there quietly or capture.
+// A piece of one colour and type on one cell: a condition of a target or an attack.
+struct Lit {
+  int cell, c, t;
+};
+// A move of one piece type from one square: the target, the squares that must be empty on
+// the way (a ride's or a lame leap's), whether it may move there quietly or capture, and
+// Chess 2's conditions: `need` pieces present (a lender of borrowed movement), `own` a
+// capture of an own piece (Betza `d`), `region` the destination inside the rectangle to an
+// enemy royal piece (RULINGS 4.6).
 struct Target {
   int to;
   std::vector<int> path;
   bool move, capture;
+  bool own = false, region = false;
+  std::vector<Lit> need;
+  Target(int to_, std::vector<int> path_, bool move_, bool capture_, std::vector<Lit> need_ = {})
+      : to(to_), path(std::move(path_)), move(move_), capture(capture_), need(std::move(need_)) {}
 };
+// An attack on a square: the attacker, the squares that must be empty, the pieces that must
+// stand (`need`: a lender) and those that must not (`none`: a rampage's blockers, a royal
+// beside a whirlwind).
 struct Attack {
   int from, type;
   std::vector<int> path;
+  std::vector<Lit> need, none;
+  Attack(int from_, int type_, std::vector<int> path_, std::vector<Lit> need_ = {},
+         std::vector<Lit> none_ = {})
+      : from(from_), type(type_), path(std::move(path_)), need(std::move(need_)), none(std::move(none_)) {}
 };
 
 // The board as the encoding sees it, built from the Program's tables. Cells are the
@@ -74,7 +94,17 @@ struct Geo {
   std::map<std::pair<int, int>, int> index;
   int nt = 0;
   std::string letters;
-  int royal = -1;
+  int royal = -1;                 // the first royal type
+  uint32_t royal_mask = 0;        // every royal type (bit per type)
+  int royal_count[2] = {1, 1};    // at most this many royal pieces per colour (Two Kings: 2)
+  uint32_t army[2] = {~0u, ~0u};  // the types each colour may hold
+  // Capture rules (RULINGS 4.5-4.10): the enemy types type t may take, the distance from
+  // which a type may be taken at most (0: any), the own types a Betza `d` leap may take.
+  uint32_t take[lang::kMaxTypes] = {};
+  int within[lang::kMaxTypes] = {};
+  uint32_t own_takeable = 0;
+  bool attacks_built = false;  // the attacks come from the check tables, not the targets
+  const Program* prog = nullptr;
   bool adjacency = false, royals_apart = false, royal_safe = true, has_reserve = false;
   std::vector<std::vector<Target>> targets[2];  // [c][f * nt + t]
   std::vector<std::vector<Attack>> attacks[2];  // [by][k]
@@ -98,8 +128,12 @@ struct Geo {
     index[{x, y}] = id;
     return id;
   }
+  int dist(int a, int b) const {
+    return std::max(std::abs(coord[a].x - coord[b].x), std::abs(coord[a].y - coord[b].y));
+  }
+  bool is_royal(int t) const { return (royal_mask >> t) & 1; }
   void finish() {
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < 2 && !attacks_built; ++c) {
       attacks[c].assign(ncells, {});
       for (int f = 0; f < ncells; ++f)
         for (int t = 0; t < nt; ++t)
@@ -121,6 +155,154 @@ void count_set_letter(Geo& g, char ch) {
   int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
   size_t t = g.letters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
   if (t != std::string::npos) ++g.set[c][t];
+}
+
+// The cells from f along direction d, at most `range` of them (0: to the edge).
+std::vector<int> line_cells(const Geo& g, int f, int d, int range) {
+  std::vector<int> out;
+  for (int i = 1, x = g.coord[f].x + lang::kDirDx[d], y = g.coord[f].y + lang::kDirDy[d];
+       range == 0 || i <= range; ++i, x += lang::kDirDx[d], y += lang::kDirDy[d]) {
+    int to = g.cell(x, y);
+    if (to < 0) break;
+    out.push_back(to);
+  }
+  return out;
+}
+
+// Chess 2's primitives on a bounded board (RULINGS 4.5-4.10), read from the Program and its
+// tables exactly as the generator reads them: the capture rules, the extra targets
+// (limited lines, own captures, teleports, region moves, borrowed movement) and the attack
+// relation (check tables, borrowed check, strike and capturing lines, whirlwinds, rampages).
+template <class BB>
+void build_chess2(const Program& p, const lang::BoardTables<BB>& T, Geo& g) {
+  using Tg = lang::PieceProgram::Targets;
+  uint32_t immune = 0, never = 0, only_royal = 0;
+  for (int t = 0; t < g.nt; ++t) {
+    const lang::PieceProgram& pp = p.types[t];
+    if (pp.immune) immune |= 1u << t;
+    if (pp.immune || pp.captured_by == Tg::None) never |= 1u << t;
+    if (pp.captured_by == Tg::Royal) only_royal |= 1u << t;
+    g.within[t] = pp.captured_within;
+  }
+  const uint32_t all = g.nt >= 32 ? ~0u : (1u << g.nt) - 1;
+  for (int t = 0; t < g.nt; ++t) {
+    const lang::PieceProgram& pp = p.types[t];
+    uint32_t m = all & ~never;
+    if (!pp.royal) m &= ~only_royal;
+    if (pp.captures == Tg::Royal) m &= g.royal_mask;
+    if (pp.captures == Tg::NonRoyal) m &= ~g.royal_mask;
+    if (pp.captures == Tg::None) m = 0;
+    g.take[t] = m;
+  }
+  g.own_takeable = all & ~g.royal_mask & ~immune;
+  auto test = [](const BB& b, int s) { return lang::bb::test(b, s); };
+  for (int c = 0; c < 2; ++c) {
+    g.attacks[c].assign(g.ncells, {});
+    for (int t = 0; t < g.nt; ++t) {
+      const lang::PieceProgram& pp = p.types[t];
+      const lang::PieceTables<BB>& pt = T.pieces[t];
+      for (int f = 0; f < g.ncells; ++f) {
+        std::vector<Target>& out = g.targets[c][f * g.nt + t];
+        // Extra targets.
+        for (const auto& l : pp.limited[c]) {
+          std::vector<int> path;
+          for (int to : line_cells(g, f, l.d, l.range)) {
+            out.push_back(Target{to, path, l.move, l.capture});
+            path.push_back(to);
+          }
+        }
+        for (int to = 0; to < g.ncells; ++to) {
+          if (test(pt.own_capture[c][f], to)) {
+            Target tg{to, {}, false, false};
+            tg.own = true;
+            out.push_back(tg);
+          }
+          if ((pp.teleport_move || pp.teleport_capture) && test(pt.teleport_to[c], to) && to != f)
+            out.push_back(Target{to, {}, pp.teleport_move, pp.teleport_capture});
+          if (test(pt.region_move[c][f], to)) {
+            Target tg{to, {}, true, false};
+            tg.region = true;
+            out.push_back(tg);
+          }
+        }
+        // Borrowed movement: the lender's leaps and rides from f, with the lender beside.
+        if (pp.borrows)
+          for (int n = 0; n < g.ncells; ++n) {
+            if (!test(pt.lenders[f], n)) continue;
+            for (int u = 0; u < g.nt; ++u) {
+              if (!((pp.borrows >> u) & 1)) continue;
+              const lang::PieceTables<BB>& lt = T.pieces[u];
+              Lit lender{n, c, u};
+              for (int to = 0; to < g.ncells; ++to) {
+                bool m = test(lt.leap_move[c][f], to), k = test(lt.leap_capture[c][f], to);
+                if (m || k) out.push_back(Target{to, {}, m, k, {lender}});
+                if (test(lt.check_from[c][to], f)) g.attacks[c][to].push_back(Attack{f, t, {}, {lender}, {}});
+              }
+              for (int d = 0; d < 8; ++d) {
+                bool m = (lt.ride_move[c] >> d) & 1, k = (lt.ride_capture[c] >> d) & 1,
+                     chk = (lt.ride_check[c] >> d) & 1;
+                if (!m && !k && !chk) continue;
+                std::vector<int> path;
+                for (int to : line_cells(g, f, d, 0)) {
+                  if (m || k) out.push_back(Target{to, path, m, k, {lender}});
+                  if (chk) g.attacks[c][to].push_back(Attack{f, t, path, {lender}, {}});
+                  path.push_back(to);
+                }
+              }
+            }
+          }
+        // Attacks: the check tables (leaps and rides of the pieces that give check).
+        for (int to = 0; to < g.ncells; ++to)
+          if (test(pt.check_from[c][to], f)) g.attacks[c][to].push_back(Attack{f, t, {}});
+        for (int d = 0; d < 8; ++d) {
+          if (!((pt.ride_check[c] >> d) & 1)) continue;
+          std::vector<int> path;
+          for (int to : line_cells(g, f, d, 0)) {
+            g.attacks[c][to].push_back(Attack{f, t, path});
+            path.push_back(to);
+          }
+        }
+        if (!pp.gives_check) continue;
+        for (const auto* lines : {&pp.strikes[c], &pp.limited[c]})
+          for (const auto& l : *lines) {
+            if (!l.capture) continue;
+            std::vector<int> path;
+            for (int to : line_cells(g, f, l.d, l.range)) {
+              g.attacks[c][to].push_back(Attack{f, t, path});
+              path.push_back(to);
+            }
+          }
+        if (pp.remove_radius > 0) {
+          std::vector<Lit> none;
+          if (pp.remove_not_beside_own_royal)
+            for (int n = 0; n < g.ncells; ++n)
+              if (test(T.adjacent[f], n))
+                for (int r = 0; r < g.nt; ++r)
+                  if (g.is_royal(r)) none.push_back(Lit{n, c, r});
+          for (int to = 0; to < g.ncells; ++to)
+            if (test(pt.around[f], to)) g.attacks[c][to].push_back(Attack{f, t, {}, {}, none});
+        }
+        if (pp.rampage_range > 0)
+          for (int d = 0; d < 8; ++d) {
+            if (!((pp.rampage_dirs[c] >> d) & 1)) continue;
+            std::vector<int> path = line_cells(g, f, d, pp.rampage_range);
+            std::vector<Lit> none;
+            for (int s : path) {
+              for (int u = 0; u < g.nt; ++u) {
+                if (pp.rampage_blocked_own_royal && g.is_royal(u)) none.push_back(Lit{s, c, u});
+                bool blocked = ((pp.rampage_blocked_types >> u) & 1) ||
+                               (pp.rampage_blocked_immune && ((immune >> u) & 1));
+                if (blocked) none.push_back(Lit{s, c, u}), none.push_back(Lit{s, c ^ 1, u});
+              }
+              if (pp.rampage_self_beyond >= 0 && g.dist(f, s) > pp.rampage_self_beyond)
+                none.push_back(Lit{s, c ^ 1, t});
+            }
+            for (int to : path) g.attacks[c][to].push_back(Attack{f, t, {}, {}, none});
+          }
+      }
+    }
+  }
+  g.attacks_built = true;
 }
 
 template <class BB>
@@ -170,17 +352,21 @@ void build_bounded(const Program& p, const lang::BoardTables<BB>& T, Geo& g, int
         if (lang::bb::test(pt.forbidden_zone[c], f) || (must && in_promo)) g.standable[c][f * g.nt + t] = 0;
         if (lang::bb::test(T.place_zone[c], f) && !(pp.must_promote && in_promo))
           g.placeable[c][f * g.nt + t] = 1;
-        if (in_promo) g.promote[c][f * g.nt + t] = pp.promote_to;
+        if (in_promo)
+          g.promote[c][f * g.nt + t] = pp.promote_choices[c].empty() ? pp.promote_to : pp.promote_choices[c];
+        if (!((g.army[c] >> t) & 1)) g.standable[c][f * g.nt + t] = g.placeable[c][f * g.nt + t] = 0;
       }
     g.must_promote.push_back(pp.must_promote);
     if (!pp.promote_to.empty()) g.promoters.push_back(t);
   }
   std::string lower;
   for (char ch : p.letters) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-  FenFields start = parse_fen(p.start_text, p.width, p.height, p.letters + lower);
+  FenFields start =
+      parse_fen(p.cards ? p.cards->board : lang::program_start(p, -1), p.width, p.height, p.letters + lower);
   for (char ch : start.cells)
     if (ch) count_set_letter(g, ch);
   for (char ch : start.reserve) count_set_letter(g, ch);
+  if (p.chess2_primitives) build_chess2(p, T, g);
 }
 
 void build_grid(const Program& p, Geo& g, int ox, int oy, int ww, int wh) {
@@ -313,23 +499,29 @@ class Encoder {
     return a;
   }
 
+  z3::expr lit(const Board& b, const Lit& l) const { return pc(b, l.cell, l.c, l.t); }
   z3::expr attacked(const Board& b, int k, int by) const {
     std::vector<z3::expr> terms;
     for (const Attack& at : g_.attacks[by][k]) {
       std::vector<z3::expr> conj{pc(b, at.from, by, at.type)};
       if (L.is_F(conj[0])) continue;
       for (int s : at.path) conj.push_back(L.neg(b.occ[s]));
+      for (const Lit& l : at.need) conj.push_back(lit(b, l));
+      for (const Lit& l : at.none) conj.push_back(L.neg(lit(b, l)));
       terms.push_back(L.all(conj));
     }
     return L.any(terms);
   }
+  // Any royal piece of colour c attacked (the generator's check, every royal piece).
   z3::expr royal_attacked(const Board& b, int c) const {
     std::vector<z3::expr> terms;
-    for (int k = 0; k < g_.ncells; ++k) {
-      const z3::expr& r = pc(b, k, c, g_.royal);
-      if (L.is_F(r)) continue;
-      terms.push_back(L.all({r, attacked(b, k, c ^ 1)}));
-    }
+    for (int k = 0; k < g_.ncells; ++k)
+      for (int t = 0; t < g_.nt; ++t) {
+        if (!g_.is_royal(t)) continue;
+        const z3::expr& r = pc(b, k, c, t);
+        if (L.is_F(r)) continue;
+        terms.push_back(L.all({r, attacked(b, k, c ^ 1)}));
+      }
     return L.any(terms);
   }
   z3::expr royals_adjacent(const Board& b) const {
@@ -338,6 +530,15 @@ class Encoder {
       for (int n : g_.near[k]) terms.push_back(L.all({pc(b, k, 0, g_.royal), pc(b, n, 1, g_.royal)}));
     return L.any(terms);
   }
+  // An enemy piece on `to` that colour c's type t from `from` may capture (RULINGS 4.5-4.10).
+  z3::expr capturable(const Board& b, int c, int t, int from, int to) const {
+    if (!g_.prog || !g_.prog->chess2_primitives) return b.col[to * 2 + (c ^ 1)];
+    std::vector<z3::expr> v;
+    for (int u = 0; u < g_.nt; ++u)
+      if (((g_.take[t] >> u) & 1) && (g_.within[u] == 0 || g_.dist(from, to) <= g_.within[u]))
+        v.push_back(pc(b, to, c ^ 1, u));
+    return L.any(v);
+  }
   // Colour c's type t on `from` may legally move to `to` (any promotion choice) in b.
   z3::expr reach(const Board& b, int c, int t, int from, int to) const {
     std::vector<z3::expr> parts;
@@ -345,6 +546,21 @@ class Encoder {
       if (tg.to != to) continue;
       std::vector<z3::expr> conj;
       for (int s : tg.path) conj.push_back(L.neg(b.occ[s]));
+      for (const Lit& l : tg.need) conj.push_back(lit(b, l));
+      if (tg.region) {
+        // Inside the rectangle spanned by `from` and some enemy royal piece.
+        std::vector<z3::expr> rect;
+        const Coord a = g_.coord[from], d = g_.coord[to];
+        for (int r = 0; r < g_.ncells; ++r) {
+          const Coord k = g_.coord[r];
+          if (d.x < std::min(a.x, k.x) || d.x > std::max(a.x, k.x) || d.y < std::min(a.y, k.y) ||
+              d.y > std::max(a.y, k.y))
+            continue;
+          for (int u = 0; u < g_.nt; ++u)
+            if (g_.is_royal(u)) rect.push_back(pc(b, r, c ^ 1, u));
+        }
+        conj.push_back(L.any(rect));
+      }
       std::vector<z3::expr> opts;
       if (tg.move) {
         std::vector<z3::expr> quiet{L.neg(b.occ[to])};
@@ -356,7 +572,13 @@ class Encoder {
         }
         opts.push_back(L.all(quiet));
       }
-      if (tg.capture) opts.push_back(b.col[to * 2 + (c ^ 1)]);
+      if (tg.capture) opts.push_back(capturable(b, c, t, from, to));
+      if (tg.own) {
+        std::vector<z3::expr> own;
+        for (int u = 0; u < g_.nt; ++u)
+          if ((g_.own_takeable >> u) & 1) own.push_back(pc(b, to, c, u));
+        opts.push_back(L.any(own));
+      }
       conj.push_back(L.any(opts));
       parts.push_back(L.all(conj));
     }
@@ -378,6 +600,93 @@ class Encoder {
     z3::expr r = reach(b, c, t, from, to);
     if (L.is_F(r)) return L.F;
     return L.all({here, r, safe_after(after(b, from, to, c, t), c, t, to)});
+  }
+  // The board with the pieces on `x` removed, those of the types in `keep` excepted.
+  void remove_on(Board& a, int x, uint32_t keep) const {
+    std::vector<z3::expr> any_c[2];
+    for (int c = 0; c < 2; ++c)
+      for (int u = 0; u < g_.nt; ++u) {
+        z3::expr& v = a.pc[(x * 2 + c) * g_.nt + u];
+        if (!((keep >> u) & 1)) v = L.F;
+        any_c[c].push_back(v);
+      }
+    a.col[x * 2] = L.any(any_c[0]);
+    a.col[x * 2 + 1] = L.any(any_c[1]);
+    a.occ[x] = L.any({a.col[x * 2], a.col[x * 2 + 1]});
+  }
+  // RULINGS 4.10's strike: colour c's type t on `from` captures on `to` without moving.
+  z3::expr legal_strike(const Board& b, int c, int t, int from, int to) const {
+    const lang::PieceProgram& pp = g_.prog->types[t];
+    z3::expr here = pc(b, from, c, t);
+    std::vector<z3::expr> ways;
+    for (const auto& l : pp.strikes[c]) {
+      std::vector<int> cells = line_cells(g_, from, l.d, l.range);
+      auto it = std::find(cells.begin(), cells.end(), to);
+      if (it == cells.end()) continue;
+      std::vector<z3::expr> conj;
+      for (auto p = cells.begin(); p != it; ++p) conj.push_back(L.neg(b.occ[*p]));
+      ways.push_back(L.all(conj));
+    }
+    if (ways.empty()) return L.F;
+    Board a = b;
+    remove_on(a, to, 0);
+    return L.all({here, L.any(ways), capturable(b, c, t, from, to), safe_after(a, c, t, from)});
+  }
+  // RULINGS 4.9's whirlwind: the piece stays and removes every piece around it but immune
+  // and spared ones, at least `remove_at_least`, never beside an own royal piece.
+  z3::expr legal_whirl(const Board& b, int c, int t, int from) const {
+    const lang::PieceProgram& pp = g_.prog->types[t];
+    if (pp.remove_radius <= 0) return L.F;
+    uint32_t keep = pp.remove_spare;
+    for (int u = 0; u < g_.nt; ++u)
+      if (g_.prog->types[u].immune) keep |= 1u << u;
+    std::vector<z3::expr> conj{pc(b, from, c, t)};
+    z3::expr_vector victims(L.ctx);
+    Board a = b;
+    for (int x = 0; x < g_.ncells; ++x) {
+      int dd = g_.dist(from, x);
+      if (dd == 0 || dd > pp.remove_radius) continue;
+      for (int cc = 0; cc < 2; ++cc)
+        for (int u = 0; u < g_.nt; ++u)
+          if (!((keep >> u) & 1) && !L.is_F(pc(b, x, cc, u))) victims.push_back(pc(b, x, cc, u));
+      if (pp.remove_not_beside_own_royal && dd == 1)
+        for (int u = 0; u < g_.nt; ++u)
+          if (g_.is_royal(u)) conj.push_back(L.neg(pc(b, x, c, u)));
+      remove_on(a, x, keep);
+    }
+    if (pp.remove_at_least > 0) {
+      if (static_cast<int>(victims.size()) < pp.remove_at_least) return L.F;
+      conj.push_back(z3::atleast(victims, pp.remove_at_least));
+    }
+    conj.push_back(safe_after(a, c, t, from));
+    return L.all(conj);
+  }
+  // RULINGS 4.10's rampage along direction d: a piece within reach, no blocker on the path;
+  // it removes every piece on the path and ends at its far end.
+  z3::expr legal_rampage(const Board& b, int c, int t, int from, int d) const {
+    const lang::PieceProgram& pp = g_.prog->types[t];
+    if (pp.rampage_range <= 0 || !((pp.rampage_dirs[c] >> d) & 1)) return L.F;
+    std::vector<int> path = line_cells(g_, from, d, pp.rampage_range);
+    if (path.empty()) return L.F;
+    std::vector<z3::expr> conj{pc(b, from, c, t)}, some;
+    Board a = b;
+    for (int s : path) {
+      some.push_back(b.occ[s]);
+      for (int u = 0; u < g_.nt; ++u) {
+        bool blocked =
+            ((pp.rampage_blocked_types >> u) & 1) || (pp.rampage_blocked_immune && g_.prog->types[u].immune);
+        if ((pp.rampage_blocked_own_royal && g_.is_royal(u)) || blocked)
+          conj.push_back(L.neg(pc(b, s, c, u)));
+        if (blocked) conj.push_back(L.neg(pc(b, s, c ^ 1, u)));
+      }
+      if (pp.rampage_self_beyond >= 0 && g_.dist(from, s) > pp.rampage_self_beyond)
+        conj.push_back(L.neg(pc(b, s, c ^ 1, t)));
+      remove_on(a, s, 0);
+    }
+    conj.push_back(L.any(some));
+    a = after(a, from, path.back(), c, t);
+    conj.push_back(safe_after(a, c, t, path.back()));
+    return L.all(conj);
   }
   z3::expr legal_place(const Board& b, int c, int t, int to) const {
     if (!g_.placeable[c][to * g_.nt + t] || !g_.inner[to]) return L.F;
@@ -412,17 +721,191 @@ void parse_material(const Geo& g, const std::string& text, int (&n)[2][lang::kMa
         throw std::invalid_argument(std::string("--material: no piece `") + ch + "` in this variant");
       ++n[c][t];
     }
-  for (int c = 0; c < 2; ++c)
-    if (n[c][g.royal] != 1)
-      throw std::invalid_argument(std::string("--material: ") + (c ? "Black" : "White") +
-                                  " needs exactly one " + g.letters[g.royal] + " on the board");
+  for (int c = 0; c < 2; ++c) {
+    int royals = 0;
+    for (int t = 0; t < g.nt; ++t) {
+      if (n[c][t] && !((g.army[c] >> t) & 1))
+        throw std::invalid_argument(std::string("--material: ") + (c ? "Black" : "White") +
+                                    "'s army has no " + g.letters[t]);
+      if (g.is_royal(t)) royals += n[c][t];
+    }
+    if (royals < 1 || royals > g.royal_count[c])
+      throw std::invalid_argument(std::string("--material: ") + (c ? "Black" : "White") + " needs " +
+                                  (g.royal_count[c] == 1
+                                       ? "exactly one royal piece"
+                                       : "1 to " + std::to_string(g.royal_count[c]) + " royal pieces") +
+                                  " on the board");
+  }
+}
+
+// A position whose game is already over by midline invasion meets no goal (RULINGS 4.12).
+bool over_by_invasion(const Program& p, const Status& st) {
+  return p.invasion && st.result != Result::Ongoing && st.reason == p.invasion_reason;
+}
+
+// Why an unsat answer is no proof for this request, or empty when it is one: the encoding
+// states every action of the side whose actions the goal quantifies over existentially
+// (the mover in mate-in-1) only when that army has no action in place (strike, whirlwind,
+// rampage) and no king-turn.
+std::string incomplete_reason(const Program& p, Goal goal, int us) {
+  if (goal != Goal::MateIn1 || p.grid) return "";
+  std::string why;
+  for (int t = 0; t < p.ntypes; ++t) {
+    if (!((p.army_types[us] >> t) & 1)) continue;
+    const lang::PieceProgram& pp = p.types[t];
+    if (!pp.strikes[us].empty() || pp.remove_radius > 0 || pp.rampage_range > 0)
+      why += std::string(why.empty() ? "" : ", ") + pp.letter + "'s " +
+             (pp.remove_radius > 0   ? "whirlwind"
+              : pp.rampage_range > 0 ? "rampage"
+                                     : "strike");
+  }
+  if (p.king_turn[us]) why += std::string(why.empty() ? "" : ", ") + "the king-turn";
+  return why.empty() ? ""
+                     : "the mating action is encoded as a move; " + why +
+                           " are not in the selector, so no mate found is not a proof";
+}
+
+// No Stress Chess, judged by the card engine: the goal, or (mate-in-1) an action of the
+// mover (named `want`, or any) after which the opponent is checkmated (advanced) or has lost
+// the king (levels 1-3); `found` receives its text.
+bool verify_card_position(const std::shared_ptr<const Program>& p, const std::string& text, Goal goal,
+                          const std::string& want, std::string* found) {
+  auto e = lang::make_compiled_engine(p);
+  try {
+    e->set_position(text);
+  } catch (const PositionError&) {
+    return false;
+  }
+  Status st = e->status();
+  switch (goal) {
+    case Goal::InCheck:
+      return st.in_check;
+    case Goal::Checkmated:
+      return st.reason == "checkmate";
+    case Goal::Stalemated:
+      return st.reason == "stalemate";
+    case Goal::NoLegalMove:
+      return st.reason == "checkmate" || st.reason == "stalemate";
+    case Goal::MateIn1: {
+      std::vector<Action> acts;
+      e->legal_actions(acts);
+      const Result win = e->side_to_move() == Color::White ? Result::WhiteWins : Result::BlackWins;
+      const bool advanced = p->cards->level == "advanced";
+      for (const Action& a : acts) {
+        std::string t = uci(e->describe(a), e->chess960());
+        if (!want.empty() && t != want) continue;
+        e->apply(a);
+        Status after = e->status();
+        e->undo();
+        if (after.result == win && after.reason == (advanced ? "checkmate" : "royal-capture")) {
+          if (found) *found = t;
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+// The program without its card layer: the board's rules alone, on the bitboard generator
+// (No Stress Chess's refinements list every move of the board, whatever the cards).
+std::shared_ptr<const Program> board_program(const std::shared_ptr<const Program>& p) {
+  if (!p->cards) return p;
+  auto q = std::make_shared<Program>(*p);
+  q->cards.reset();
+  q->turn = {lang::PhaseProgram{lang::PhaseKind::Action, false, -1}};  // as the card engine's board
+  q->action_move = true;
+  q->action_place = false;
+  q->start_text = p->cards->board;
+  return q;
 }
 
 class Synth {
  public:
   Synth(std::shared_ptr<const Program> p, const Request& r)
-      : p_(std::move(p)), r_(r), solver_(ctx_), engine_(lang::make_compiled_engine(p_)) {
+      : p_(std::move(p)), r_(r), solver_(ctx_), engine_(lang::make_compiled_engine(board_program(p_))) {
     build();
+  }
+
+  // The encoding evaluated on one position against the generator (bounded boards): the
+  // check of the side to move, and the side to move's actions (moves, strikes, whirlwinds,
+  // rampages) the encoding calls legal against those the generator lists. Each difference
+  // is one line of the result.
+  std::vector<std::string> compare(const std::string& position) {
+    std::vector<std::string> out;
+    const Program& p = *p_;
+    std::string lower;
+    for (char ch : p.letters)
+      lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+    FenFields f = parse_fen(position, p.width, p.height, p.letters + lower);
+    const Logic& L = enc_->L;
+    Board b;
+    for (int x = 0; x < g_.ncells; ++x) {
+      char ch = f.at(g_.coord[x]);
+      for (int c = 0; c < 2; ++c)
+        for (int t = 0; t < g_.nt; ++t) {
+          char l =
+              c ? static_cast<char>(std::tolower(static_cast<unsigned char>(g_.letters[t]))) : g_.letters[t];
+          b.pc.push_back(ch == l ? L.T : L.F);
+        }
+      b.col.push_back(ch && std::isupper(static_cast<unsigned char>(ch)) ? L.T : L.F);
+      b.col.push_back(ch && std::islower(static_cast<unsigned char>(ch)) ? L.T : L.F);
+      b.occ.push_back(ch ? L.T : L.F);
+    }
+    auto holds = [&](const z3::expr& e) { return e.simplify().is_true(); };
+    Engine& e = *engine_;
+    e.set_position(position);
+    const int c = e.side_to_move() == Color::White ? 0 : 1;
+    if (holds(enc_->royal_attacked(b, c)) != e.status().in_check) out.push_back("in-check differs");
+    std::set<std::tuple<int, int, int>> gen, enc;  // (kind, from, to or direction)
+    std::vector<Action> acts;
+    e.legal_actions(acts);
+    for (const Action& a : acts) {
+      ActionInfo info = e.describe(a);
+      const Step& st = info.steps[0];
+      if (st.castle != Castle::None || st.kind == StepKind::Place) continue;
+      int t = type_of(g_, st.piece), fr = g_.cell(st.from.x, st.from.y), to = g_.cell(st.to.x, st.to.y);
+      const lang::PieceProgram& pp = p.types[t];
+      if (st.kind == StepKind::Whirlwind)
+        gen.insert({3, fr, fr});
+      else if (st.kind == StepKind::Strike)
+        gen.insert({2, fr, to});
+      else if (pp.rampage_range > 0 && !st.removed.empty() &&
+               !(st.removed.size() == 1 && st.removed[0].at == st.to && captures_to(c, t, fr, to)))
+        gen.insert({4, fr,
+                    lang::unit_dir((st.to.x > st.from.x) - (st.to.x < st.from.x),
+                                   (st.to.y > st.from.y) - (st.to.y < st.from.y))});
+      else
+        gen.insert({0, fr, to});
+    }
+    for (int fr = 0; fr < g_.ncells; ++fr)
+      for (int t = 0; t < g_.nt; ++t) {
+        if (L.is_F(enc_->pc(b, fr, c, t))) continue;
+        std::set<int> tos;
+        for (const Target& tg : g_.targets[c][fr * g_.nt + t]) tos.insert(tg.to);
+        for (int to : tos)
+          if (holds(enc_->legal_move(b, c, t, fr, to))) enc.insert({0, fr, to});
+        const lang::PieceProgram& pp = p.types[t];
+        for (const auto& l : pp.strikes[c])
+          for (int to : line_cells(g_, fr, l.d, l.range))
+            if (holds(enc_->legal_strike(b, c, t, fr, to))) enc.insert({2, fr, to});
+        if (holds(enc_->legal_whirl(b, c, t, fr))) enc.insert({3, fr, fr});
+        for (int d = 0; d < 8; ++d)
+          if (holds(enc_->legal_rampage(b, c, t, fr, d))) enc.insert({4, fr, d});
+      }
+    auto name = [&](const std::tuple<int, int, int>& k) {
+      auto [kind, fr, to] = k;
+      static const char* kinds[] = {"move", "place", "strike", "whirlwind", "rampage"};
+      std::string s = std::string(kinds[kind]) + " " + square_name(g_.coord[fr]);
+      s += kind == 4 ? " dir " + std::to_string(to) : " " + square_name(g_.coord[to]);
+      return s;
+    };
+    for (const auto& k : gen)
+      if (!enc.count(k)) out.push_back("generator only: " + name(k));
+    for (const auto& k : enc)
+      if (!gen.count(k)) out.push_back("encoding only: " + name(k));
+    return out;
   }
 
   Outcome run() {
@@ -446,6 +929,11 @@ class Synth {
       loop({});
     }
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out_.incomplete = incomplete_reason(*p_, r_.goal, us_);
+    // A mate-in-1 model whose chosen move the generator did not confirm is blocked as a
+    // whole board (another move might have mated): then unsat proves nothing either.
+    if (out_.incomplete.empty() && r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
+      out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
     return out_;
   }
 
@@ -457,15 +945,26 @@ class Synth {
       g_.letters.push_back(p.grid ? p.grid->types[t].letter : p.types[t].letter);
     g_.royal = p.grid ? p.grid->royal_type : p.royal_type;
     if (g_.royal < 0) throw std::invalid_argument("synthesis needs a royal piece type");
-    if (p.chess2_primitives)
-      throw std::invalid_argument(
-          "synthesis does not encode Chess 2's primitives yet (armies' capture rules, teleports, region "
-          "moves, "
-          "borrowing, midline invasion)");
-    if (p.cards)
-      throw std::invalid_argument(
-          "synthesis does not encode No Stress Chess's card layer yet (the deck, the hands, the played "
-          "card's piece type)");
+    g_.prog = &p;
+    if (p.grid) {
+      g_.royal_mask = 1u << g_.royal;
+    } else {
+      g_.royal_mask = p.royal_types ? p.royal_types : 1u << g_.royal;
+      for (int c = 0; c < 2; ++c) {
+        g_.royal_count[c] = p.royal_count[c];
+        if (!p.army[c].empty()) g_.army[c] = p.army_types[c];
+      }
+    }
+    if (p.cards) {
+      cards_ = p.cards.get();
+      advanced_ = cards_->level == "advanced";
+      if (!advanced_ && r_.goal != Goal::MateIn1)
+        throw std::invalid_argument(
+            "No Stress Chess level " + cards_->level +
+            " has no check, checkmate or stalemate (RULINGS 3.6): its goal is mate-in-1, a capture of the "
+            "king with a card of the hand");
+      if (r_.smallest) throw std::invalid_argument("--smallest is not stated for No Stress Chess");
+    }
     g_.royal_safe = p.royal_safe;
     g_.royals_apart = p.royals_apart;
     g_.has_reserve = p.has_reserve;
@@ -483,12 +982,24 @@ class Synth {
       else
         build_bounded(p, *p.tables256, g_, ww, wh);
     }
+    // No Stress Chess's text (RULINGS 3.6, 3.7): no pawn on its own first rank, and at the
+    // advanced level none on the last rank either (promotion is forced).
+    if (cards_) {
+      int pawn = type_of(g_, 'P');
+      for (int c = 0; pawn >= 0 && c < 2; ++c)
+        for (int x = 0; x < g_.ncells; ++x) {
+          int y = g_.coord[x].y;
+          bool own_first = y == (c == 0 ? 1 : g_.height), last = y == (c == 0 ? g_.height : 1);
+          if (own_first || (advanced_ && last)) g_.standable[c][x * g_.nt + pawn] = 0;
+        }
+    }
     g_.finish();
     enc_ = std::make_unique<Encoder>(g_, ctx_);
     us_ = r_.side == Color::White ? 0 : 1;
 
-    // Hands / reserves.
-    for (char ch : r_.hands) {
+    // Hands / reserves (No Stress Chess: cards, read by card_hands()).
+    if (cards_) card_hands();
+    for (char ch : cards_ ? std::string() : r_.hands) {
       if (ch == '-' || ch == '/' || ch == ' ') continue;
       int t = type_of(g_, ch);
       if (t < 0) throw std::invalid_argument(std::string("--hands: no piece `") + ch + "` in this variant");
@@ -544,10 +1055,86 @@ class Synth {
         seed(0, P_, us_);
         break;
       case Goal::MateIn1:
+        if (cards_ && !advanced_) {
+          build_king_capture();
+          break;
+        }
         build_mate_in_1();
         seed(1, Q_, them);
         break;
     }
+  }
+
+  // No Stress Chess's hands (RULINGS 3.4): the side to move has drawn and acts, so it holds
+  // H + 1 cards (`--hands` gives them, else Z3 chooses which kinds it holds); the other
+  // side's H cards and the pile are unknown (`?N`), the discard piles empty. The mover may
+  // move only piece types its cards name (an Again card names none: the discard piles are
+  // empty).
+  void card_hands() {
+    const int H = cards_->hand_size;
+    std::string given[2];
+    for (char ch : r_.hands) {
+      if (ch == '-' || ch == '/' || ch == ' ') continue;
+      char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      if (std::string("PNBRQKA").find(up) == std::string::npos)
+        throw std::invalid_argument(std::string("--hands: no card `") + ch + "` (P N B R Q K A)");
+      given[std::islower(static_cast<unsigned char>(ch)) ? 1 : 0].push_back(up);
+    }
+    const int them = us_ ^ 1;
+    if (!given[them].empty() && static_cast<int>(given[them].size()) != H)
+      throw std::invalid_argument("--hands: the side not to move holds exactly " + std::to_string(H) +
+                                  " cards at level " + cards_->level);
+    if (!given[us_].empty() && static_cast<int>(given[us_].size()) != H + 1)
+      throw std::invalid_argument("--hands: the side to move has drawn and holds exactly " +
+                                  std::to_string(H + 1) + " cards at level " + cards_->level);
+    card_hand_[them] = given[them];
+    card_hand_[us_] = given[us_];
+    for (int t = 0; t < g_.nt; ++t) {
+      char l = g_.letters[t];
+      if (!given[us_].empty()) {
+        card_.push_back(ctx_.bool_val(given[us_].find(l) != std::string::npos));
+        continue;
+      }
+      card_.push_back(ctx_.bool_const((std::string("card_") + l).c_str()));
+      card_vars_.push_back(card_.back());
+    }
+    if (!card_vars_.empty()) {
+      solver_.add(z3::atleast(card_vars_, 1));
+      solver_.add(z3::atmost(card_vars_, H + 1));
+    }
+  }
+
+  // Levels 1-3 (RULINGS 3.6): capturing the king wins at once, so "mate in one" is a capture
+  // of the enemy king by a piece of a kind the mover's cards name.
+  void build_king_capture() {
+    const int us = us_, them = us_ ^ 1;
+    z3::expr_vector ways(ctx_);
+    for (int f = 0; f < g_.ncells; ++f)
+      for (int k = 0; k < g_.ncells; ++k)
+        for (int s = 0; s < g_.nt; ++s) {
+          if (!g_.inner[f] || !g_.inner[k] || f == k) continue;
+          z3::expr r = enc_->reach(P_, us, s, f, k);
+          if (enc_->L.is_F(r)) continue;
+          for (int t = 0; t < g_.nt; ++t)
+            if (g_.is_royal(t))
+              ways.push_back(enc_->L.all({card_[s], enc_->pc(P_, f, us, s), enc_->pc(P_, k, them, t), r}));
+        }
+    solver_.add(ways.empty() ? ctx_.bool_val(false) : z3::mk_or(ways));
+  }
+
+  // Every royal piece of colour c on the enemy half (the generator's invaded()).
+  z3::expr invaded(const Board& b, int c) {
+    std::vector<z3::expr> home;
+    const int h = g_.height, half = h / 2;
+    for (int x = 0; x < g_.ncells; ++x) {
+      if (!g_.inner[x]) continue;
+      int y = g_.coord[x].y - 1;
+      bool enemy_half = c == 0 ? y >= h - half : y < half;
+      if (enemy_half) continue;
+      for (int t = 0; t < g_.nt; ++t)
+        if (g_.is_royal(t)) home.push_back(enc_->pc(b, x, c, t));
+    }
+    return enc_->L.neg(enc_->L.any(home));
   }
 
   z3::expr count_is(const Board& b, int c, int t, int n) {
@@ -584,13 +1171,21 @@ class Synth {
     for (int c = 0; c < 2; ++c) {
       z3::expr_vector v(ctx_);
       for (int x = 0; x < g_.ncells; ++x)
-        if (g_.inner[x]) v.push_back(enc_->pc(b, x, c, g_.royal));
-      solver_.add(z3::atmost(v, 1));
+        for (int t = 0; t < g_.nt; ++t)
+          if (g_.inner[x] && g_.is_royal(t) && ((g_.army[c] >> t) & 1)) v.push_back(enc_->pc(b, x, c, t));
+      // One royal piece, or (several royal pieces, RULINGS 4.9) one up to the army's count,
+      // as the generator accepts.
+      solver_.add(z3::atmost(v, g_.royal_count[c]));
       solver_.add(z3::atleast(v, 1));
     }
     if (g_.royals_apart) solver_.add(!enc_->royals_adjacent(b));
     if (!with_material) return;
-    solver_.add(!enc_->royal_attacked(b, us_ ^ 1));
+    // The generator refuses the side not to move in check only where royal pieces are safe
+    // and not captured to win (No Stress Chess levels 1-3 allow it).
+    if (g_.royal_safe && !p_->royal_capture) solver_.add(!enc_->royal_attacked(b, us_ ^ 1));
+    // Midline invasion (RULINGS 4.3, 4.12): a position in which the side that just moved has
+    // all its royal pieces on the enemy half is over, so it meets no goal.
+    if (p_->invasion) solver_.add(!invaded(b, us_ ^ 1));
     // Material: board plus hand within the set; a type some promoter becomes may exceed
     // its count by what the promoters miss (the generator's reserve check). Pseudo-Boolean:
     // unary "extra" counters u for the promoted-to types.
@@ -613,7 +1208,7 @@ class Synth {
         bool promoter = std::find(g_.promoters.begin(), g_.promoters.end(), t) != g_.promoters.end();
         bool promotable = false;
         for (int s : g_.promoters)
-          for (char pt : p_->grid ? std::string() : p_->types[s].promote_to)
+          for (char pt : p_->grid ? std::string() : p_->types[s].promote_to + p_->types[s].promote_choices[c])
             if (pt == static_cast<char>(t)) promotable = true;
         z3::expr_vector v(ctx_);
         std::vector<int> k;
@@ -657,6 +1252,8 @@ class Synth {
         for (int s = 0; s < g_.nt; ++s) {
           z3::expr here = enc_->pc(P_, f, us, s);
           z3::expr r = enc_->reach(P_, us, s, f, to);
+          // No Stress Chess: a move of a kind the mover's cards name (RULINGS 3.4).
+          if (cards_) r = enc_->L.all({card_[s], r});
           if (enc_->L.is_F(r)) {
             solver_.add(z3::implies(m, !here));
             continue;
@@ -697,6 +1294,7 @@ class Synth {
     }
     solver_.add(!enc_->royal_attacked(Q_, us));
     solver_.add(enc_->royal_attacked(Q_, them));
+    if (p_->invasion) solver_.add(!invaded(Q_, us));
     if (g_.royals_apart) solver_.add(!enc_->royals_adjacent(Q_));
   }
 
@@ -705,10 +1303,18 @@ class Synth {
     for (int f = 0; f < g_.ncells; ++f) {
       if (!g_.inner[f]) continue;
       for (int t = 0; t < g_.nt; ++t) {
-        if (t != g_.royal && !r_.eager) continue;
+        if (!g_.is_royal(t) && !r_.eager) continue;
+        if (!((g_.army[c] >> t) & 1)) continue;
         std::set<int> tos;
         for (const Target& tg : g_.targets[c][f * g_.nt + t]) tos.insert(tg.to);
         for (int to : tos) add_conjunct(board, b, c, 0, t, f, to);
+        if (!g_.prog->grid) {
+          const lang::PieceProgram& pp = g_.prog->types[t];
+          if (pp.remove_radius > 0) add_conjunct(board, b, c, 3, t, f, f);
+          for (int d = 0; d < 8 && pp.rampage_range > 0; ++d) add_conjunct(board, b, c, 4, t, f, d);
+          for (const auto& l : pp.strikes[c])
+            for (int to : line_cells(g_, f, l.d, l.range)) add_conjunct(board, b, c, 2, t, f, to);
+        }
       }
     }
     if (r_.eager)
@@ -717,15 +1323,40 @@ class Synth {
           for (int x = 0; x < g_.ncells; ++x) add_conjunct(board, b, c, 1, t, -1, x);
   }
 
-  // "Not this action": kind 0 a move of type t from -> to, kind 1 a placement of t on to.
+  // "Not this action": kind 0 a move of type t from -> to, 1 a placement of t on to, and
+  // Chess 2's actions in place: 2 a strike from -> to, 3 a whirlwind on from, 4 a rampage
+  // from `from` along direction `to`.
   bool add_conjunct(int board, const Board& b, int c, int kind, int t, int from, int to) {
     auto key = std::make_tuple(board, c, kind, t, from, to);
     if (!added_.insert(key).second) return false;
-    z3::expr legal = kind == 0 ? enc_->legal_move(b, c, t, from, to)
-                               : (hand_[c][t] > 0 ? enc_->legal_place(b, c, t, to) : enc_->L.F);
+    z3::expr legal = enc_->L.F;
+    switch (kind) {
+      case 0:
+        legal = enc_->legal_move(b, c, t, from, to);
+        break;
+      case 1:
+        if (hand_[c][t] > 0) legal = enc_->legal_place(b, c, t, to);
+        break;
+      case 2:
+        legal = enc_->legal_strike(b, c, t, from, to);
+        break;
+      case 3:
+        legal = enc_->legal_whirl(b, c, t, from);
+        break;
+      case 4:
+        legal = enc_->legal_rampage(b, c, t, from, to);
+        break;
+    }
     if (!enc_->L.is_F(legal)) solver_.add(enc_->L.neg(legal));
     ++out_.conjuncts;
     return true;
+  }
+
+  // Whether type t's plain movement may take a piece on `to` from `from`.
+  bool captures_to(int c, int t, int f, int to) const {
+    for (const Target& tg : g_.targets[c][f * g_.nt + t])
+      if (tg.to == to && (tg.capture || tg.own)) return true;
+    return false;
   }
 
   // The conjuncts of the generator's legal actions in `e`'s position for board `board`.
@@ -740,9 +1371,21 @@ class Synth {
       const Step& s = info.steps[0];
       int t = type_of(g_, s.piece);
       if (t < 0) continue;
-      if (s.kind == StepKind::Move && s.castle == Castle::None) {
-        int f = g_.cell(s.from.x, s.from.y), to = g_.cell(s.to.x, s.to.y);
+      int f = g_.cell(s.from.x, s.from.y), to = g_.cell(s.to.x, s.to.y);
+      const lang::PieceProgram* pp = g_.prog->grid ? nullptr : &g_.prog->types[t];
+      if (s.kind == StepKind::Move && s.castle == Castle::None && f >= 0 && to >= 0 && pp &&
+          pp->rampage_range > 0 && !s.removed.empty() &&
+          !(s.removed.size() == 1 && s.removed[0].at == s.to && captures_to(c, t, f, to))) {
+        // A rampage: the move ends where the run ends.
+        int d = lang::unit_dir((s.to.x > s.from.x) - (s.to.x < s.from.x),
+                               (s.to.y > s.from.y) - (s.to.y < s.from.y));
+        if (d >= 0 && add_conjunct(board, b, c, 4, t, f, d)) any = true;
+      } else if (s.kind == StepKind::Move && s.castle == Castle::None) {
         if (f >= 0 && to >= 0 && add_conjunct(board, b, c, 0, t, f, to)) any = true;
+      } else if (s.kind == StepKind::Strike) {
+        if (f >= 0 && to >= 0 && add_conjunct(board, b, c, 2, t, f, to)) any = true;
+      } else if (s.kind == StepKind::Whirlwind) {
+        if (f >= 0 && add_conjunct(board, b, c, 3, t, f, f)) any = true;
       } else if (s.kind == StepKind::Place) {
         int to = g_.cell(s.to.x, s.to.y);
         if (to >= 0 && add_conjunct(board, b, c, 1, t, -1, to)) any = true;
@@ -792,7 +1435,31 @@ class Synth {
     f.has_reserve = g_.has_reserve;
     f.reserve = hands[0] + hands[1];
     f.side = r_.side;
-    return format_fen(f);
+    return cards_ ? format_fen(f) + card_fields(m) : format_fen(f);
+  }
+
+  // No Stress Chess's card zones (see card_hands()): the mover's H + 1 cards, the other
+  // side's H cards (given or unknown), the rest of the deck an unknown pile.
+  std::string card_fields(const z3::model& m) {
+    const int H = cards_->hand_size, them = us_ ^ 1;
+    std::string hand[2];
+    hand[them] = card_hand_[them];
+    hand[us_] = card_hand_[us_];
+    if (hand[us_].empty()) {
+      for (int t = 0; t < g_.nt; ++t)
+        if (on(m, card_[t])) hand[us_].push_back(g_.letters[t]);
+      while (static_cast<int>(hand[us_].size()) < H + 1) hand[us_].push_back(hand[us_][0]);
+    }
+    int known = static_cast<int>(hand[0].size() + hand[1].size());
+    int pile = static_cast<int>(cards_->deck.size()) - known - (hand[them].empty() ? H : 0);
+    auto zone = [](const std::string& known_cards, int unknown) {
+      std::string z = known_cards;
+      if (unknown > 0) z += "?" + std::to_string(unknown);
+      return z.empty() ? std::string("-") : z;
+    };
+    return " level:" + cards_->level + " pile:" + zone("", pile) +
+           " wdiscard:- bdiscard:- whand:" + zone(hand[0], hand[0].empty() && them == 0 ? H : 0) +
+           " bhand:" + zone(hand[1], hand[1].empty() && them == 1 ? H : 0);
   }
 
   z3::expr block(const z3::model& m) {
@@ -804,6 +1471,7 @@ class Synth {
             const z3::expr& v = enc_->pc(P_, x, c, t);
             diff.push_back(on(m, v) ? !v : v);
           }
+    for (const z3::expr& v : card_vars_) diff.push_back(on(m, v) ? !v : v);
     return enc_->L.any(diff);
   }
 
@@ -848,6 +1516,36 @@ class Synth {
   // goal; otherwise either adds the conjuncts of the legal actions it found (refined_) or
   // leaves the model to be blocked.
   bool check_model(const z3::model& m, Found& fd) {
+    if (!cards_) return check_board(m, fd);
+    // No Stress Chess: the board's rules on the board engine (the encoding's refinements),
+    // then the whole position text, cards included, on the card engine.
+    const std::string full = fd.position;
+    fd.position = full.substr(0, nth_space(full, 6));
+    bool ok = cards_ && !advanced_ ? true : check_board(m, fd);
+    fd.position = full;
+    std::string move;
+    // A board check that failed without a refinement is settled by the card engine, which
+    // tries every action: a position is blocked only when it truly misses the goal.
+    if (!ok && refined_) return false;
+    if (!verify_cards(fd.position, move)) {
+      refined_ = false;
+      return false;
+    }
+    fd.move = move;
+    return true;
+  }
+
+  static size_t nth_space(const std::string& s, int n) {
+    size_t at = 0;
+    for (int i = 0; i < n && at != std::string::npos; ++i) at = s.find(' ', at + (i ? 1 : 0));
+    return at;
+  }
+
+  bool verify_cards(const std::string& text, std::string& move) {
+    return verify_card_position(p_, text, r_.goal, "", &move);
+  }
+
+  bool check_board(const z3::model& m, Found& fd) {
     refined_ = false;
     Engine& e = *engine_;
     try {
@@ -878,7 +1576,7 @@ class Synth {
         std::vector<Action> replies;
         e.legal_actions(replies);
         Status st = e.status();
-        if (replies.empty() && st.in_check) {
+        if (replies.empty() && st.in_check && !over_by_invasion(*p_, st)) {
           fd.move = text;
           fd.reason = st.reason;
           return true;
@@ -890,6 +1588,7 @@ class Synth {
     }
     Status st = e.status();
     fd.reason = st.reason;
+    if (over_by_invasion(*p_, st)) return false;
     if (r_.goal == Goal::InCheck) return st.in_check;
     std::vector<Action> acts;
     e.legal_actions(acts);
@@ -907,6 +1606,11 @@ class Synth {
   Geo g_;
   z3::context ctx_;
   z3::solver solver_;
+  const lang::CardProgram* cards_ = nullptr;  // No Stress Chess
+  bool advanced_ = false;                     // its advanced level (check rules)
+  std::vector<z3::expr> card_;                // [t]: the mover holds a card of kind t
+  z3::expr_vector card_vars_{ctx_};
+  std::string card_hand_[2];  // the hands given (empty: unknown, or chosen by Z3 for the mover)
   std::unique_ptr<Encoder> enc_;
   std::unique_ptr<Engine> engine_;
   Board P_, Q_;
@@ -928,13 +1632,31 @@ Outcome synthesize(std::shared_ptr<const lang::Program> program, const Request& 
   return s.run();
 }
 
+std::vector<std::string> compare_encoding(std::shared_ptr<const lang::Program> program,
+                                          const std::vector<std::string>& positions) {
+  if (!program || program->grid || program->cards)
+    throw std::invalid_argument("compare_encoding: a bounded board without cards");
+  Request r;
+  r.goal = Goal::InCheck;
+  Synth s(std::move(program), r);
+  std::vector<std::string> out;
+  for (const std::string& pos : positions)
+    for (const std::string& d : s.compare(pos)) out.push_back(pos + ": " + d);
+  return out;
+}
+
 bool verify(const std::shared_ptr<const lang::Program>& program, const std::string& position, Goal goal,
             const std::string& move) {
+  if (program->cards) {
+    lang::make_compiled_engine(program)->set_position(position);  // PositionError for bad text
+    return verify_card_position(program, position, goal, move, nullptr);
+  }
   auto e = lang::make_compiled_engine(program);
   e->set_position(position);
   std::vector<Action> acts;
   e->legal_actions(acts);
   Status st = e->status();
+  if (over_by_invasion(*program, st)) return false;
   switch (goal) {
     case Goal::InCheck:
       return st.in_check;
@@ -951,7 +1673,8 @@ bool verify(const std::shared_ptr<const lang::Program>& program, const std::stri
         e->apply(a);
         std::vector<Action> replies;
         e->legal_actions(replies);
-        bool mate = replies.empty() && e->status().in_check;
+        Status after = e->status();
+        bool mate = replies.empty() && after.in_check && !over_by_invasion(*program, after);
         e->undo();
         if (mate) return true;
       }

@@ -19,6 +19,13 @@
 // Excluded, and so absent from every synthesised position: castling rights and en-passant
 // squares (the texts carry `-`), ChessMe hands/piles/capture piles other than the hands
 // requested, and (mate-in-1) mating placements and ChessMe exchange promotions.
+// Chess 2: the armies' primitives come from the Program as the generator reads them
+// (capture rules, teleports, region and borrowed moves, strikes, whirlwinds, rampages,
+// several royal pieces, midline invasion); a mate-in-1 key is a move, so for an army with
+// actions in place or a king-turn an unsat answer is no proof (Outcome::incomplete).
+// No Stress Chess: the mover holds its drawn hand (H + 1 cards, given or chosen) and moves
+// only the kinds it names; the other hand and the pile are unknown, the discards empty;
+// levels 1-3 state only mate-in-1 (a capture of the king).
 #pragma once
 
 #include <cstdint>
@@ -85,11 +92,23 @@ struct Outcome {
   int rejected = 0;        // models the generator rejected outright, blocked (0 expected)
   int solver_calls = 0;
   double seconds = 0;
+  // Non-empty when an unsat answer is no proof for this request (the encoding under-states
+  // the goal: Chess 2's mate-in-1 for an army with actions in place or a king-turn); then
+  // `exhausted` means only "no further position found".
+  std::string incomplete;
 };
 
 // Throws std::invalid_argument for a request the encoding cannot express (bad material,
 // a square off the window, a grid without the adjacency rule).
 Outcome synthesize(std::shared_ptr<const lang::Program> program, const Request& request);
+
+// The encoding evaluated on positions of a bounded board against the compiled
+// generator: whether the side to move is in check, and which of its moves, strikes,
+// whirlwinds and rampages are legal (castling and placements aside). One line per
+// difference, after its position; empty when they agree. The tests run it over random positions of every
+// army.
+std::vector<std::string> compare_encoding(std::shared_ptr<const lang::Program> program,
+                                          const std::vector<std::string>& positions);
 
 // Whether `position` satisfies `goal` on the compiled generator (the check applied to
 // every model); for mate-in-1 `move` names the mating action (empty: any). Throws
