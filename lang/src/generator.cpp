@@ -255,7 +255,10 @@ class Generator final : public Engine, public CardBoard {
     }
     if (k != kCastleK && k != kCastleQ) {
       int victim = k == kEnPassant ? ep_victim_ : to;
-      if (victim >= 0 && board_[victim] >= 0) s.removed.push_back({coord(victim), letter(board_[victim])});
+      if (victim >= 0 && board_[victim] >= 0) {
+        s.removed.push_back({coord(victim), letter(board_[victim])});
+        if (blast_types_ >> (board_[from] >> 1) & 1) describe_blast(m, victim, s);
+      }
     }
     if (k == kPromote) s.promotion = p_->letters[type_of(m)];
     return ActionInfo{{s}};
@@ -308,6 +311,11 @@ class Generator final : public Engine, public CardBoard {
     if (p_->invasion && invaded(side_ ^ 1)) {
       st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
       st.reason = p_->invasion_reason;
+      return st;
+    }
+    if (royal_ends_ && royal_lost(side_)) {
+      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.reason = "royal-capture";
       return st;
     }
     uint64_t n = generate<true>(nullptr);
@@ -449,9 +457,13 @@ class Generator final : public Engine, public CardBoard {
   // pieces without standing in the line it opens).
   bool animals_ = false;
   uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
+  // Types whose captures explode (`remove-around ... when capture`), and whether removing
+  // the last royal piece of a colour ends the game (`royal-capture -> win`).
+  uint32_t blast_types_ = 0;
+  bool royal_ends_ = false;
   std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
-  std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
-  std::array<std::pair<int16_t, int8_t>, 16> lrem_{};  // light_make's
+  std::vector<std::pair<int16_t, int8_t>> removed_;       // pieces removed by rampages, strikes, explosions
+  std::array<std::pair<int16_t, int8_t>, N + 1> lrem_{};  // light_make's
   int nlrem_ = 0;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
@@ -478,8 +490,12 @@ class Generator final : public Engine, public CardBoard {
   bool royals_attacked(int c) const {
     const BB occ = occupied();
     for (BB b = royals(c); b; clear_lsb(b))
-      if (attacked(lsb(b), c ^ 1, occ)) return true;
+      if (blast_types_ ? blast_attacked(lsb(b), c ^ 1, occ) : attacked(lsb(b), c ^ 1, occ)) return true;
     return false;
+  }
+  // Colour c has lost its royal pieces (none on the board, none in reserve to place).
+  bool royal_lost(int c) const {
+    return !royals(c) && !(p_->royal_type >= 0 && reserve_[c][p_->royal_type] > 0);
   }
   // The pieces a whirlwind from s removes: every piece around it but immune and spared ones.
   BB whirl_victims(int s) const {
@@ -487,6 +503,64 @@ class Generator final : public Engine, public CardBoard {
     BB v = t_->pieces[board_[s] >> 1].around[s] & occupied();
     for (uint32_t m = immune_types_ | pp.remove_spare; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
     return v;
+  }
+  // The pieces among `occ` an explosion of a capture by type t on `to` removes besides the
+  // capturer: every piece around `to` but immune and spared ones.
+  BB blast_victims(int t, int to, const BB& occ) const {
+    BB v = t_->pieces[t].around[to] & occ;
+    for (uint32_t m = immune_types_ | p_->types[t].remove_spare; m; m &= m - 1)
+      v &= ~by_type_[__builtin_ctz(m)];
+    return v;
+  }
+  // Removes what the capture by type t just made on `to` blows up (the capturer last, with
+  // `self`), recording each piece in `out`; returns how many.
+  template <class Out>
+  int explode(int t, int to, Out&& out) {
+    int n = 0;
+    for (BB v = blast_victims(t, to, occupied()); v; clear_lsb(v), ++n) {
+      out(lsb(v), board_[lsb(v)]);
+      remove(lsb(v));
+    }
+    if (p_->types[t].remove_self) {
+      out(to, board_[to]);
+      remove(to);
+      ++n;
+    }
+    return n;
+  }
+  // describe()'s explosion: the pieces it removes after the victim, the capturer last.
+  void describe_blast(Move m, int victim, Step& s) const {
+    const int from = from_of(m), to = to_of(m), t = board_[from] >> 1;
+    const BB occ = occupied() & ~bit(from) & ~bit(victim);
+    for (BB v = blast_victims(t, to, occ); v; clear_lsb(v))
+      s.removed.push_back({coord(lsb(v)), letter(board_[lsb(v)])});
+    if (p_->types[t].remove_self)
+      s.removed.push_back(
+          {coord(to), letter(kind_of(m) == kPromote ? type_of(m) * 2 + side_ : board_[from])});
+  }
+  // An attack on s by colour `by` where captures explode: a capture whose explosion would
+  // remove one of the capturer's own royal pieces is illegal, so it attacks nothing (atomic
+  // chess: a king beside the enemy king is never in check).
+  [[gnu::noinline]] bool blast_attacked(int s, int by, const BB& occ) const {
+    uint32_t harmless = 0;
+    const BB own_royals = royals(by) & occ;
+    for (uint32_t m = blast_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      if ((blast_victims(t, s, occ) & own_royals) || (p_->types[t].remove_self && (p_->royal_types >> t & 1)))
+        harmless |= 1u << t;
+    }
+    for (int t = 0; t < p_->ntypes; ++t)
+      if (!(harmless >> t & 1) && (t_->pieces[t].check_from[by][s] & pieces(by, t) & occ)) return true;
+    for (int d = 0; d < 8; ++d) {
+      const int b = first(d, s, occ);
+      if (b < 0) continue;
+      const int code = board_[b];
+      if (code < 0 || (code & 1) != by || (harmless >> (code >> 1) & 1)) continue;
+      if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
+    }
+    if (borrowing_ && borrowed_attack(s, by, occ)) return true;
+    if (animals_) return animal_attack(s, by, occ);
+    return false;
   }
 
   // Which enemy pieces each type may capture (`captures`, `captured-by`, `immune`).
@@ -653,7 +727,7 @@ class Generator final : public Engine, public CardBoard {
       if (b >= 0 && test(tg, b) && (l.range == 0 || dist(s, b) <= l.range))
         out[n++] = make_move(s, b, kNormal, kSubStrike);
     }
-    if (pp.remove_radius > 0 && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
+    if (pp.whirlwind() && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
       const BB v = whirl_victims(s);
       if (popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
     }
@@ -777,6 +851,7 @@ class Generator final : public Engine, public CardBoard {
   struct Light {
     int8_t captured;
     int victim_sq;
+    bool blast;  // the capture exploded: lrem_ holds what it removed
   };
   // Removes the pieces a rampage from `from` to `to` or a strike on `to` takes off,
   // recording them in `out` (nearest first); returns how many.
@@ -809,7 +884,7 @@ class Generator final : public Engine, public CardBoard {
   ARB_INLINE Light light_make(Move m) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
-    Light l{-1, -1};
+    Light l{-1, -1, false};
     if (sub_of(m)) {
       nlrem_ = 0;
       remove_effect(m, [&](int q, int code) {
@@ -841,6 +916,13 @@ class Generator final : public Engine, public CardBoard {
     int code = board_[from];
     remove(from);
     put(to, k == kPromote ? type_of(m) * 2 + side_ : code);
+    if (l.captured >= 0 && (blast_types_ >> (code >> 1) & 1)) {
+      l.blast = true;
+      nlrem_ = 0;
+      explode(code >> 1, to, [&](int q, int c) {
+        lrem_[nlrem_++] = {static_cast<int16_t>(q), static_cast<int8_t>(c)};
+      });
+    }
     return l;
   }
   ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
@@ -864,6 +946,8 @@ class Generator final : public Engine, public CardBoard {
       shift_pair(kto, rto, from, to);
       return;
     }
+    if (l.blast)
+      for (int i = nlrem_ - 1; i >= 0; --i) put(lrem_[i].first, lrem_[i].second);
     remove(to);
     put(from, moved_code);
     if (l.captured >= 0) put(l.victim_sq, l.captured);
@@ -874,6 +958,7 @@ class Generator final : public Engine, public CardBoard {
   // other (not in check, not pinned, no rampage or strike lines): only its destination is
   // tested.
   bool safe_after(Move m, bool only_mover = false) {
+    if (blast_types_) return safe_after_blast(m);
     int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
     Light l = light_make(m);
     int k = royal_square(side_);
@@ -887,6 +972,26 @@ class Generator final : public Engine, public CardBoard {
     if (ok && k >= 0 && p_->royals_apart) {
       int ek = royal_square(side_ ^ 1);
       if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
+    }
+    light_unmake(m, l, moved);
+    return ok;
+  }
+
+  // safe_after() where captures explode: an action removing an own royal piece is illegal
+  // (with `royal-safe`); one removing an enemy royal piece wins at once (with
+  // `royal-capture -> win`), so it is legal whatever it leaves attacked; otherwise no own
+  // royal piece may be left attacked by a capture that would be legal.
+  [[gnu::noinline]] bool safe_after_blast(Move m) {
+    const int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
+    const int own = popcount(royals(side_)), theirs = popcount(royals(side_ ^ 1));
+    Light l = light_make(m);
+    bool ok = true;
+    if (p_->royal_safe && popcount(royals(side_)) < own) {
+      ok = false;
+    } else if (!(p_->royal_capture && popcount(royals(side_ ^ 1)) < theirs)) {
+      if (p_->royal_safe) ok = !royals_attacked(side_);
+      const int k = royal_square(side_), ek = royal_square(side_ ^ 1);
+      if (ok && p_->royals_apart && k >= 0 && ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
     }
     light_unmake(m, l, moved);
     return ok;
@@ -913,7 +1018,8 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
-    const bool in_check = guard && (multi_royal_ ? royals_attacked(us) : attacked(k, them, occ));
+    const bool in_check =
+        guard && ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
     BB pins{};
     if (guard && !multi_royal_) pins = pinned(k, us);
     if (guard && multi_royal_)
@@ -945,6 +1051,7 @@ class Generator final : public Engine, public CardBoard {
     BB targets_of[kMaxTypes];
     if constexpr (Rich) {
       if (p_->invasion && invaded(them)) return 0;
+      if (royal_ends_ && royal_lost(us)) return 0;  // its royal piece was removed: the game is over
       if (p_->capture_rules) capture_targets(us, targets_of);
     }
 
@@ -969,7 +1076,9 @@ class Generator final : public Engine, public CardBoard {
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
         if constexpr (Rich)
-          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || test(disc, s);
+          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) ||
+                     test(disc, s) ||
+                     blast_types_;  // an explosion may remove a pinner, a blocker or a royal piece
         // Several royal pieces: a royal piece's plain move is tested at its destination only.
         const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s);
         BB tg = opp;
@@ -1033,7 +1142,8 @@ class Generator final : public Engine, public CardBoard {
           if (castle_need_[right] & occ) continue;
           bool ok = true;
           for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
-            if (attacked(lsb(pb), them, occ)) ok = false;
+            if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
+              ok = false;
           if (!ok) continue;
           Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
           if (safe_after(m)) emit(m);
@@ -1130,6 +1240,12 @@ class Generator final : public Engine, public CardBoard {
       put(to, nt * 2 + us);
       hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
+      if (u.captured >= 0 && (blast_types_ >> t & 1))
+        u.nremoved = static_cast<uint8_t>(explode(t, to, [&](int q, int code) {
+          removed_.push_back({static_cast<int16_t>(q), static_cast<int8_t>(code)});
+          hash_ ^= z.psq[code & 1][code >> 1][q];
+          castling_ &= static_cast<uint8_t>(~castle_clear_[q]);
+        }));
       if (k == kDouble) {
         const auto& lames = t_->pieces[t].initial_lame[us][from];
         for (const auto& l : lames)
@@ -1223,6 +1339,10 @@ class Generator final : public Engine, public CardBoard {
         removed_.pop_back();
       }
     } else {
+      for (int i = 0; i < u.nremoved; ++i) {  // an explosion's pieces, the capturer first
+        put(removed_.back().first, removed_.back().second);
+        removed_.pop_back();
+      }
       remove(to);
       put(from, u.moved);
       if (u.captured >= 0) put(k == kEnPassant ? u.ep_victim : to, u.captured);
@@ -1269,7 +1389,8 @@ class Generator final : public Engine, public CardBoard {
     borrowing_ = p_->borrowing;
     rich_ = p_->chess2_primitives;
     animals_ = false;
-    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = 0;
+    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = blast_types_ = 0;
+    royal_ends_ = p_->royal_capture && !p_->cards && p_->royal_type >= 0;
     multi_royal_ =
         __builtin_popcount(p_->royal_types) > 1 || p_->royal_count[0] > 1 || p_->royal_count[1] > 1;
     for (int t = 0; t < p_->ntypes; ++t) {
@@ -1281,7 +1402,8 @@ class Generator final : public Engine, public CardBoard {
       for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
       if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
-      if (pp.remove_radius > 0 && pp.gives_check) whirl_types_ |= 1u << t;
+      if (pp.whirlwind() && pp.gives_check) whirl_types_ |= 1u << t;
+      if (pp.explodes()) blast_types_ |= 1u << t;
       int reach_of = pp.rampage_range;
       for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
         for (const PieceProgram::Line& l : *lines)
@@ -1359,7 +1481,9 @@ class Generator final : public Engine, public CardBoard {
       int k = royal_square(side_ ^ 1);
       // Where a royal piece may be captured (a lost turn in check), the side not to move
       // may stand in check.
-      if (k >= 0 && p_->royal_safe && !p_->royal_capture && royals_attacked(side_ ^ 1))
+      // So may the winner of a game ended by removing the royal piece of the side to move.
+      if (k >= 0 && p_->royal_safe && !(p_->royal_capture && (p_->cards || royal_lost(side_))) &&
+          royals_attacked(side_ ^ 1))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
