@@ -528,6 +528,33 @@ class Generator final : public Engine, public CardBoard {
     }
     return n;
   }
+  // The explosions of make() and unmake(), recorded in removed_ (hashed, castling rights
+  // of the squares dropped), and of light_make() and light_unmake(), in lrem_. Out of line:
+  // plain chess's make and unmake keep their size.
+  [[gnu::noinline]] int make_explosion(int t, int to) {
+    const Zobrist<N>& z = zob<N>();
+    return explode(t, to, [&](int q, int code) {
+      removed_.push_back({static_cast<int16_t>(q), static_cast<int8_t>(code)});
+      hash_ ^= z.psq[code & 1][code >> 1][q];
+      castling_ &= static_cast<uint8_t>(~castle_clear_[q]);
+    });
+  }
+  [[gnu::noinline]] void restore_removed(int n) {
+    for (int i = 0; i < n; ++i) {
+      put(removed_.back().first, removed_.back().second);
+      removed_.pop_back();
+    }
+  }
+  [[gnu::noinline]] bool light_explosion(int t, int to) {
+    nlrem_ = 0;
+    explode(t, to, [&](int q, int c) {
+      lrem_[nlrem_++] = {static_cast<int16_t>(q), static_cast<int8_t>(c)};
+    });
+    return true;
+  }
+  [[gnu::noinline]] void light_restore() {
+    for (int i = nlrem_ - 1; i >= 0; --i) put(lrem_[i].first, lrem_[i].second);
+  }
   // describe()'s explosion: the pieces it removes after the victim, the capturer last.
   void describe_blast(Move m, int victim, Step& s) const {
     const int from = from_of(m), to = to_of(m), t = board_[from] >> 1;
@@ -916,13 +943,8 @@ class Generator final : public Engine, public CardBoard {
     int code = board_[from];
     remove(from);
     put(to, k == kPromote ? type_of(m) * 2 + side_ : code);
-    if (l.captured >= 0 && (blast_types_ >> (code >> 1) & 1)) {
-      l.blast = true;
-      nlrem_ = 0;
-      explode(code >> 1, to, [&](int q, int c) {
-        lrem_[nlrem_++] = {static_cast<int16_t>(q), static_cast<int8_t>(c)};
-      });
-    }
+    if (l.captured >= 0 && (blast_types_ >> (code >> 1) & 1)) [[unlikely]]
+      l.blast = light_explosion(code >> 1, to);
     return l;
   }
   ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
@@ -946,8 +968,8 @@ class Generator final : public Engine, public CardBoard {
       shift_pair(kto, rto, from, to);
       return;
     }
-    if (l.blast)
-      for (int i = nlrem_ - 1; i >= 0; --i) put(lrem_[i].first, lrem_[i].second);
+    if (l.blast) [[unlikely]]
+      light_restore();
     remove(to);
     put(from, moved_code);
     if (l.captured >= 0) put(l.victim_sq, l.captured);
@@ -1240,12 +1262,8 @@ class Generator final : public Engine, public CardBoard {
       put(to, nt * 2 + us);
       hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
-      if (u.captured >= 0 && (blast_types_ >> t & 1))
-        u.nremoved = static_cast<uint8_t>(explode(t, to, [&](int q, int code) {
-          removed_.push_back({static_cast<int16_t>(q), static_cast<int8_t>(code)});
-          hash_ ^= z.psq[code & 1][code >> 1][q];
-          castling_ &= static_cast<uint8_t>(~castle_clear_[q]);
-        }));
+      if (u.captured >= 0 && (blast_types_ >> t & 1)) [[unlikely]]
+        u.nremoved = static_cast<uint8_t>(make_explosion(t, to));
       if (k == kDouble) {
         const auto& lames = t_->pieces[t].initial_lame[us][from];
         for (const auto& l : lames)
@@ -1339,10 +1357,8 @@ class Generator final : public Engine, public CardBoard {
         removed_.pop_back();
       }
     } else {
-      for (int i = 0; i < u.nremoved; ++i) {  // an explosion's pieces, the capturer first
-        put(removed_.back().first, removed_.back().second);
-        removed_.pop_back();
-      }
+      if (u.nremoved) [[unlikely]]
+        restore_removed(u.nremoved);  // an explosion's pieces, the capturer first
       remove(to);
       put(from, u.moved);
       if (u.captured >= 0) put(k == kEnPassant ? u.ep_victim : to, u.captured);
