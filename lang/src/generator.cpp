@@ -462,8 +462,10 @@ class Generator final : public Engine, public CardBoard {
   uint32_t blast_types_ = 0;
   bool royal_ends_ = false;
   std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
-  std::vector<std::pair<int16_t, int8_t>> removed_;       // pieces removed by rampages, strikes, explosions
-  std::array<std::pair<int16_t, int8_t>, N + 1> lrem_{};  // light_make's
+  std::vector<std::pair<int16_t, int8_t>> removed_;  // pieces removed by rampages, strikes, explosions
+  // light_make's: one entry per square, sized by load() (a whirlwind or an explosion of
+  // radius 8 removes up to 80 pieces).
+  std::vector<std::pair<int16_t, int8_t>> lrem_;
   int nlrem_ = 0;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
@@ -908,6 +910,8 @@ class Generator final : public Engine, public CardBoard {
     }
     return n;
   }
+  // Blast: the program's captures may explode (only the general loop runs such programs).
+  template <bool Blast = true>
   ARB_INLINE Light light_make(Move m) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
@@ -943,10 +947,11 @@ class Generator final : public Engine, public CardBoard {
     int code = board_[from];
     remove(from);
     put(to, k == kPromote ? type_of(m) * 2 + side_ : code);
-    if (l.captured >= 0 && (blast_types_ >> (code >> 1) & 1)) [[unlikely]]
+    if (Blast && l.captured >= 0 && (blast_types_ >> (code >> 1) & 1)) [[unlikely]]
       l.blast = light_explosion(code >> 1, to);
     return l;
   }
+  template <bool Blast = true>
   ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
@@ -968,7 +973,7 @@ class Generator final : public Engine, public CardBoard {
       shift_pair(kto, rto, from, to);
       return;
     }
-    if (l.blast) [[unlikely]]
+    if (Blast && l.blast) [[unlikely]]
       light_restore();
     remove(to);
     put(from, moved_code);
@@ -979,10 +984,13 @@ class Generator final : public Engine, public CardBoard {
   // `only_mover`: with several royal pieces, a royal piece's plain move that can expose no
   // other (not in check, not pinned, no rampage or strike lines): only its destination is
   // tested.
+  // Rich: called from the general loop, where captures may explode.
+  template <bool Rich = true>
   bool safe_after(Move m, bool only_mover = false) {
-    if (blast_types_) return safe_after_blast(m);
+    if constexpr (Rich)
+      if (blast_types_) return safe_after_blast(m);
     int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
-    Light l = light_make(m);
+    Light l = light_make<Rich>(m);
     int k = royal_square(side_);
     bool ok = true;
     if (only_mover)
@@ -995,7 +1003,7 @@ class Generator final : public Engine, public CardBoard {
       int ek = royal_square(side_ ^ 1);
       if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
     }
-    light_unmake(m, l, moved);
+    light_unmake<Rich>(m, l, moved);
     return ok;
   }
 
@@ -1125,19 +1133,19 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
-              if ((!test_all && !test(disc, to)) || safe_after(m)) emit(m);
+              if ((!test_all && !test(disc, to)) || safe_after<Rich>(m)) emit(m);
             }
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if ((!test_all && !test(disc, to)) || safe_after(m, mover_only && !test(disc, to))) emit(m);
+          if ((!test_all && !test(disc, to)) || safe_after<Rich>(m, mover_only && !test(disc, to))) emit(m);
         }
         if constexpr (Rich)
           if (pp.special && animals_) {
             Move buf[64];
             const int nb = actions_in_place(s, t, us, occ, tg, buf);
             for (int i = 0; i < nb; ++i)
-              if (safe_after(buf[i])) emit(buf[i]);
+              if (safe_after<Rich>(buf[i])) emit(buf[i]);
           }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
@@ -1146,15 +1154,15 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], lame.to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move pm = make_move(s, lame.to, kPromote, pt);
-              if (!test_all || safe_after(pm)) emit(pm);
+              if (!test_all || safe_after<Rich>(pm)) emit(pm);
             }
             continue;
           }
-          if (!test_all || safe_after(m)) emit(m);
+          if (!test_all || safe_after<Rich>(m)) emit(m);
         }
         if (ep_ >= 0 && test(pp.ep_capture[us][s], ep_)) {
           Move m = make_move(s, ep_, kEnPassant);
-          if (safe_after(m)) emit(m);
+          if (safe_after<Rich>(m)) emit(m);
         }
       }
       if (p_->castling && k >= 0 && !in_check && !royal_only_ && (move_types_ >> p_->royal_type & 1)) {
@@ -1168,7 +1176,7 @@ class Generator final : public Engine, public CardBoard {
               ok = false;
           if (!ok) continue;
           Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
-          if (safe_after(m)) emit(m);
+          if (safe_after<Rich>(m)) emit(m);
         }
       }
     }
@@ -1182,7 +1190,7 @@ class Generator final : public Engine, public CardBoard {
         const bool test = in_check || is_royal;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
-          if (!test || safe_after(m)) emit(m);
+          if (!test || safe_after<Rich>(m)) emit(m);
         }
       }
     }
@@ -1427,6 +1435,7 @@ class Generator final : public Engine, public CardBoard {
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
     removed_.clear();
+    lrem_.assign(N + 1, {});
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
       for (int x = 0; x < p_->width; ++x) {
