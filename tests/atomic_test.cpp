@@ -14,10 +14,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "helpers.hpp"
+#include "mutate/rule_mutants.hpp"
 
 namespace {
 
@@ -237,6 +239,54 @@ TEST(Atomic, UnexecutableFormsAreLocatedErrors) {
   auto [ok, msg] = compile_with("  royal\n  captures none", "  captures none\n}\nlegal {");
   EXPECT_FALSE(ok);
   EXPECT_NE(msg.find("`royal-capture -> win` needs a royal piece"), std::string::npos) << msg;
+}
+
+// The mutation suite's operators on the new constructs of this ruleset (`arbiter mutate`
+// runs on any ruleset): every single-point mutant of an explosion, of `captures none` and
+// of `royal-capture -> win` is refused by the compiler or changes a perft count of the
+// Fairy-Stockfish table above.
+TEST(Atomic, MutantsOfTheNewConstructsAreKilledByTheTable) {
+  const std::string text = read_text(atomic_path());
+  const std::string chess = "\"" + source_path("rulesets/chess") + "\"";
+  auto dir = std::filesystem::temp_directory_path() / ("atomic-mutants-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  auto program_of = [&](std::string t) -> std::shared_ptr<const arb::lang::Program> {
+    t.replace(t.find("\"../../rulesets/chess\""), 22, chess);
+    const std::string path = (dir / "m.rules").string();
+    std::ofstream(path) << t;
+    arb::lang::Diagnostics diags;
+    return arb::lang::compile_file(path, {}, diags).program;
+  };
+  const auto original = program_of(text);
+  ASSERT_NE(original, nullptr);
+  int tried = 0;
+  std::set<std::string> constructs;
+  for (const auto& m : arb::mutate::generate_mutants(atomic_path(), text)) {
+    const bool ours =
+        m.construct == "remove-around" || m.construct == "captures" || m.construct == "royal-capture";
+    if (!ours) continue;
+    ++tried;
+    constructs.insert(m.construct);
+    auto p = program_of(m.text);
+    if (!p) continue;  // refused
+    ASSERT_NE(arb::mutate::program_fingerprint(*p), arb::mutate::program_fingerprint(*original))
+        << m.describe();
+    bool killed = false;
+    for (size_t i = 0; i < std::size(kKnown) && !killed; ++i) {
+      if (fast() && kKnown[i].perft3 >= 30000) continue;
+      auto e = arb::lang::make_compiled_engine(p);
+      try {
+        e->set_position(kKnown[i].fen);
+        killed = e->perft(3) != kKnown[i].perft3;
+      } catch (const std::exception&) {
+        killed = true;  // the mutant refuses a position the game has
+      }
+    }
+    EXPECT_TRUE(killed) << "line " << m.line << ": " << m.describe();
+  }
+  std::filesystem::remove_all(dir);
+  EXPECT_GE(tried, 10);
+  EXPECT_TRUE(constructs.count("remove-around") && constructs.count("captures")) << tried;
 }
 
 // ---- Fairy-Stockfish ---------------------------------------------------------------------

@@ -1414,7 +1414,8 @@ class Generator final : public Engine, public CardBoard {
     rich_ = p_->chess2_primitives;
     animals_ = false;
     within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = blast_types_ = 0;
-    royal_ends_ = p_->royal_capture && !p_->cards && p_->royal_type >= 0;
+    // The card layer judges a royal capture itself (its board program runs the plain loop).
+    royal_ends_ = p_->royal_capture && !p_->cards && p_->royal_type >= 0 && rich_;
     multi_royal_ =
         __builtin_popcount(p_->royal_types) > 1 || p_->royal_count[0] > 1 || p_->royal_count[1] > 1;
     for (int t = 0; t < p_->ntypes; ++t) {
@@ -1506,8 +1507,9 @@ class Generator final : public Engine, public CardBoard {
       int k = royal_square(side_ ^ 1);
       // Where a royal piece may be captured (a lost turn in check), the side not to move
       // may stand in check.
-      // So may the winner of a game ended by removing the royal piece of the side to move.
-      if (k >= 0 && p_->royal_safe && !(p_->royal_capture && (p_->cards || royal_lost(side_))) &&
+      // Where captures explode, only the winner of a game ended by removing the royal
+      // piece of the side to move may.
+      if (k >= 0 && p_->royal_safe && !(p_->royal_capture && (!blast_types_ || royal_lost(side_))) &&
           royals_attacked(side_ ^ 1))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
