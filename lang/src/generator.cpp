@@ -1050,6 +1050,14 @@ class Generator final : public Engine, public CardBoard {
     const bool guard = k >= 0 && p_->royal_safe;
     const bool in_check =
         guard && ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
+    // Where captures explode, every action gets the full legality test (an explosion may
+    // remove a pinner, a blocker or a royal piece).
+    const bool test_every = in_check || (Rich && blast_types_);
+    // The legality test of this loop: explosions only in the general one.
+    const bool blast = Rich && blast_types_;
+    auto legal = [&](Move m, bool only_mover = false) {
+      return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
+    };
     BB pins{};
     if (guard && !multi_royal_) pins = pinned(k, us);
     if (guard && multi_royal_)
@@ -1101,14 +1109,12 @@ class Generator final : public Engine, public CardBoard {
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
-        bool test_all = in_check || is_royal;
+        bool test_all = test_every || is_royal;
         // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
         if constexpr (Rich)
-          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) ||
-                     test(disc, s) ||
-                     blast_types_;  // an explosion may remove a pinner, a blocker or a royal piece
+          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || test(disc, s);
         // Several royal pieces: a royal piece's plain move is tested at its destination only.
         const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s);
         BB tg = opp;
@@ -1133,19 +1139,19 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
-              if ((!test_all && !test(disc, to)) || safe_after<Rich>(m)) emit(m);
+              if ((!test_all && !test(disc, to)) || legal(m)) emit(m);
             }
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if ((!test_all && !test(disc, to)) || safe_after<Rich>(m, mover_only && !test(disc, to))) emit(m);
+          if ((!test_all && !test(disc, to)) || legal(m, mover_only && !test(disc, to))) emit(m);
         }
         if constexpr (Rich)
           if (pp.special && animals_) {
             Move buf[64];
             const int nb = actions_in_place(s, t, us, occ, tg, buf);
             for (int i = 0; i < nb; ++i)
-              if (safe_after<Rich>(buf[i])) emit(buf[i]);
+              if (legal(buf[i])) emit(buf[i]);
           }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
@@ -1154,15 +1160,15 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], lame.to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move pm = make_move(s, lame.to, kPromote, pt);
-              if (!test_all || safe_after<Rich>(pm)) emit(pm);
+              if (!test_all || legal(pm)) emit(pm);
             }
             continue;
           }
-          if (!test_all || safe_after<Rich>(m)) emit(m);
+          if (!test_all || legal(m)) emit(m);
         }
         if (ep_ >= 0 && test(pp.ep_capture[us][s], ep_)) {
           Move m = make_move(s, ep_, kEnPassant);
-          if (safe_after<Rich>(m)) emit(m);
+          if (legal(m)) emit(m);
         }
       }
       if (p_->castling && k >= 0 && !in_check && !royal_only_ && (move_types_ >> p_->royal_type & 1)) {
@@ -1176,7 +1182,7 @@ class Generator final : public Engine, public CardBoard {
               ok = false;
           if (!ok) continue;
           Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
-          if (safe_after<Rich>(m)) emit(m);
+          if (legal(m)) emit(m);
         }
       }
     }
@@ -1190,7 +1196,7 @@ class Generator final : public Engine, public CardBoard {
         const bool test = in_check || is_royal;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
-          if (!test || safe_after<Rich>(m)) emit(m);
+          if (!test || legal(m)) emit(m);
         }
       }
     }
