@@ -293,19 +293,20 @@ TEST_F(Cli, CheckReportsFileLineColumn) {
   Outcome ok = run({"check", "rulesets/chess.rules", "rulesets/chessembly.rules"});
   EXPECT_EQ(ok.code, 0) << ok;
   EXPECT_TRUE(contains(ok.out, "rulesets/chess.rules: ok")) << ok;
-  // An explosion (atomic chess's `remove-around ... when capture`) checks but does not compile.
+  // An explosion that must remove at least one piece (`remove-around ... when capture
+  // at-least 1`) checks but does not compile.
   dir.copy_ruleset("chess");
   const std::string atomic = dir.write("atomic.rules",
                                        "ruleset atomic extends chess\n"
                                        "piece bomber X {\n"
                                        "  betza \"K\"\n"
-                                       "  remove-around radius 1 when capture\n"
+                                       "  remove-around radius 1 when capture at-least 1\n"
                                        "}\n");
   Outcome ne = run({"check", atomic});
   EXPECT_EQ(ne.code, 1) << ne;
   EXPECT_TRUE(contains(ne.out, "does not compile")) << ne;
-  EXPECT_TRUE(
-      contains(ne.err, atomic + ":4:31: error: `remove-around ... when capture` is not executable yet"))
+  EXPECT_TRUE(contains(
+      ne.err, atomic + ":4:48: error: `remove-around ... when capture at-least` is not executable yet"))
       << ne;
   Outcome none = run({"check"});
   EXPECT_EQ(none.code, 2) << none;
@@ -432,7 +433,7 @@ TEST_F(Cli, TestRunsTheRulesetsExpectations) {
                                        "ruleset atomic extends chess\n"
                                        "piece bomber X {\n"
                                        "  betza \"K\"\n"
-                                       "  remove-around radius 1 when capture\n"
+                                       "  remove-around radius 1 when capture at-least 1\n"
                                        "}\n");
   Outcome u = run({"test", atomic});
   EXPECT_EQ(u.code, 2) << u;

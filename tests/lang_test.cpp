@@ -122,7 +122,8 @@ TEST(LangBundled, ChessMeCompilesForTheGrid) {
 }
 
 // A ruleset stated in the language (it loads and checks) that uses a construct the
-// generator cannot run: an explosion (`remove-around ... when capture`, atomic chess).
+// generator cannot run: an explosion that must remove at least one piece
+// (`remove-around ... when capture at-least 1`).
 // compile() fails, and every error names it as `not executable yet` at a file and line.
 std::string unexecutable_path(const std::string& variant) {
   namespace fs = std::filesystem;
@@ -133,7 +134,7 @@ std::string unexecutable_path(const std::string& variant) {
                                             << " extends chess\n"
                                                "piece bomber X {\n"
                                                "  betza \"K\"\n"
-                                               "  remove-around radius 1 when capture\n"
+                                               "  remove-around radius 1 when capture at-least 1\n"
                                                "}\n";
   return (dir / (variant + ".rules")).string();
 }

@@ -351,7 +351,8 @@ std::string program_fingerprint(const arb::lang::Program& p) {
       << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs) << ' ' << t.rampage_range << ','
       << t.rampage_blocked_own_royal << t.rampage_blocked_immune << ',' << t.rampage_blocked_types << ','
       << t.rampage_self_beyond << ',' << t.captured_within << ' ' << t.remove_radius << ','
-      << t.remove_at_least << ',' << t.remove_spare << ',' << t.remove_not_beside_own_royal;
+      << t.remove_at_least << ',' << t.remove_spare << ',' << t.remove_not_beside_own_royal
+      << t.remove_on_capture << t.remove_self;
     o << '\n';
   }
   o << p.castling << ' ' << p.castling_rook << ' ' << p.ks_king_to << p.ks_rook_to << p.qs_king_to

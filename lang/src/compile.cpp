@@ -69,8 +69,10 @@ class Compiler {
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
       bitboard_turn(*p);
-    p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion;
-    for (const PieceProgram& pp : p->types) p->chess2_primitives = p->chess2_primitives || pp.special();
+    // Explosions and the end by royal removal run in the general loop too.
+    p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion || (p->royal_capture && !p->cards);
+    for (const PieceProgram& pp : p->types)
+      p->chess2_primitives = p->chess2_primitives || pp.special() || pp.explodes();
     if (d_.has_errors()) return nullptr;
     if (p->squares <= 64)
       p->tables64 = tables<uint64_t>(*p);
@@ -465,12 +467,24 @@ class Compiler {
           break;
         case ConstructId::RemoveAround: {
           pp.remove_radius = static_cast<int>(u.arg("radius").num);
-          if (u.arg("when").text != "action")
-            d_.error(u.arg("when").loc,
-                     "`remove-around ... when capture` is not executable yet by the bitboard back end");
-          if (u.has("self"))
+          pp.remove_on_capture = u.arg("when").text == "capture";
+          pp.remove_self = u.has("self");
+          // A whirlwind that removes its own piece, an explosion that counts its victims or
+          // looks at the own royal piece: no game asks for them yet.
+          if (pp.remove_self && !pp.remove_on_capture)
             d_.error(u.arg("self").loc,
-                     "`remove-around ... self` is not executable yet by the bitboard back end");
+                     "`remove-around ... when action self` is not executable yet by the bitboard back end",
+                     "`self` runs with `when capture` (an explosion)");
+          if (pp.remove_on_capture && u.has("at-least"))
+            d_.error(
+                u.arg("at-least").loc,
+                "`remove-around ... when capture at-least` is not executable yet by the bitboard back end",
+                "`at-least` runs with `when action` (a whirlwind)");
+          if (pp.remove_on_capture && u.has("not-beside"))
+            d_.error(
+                u.arg("not-beside").loc,
+                "`remove-around ... when capture not-beside` is not executable yet by the bitboard back end",
+                "`not-beside` runs with `when action` (a whirlwind)");
           if (u.has("at-least")) pp.remove_at_least = static_cast<int>(u.arg("at-least").num);
           if (u.has("spare"))
             for (const std::string& w : u.arg("spare").words) {
@@ -579,8 +593,7 @@ class Compiler {
     bool captures_at_all = pp.teleport_capture || pp.borrows || pp.ride_capture[0] || pp.ride_capture[1];
     for (int c = 0; c < 2; ++c)
       for (const PieceProgram::Leap& l : pp.leaps[c]) captures_at_all = captures_at_all || l.capture;
-    captures_at_all =
-        captures_at_all || !pp.strikes[0].empty() || pp.rampage_range > 0 || pp.remove_radius > 0;
+    captures_at_all = captures_at_all || !pp.strikes[0].empty() || pp.rampage_range > 0 || pp.whirlwind();
     for (const PieceProgram::Line& l : pp.limited[0]) captures_at_all = captures_at_all || l.capture;
     if (!captures_at_all) pp.captures = T::None;
     if (pp.captures == T::NonRoyal || pp.captures == T::None) pp.gives_check = false;
@@ -790,8 +803,11 @@ class Compiler {
       } else if (r.condition == "insufficient-material" && r.result == "draw") {
         p.insufficient_draw = true;
         p.insufficient_needs_empty_reserves = r.when == "reserves-empty";
-      } else if (r.condition == "royal-capture" && r.result == "win" && !m_.deck.empty()) {
-        p.royal_capture = true;  // the card layer: a lost turn may leave a royal piece to capture
+      } else if (r.condition == "royal-capture" && r.result == "win") {
+        // The card layer: a lost turn may leave a royal piece to capture. The bitboard
+        // generator: a capture or an explosion removing an enemy royal piece wins.
+        p.royal_capture = true;
+        if (p.royal_type < 0) d_.error(r.loc, "`royal-capture -> win` needs a royal piece");
       } else {
         d_.error(r.loc, "end condition `" + r.condition + " -> " + r.result + "` is not executable yet");
       }

@@ -255,7 +255,10 @@ class Generator final : public Engine, public CardBoard {
     }
     if (k != kCastleK && k != kCastleQ) {
       int victim = k == kEnPassant ? ep_victim_ : to;
-      if (victim >= 0 && board_[victim] >= 0) s.removed.push_back({coord(victim), letter(board_[victim])});
+      if (victim >= 0 && board_[victim] >= 0) {
+        s.removed.push_back({coord(victim), letter(board_[victim])});
+        if (blast_types_ >> (board_[from] >> 1) & 1) describe_blast(m, victim, s);
+      }
     }
     if (k == kPromote) s.promotion = p_->letters[type_of(m)];
     return ActionInfo{{s}};
@@ -308,6 +311,11 @@ class Generator final : public Engine, public CardBoard {
     if (p_->invasion && invaded(side_ ^ 1)) {
       st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
       st.reason = p_->invasion_reason;
+      return st;
+    }
+    if (royal_ends_ && royal_lost(side_)) {
+      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.reason = "royal-capture";
       return st;
     }
     uint64_t n = generate<true>(nullptr);
@@ -449,9 +457,15 @@ class Generator final : public Engine, public CardBoard {
   // pieces without standing in the line it opens).
   bool animals_ = false;
   uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
+  // Types whose captures explode (`remove-around ... when capture`), and whether removing
+  // the last royal piece of a colour ends the game (`royal-capture -> win`).
+  uint32_t blast_types_ = 0;
+  bool royal_ends_ = false;
   std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
-  std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
-  std::array<std::pair<int16_t, int8_t>, 16> lrem_{};  // light_make's
+  std::vector<std::pair<int16_t, int8_t>> removed_;  // pieces removed by rampages, strikes, explosions
+  // light_make's: one entry per square, sized by load() (a whirlwind or an explosion of
+  // radius 8 removes up to 80 pieces).
+  std::vector<std::pair<int16_t, int8_t>> lrem_;
   int nlrem_ = 0;
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
@@ -478,8 +492,12 @@ class Generator final : public Engine, public CardBoard {
   bool royals_attacked(int c) const {
     const BB occ = occupied();
     for (BB b = royals(c); b; clear_lsb(b))
-      if (attacked(lsb(b), c ^ 1, occ)) return true;
+      if (blast_types_ ? blast_attacked(lsb(b), c ^ 1, occ) : attacked(lsb(b), c ^ 1, occ)) return true;
     return false;
+  }
+  // Colour c has lost its royal pieces (none on the board, none in reserve to place).
+  bool royal_lost(int c) const {
+    return !royals(c) && !(p_->royal_type >= 0 && reserve_[c][p_->royal_type] > 0);
   }
   // The pieces a whirlwind from s removes: every piece around it but immune and spared ones.
   BB whirl_victims(int s) const {
@@ -487,6 +505,91 @@ class Generator final : public Engine, public CardBoard {
     BB v = t_->pieces[board_[s] >> 1].around[s] & occupied();
     for (uint32_t m = immune_types_ | pp.remove_spare; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
     return v;
+  }
+  // The pieces among `occ` an explosion of a capture by type t on `to` removes besides the
+  // capturer: every piece around `to` but immune and spared ones.
+  BB blast_victims(int t, int to, const BB& occ) const {
+    BB v = t_->pieces[t].around[to] & occ;
+    for (uint32_t m = immune_types_ | p_->types[t].remove_spare; m; m &= m - 1)
+      v &= ~by_type_[__builtin_ctz(m)];
+    return v;
+  }
+  // Removes what the capture by type t just made on `to` blows up (the capturer last, with
+  // `self`), recording each piece in `out`; returns how many.
+  template <class Out>
+  int explode(int t, int to, Out&& out) {
+    int n = 0;
+    for (BB v = blast_victims(t, to, occupied()); v; clear_lsb(v), ++n) {
+      out(lsb(v), board_[lsb(v)]);
+      remove(lsb(v));
+    }
+    if (p_->types[t].remove_self) {
+      out(to, board_[to]);
+      remove(to);
+      ++n;
+    }
+    return n;
+  }
+  // The explosions of make() and unmake(), recorded in removed_ (hashed, castling rights
+  // of the squares dropped), and of light_make() and light_unmake(), in lrem_. Out of line:
+  // plain chess's make and unmake keep their size.
+  [[gnu::noinline]] int make_explosion(int t, int to) {
+    const Zobrist<N>& z = zob<N>();
+    return explode(t, to, [&](int q, int code) {
+      removed_.push_back({static_cast<int16_t>(q), static_cast<int8_t>(code)});
+      hash_ ^= z.psq[code & 1][code >> 1][q];
+      castling_ &= static_cast<uint8_t>(~castle_clear_[q]);
+    });
+  }
+  [[gnu::noinline]] void restore_removed(int n) {
+    for (int i = 0; i < n; ++i) {
+      put(removed_.back().first, removed_.back().second);
+      removed_.pop_back();
+    }
+  }
+  [[gnu::noinline]] bool light_explosion(int t, int to) {
+    nlrem_ = 0;
+    explode(t, to, [&](int q, int c) {
+      lrem_[nlrem_++] = {static_cast<int16_t>(q), static_cast<int8_t>(c)};
+    });
+    return true;
+  }
+  [[gnu::noinline]] void light_restore() {
+    for (int i = nlrem_ - 1; i >= 0; --i) put(lrem_[i].first, lrem_[i].second);
+  }
+  // describe()'s explosion: the pieces it removes after the victim, the capturer last.
+  void describe_blast(Move m, int victim, Step& s) const {
+    const int from = from_of(m), to = to_of(m), t = board_[from] >> 1;
+    const BB occ = occupied() & ~bit(from) & ~bit(victim);
+    for (BB v = blast_victims(t, to, occ); v; clear_lsb(v))
+      s.removed.push_back({coord(lsb(v)), letter(board_[lsb(v)])});
+    if (p_->types[t].remove_self)
+      s.removed.push_back(
+          {coord(to), letter(kind_of(m) == kPromote ? type_of(m) * 2 + side_ : board_[from])});
+  }
+  // An attack on s by colour `by` where captures explode: a capture whose explosion would
+  // remove one of the capturer's own royal pieces is illegal, so it attacks nothing (atomic
+  // chess: a king beside the enemy king is never in check).
+  [[gnu::noinline]] bool blast_attacked(int s, int by, const BB& occ) const {
+    uint32_t harmless = 0;
+    const BB own_royals = royals(by) & occ;
+    for (uint32_t m = blast_types_; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      if ((blast_victims(t, s, occ) & own_royals) || (p_->types[t].remove_self && (p_->royal_types >> t & 1)))
+        harmless |= 1u << t;
+    }
+    for (int t = 0; t < p_->ntypes; ++t)
+      if (!(harmless >> t & 1) && (t_->pieces[t].check_from[by][s] & pieces(by, t) & occ)) return true;
+    for (int d = 0; d < 8; ++d) {
+      const int b = first(d, s, occ);
+      if (b < 0) continue;
+      const int code = board_[b];
+      if (code < 0 || (code & 1) != by || (harmless >> (code >> 1) & 1)) continue;
+      if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
+    }
+    if (borrowing_ && borrowed_attack(s, by, occ)) return true;
+    if (animals_) return animal_attack(s, by, occ);
+    return false;
   }
 
   // Which enemy pieces each type may capture (`captures`, `captured-by`, `immune`).
@@ -653,7 +756,7 @@ class Generator final : public Engine, public CardBoard {
       if (b >= 0 && test(tg, b) && (l.range == 0 || dist(s, b) <= l.range))
         out[n++] = make_move(s, b, kNormal, kSubStrike);
     }
-    if (pp.remove_radius > 0 && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
+    if (pp.whirlwind() && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
       const BB v = whirl_victims(s);
       if (popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
     }
@@ -777,6 +880,7 @@ class Generator final : public Engine, public CardBoard {
   struct Light {
     int8_t captured;
     int victim_sq;
+    bool blast;  // the capture exploded: lrem_ holds what it removed
   };
   // Removes the pieces a rampage from `from` to `to` or a strike on `to` takes off,
   // recording them in `out` (nearest first); returns how many.
@@ -806,10 +910,12 @@ class Generator final : public Engine, public CardBoard {
     }
     return n;
   }
+  // Blast: the program's captures may explode (only the general loop runs such programs).
+  template <bool Blast = true>
   ARB_INLINE Light light_make(Move m) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
-    Light l{-1, -1};
+    Light l{-1, -1, false};
     if (sub_of(m)) {
       nlrem_ = 0;
       remove_effect(m, [&](int q, int code) {
@@ -841,8 +947,11 @@ class Generator final : public Engine, public CardBoard {
     int code = board_[from];
     remove(from);
     put(to, k == kPromote ? type_of(m) * 2 + side_ : code);
+    if (Blast && l.captured >= 0 && (blast_types_ >> (code >> 1) & 1)) [[unlikely]]
+      l.blast = light_explosion(code >> 1, to);
     return l;
   }
+  template <bool Blast = true>
   ARB_INLINE void light_unmake(Move m, Light l, int moved_code) {
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
@@ -864,6 +973,8 @@ class Generator final : public Engine, public CardBoard {
       shift_pair(kto, rto, from, to);
       return;
     }
+    if (Blast && l.blast) [[unlikely]]
+      light_restore();
     remove(to);
     put(from, moved_code);
     if (l.captured >= 0) put(l.victim_sq, l.captured);
@@ -873,9 +984,13 @@ class Generator final : public Engine, public CardBoard {
   // `only_mover`: with several royal pieces, a royal piece's plain move that can expose no
   // other (not in check, not pinned, no rampage or strike lines): only its destination is
   // tested.
+  // Rich: called from the general loop, where captures may explode.
+  template <bool Rich = true>
   bool safe_after(Move m, bool only_mover = false) {
+    if constexpr (Rich)
+      if (blast_types_) return safe_after_blast(m);
     int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
-    Light l = light_make(m);
+    Light l = light_make<Rich>(m);
     int k = royal_square(side_);
     bool ok = true;
     if (only_mover)
@@ -887,6 +1002,26 @@ class Generator final : public Engine, public CardBoard {
     if (ok && k >= 0 && p_->royals_apart) {
       int ek = royal_square(side_ ^ 1);
       if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
+    }
+    light_unmake<Rich>(m, l, moved);
+    return ok;
+  }
+
+  // safe_after() where captures explode: an action removing an own royal piece is illegal
+  // (with `royal-safe`); one removing an enemy royal piece wins at once (with
+  // `royal-capture -> win`), so it is legal whatever it leaves attacked; otherwise no own
+  // royal piece may be left attacked by a capture that would be legal.
+  [[gnu::noinline]] bool safe_after_blast(Move m) {
+    const int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
+    const int own = popcount(royals(side_)), theirs = popcount(royals(side_ ^ 1));
+    Light l = light_make(m);
+    bool ok = true;
+    if (p_->royal_safe && popcount(royals(side_)) < own) {
+      ok = false;
+    } else if (!(p_->royal_capture && popcount(royals(side_ ^ 1)) < theirs)) {
+      if (p_->royal_safe) ok = !royals_attacked(side_);
+      const int k = royal_square(side_), ek = royal_square(side_ ^ 1);
+      if (ok && p_->royals_apart && k >= 0 && ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
     }
     light_unmake(m, l, moved);
     return ok;
@@ -913,7 +1048,16 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
-    const bool in_check = guard && (multi_royal_ ? royals_attacked(us) : attacked(k, them, occ));
+    const bool in_check =
+        guard && ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
+    // Where captures explode, every action gets the full legality test (an explosion may
+    // remove a pinner, a blocker or a royal piece).
+    const bool test_every = in_check || (Rich && blast_types_);
+    // The legality test of this loop: explosions only in the general one.
+    const bool blast = Rich && blast_types_;
+    auto legal = [&](Move m, bool only_mover = false) {
+      return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
+    };
     BB pins{};
     if (guard && !multi_royal_) pins = pinned(k, us);
     if (guard && multi_royal_)
@@ -945,6 +1089,7 @@ class Generator final : public Engine, public CardBoard {
     BB targets_of[kMaxTypes];
     if constexpr (Rich) {
       if (p_->invasion && invaded(them)) return 0;
+      if (royal_ends_ && royal_lost(us)) return 0;  // its royal piece was removed: the game is over
       if (p_->capture_rules) capture_targets(us, targets_of);
     }
 
@@ -964,7 +1109,7 @@ class Generator final : public Engine, public CardBoard {
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
-        bool test_all = in_check || is_royal;
+        bool test_all = test_every || is_royal;
         // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
@@ -994,19 +1139,19 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
-              if ((!test_all && !test(disc, to)) || safe_after(m)) emit(m);
+              if ((!test_all && !test(disc, to)) || legal(m)) emit(m);
             }
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if ((!test_all && !test(disc, to)) || safe_after(m, mover_only && !test(disc, to))) emit(m);
+          if ((!test_all && !test(disc, to)) || legal(m, mover_only && !test(disc, to))) emit(m);
         }
         if constexpr (Rich)
           if (pp.special && animals_) {
             Move buf[64];
             const int nb = actions_in_place(s, t, us, occ, tg, buf);
             for (int i = 0; i < nb; ++i)
-              if (safe_after(buf[i])) emit(buf[i]);
+              if (legal(buf[i])) emit(buf[i]);
           }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
@@ -1015,15 +1160,15 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], lame.to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move pm = make_move(s, lame.to, kPromote, pt);
-              if (!test_all || safe_after(pm)) emit(pm);
+              if (!test_all || legal(pm)) emit(pm);
             }
             continue;
           }
-          if (!test_all || safe_after(m)) emit(m);
+          if (!test_all || legal(m)) emit(m);
         }
         if (ep_ >= 0 && test(pp.ep_capture[us][s], ep_)) {
           Move m = make_move(s, ep_, kEnPassant);
-          if (safe_after(m)) emit(m);
+          if (legal(m)) emit(m);
         }
       }
       if (p_->castling && k >= 0 && !in_check && !royal_only_ && (move_types_ >> p_->royal_type & 1)) {
@@ -1033,10 +1178,11 @@ class Generator final : public Engine, public CardBoard {
           if (castle_need_[right] & occ) continue;
           bool ok = true;
           for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
-            if (attacked(lsb(pb), them, occ)) ok = false;
+            if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
+              ok = false;
           if (!ok) continue;
           Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
-          if (safe_after(m)) emit(m);
+          if (legal(m)) emit(m);
         }
       }
     }
@@ -1050,7 +1196,7 @@ class Generator final : public Engine, public CardBoard {
         const bool test = in_check || is_royal;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
-          if (!test || safe_after(m)) emit(m);
+          if (!test || legal(m)) emit(m);
         }
       }
     }
@@ -1130,6 +1276,8 @@ class Generator final : public Engine, public CardBoard {
       put(to, nt * 2 + us);
       hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
+      if (u.captured >= 0 && (blast_types_ >> t & 1)) [[unlikely]]
+        u.nremoved = static_cast<uint8_t>(make_explosion(t, to));
       if (k == kDouble) {
         const auto& lames = t_->pieces[t].initial_lame[us][from];
         for (const auto& l : lames)
@@ -1223,6 +1371,8 @@ class Generator final : public Engine, public CardBoard {
         removed_.pop_back();
       }
     } else {
+      if (u.nremoved) [[unlikely]]
+        restore_removed(u.nremoved);  // an explosion's pieces, the capturer first
       remove(to);
       put(from, u.moved);
       if (u.captured >= 0) put(k == kEnPassant ? u.ep_victim : to, u.captured);
@@ -1269,7 +1419,9 @@ class Generator final : public Engine, public CardBoard {
     borrowing_ = p_->borrowing;
     rich_ = p_->chess2_primitives;
     animals_ = false;
-    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = 0;
+    within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = blast_types_ = 0;
+    // The card layer judges a royal capture itself (its board program runs the plain loop).
+    royal_ends_ = p_->royal_capture && !p_->cards && p_->royal_type >= 0 && rich_;
     multi_royal_ =
         __builtin_popcount(p_->royal_types) > 1 || p_->royal_count[0] > 1 || p_->royal_count[1] > 1;
     for (int t = 0; t < p_->ntypes; ++t) {
@@ -1281,7 +1433,8 @@ class Generator final : public Engine, public CardBoard {
       for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
       if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
-      if (pp.remove_radius > 0 && pp.gives_check) whirl_types_ |= 1u << t;
+      if (pp.whirlwind() && pp.gives_check) whirl_types_ |= 1u << t;
+      if (pp.explodes()) blast_types_ |= 1u << t;
       int reach_of = pp.rampage_range;
       for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
         for (const PieceProgram::Line& l : *lines)
@@ -1289,6 +1442,7 @@ class Generator final : public Engine, public CardBoard {
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
     removed_.clear();
+    lrem_.assign(N + 1, {});
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
       for (int x = 0; x < p_->width; ++x) {
@@ -1359,7 +1513,10 @@ class Generator final : public Engine, public CardBoard {
       int k = royal_square(side_ ^ 1);
       // Where a royal piece may be captured (a lost turn in check), the side not to move
       // may stand in check.
-      if (k >= 0 && p_->royal_safe && !p_->royal_capture && royals_attacked(side_ ^ 1))
+      // Where captures explode, only the winner of a game ended by removing the royal
+      // piece of the side to move may.
+      if (k >= 0 && p_->royal_safe && !(p_->royal_capture && (!blast_types_ || royal_lost(side_))) &&
+          royals_attacked(side_ ^ 1))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);

@@ -71,8 +71,9 @@ struct Step {
   char promotion = 0;  // upper-case letter of the promoted-to / exchanged-for piece
   // Every piece this step removes from the board, in the order the rules remove them:
   // the captured piece (the en-passant victim on its own square), each piece on an
-  // elephant's rampage path, a whirlwind's victims, a tiger's target. The mover leaving
-  // `from` is not listed; a self-capture lists an own piece.
+  // elephant's rampage path, a whirlwind's victims, a tiger's target, an explosion's
+  // victims after the captured piece (the capturer last, on `to`, when it explodes too).
+  // The mover leaving `from` is not listed; a self-capture lists an own piece.
   std::vector<PieceAt> removed;
   Castle castle = Castle::None;
   Coord king_to{};         // for castling: the king's destination

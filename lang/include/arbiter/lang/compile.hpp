@@ -223,13 +223,20 @@ struct PieceProgram {
   // (RULINGS 4.9's whirlwind): an action of its own, the piece stays and removes every
   // piece within R (king distance) but immune and spared ones; at least N of them; illegal
   // with another own royal piece adjacent.
+  // `... when capture [self]` (atomic chess's explosion): no action of its own; after each
+  // capture the piece makes, every piece within R of the destination but immune and spared
+  // ones goes, and with `self` the capturer too.
   int remove_radius = 0;
   int remove_at_least = 0;
   uint32_t remove_spare = 0;
   bool remove_not_beside_own_royal = false;
+  bool remove_on_capture = false;
+  bool remove_self = false;
+  bool whirlwind() const { return remove_radius > 0 && !remove_on_capture; }
+  bool explodes() const { return remove_radius > 0 && remove_on_capture; }
   bool animal() const {
     return !own_leaps[0].empty() || !limited[0].empty() || !strikes[0].empty() || rampage_range > 0 ||
-           captured_within > 0 || remove_radius > 0;
+           captured_within > 0 || whirlwind();
   }
   bool special() const {
     return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows || animal();
@@ -400,7 +407,9 @@ struct Program {
   bool place_first_royal = false;
   bool royal_safe = true;
   bool royals_apart = false;
-  bool royal_capture = false;  // `royal-capture -> win`: capturing the enemy royal wins at once
+  // `royal-capture -> win`: removing an enemy royal piece (a capture, an explosion) wins at
+  // once; such an action is legal even when it leaves an own royal piece attacked.
+  bool royal_capture = false;
 
   // Armies (`army`, selected by the options `white-army` and `black-army`): which types each
   // colour may hold, whether it castles, and how the setup's letters become its pieces.
