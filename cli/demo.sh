@@ -6,7 +6,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/cli/install-deps.sh"
 build="$root/build"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DARBITER_TESTS=OFF >/dev/null
+# Ninja, when installed, for a new build directory: it compiles a target's sources while the
+# libraries it links are still being built (make waits for them, leaving a core idle while
+# the move generator compiles). A build directory keeps the generator it was made with.
+generator() { [ -f "$1/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 || echo "-G Ninja"; }
+cmake -S "$root" -B "$build" $(generator "$build") -DCMAKE_BUILD_TYPE=Release -DARBITER_TESTS=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target arbiter >/dev/null
 arbiter="$build/cli/arbiter"
 step() { printf '\n== %s\n$ %s\n' "$1" "${*:2}"; "${@:2}" || echo "(exit $?)"; }

@@ -15,7 +15,11 @@ export RC_PARAMS="${RC_PARAMS:-seed=20261123}"
 # The fewest tests a ctest stage may run: about the number registered when this line was
 # written, so that a build that silently loses its tests fails.
 min_tests=${ARBITER_MIN_TESTS:-150}
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release -DARBITER_TESTS=ON >/dev/null
+# Ninja, when installed, for a new build directory: it compiles a target's sources while the
+# libraries it links are still being built (make waits for them, leaving a core idle while
+# the move generator compiles). A build directory keeps the generator it was made with.
+generator() { [ -f "$1/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 || echo "-G Ninja"; }
+cmake -S "$root" -B "$root/build" $(generator "$root/build") -DCMAKE_BUILD_TYPE=Release -DARBITER_TESTS=ON >/dev/null
 cmake --build "$root/build" -j"$jobs"
 # Totals of the ctest runs, printed as the closing line.
 passed=0
@@ -53,7 +57,7 @@ run_ctest() {
   fi
 }
 run_ctest "$root/build" env
-cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARBITER_SANITIZE=ON \
+cmake -S "$root" -B "$root/build-asan" $(generator "$root/build-asan") -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARBITER_SANITIZE=ON \
   -DARBITER_TESTS=ON >/dev/null
 cmake --build "$root/build-asan" -j"$jobs"
 run_ctest "$root/build-asan" env ARBITER_PERFT_BUDGET="${ARBITER_ASAN_PERFT_BUDGET:-20000}" ARBITER_FAST=1
@@ -63,7 +67,7 @@ run_ctest "$root/build-asan" env ARBITER_PERFT_BUDGET="${ARBITER_ASAN_PERFT_BUDG
 # A crash, a finding or a sanitizer report fails the run; the input is left in build-fuzz/
 # (crash-*). ARBITER_LIBFUZZER_SECONDS per target (default 12: 7 targets, 84 s in all).
 if command -v clang++ >/dev/null 2>&1; then
-  CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" $(generator "$root/build-fuzz") -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF >/dev/null
   cmake --build "$root/build-fuzz" -j"$jobs" --target arbiter_fuzz_all
   seconds=${ARBITER_LIBFUZZER_SECONDS:-12}
