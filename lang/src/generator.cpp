@@ -448,6 +448,7 @@ class Generator final : public Engine, public CardBoard {
   // lines, and every action gets the full legality test (a strike or a rampage removes
   // pieces without standing in the line it opens).
   bool animals_ = false;
+  bool animal_attacks_ = false;  // some type attacks by a rampage, a strike line or a whirlwind
   uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
   std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
   std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
@@ -707,8 +708,19 @@ class Generator final : public Engine, public CardBoard {
       if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
     }
     if (borrowing_ && borrowed_attack(s, by, occ)) return true;
-    if (animals_) return animal_attack(s, by, occ);
+    if (animal_attacks_) return animal_attack(s, by, occ);
     return false;
+  }
+
+  // Whether type t's whirlwind attacks no square its own capturing moves do not attack
+  // already (a warrior king's radius-1 whirlwind and its king step): then attacked() need
+  // not look at the whirlwind (a whirlwind from q reaches s when s is around q).
+  bool whirl_covered(int t) const {
+    const PieceTables<BB>& pt = t_->pieces[t];
+    for (int c = 0; c < 2; ++c)
+      for (int s = 0; s < p_->squares; ++s)
+        if (pt.around[s] & ~pt.check_from[c][s]) return false;
+    return true;
   }
 
   // Whether a piece of `by` attacks s with movement borrowed from a neighbour (RULINGS 4.7).
@@ -874,6 +886,24 @@ class Generator final : public Engine, public CardBoard {
   // other (not in check, not pinned, no rampage or strike lines): only its destination is
   // tested.
   bool safe_after(Move m, bool only_mover = false) {
+    // Without rampages (whose blockers are read from the board, not the occupancy) and
+    // without royals kept apart, attacked() sees the board after a royal piece's plain
+    // move or a whirlwind through the occupancy alone: no make and unmake. Not with
+    // borrowing for the plain move (a captured lender would still lend).
+    if (!rampage_types_ && !p_->royals_apart) {
+      if (only_mover && !borrowing_)
+        return !attacked(to_of(m), side_ ^ 1, (occupied() & ~bit(from_of(m))) | bit(to_of(m)));
+      if (sub_of(m) == kSubWhirl) {
+        const BB v = whirl_victims(from_of(m));
+        if (!(v & (royals(0) | royals(1)))) {
+          if (!p_->royal_safe) return true;
+          const BB occ = occupied() & ~v;
+          for (BB r = royals(side_); r; clear_lsb(r))
+            if (attacked(lsb(r), side_ ^ 1, occ)) return false;
+          return true;
+        }
+      }
+    }
     int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
     Light l = light_make(m);
     int k = royal_square(side_);
@@ -1281,13 +1311,14 @@ class Generator final : public Engine, public CardBoard {
       for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
       if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
-      if (pp.remove_radius > 0 && pp.gives_check) whirl_types_ |= 1u << t;
+      if (pp.remove_radius > 0 && pp.gives_check && !whirl_covered(t)) whirl_types_ |= 1u << t;
       int reach_of = pp.rampage_range;
       for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
         for (const PieceProgram::Line& l : *lines)
           if (l.capture) reach_of = (l.range == 0 || reach_of < 0) ? -1 : std::max(reach_of, l.range);
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
+    animal_attacks_ = (line_check_types_ | rampage_types_ | whirl_types_) != 0;
     removed_.clear();
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
