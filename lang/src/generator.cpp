@@ -448,7 +448,9 @@ class Generator final : public Engine, public CardBoard {
   // lines, and every action gets the full legality test (a strike or a rampage removes
   // pieces without standing in the line it opens).
   bool animals_ = false;
-  bool animal_attacks_ = false;  // some type attacks by a rampage, a strike line or a whirlwind
+  bool animal_attacks_ = false;   // some type attacks by a rampage, a strike line or a whirlwind
+  bool occupancy_tests_ = false;  // safe_after's tests without make/unmake apply (see there)
+  uint32_t target_types_ = 0;     // types special_targets() adds targets for
   uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
   std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
   std::vector<std::pair<int16_t, int8_t>> removed_;    // pieces removed by rampages and strikes
@@ -890,7 +892,7 @@ class Generator final : public Engine, public CardBoard {
     // without royals kept apart, attacked() sees the board after a royal piece's plain
     // move or a whirlwind through the occupancy alone: no make and unmake. Not with
     // borrowing for the plain move (a captured lender would still lend).
-    if (!rampage_types_ && !p_->royals_apart) {
+    if (occupancy_tests_) {
       if (only_mover && !borrowing_)
         return !attacked(to_of(m), side_ ^ 1, (occupied() & ~bit(from_of(m))) | bit(to_of(m)));
       if (sub_of(m) == kSubWhirl) {
@@ -943,11 +945,22 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
-    const bool in_check = guard && (multi_royal_ ? royals_attacked(us) : attacked(k, them, occ));
+    // The royal-move phase follows a legal normal action, which left no royal piece
+    // attacked; only a royal piece moves then, so the only pins that matter hold one royal
+    // piece against another: none unless two stand on a line with nothing between.
+    const bool in_check =
+        guard && !royal_only_ && (multi_royal_ ? royals_attacked(us) : attacked(k, them, occ));
     BB pins{};
-    if (guard && !multi_royal_) pins = pinned(k, us);
-    if (guard && multi_royal_)
-      for (BB r = royals(us); r; clear_lsb(r)) pins |= pinned(lsb(r), us);
+    if (guard && !multi_royal_ && !royal_only_) pins = pinned(k, us);
+    if (guard && multi_royal_) {
+      const BB rs = royals(us);
+      bool need = !royal_only_;
+      for (BB r = rs; r && !need; clear_lsb(r))
+        for (BB r2 = rs & ~bit(lsb(r)); r2 && !need; clear_lsb(r2))
+          need = t_->dir[lsb(r)][lsb(r2)] >= 0 && !(t_->between(lsb(r), lsb(r2)) & occ);
+      if (need)
+        for (BB r = rs; r; clear_lsb(r)) pins |= pinned(lsb(r), us);
+    }
     // Rampages and strikes of the opponent attack along lines the pins do not see (a
     // blocker leaving a rampage path): every action is then tested in full.
     // The squares between such a piece and an own royal piece within its reach: an action
@@ -1002,6 +1015,8 @@ class Generator final : public Engine, public CardBoard {
           test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || test(disc, s);
         // Several royal pieces: a royal piece's plain move is tested at its destination only.
         const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s);
+        const bool quick = mover_only && occupancy_tests_ && !borrowing_;
+        const BB occ_without = occ & ~bit(s);
         BB tg = opp;
         if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
@@ -1016,7 +1031,7 @@ class Generator final : public Engine, public CardBoard {
           if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
         }
         if constexpr (Rich)
-          if (pp.special) special_targets(s, t, us, occ, tg, quiet, caps);
+          if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
         for (BB tb = targets; tb; clear_lsb(tb)) {
@@ -1029,6 +1044,12 @@ class Generator final : public Engine, public CardBoard {
             continue;
           }
           Move m = make_move(s, to, kNormal);
+          if constexpr (Rich)
+            if (quick && !test(disc, to)) {
+              // safe_after(m, true) without the call (see there): the hot test of Two Kings.
+              if (!attacked(to, them, occ_without)) emit(m);
+              continue;
+            }
           if ((!test_all && !test(disc, to)) || safe_after(m, mover_only && !test(disc, to))) emit(m);
         }
         if constexpr (Rich)
@@ -1319,6 +1340,17 @@ class Generator final : public Engine, public CardBoard {
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
     animal_attacks_ = (line_check_types_ | rampage_types_ | whirl_types_) != 0;
+    bool whirls = false;
+    target_types_ = 0;
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.borrows || pp.teleport_move || pp.teleport_capture || !pp.limited[0].empty() ||
+          !pp.limited[1].empty() || !pp.own_leaps[0].empty() || !pp.own_leaps[1].empty() ||
+          !pp.region_leaps[0].empty() || !pp.region_leaps[1].empty())
+        target_types_ |= 1u << t;
+    }
+    for (int t = 0; t < p_->ntypes; ++t) whirls = whirls || p_->types[t].remove_radius > 0;
+    occupancy_tests_ = !rampage_types_ && !p_->royals_apart && (multi_royal_ || whirls);
     removed_.clear();
     board_.fill(-1);
     for (int y = 1; y <= p_->height; ++y)
