@@ -387,6 +387,10 @@ class Generator final : public Engine, public CardBoard {
         unmake();
       }
       if (!second) continue;
+      if (depth == 1 && !p_->action_place) {
+        n += count_royal_moves_after(m);
+        continue;
+      }
       make(m, /*ends_turn=*/false);
       if (!(p_->invasion && invaded(side_))) {
         royal_only_ = true;
@@ -407,6 +411,34 @@ class Generator final : public Engine, public CardBoard {
       }
       unmake();
     }
+    return n;
+  }
+
+  // The number of royal-move steps after the normal action m (none when m wins by midline
+  // invasion), on the board alone: the royal-move phase reads no clock, hash, castling
+  // right or en-passant square (no castling then; a double step's en passant waits for
+  // the end of the turn), so perft's last ply needs no make/unmake. Not with placements
+  // (light_make leaves the reserves).
+  uint64_t count_royal_moves_after(Move m) {
+    const int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
+    const Light l = light_make(m);
+    // The pieces a whirlwind or a rampage removed: generate's legality tests use lrem_ too.
+    std::array<std::pair<int16_t, int8_t>, 16> removed;
+    const int nremoved = sub_of(m) ? nlrem_ : 0;
+    std::copy_n(lrem_.begin(), nremoved, removed.begin());
+    const int ep = ep_, ep_victim = ep_victim_;
+    ep_ = ep_victim_ = -1;
+    uint64_t n = 0;
+    if (!(p_->invasion && invaded(side_))) {
+      royal_only_ = true;
+      n = generate<true>(nullptr);
+      royal_only_ = false;
+    }
+    ep_ = ep;
+    ep_victim_ = ep_victim;
+    std::copy_n(removed.begin(), nremoved, lrem_.begin());
+    nlrem_ = nremoved;
+    light_unmake(m, l, moved);
     return n;
   }
 
