@@ -1047,8 +1047,6 @@ class Generator final : public Engine, public CardBoard {
           test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || test(disc, s);
         // Several royal pieces: a royal piece's plain move is tested at its destination only.
         const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s);
-        const bool quick = mover_only && occupancy_tests_ && !borrowing_;
-        const BB occ_without = occ & ~bit(s);
         BB tg = opp;
         if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
@@ -1066,6 +1064,14 @@ class Generator final : public Engine, public CardBoard {
           if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
+        if constexpr (Rich)
+          if (mover_only && occupancy_tests_ && !borrowing_ && !(targets & (disc | pp.promote_zone[us]))) {
+            // safe_after(m, true) without the call (see there): the hot test of Two Kings.
+            const BB occ_without = occ & ~bit(s);
+            for (BB tb = targets; tb; clear_lsb(tb))
+              if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
+            targets = BB{};
+          }
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(pp.promote_zone[us], to)) {
@@ -1076,12 +1082,6 @@ class Generator final : public Engine, public CardBoard {
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if constexpr (Rich)
-            if (quick && !test(disc, to)) {
-              // safe_after(m, true) without the call (see there): the hot test of Two Kings.
-              if (!attacked(to, them, occ_without)) emit(m);
-              continue;
-            }
           if ((!test_all && !test(disc, to)) || safe_after(m, mover_only && !test(disc, to))) emit(m);
         }
         if constexpr (Rich)
