@@ -20,6 +20,7 @@
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
+#include "reference.hpp"
 #include "registry/variants.hpp"
 
 namespace arb::cli {
@@ -43,7 +44,9 @@ void add_common(po::options_description& d, Common& c, bool with_seed) {
       "engine", po::value(&c.engine), "compiled (default) or reference")("json", po::bool_switch(&c.json),
                                                                          "machine-readable output");
   if (with_seed)
-    d.add_options()("seed", po::value(&c.seed), "shuffle the start with this seed (ChessMe piles)");
+    d.add_options()("seed", po::value(&c.seed),
+                    "start from this seed: ChessMe's piles and No Stress Chess's deck shuffled by it, "
+                    "Chess 2's back rank by the rule text's dice procedure");
 }
 
 bool print_help(const po::options_description& d, const std::vector<std::string>& args) {
@@ -136,6 +139,15 @@ Loaded load_engine(const Common& c) {
   if (!c.seed.empty()) {
     if (!position.empty()) throw UsageError("give --seed or --position, not both");
     position = "start:" + c.seed;
+    // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
+    // seed, each engine running its own procedure (the same die; README, Chess 2).
+    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup : l.variant == "chess2";
+    if (dice) {
+      const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
+      const int n =
+          l.compiled.program ? arb::lang::chess960_dice_start(seed) : arb::ref::chess2_dice_start(seed);
+      position = "start:" + std::to_string(n);
+    }
   }
   if (position.empty() && c.engine != "compiled") position = "start";
   if (!position.empty()) {

@@ -35,7 +35,7 @@ struct Common {
   std::string variant, rules, position, engine = "compiled";
   std::vector<std::string> sets;
   std::string moves;
-  std::string seed;  // ChessMe: the start shuffled with this seed (`start:SEED`)
+  std::string seed;  // ChessMe, No Stress Chess: `start:SEED`; Chess 2: the dice procedure's start
   bool json = false;
   // Whether the option was given at all (`--rules ""` is an error, not the default).
   bool rules_given = false, variant_given = false, position_given = false, seed_given = false;

@@ -63,10 +63,14 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
       "matchups", po::value(&matchups_text),
       "Chess 2: split the games over N random army pairs (options white-army and black-army) and "
-      "random Chess960 starts")("timeout", po::value(&timeout_text), kTimeoutHelp);
+      "random Chess960 starts")("start-seed", po::value(&c.seed),
+                                "start from the position --seed gives other commands (Chess 2: the dice "
+                                "procedure's back rank, ChessMe: the shuffled piles)")(
+      "timeout", po::value(&timeout_text), kTimeoutHelp);
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, /*with_seed=*/false);
+  if (vm.count("start-seed")) uint_option("start-seed", c.seed, 0, UINT64_MAX);
   if (vm.count("seconds")) o.seconds = seconds_option("seconds", seconds_text, 0.001, kMaxTimeout);
   if (vm.count("games")) o.games = uint_option("games", games_text, 1, 1000000000);
   if (vm.count("seconds") && vm.count("games")) throw UsageError("give --seconds or --games, not both");

@@ -516,4 +516,60 @@ TEST(CompiledChess2Fuzz, RandomMatchupsAndStarts) {
   EXPECT_EQ(bad.code, 2) << bad;
 }
 
+// The rule text's dice procedure (chess2.txt, "Procedure to Determine Starting
+// Positions") on the compiled side, lang/src/chess960.cpp. The die faces below are
+// splitmix64 from the seed, mapped to faces as README's Chess 2 section states:
+//   seed 0: 2 1 2 5 2      dark bishop c1, light b1, queen 2nd of a d e f g h = d, knight 5th
+//                          of a e f g h = h, knight 2nd of a e f g = e; R K R on a f g
+//   seed 1: 6 2 1 6 4 3    6 rerolled: c1, b1, queen 6th = h, knights 4th of a d e f g = f
+//                          and 3rd of a d e g = e; R K R on a d g
+//   seed 7: 4 1 1 4 5 4    g1, b1, queen a, knight 4th of c d e f h = f, 5 rerolled, knight
+//                          4th of c d e h = h; R K R on c d e
+//   seed 10: 5 3 4 5 5 5 4 5 rerolled: e1, light h1, queen 5th of a b c d f g = f, knight 5th
+//                          of a b c d g = g, 5 rerolled, knight 4th of a b c d = d; R K R
+TEST(CompiledChess2Dice, HandDerivedSeeds) {
+  EXPECT_EQ(arb::lang::chess960_back_rank(arb::lang::chess960_dice_start(0)), "RBBQNKRN");
+  EXPECT_EQ(arb::lang::chess960_back_rank(arb::lang::chess960_dice_start(1)), "RBBKNNRQ");
+  EXPECT_EQ(arb::lang::chess960_back_rank(arb::lang::chess960_dice_start(7)), "QBRKRNBN");
+  EXPECT_EQ(arb::lang::chess960_back_rank(arb::lang::chess960_dice_start(10)), "RKRNBQNB");
+  EXPECT_EQ(arb::lang::chess960_back_rank(518), "RNBQKBNR");
+  EXPECT_EQ(arb::lang::chess960_number("RNBQKBNR"), 518);
+  EXPECT_EQ(arb::lang::chess960_number("RNBQRBNK"), -1);  // the king not between the rooks
+  EXPECT_EQ(arb::lang::chess960_number("NBNBQRKR"), -1);  // both bishops on light squares
+  EXPECT_THROW(arb::lang::chess960_back_rank(960), arb::PositionError);
+}
+
+// The compiled and the reference procedures (written apart, the same die) build the same
+// start for seeds 0..999, and number the 960 back ranks alike.
+TEST(CompiledChess2Dice, AgreesWithTheReference) {
+  std::set<int> seen;
+  for (int n = 0; n < 960; ++n) {
+    ASSERT_EQ(arb::lang::chess960_back_rank(n), arb::ref::chess2_back_rank(n)) << n;
+    ASSERT_EQ(arb::lang::chess960_number(arb::lang::chess960_back_rank(n)), n);
+  }
+  for (uint64_t seed = 0; seed < 1000; ++seed) {
+    const int n = arb::lang::chess960_dice_start(seed);
+    ASSERT_EQ(n, arb::ref::chess2_dice_start(seed)) << "seed " << seed;
+    seen.insert(n);
+  }
+  EXPECT_EQ(arb::lang::chess960_dice_start(UINT64_MAX), arb::ref::chess2_dice_start(UINT64_MAX));
+  EXPECT_GT(seen.size(), 600u);  // 1,000 draws from 960 equally likely starts
+}
+
+// `--seed S` on Chess 2 starts both engines from the dice procedure's back rank.
+TEST(CompiledChess2Dice, SeedOptionStartsFromTheDicePosition) {
+  for (const char* engine : {"compiled", "reference"}) {
+    auto r = testing_process::run_arbiter(
+        {"moves", "--variant", "chess2", "--engine", engine, "--seed", "10", "--json"});
+    EXPECT_EQ(r.code, 0) << r;
+    EXPECT_NE(r.out.find("\"position\":\"rkrnbqnb/pppppppp/8/8/8/8/PPPPPPPP/RKRNBQNB w KQkq"),
+              std::string::npos)
+        << engine << "\n"
+        << r;
+  }
+  auto bad = testing_process::run_arbiter({"perft", "--variant", "chess2", "--seed", "x1", "--depth", "1"});
+  EXPECT_EQ(bad.code, 2) << bad;
+  EXPECT_NE(bad.err.find("--seed"), std::string::npos) << bad;
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
 // The start of a program with `setup chess960` and armies: Chess960 back ranks by their
 // standard number, and each army's substitution of the setup's letters (RULINGS 4.2).
 #include <cctype>
+#include <cstdint>
 #include <string>
 
 #include "arbiter/lang/compile.hpp"
@@ -35,6 +36,86 @@ std::string back_rank(int n) {
 }
 
 }  // namespace
+
+std::string chess960_back_rank(int n) {
+  if (n < 0 || n > 959) throw PositionError("start:N needs N in 0..959", 6);
+  return back_rank(n);
+}
+
+int chess960_number(const std::string& rank) {
+  // The inverse of back_rank(): the light bishop's index among b d f h, the dark one's
+  // among a c e g, the queen's among the six squares the bishops leave, the knights' pair
+  // among the five the queen leaves (pairs in back_rank's order).
+  if (rank.size() != 8) return -1;
+  int light = -1, dark = -1, queen = -1, k1 = -1, k2 = -1;
+  for (int f = 0, free6 = 0, free5 = 0; f < 8; ++f) {
+    const char c = rank[static_cast<size_t>(f)];
+    if (c == 'B') {
+      (f % 2 ? light : dark) = f / 2;
+      continue;
+    }
+    if (c == 'Q') queen = free6;
+    ++free6;
+    if (c == 'Q') continue;
+    if (c == 'N') (k1 < 0 ? k1 : k2) = free5;
+    ++free5;
+  }
+  if (light < 0 || dark < 0 || queen < 0 || k2 < 0) return -1;
+  int pair = 0;
+  for (int a = 0; a < 5; ++a)
+    for (int b = a + 1; b < 5; ++b, ++pair)
+      if (a == k1 && b == k2) {
+        const int n = light + 4 * dark + 16 * queen + 96 * pair;
+        return back_rank(n) == rank ? n : -1;
+      }
+  return -1;
+}
+
+int chess960_dice_start(uint64_t seed) {
+  // The die: splitmix64 from `seed` (the state advanced by 0x9E3779B97F4A7C15 per draw, then
+  // the standard mix); an output z below 2^64 - 4 (the largest multiple of 6 it can reach)
+  // shows face z % 6 + 1, a larger one is drawn again (README, Chess 2: the contract the
+  // reference engine's procedure follows too).
+  uint64_t state = seed;
+  auto die = [&state] {
+    for (;;) {
+      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      if (z < UINT64_MAX - UINT64_MAX % 6) return static_cast<int>(z % 6) + 1;
+    }
+  };
+  // "Reroll a 5 or 6": a face above `most` is rolled again.
+  auto roll = [&die](int most) {
+    for (;;)
+      if (int face = die(); face <= most) return face;
+  };
+  std::string rank(8, ' ');
+  // The k-th empty square from the left (a = the left, White's view) gets `piece`.
+  auto place = [&rank](int k, char piece) {
+    for (char& c : rank)
+      if (c == ' ' && --k == 0) {
+        c = piece;
+        return;
+      }
+  };
+  // 1) a bishop on the k-th dark square from the left (a1 c1 e1 g1), reroll 5 and 6;
+  rank[static_cast<size_t>(2 * (roll(4) - 1))] = 'B';
+  // 2) a bishop on the k-th light square (b1 d1 f1 h1), reroll 5 and 6;
+  rank[static_cast<size_t>(2 * (roll(4) - 1) + 1)] = 'B';
+  // 3) the queen on the k-th of the six empty squares;
+  place(roll(6), 'Q');
+  // 4) a knight on the k-th of the five empty squares, reroll a 6;
+  place(roll(5), 'N');
+  // 5) a knight on the k-th of the four empty squares, reroll 5 and 6;
+  place(roll(4), 'N');
+  // 6) the king on the middle of the three empty squares, rooks on the other two.
+  place(1, 'R');
+  place(1, 'K');
+  place(1, 'R');
+  return chess960_number(rank);
+}
 
 std::string program_start(const Program& p, int n) {
   std::string text = p.start_text;

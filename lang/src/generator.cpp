@@ -395,6 +395,10 @@ class Generator final : public Engine, public CardBoard {
         unmake();
       }
       if (!second) continue;
+      if (depth == 1 && !p_->action_place) {
+        n += count_royal_moves_after(m);
+        continue;
+      }
       make(m, /*ends_turn=*/false);
       if (!(p_->invasion && invaded(side_))) {
         royal_only_ = true;
@@ -415,6 +419,34 @@ class Generator final : public Engine, public CardBoard {
       }
       unmake();
     }
+    return n;
+  }
+
+  // The number of royal-move steps after the normal action m (none when m wins by midline
+  // invasion), on the board alone: the royal-move phase reads no clock, hash, castling
+  // right or en-passant square (no castling then; a double step's en passant waits for
+  // the end of the turn), so perft's last ply needs no make/unmake. Not with placements
+  // (light_make leaves the reserves).
+  uint64_t count_royal_moves_after(Move m) {
+    const int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
+    const Light l = light_make(m);
+    // The pieces a whirlwind or a rampage removed: generate's legality tests use lrem_ too.
+    std::array<std::pair<int16_t, int8_t>, 16> removed;
+    const int nremoved = sub_of(m) ? nlrem_ : 0;
+    std::copy_n(lrem_.begin(), nremoved, removed.begin());
+    const int ep = ep_, ep_victim = ep_victim_;
+    ep_ = ep_victim_ = -1;
+    uint64_t n = 0;
+    if (!(p_->invasion && invaded(side_))) {
+      royal_only_ = true;
+      n = generate<true>(nullptr);
+      royal_only_ = false;
+    }
+    ep_ = ep;
+    ep_victim_ = ep_victim;
+    std::copy_n(removed.begin(), nremoved, lrem_.begin());
+    nlrem_ = nremoved;
+    light_unmake(m, l, moved);
     return n;
   }
 
@@ -456,6 +488,9 @@ class Generator final : public Engine, public CardBoard {
   // lines, and every action gets the full legality test (a strike or a rampage removes
   // pieces without standing in the line it opens).
   bool animals_ = false;
+  bool animal_attacks_ = false;   // some type attacks by a rampage, a strike line or a whirlwind
+  bool occupancy_tests_ = false;  // safe_after's tests without make/unmake apply (see there)
+  uint32_t target_types_ = 0;     // types special_targets() adds targets for
   uint32_t within_types_ = 0, immune_types_ = 0, line_check_types_ = 0, rampage_types_ = 0, whirl_types_ = 0;
   // Types whose captures explode (`remove-around ... when capture`), and whether removing
   // the last royal piece of a colour ends the game (`royal-capture -> win`).
@@ -810,8 +845,19 @@ class Generator final : public Engine, public CardBoard {
       if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
     }
     if (borrowing_ && borrowed_attack(s, by, occ)) return true;
-    if (animals_) return animal_attack(s, by, occ);
+    if (animal_attacks_) return animal_attack(s, by, occ);
     return false;
+  }
+
+  // Whether type t's whirlwind attacks no square its own capturing moves do not attack
+  // already (a warrior king's radius-1 whirlwind and its king step): then attacked() need
+  // not look at the whirlwind (a whirlwind from q reaches s when s is around q).
+  bool whirl_covered(int t) const {
+    const PieceTables<BB>& pt = t_->pieces[t];
+    for (int c = 0; c < 2; ++c)
+      for (int s = 0; s < p_->squares; ++s)
+        if (pt.around[s] & ~pt.check_from[c][s]) return false;
+    return true;
   }
 
   // Whether a piece of `by` attacks s with movement borrowed from a neighbour (RULINGS 4.7).
@@ -989,6 +1035,24 @@ class Generator final : public Engine, public CardBoard {
   bool safe_after(Move m, bool only_mover = false) {
     if constexpr (Rich)
       if (blast_types_) return safe_after_blast(m);
+    // Without rampages (whose blockers are read from the board, not the occupancy) and
+    // without royals kept apart, attacked() sees the board after a royal piece's plain
+    // move or a whirlwind through the occupancy alone: no make and unmake. Not with
+    // borrowing for the plain move (a captured lender would still lend).
+    if (occupancy_tests_) {
+      if (only_mover && !borrowing_)
+        return !attacked(to_of(m), side_ ^ 1, (occupied() & ~bit(from_of(m))) | bit(to_of(m)));
+      if (sub_of(m) == kSubWhirl) {
+        const BB v = whirl_victims(from_of(m));
+        if (!(v & (royals(0) | royals(1)))) {
+          if (!p_->royal_safe) return true;
+          const BB occ = occupied() & ~v;
+          for (BB r = royals(side_); r; clear_lsb(r))
+            if (attacked(lsb(r), side_ ^ 1, occ)) return false;
+          return true;
+        }
+      }
+    }
     int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
     Light l = light_make<Rich>(m);
     int k = royal_square(side_);
@@ -1048,8 +1112,11 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
     const bool guard = k >= 0 && p_->royal_safe;
-    const bool in_check =
-        guard && ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
+    // The royal-move phase follows a legal normal action, which left no royal piece
+    // attacked; only a royal piece moves then, so the only pins that matter hold one royal
+    // piece against another: none unless two stand on a line with nothing between.
+    const bool in_check = guard && !royal_only_ &&
+                          ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
     // Where captures explode, every action gets the full legality test (an explosion may
     // remove a pinner, a blocker or a royal piece).
     const bool test_every = in_check || (Rich && blast_types_);
@@ -1059,9 +1126,16 @@ class Generator final : public Engine, public CardBoard {
       return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
     };
     BB pins{};
-    if (guard && !multi_royal_) pins = pinned(k, us);
-    if (guard && multi_royal_)
-      for (BB r = royals(us); r; clear_lsb(r)) pins |= pinned(lsb(r), us);
+    if (guard && !multi_royal_ && !royal_only_) pins = pinned(k, us);
+    if (guard && multi_royal_) {
+      const BB rs = royals(us);
+      bool need = !royal_only_;
+      for (BB r = rs; r && !need; clear_lsb(r))
+        for (BB r2 = rs & ~bit(lsb(r)); r2 && !need; clear_lsb(r2))
+          need = t_->dir[lsb(r)][lsb(r2)] >= 0 && !(t_->between(lsb(r), lsb(r2)) & occ);
+      if (need)
+        for (BB r = rs; r; clear_lsb(r)) pins |= pinned(lsb(r), us);
+    }
     // Rampages and strikes of the opponent attack along lines the pins do not see (a
     // blocker leaving a rampage path): every action is then tested in full.
     // The squares between such a piece and an own royal piece within its reach: an action
@@ -1131,9 +1205,17 @@ class Generator final : public Engine, public CardBoard {
           if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
         }
         if constexpr (Rich)
-          if (pp.special) special_targets(s, t, us, occ, tg, quiet, caps);
+          if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
+        if constexpr (Rich)
+          if (mover_only && occupancy_tests_ && !borrowing_ && !(targets & (disc | pp.promote_zone[us]))) {
+            // safe_after(m, true) without the call (see there): the hot test of Two Kings.
+            const BB occ_without = occ & ~bit(s);
+            for (BB tb = targets; tb; clear_lsb(tb))
+              if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
+            targets = BB{};
+          }
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(pp.promote_zone[us], to)) {
@@ -1433,7 +1515,7 @@ class Generator final : public Engine, public CardBoard {
       for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
       if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
-      if (pp.whirlwind() && pp.gives_check) whirl_types_ |= 1u << t;
+      if (pp.whirlwind() && pp.gives_check && !whirl_covered(t)) whirl_types_ |= 1u << t;
       if (pp.explodes()) blast_types_ |= 1u << t;
       int reach_of = pp.rampage_range;
       for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
@@ -1441,6 +1523,19 @@ class Generator final : public Engine, public CardBoard {
           if (l.capture) reach_of = (l.range == 0 || reach_of < 0) ? -1 : std::max(reach_of, l.range);
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
+    animal_attacks_ = (line_check_types_ | rampage_types_ | whirl_types_) != 0;
+    bool whirls = false;
+    target_types_ = 0;
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.borrows || pp.teleport_move || pp.teleport_capture || !pp.limited[0].empty() ||
+          !pp.limited[1].empty() || !pp.own_leaps[0].empty() || !pp.own_leaps[1].empty() ||
+          !pp.region_leaps[0].empty() || !pp.region_leaps[1].empty())
+        target_types_ |= 1u << t;
+    }
+    for (int t = 0; t < p_->ntypes; ++t) whirls = whirls || p_->types[t].whirlwind();
+    // Not where captures explode: safe_after_blast judges every action on the board.
+    occupancy_tests_ = !rampage_types_ && !p_->royals_apart && !blast_types_ && (multi_royal_ || whirls);
     removed_.clear();
     lrem_.assign(N + 1, {});
     board_.fill(-1);

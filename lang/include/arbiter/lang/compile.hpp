@@ -466,6 +466,17 @@ struct Program {
 // castling armies. Throws PositionError for an n out of range (chess960.cpp).
 std::string program_start(const Program& p, int n);
 
+// The back rank of Chess960 start n (0..959, 518 = "RNBQKBNR"), classic letters; throws
+// PositionError for another n. chess960_number is its inverse (-1 for no Chess960 rank).
+std::string chess960_back_rank(int n);
+int chess960_number(const std::string& rank);
+
+// Chess 2's dice procedure (chess2.txt, "Procedure to Determine Starting Positions") with a
+// six-sided die driven by splitmix64 from `seed` as README's Chess 2 section states (the
+// contract the reference engine's procedure follows too); returns the Chess960 number N of
+// the back rank it builds, for `start:N` (chess960.cpp).
+int chess960_dice_start(uint64_t seed);
+
 // Compiles a checked model. Returns nullptr and reports at the construct's location when
 // the model uses a feature the generator cannot execute yet.
 std::shared_ptr<const Program> compile(const Model& m, Diagnostics& diags);
