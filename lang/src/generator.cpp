@@ -295,7 +295,12 @@ class Generator final : public Engine, public CardBoard {
   }
 
   // ---- status -----------------------------------------------------------------------
-  Status status() override {
+  Status status() override { return status_of(generate<true>(nullptr)); }
+  Status status_and_actions(std::vector<Action>& out) override {
+    legal_actions(out);
+    return status_of(out.size());
+  }
+  Status status_of(uint64_t n) {  // n: the number of legal actions (only n == 0 matters)
     Status st;
     st.in_check = in_check();
     if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
@@ -310,7 +315,6 @@ class Generator final : public Engine, public CardBoard {
       st.reason = p_->invasion_reason;
       return st;
     }
-    uint64_t n = generate<true>(nullptr);
     if (n == 0) {
       if (st.in_check || p_->no_move_loses) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;

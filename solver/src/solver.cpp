@@ -323,9 +323,12 @@ class Worker {
       }
       return unk ? kUnk : kYes;
     }
-    Status st = e_->status();
-    if (st.result != arb::Result::Ongoing) return goal_met(st) ? kYes : kNo;
-    if (r == 0) return kNo;
+    if (r == 0) {
+      Status st = e_->status();
+      return st.result != arb::Result::Ongoing && goal_met(st) ? kYes : kNo;
+    }
+    // The table first (it holds proofs about the position, terminal or not), then the
+    // status and the actions in one listing.
     uint64_t key = e_->hash();
     Entry te;
     bool hit = sh_.table.probe(key, te);
@@ -334,7 +337,8 @@ class Worker {
       if (te.nowin >= r) return kNo;
     }
     std::vector<Action>& ms = buffer(ply);
-    e_->legal_actions(ms);
+    Status st = e_->status_and_actions(ms);
+    if (st.result != arb::Result::Ongoing) return goal_met(st) ? kYes : kNo;
     if (ms.empty()) return kNo;
     size_t tt_best = hit && te.best < ms.size() ? te.best : kNoMove;
     if (e_->side_to_move() == sh_.prover) return prover(r, ply, key, tt_best);
@@ -373,7 +377,7 @@ class Worker {
       if (e_->chance()) {
         score = check_bonus / 2;
       } else {
-        Status st = e_->status();
+        Status st = e_->status_and_actions(scratch_);
         if (st.result != arb::Result::Ongoing) {
           bool met = goal_met(st);
           e_->undo();
@@ -383,7 +387,6 @@ class Worker {
           }
           continue;
         }
-        e_->legal_actions(scratch_);
         score = (st.in_check ? 0 : check_bonus) + static_cast<int>(scratch_.size());
       }
       e_->undo();
@@ -518,7 +521,9 @@ class Worker {
       }
     }
     if (r > 0 && sh_.pn->probe(c.key, r, c.pn, c.dn)) return;
-    Status st = e_->status();
+    bool mine = e_->side_to_move() == sh_.prover;
+    // A defender node counts its replies: listed with the status in one go.
+    Status st = !mine && r > 0 ? e_->status_and_actions(scratch_) : e_->status();
     if (st.result != arb::Result::Ongoing) {
       // A terminal: won at every depth, or at none.
       bool met = goal_met(st);
@@ -527,7 +532,6 @@ class Worker {
       c.dn = met ? kInf : 0;
       return;
     }
-    bool mine = e_->side_to_move() == sh_.prover;
     if (r == 0) {
       c.pn = kInf;
       c.dn = 0;
@@ -547,7 +551,6 @@ class Worker {
     if (mine) {
       c.pn = c.dn = 1;
     } else {
-      e_->legal_actions(scratch_);
       uint32_t n = static_cast<uint32_t>(std::max<size_t>(scratch_.size(), 1));
       c.pn = (st.in_check || sh_.opt.goal == Goal::Draw) ? n : 2 * n + 1;
       c.dn = 1;
