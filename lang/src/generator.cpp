@@ -295,7 +295,12 @@ class Generator final : public Engine, public CardBoard {
   }
 
   // ---- status -----------------------------------------------------------------------
-  Status status() override { return status_of(generate<true>(nullptr)); }
+  Status status() override {  // only "some legal action or none" matters: the count stops at 1
+    any_only_ = true;
+    const uint64_t n = generate<true>(nullptr);
+    any_only_ = false;
+    return status_of(n);
+  }
   Status status_and_actions(std::vector<Action>& out) override {
     legal_actions(out);
     return status_of(out.size());
@@ -442,6 +447,7 @@ class Generator final : public Engine, public CardBoard {
   bool royal_phase_ = false;
   bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
+  bool any_only_ = false;  // status(): generate<true> may stop at the first legal action
   // More than one royal piece per colour or royal type (RULINGS 4.9): every royal piece
   // must stay safe, and every action gets the full legality test.
   bool multi_royal_ = false;
@@ -961,6 +967,7 @@ class Generator final : public Engine, public CardBoard {
         movers &= allowed;
       }
       for (BB b = movers; b; clear_lsb(b)) {
+        if (Count && any_only_ && n) return n;
         const int s = lsb(b);
         const int t = board_[s] >> 1;
         const PieceTables<BB>& pp = t_->pieces[t];
