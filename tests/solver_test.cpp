@@ -290,6 +290,23 @@ TEST(SolverNoStress, ChanceModes) {
   EXPECT_NEAR(ex.probability, 8.0 / 46.0, 1e-12);  // the 8 rook cards among 46 unknown
 }
 
+TEST(SolverNoStress, ExpectedTakesAWinAtOnceBeforeAnySubtree) {
+  // Depth 2 with the known rook card on top: R:e1e8 wins at once, probability 1. The passes
+  // listed before it lead to subtrees of tens of millions of draws (minutes); the budget
+  // makes a search that enters them fail (Unknown) instead of hanging.
+  auto e = reference("nostress", kNoStressKnown);
+  arb::solve::Options o;
+  o.goal = Goal::Win;
+  o.depth = 2;
+  o.chance = Chance::Expected;
+  o.max_nodes = 100000;
+  o.table_mb = 16;
+  auto r = arb::solve::solve(*e, o);
+  ASSERT_EQ(r.outcome, Outcome::Chance) << r.why;
+  EXPECT_EQ(r.probability, 1.0);
+  EXPECT_EQ(r.line, std::vector<std::string>{"R:e1e8"});
+}
+
 TEST(SolverNoStress, AdvancedCheckmate) {
   const char* pos =
       "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 level:advanced pile:N?45 wdiscard:- bdiscard:- whand:RPPNB "

@@ -667,6 +667,13 @@ class Worker {
     return c.pn == 0 ? kYes : kNo;
   }
 
+  // The action expect() chose at the current (non-chance) position with r prover moves
+  // left: an index into legal_actions, or kNoMove when it has not valued the position.
+  size_t expect_choice(int r) const {
+    auto it = choice_.find(e_->hash() * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(r));
+    return it == choice_.end() ? kNoMove : it->second;
+  }
+
   // Expectimax (Chance::Expected): the probability of reaching the goal within r prover
   // moves, prover maximising, defender minimising, chance weighted.
   double expect(int r, int ply) {
@@ -696,16 +703,39 @@ class Worker {
     std::vector<Action> ms;
     e_->legal_actions(ms);
     bool mine = e_->side_to_move() == sh_.prover;
+    if (r >= 2 || !mine) {
+      // An action that ends the game settles the node before any subtree is searched: the
+      // prover's win is worth 1, the defender's escape to a lost or drawn end 0 (a redraw
+      // or a pass tried first would otherwise cost a whole chance subtree).
+      for (size_t i = 0; i < ms.size(); ++i) {
+        apply(ms[i]);
+        Status end = e_->chance() ? Status{} : e_->status();
+        e_->undo();
+        if (end.result == arb::Result::Ongoing || goal_met(end) != mine) continue;
+        if (!halted()) {
+          memo_[key] = mine ? 1.0 : 0.0;
+          choice_[key] = static_cast<uint32_t>(i);
+        }
+        return mine ? 1.0 : 0.0;
+      }
+    }
     double best = mine ? 0.0 : 1.0;
-    for (const Action& a : ms) {
-      apply(a);
+    uint32_t pick = 0;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      apply(ms[i]);
       double p = expect(mine ? r - 1 : r, ply + 1);
       e_->undo();
-      best = mine ? std::max(best, p) : std::min(best, p);
+      if (i == 0 || (mine ? p > best : p < best)) {
+        best = p;
+        pick = static_cast<uint32_t>(i);
+      }
       if (mine ? best >= 1.0 : best <= 0.0) break;
     }
     if (ms.empty()) best = 0;
-    if (!halted()) memo_[key] = best;
+    if (!halted()) {
+      memo_[key] = best;
+      choice_[key] = pick;
+    }
     return best;
   }
 
@@ -732,6 +762,7 @@ class Worker {
   uint64_t pn_end_ = UINT64_MAX;  // df-pn's budget: halted past this many actions
   std::vector<Action> scratch_;
   std::unordered_map<uint64_t, double> memo_;
+  std::unordered_map<uint64_t, uint32_t> choice_;  // expect(): the action that gave the value
 };
 
 std::string text(Engine& e, const Action& a) {
@@ -816,7 +847,9 @@ std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
       e.legal_actions(ms);
       bool mine = e.side_to_move() == prover;
       double best = mine ? -1 : 2;
-      for (size_t i = 0; i < ms.size(); ++i) {
+      size_t chosen = w.expect_choice(r);  // expect() keeps its choice: no search again
+      if (chosen < ms.size()) pick = chosen;
+      for (size_t i = 0; i < ms.size() && chosen >= ms.size(); ++i) {
         e.apply(ms[i]);
         double p = w.expect(mine ? r - 1 : r, 1);
         e.undo();
