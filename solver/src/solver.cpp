@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -894,25 +895,40 @@ Result solve(const Engine& root, const Options& opt) {
   }
 
   if (opt.chance == Chance::Expected) {
-    sh.depth = opt.depth;
-    double p = main.expect(opt.depth, 0);
-    if (sh.stop) {
-      res.outcome = Outcome::Unknown;
-      res.why = sh.why;
-      return finish();
+    // Depths 1, 2, ... N: a win within d moves is one within N, so the probability grows
+    // with d and a 1 ends the search; a deeper iteration finds the shallower ones' values
+    // in the memo, and a budget that ends depth d still leaves depth d-1's probability.
+    double p = 0;
+    int d = 1;
+    for (; d <= opt.depth; ++d) {
+      sh.depth = d;
+      double q = main.expect(d, 0);
+      if (sh.stop) {
+        res.outcome = Outcome::Unknown;
+        res.why = sh.why;
+        if (d > 1) {
+          std::ostringstream t;
+          t << "; within " << d - 1 << " move" << (d > 2 ? "s" : "") << " the probability is " << p;
+          res.why += t.str();
+        }
+        return finish();
+      }
+      p = q;
+      if (p >= 1.0) break;
     }
     res.outcome = Outcome::Chance;
     res.probability = p;
-    res.moves = p > 0 ? opt.depth : 0;
+    res.moves = p > 0 ? std::min(d, opt.depth) : 0;
     sh.unlimited = true;
-    res.line = expected_line(main, sh.prover, opt.depth);
+    const int searched = res.moves > 0 ? res.moves : opt.depth;  // the last depth searched
+    res.line = expected_line(main, sh.prover, searched);
     if (opt.all_keys && !e.chance()) {
       std::vector<Action> ms;
       e.legal_actions(ms);
       for (const Action& a : ms) {
         std::string t = text(e, a);
         e.apply(a);
-        double q = main.expect(opt.depth - 1, 1);
+        double q = main.expect(searched - 1, 1);
         e.undo();
         if (p > 0 && q >= p - 1e-12) res.keys.push_back(t);
       }
