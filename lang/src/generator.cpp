@@ -354,6 +354,15 @@ class Generator final : public Engine, public CardBoard {
   bool has_royal(int c) const override { return royal_square(c) >= 0; }
   bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
   bool side_in_check() override { return in_check(); }
+  bool gives_check(const Action& a) override {  // plain programs: the attack after a light make
+    if (rich_ || a.hi || !p_->royal_safe) return Engine::gives_check(a);
+    const Move m = static_cast<Move>(a.lo);
+    const int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
+    const Light l = light_make(m);
+    const bool check = royals_attacked(side_ ^ 1);
+    light_unmake(m, l, moved);
+    return check;
+  }
 
   uint64_t perft(int depth) override {
     if (royal_phase_) return perft_turns(depth);  // turns of two steps

@@ -407,13 +407,14 @@ class Worker {
     bool unk = false;
     for (size_t k = 0; k < order_[ply].size(); ++k) {
       uint32_t i = order_[ply][k].second;
+      // No checkmate without check: a last move that gives none is not even played (the
+      // compiled generator tests the attack on a light copy of the move).
+      if (r == 1 && sh_.opt.goal == Goal::Mate && !e_->gives_check(moves_[ply][i])) continue;
       apply(moves_[ply][i]);
       V v;
       if (r == 1) {
         if (e_->chance()) {
           v = horizon_chance();
-        } else if (sh_.opt.goal == Goal::Mate && !e_->side_in_check()) {
-          v = kNo;  // no checkmate without check: the defender's replies need not be sought
         } else {
           Status st = e_->status();
           v = goal_met(st) ? kYes : kNo;
