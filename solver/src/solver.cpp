@@ -195,7 +195,7 @@ class Worker {
     return sh_.table.probe(e_->hash(), te) ? te.best : kNoMove;
   }
   // A proof of r more moves from here. With pn_mode df-pn first, within a budget of as
-  // many actions as were applied before (at least 10,000): it settles most proving
+  // much work as was done before (total_, at least 10,000): it settles most proving
   // iterations at a fraction of the alpha-beta cost, while alpha-beta refutes faster
   // (its killers and table refutations find the defence at once); when df-pn has not
   // settled the node within its budget the alpha-beta search does, with the table both
