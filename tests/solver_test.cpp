@@ -150,6 +150,42 @@ TEST(SolverChess, ProofNumbersAgreeWithAlphaBeta) {
 
 // matetrack #1-#4: the listed length exactly; the iterations below it are refutations.
 // Under ARBITER_FAST (sanitizers) every #1-#3 case and every eighth #4 case.
+// Engine::gives_check, which the solver asks before playing a last move for a mate: the
+// compiled generator's attack test on a light copy of the move against playing it, for every
+// action of positions two plies deep from matetrack cases and from positions where a
+// castling, an en passant capture (discovered check) or a promotion gives check.
+TEST(SolverEngine, GivesCheckAgreesWithPlaying) {
+  std::vector<std::string> fens = {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "8/8/8/K1pP3r/8/8/8/7k w - c6 0 2",
+                                   "3k4/1P6/8/8/8/8/8/K7 w - - 0 1", "r3k3/8/8/8/8/8/8/5K2 b q - 0 1"};
+  std::ifstream in(std::string(ARBITER_SHARED_DIR) + "/mates/matetrack-short.epd");
+  std::string line;
+  while (fens.size() < 34 && std::getline(in, line))
+    if (!line.empty() && line[0] != '#') fens.push_back(line.substr(0, line.find(" bm ")));
+  size_t checks = 0, tested = 0;
+  for (const std::string& fen : fens) {
+    auto e = compiled("chess", fen);
+    std::vector<arb::Action> first, second;
+    e->legal_actions(first);
+    auto compare = [&](const arb::Action& a) {
+      e->apply(a);
+      const bool played = e->side_in_check();
+      e->undo();
+      EXPECT_EQ(e->gives_check(a), played) << e->position() << " " << e->describe(a).steps.size();
+      checks += played;
+      ++tested;
+    };
+    for (const arb::Action& a : first) {
+      compare(a);
+      e->apply(a);
+      e->legal_actions(second);
+      for (const arb::Action& b : second) compare(b);
+      e->undo();
+    }
+  }
+  EXPECT_GT(tested, 10000u);
+  EXPECT_GT(checks, 100u);
+}
+
 TEST(SolverChess, MatetrackOneToFour) {
   std::ifstream in(std::string(ARBITER_SHARED_DIR) + "/mates/matetrack-short.epd");
   if (!in) GTEST_SKIP() << "../shared/mates/matetrack-short.epd is missing";
@@ -288,6 +324,23 @@ TEST(SolverNoStress, ChanceModes) {
   auto ex = solve(*e, Goal::Win, 1, false, Chance::Expected);
   ASSERT_EQ(ex.outcome, Outcome::Chance);
   EXPECT_NEAR(ex.probability, 8.0 / 46.0, 1e-12);  // the 8 rook cards among 46 unknown
+}
+
+TEST(SolverNoStress, ExpectedTakesAWinAtOnceBeforeAnySubtree) {
+  // Depth 2 with the known rook card on top: R:e1e8 wins at once, probability 1. The passes
+  // listed before it lead to subtrees of tens of millions of draws (minutes); the budget
+  // makes a search that enters them fail (Unknown) instead of hanging.
+  auto e = reference("nostress", kNoStressKnown);
+  arb::solve::Options o;
+  o.goal = Goal::Win;
+  o.depth = 2;
+  o.chance = Chance::Expected;
+  o.max_nodes = 100000;
+  o.table_mb = 16;
+  auto r = arb::solve::solve(*e, o);
+  ASSERT_EQ(r.outcome, Outcome::Chance) << r.why;
+  EXPECT_EQ(r.probability, 1.0);
+  EXPECT_EQ(r.line, std::vector<std::string>{"R:e1e8"});
 }
 
 TEST(SolverNoStress, AdvancedCheckmate) {

@@ -298,7 +298,17 @@ class Generator final : public Engine, public CardBoard {
   }
 
   // ---- status -----------------------------------------------------------------------
-  Status status() override {
+  Status status() override {  // only "some legal action or none" matters: the count stops at 1
+    any_only_ = true;
+    const uint64_t n = generate<true>(nullptr);
+    any_only_ = false;
+    return status_of(n);
+  }
+  Status status_and_actions(std::vector<Action>& out) override {
+    legal_actions(out);
+    return status_of(out.size());
+  }
+  Status status_of(uint64_t n) {  // n: the number of legal actions (only n == 0 matters)
     Status st;
     st.in_check = in_check();
     if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
@@ -318,7 +328,6 @@ class Generator final : public Engine, public CardBoard {
       st.reason = "royal-capture";
       return st;
     }
-    uint64_t n = generate<true>(nullptr);
     if (n == 0) {
       if (st.in_check || p_->no_move_loses) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
@@ -353,6 +362,15 @@ class Generator final : public Engine, public CardBoard {
   bool has_royal(int c) const override { return royal_square(c) >= 0; }
   bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
   bool side_in_check() override { return in_check(); }
+  bool gives_check(const Action& a) override {  // plain programs: the attack after a light make
+    if (rich_ || a.hi || !p_->royal_safe) return Engine::gives_check(a);
+    const Move m = static_cast<Move>(a.lo);
+    const int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
+    const Light l = light_make(m);
+    const bool check = royals_attacked(side_ ^ 1);
+    light_unmake(m, l, moved);
+    return check;
+  }
 
   uint64_t perft(int depth) override {
     if (royal_phase_) return perft_turns(depth);  // turns of two steps
@@ -478,6 +496,7 @@ class Generator final : public Engine, public CardBoard {
   bool royal_phase_ = false;
   bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
+  bool any_only_ = false;  // status(): generate<true> may stop at the first legal action
   // More than one royal piece per colour or royal type (RULINGS 4.9): every royal piece
   // must stay safe, and every action gets the full legality test.
   bool multi_royal_ = false;
@@ -1176,6 +1195,7 @@ class Generator final : public Engine, public CardBoard {
         movers &= allowed;
       }
       for (BB b = movers; b; clear_lsb(b)) {
+        if (Count && any_only_ && n) return n;
         const int s = lsb(b);
         const int t = board_[s] >> 1;
         const PieceTables<BB>& pp = t_->pieces[t];

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -194,7 +195,7 @@ class Worker {
     return sh_.table.probe(e_->hash(), te) ? te.best : kNoMove;
   }
   // A proof of r more moves from here. With pn_mode df-pn first, within a budget of as
-  // many actions as were applied before (at least 10,000): it settles most proving
+  // much work as was done before (total_, at least 10,000): it settles most proving
   // iterations at a fraction of the alpha-beta cost, while alpha-beta refutes faster
   // (its killers and table refutations find the defence at once); when df-pn has not
   // settled the node within its budget the alpha-beta search does, with the table both
@@ -323,9 +324,12 @@ class Worker {
       }
       return unk ? kUnk : kYes;
     }
-    Status st = e_->status();
-    if (st.result != arb::Result::Ongoing) return goal_met(st) ? kYes : kNo;
-    if (r == 0) return kNo;
+    if (r == 0) {
+      Status st = e_->status();
+      return st.result != arb::Result::Ongoing && goal_met(st) ? kYes : kNo;
+    }
+    // The table first (it holds proofs about the position, terminal or not), then the
+    // status and the actions in one listing.
     uint64_t key = e_->hash();
     Entry te;
     bool hit = sh_.table.probe(key, te);
@@ -334,7 +338,8 @@ class Worker {
       if (te.nowin >= r) return kNo;
     }
     std::vector<Action>& ms = buffer(ply);
-    e_->legal_actions(ms);
+    Status st = e_->status_and_actions(ms);
+    if (st.result != arb::Result::Ongoing) return goal_met(st) ? kYes : kNo;
     if (ms.empty()) return kNo;
     size_t tt_best = hit && te.best < ms.size() ? te.best : kNoMove;
     if (e_->side_to_move() == sh_.prover) return prover(r, ply, key, tt_best);
@@ -373,7 +378,7 @@ class Worker {
       if (e_->chance()) {
         score = check_bonus / 2;
       } else {
-        Status st = e_->status();
+        Status st = e_->status_and_actions(scratch_);
         if (st.result != arb::Result::Ongoing) {
           bool met = goal_met(st);
           e_->undo();
@@ -383,7 +388,6 @@ class Worker {
           }
           continue;
         }
-        e_->legal_actions(scratch_);
         score = (st.in_check ? 0 : check_bonus) + static_cast<int>(scratch_.size());
       }
       e_->undo();
@@ -403,13 +407,20 @@ class Worker {
     bool unk = false;
     for (size_t k = 0; k < order_[ply].size(); ++k) {
       uint32_t i = order_[ply][k].second;
+      // No checkmate without check: a last move that gives none is not even played (the
+      // compiled generator tests the attack on a light copy of the move).
+      // The test counts as work for df-pn's budget (total_), not as an action applied: with
+      // the budget in actions alone, df-pn ran on past the point where alpha-beta refutes
+      // faster (matetrack #5 case 11: 0.8 s -> 8.9 s).
+      if (r == 1 && sh_.opt.goal == Goal::Mate) {
+        ++total_;
+        if (!e_->gives_check(moves_[ply][i])) continue;
+      }
       apply(moves_[ply][i]);
       V v;
       if (r == 1) {
         if (e_->chance()) {
           v = horizon_chance();
-        } else if (sh_.opt.goal == Goal::Mate && !e_->side_in_check()) {
-          v = kNo;  // no checkmate without check: the defender's replies need not be sought
         } else {
           Status st = e_->status();
           v = goal_met(st) ? kYes : kNo;
@@ -518,7 +529,9 @@ class Worker {
       }
     }
     if (r > 0 && sh_.pn->probe(c.key, r, c.pn, c.dn)) return;
-    Status st = e_->status();
+    bool mine = e_->side_to_move() == sh_.prover;
+    // A defender node counts its replies: listed with the status in one go.
+    Status st = !mine && r > 0 ? e_->status_and_actions(scratch_) : e_->status();
     if (st.result != arb::Result::Ongoing) {
       // A terminal: won at every depth, or at none.
       bool met = goal_met(st);
@@ -527,7 +540,6 @@ class Worker {
       c.dn = met ? kInf : 0;
       return;
     }
-    bool mine = e_->side_to_move() == sh_.prover;
     if (r == 0) {
       c.pn = kInf;
       c.dn = 0;
@@ -547,7 +559,6 @@ class Worker {
     if (mine) {
       c.pn = c.dn = 1;
     } else {
-      e_->legal_actions(scratch_);
       uint32_t n = static_cast<uint32_t>(std::max<size_t>(scratch_.size(), 1));
       c.pn = (st.in_check || sh_.opt.goal == Goal::Draw) ? n : 2 * n + 1;
       c.dn = 1;
@@ -664,6 +675,13 @@ class Worker {
     return c.pn == 0 ? kYes : kNo;
   }
 
+  // The action expect() chose at the current (non-chance) position with r prover moves
+  // left: an index into legal_actions, or kNoMove when it has not valued the position.
+  size_t expect_choice(int r) const {
+    auto it = choice_.find(e_->hash() * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(r));
+    return it == choice_.end() ? kNoMove : it->second;
+  }
+
   // Expectimax (Chance::Expected): the probability of reaching the goal within r prover
   // moves, prover maximising, defender minimising, chance weighted.
   double expect(int r, int ply) {
@@ -693,16 +711,39 @@ class Worker {
     std::vector<Action> ms;
     e_->legal_actions(ms);
     bool mine = e_->side_to_move() == sh_.prover;
+    if (r >= 2 || !mine) {
+      // An action that ends the game settles the node before any subtree is searched: the
+      // prover's win is worth 1, the defender's escape to a lost or drawn end 0 (a redraw
+      // or a pass tried first would otherwise cost a whole chance subtree).
+      for (size_t i = 0; i < ms.size(); ++i) {
+        apply(ms[i]);
+        Status end = e_->chance() ? Status{} : e_->status();
+        e_->undo();
+        if (end.result == arb::Result::Ongoing || goal_met(end) != mine) continue;
+        if (!halted()) {
+          memo_[key] = mine ? 1.0 : 0.0;
+          choice_[key] = static_cast<uint32_t>(i);
+        }
+        return mine ? 1.0 : 0.0;
+      }
+    }
     double best = mine ? 0.0 : 1.0;
-    for (const Action& a : ms) {
-      apply(a);
+    uint32_t pick = 0;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      apply(ms[i]);
       double p = expect(mine ? r - 1 : r, ply + 1);
       e_->undo();
-      best = mine ? std::max(best, p) : std::min(best, p);
+      if (i == 0 || (mine ? p > best : p < best)) {
+        best = p;
+        pick = static_cast<uint32_t>(i);
+      }
       if (mine ? best >= 1.0 : best <= 0.0) break;
     }
     if (ms.empty()) best = 0;
-    if (!halted()) memo_[key] = best;
+    if (!halted()) {
+      memo_[key] = best;
+      choice_[key] = pick;
+    }
     return best;
   }
 
@@ -719,7 +760,7 @@ class Worker {
   std::unique_ptr<Engine> e_;
   bool main_;
   uint64_t local_ = 0;
-  uint64_t total_ = 0;
+  uint64_t total_ = 0;  // work: actions applied and last moves tested for check
   Clock::time_point last_progress_;
   std::vector<std::vector<Action>> moves_;
   std::vector<Killers> killers_, pkillers_;
@@ -729,6 +770,7 @@ class Worker {
   uint64_t pn_end_ = UINT64_MAX;  // df-pn's budget: halted past this many actions
   std::vector<Action> scratch_;
   std::unordered_map<uint64_t, double> memo_;
+  std::unordered_map<uint64_t, uint32_t> choice_;  // expect(): the action that gave the value
 };
 
 std::string text(Engine& e, const Action& a) {
@@ -813,7 +855,9 @@ std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
       e.legal_actions(ms);
       bool mine = e.side_to_move() == prover;
       double best = mine ? -1 : 2;
-      for (size_t i = 0; i < ms.size(); ++i) {
+      size_t chosen = w.expect_choice(r);  // expect() keeps its choice: no search again
+      if (chosen < ms.size()) pick = chosen;
+      for (size_t i = 0; i < ms.size() && chosen >= ms.size(); ++i) {
         e.apply(ms[i]);
         double p = w.expect(mine ? r - 1 : r, 1);
         e.undo();
@@ -858,25 +902,40 @@ Result solve(const Engine& root, const Options& opt) {
   }
 
   if (opt.chance == Chance::Expected) {
-    sh.depth = opt.depth;
-    double p = main.expect(opt.depth, 0);
-    if (sh.stop) {
-      res.outcome = Outcome::Unknown;
-      res.why = sh.why;
-      return finish();
+    // Depths 1, 2, ... N: a win within d moves is one within N, so the probability grows
+    // with d and a 1 ends the search; a deeper iteration finds the shallower ones' values
+    // in the memo, and a budget that ends depth d still leaves depth d-1's probability.
+    double p = 0;
+    int d = 1;
+    for (; d <= opt.depth; ++d) {
+      sh.depth = d;
+      double q = main.expect(d, 0);
+      if (sh.stop) {
+        res.outcome = Outcome::Unknown;
+        res.why = sh.why;
+        if (d > 1) {
+          std::ostringstream t;
+          t << "; within " << d - 1 << " move" << (d > 2 ? "s" : "") << " the probability is " << p;
+          res.why += t.str();
+        }
+        return finish();
+      }
+      p = q;
+      if (p >= 1.0) break;
     }
     res.outcome = Outcome::Chance;
     res.probability = p;
-    res.moves = p > 0 ? opt.depth : 0;
+    res.moves = p > 0 ? std::min(d, opt.depth) : 0;
     sh.unlimited = true;
-    res.line = expected_line(main, sh.prover, opt.depth);
+    const int searched = res.moves > 0 ? res.moves : opt.depth;  // the last depth searched
+    res.line = expected_line(main, sh.prover, searched);
     if (opt.all_keys && !e.chance()) {
       std::vector<Action> ms;
       e.legal_actions(ms);
       for (const Action& a : ms) {
         std::string t = text(e, a);
         e.apply(a);
-        double q = main.expect(opt.depth - 1, 1);
+        double q = main.expect(searched - 1, 1);
         e.undo();
         if (p > 0 && q >= p - 1e-12) res.keys.push_back(t);
       }

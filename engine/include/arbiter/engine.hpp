@@ -174,6 +174,19 @@ class Engine {
   // tell without looking for a legal action (the result) answers it faster; the solver
   // asks it before a full status() where only a checkmate can reach its goal.
   virtual bool side_in_check() { return status().in_check; }
+  // Whether the legal action a leaves the opponent in check (true when a draw follows it:
+  // the draw is not seen). The default plays it; an engine may test the attack alone.
+  virtual bool gives_check(const Action& a) {
+    apply(a);
+    const bool check = chance() || side_in_check();
+    undo();
+    return check;
+  }
+  // status() and legal_actions(out) at once: an engine may list the actions once for both.
+  virtual Status status_and_actions(std::vector<Action>& out) {
+    legal_actions(out);
+    return status();
+  }
   virtual uint64_t hash() const = 0;
   virtual Color side_to_move() const = 0;
 
