@@ -108,6 +108,32 @@ TEST(Atomic, PerftOfPositionsNearTheKingsIsFairyStockfishs) {
     }
 }
 
+// A second, independent source: the atomic perft counts (depths 1-3) that lichess's
+// chessops library publishes in its test suite (facts, not code: the positions and counts
+// only; the Chess960 castling positions of that list are left out, atomic.rules castles as
+// standard chess does).
+TEST(Atomic, PerftOfChessopsPublishedPositions) {
+  struct Published {
+    const char* name;
+    const char* fen;
+    uint64_t d1, d2, d3;
+  };
+  const Published published[] = {
+      {"atomic-start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 20, 400, 8902},
+      {"programfox-1", "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1", 40, 1238, 45237},
+      {"programfox-2", "rn1qkb1r/p5pp/2p5/3p4/N3P3/5P2/PPP4P/R1BQK3 w Qkq - 0 1", 28, 833, 23353},
+      {"near-king-explosion", "rnbqk2r/pp1p2pp/2p3Nn/5p2/1b2P1PP/8/PPP2P2/R1BQKB1R w KQkq - 0 1", 5, 132, 4973},
+  };
+  for (const Published& p : published) {
+    auto e = atomic(p.fen);
+    EXPECT_EQ(e->perft(1), p.d1) << p.name;
+    EXPECT_EQ(e->perft(2), p.d2) << p.name;
+    if (!fast() || p.d3 < 10000) {
+      EXPECT_EQ(e->perft(3), p.d3) << p.name;
+    }
+  }
+}
+
 // A capture explodes: the victim, every adjacent piece of either side but pawns, and the
 // capturer itself leave the board; the step lists every one of them, and undo restores them.
 TEST(Atomic, ExplosionRemovesNeighboursButPawnsAndTheCapturer) {
