@@ -122,7 +122,8 @@ TEST(Atomic, PerftOfChessopsPublishedPositions) {
       {"atomic-start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 20, 400, 8902},
       {"programfox-1", "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1", 40, 1238, 45237},
       {"programfox-2", "rn1qkb1r/p5pp/2p5/3p4/N3P3/5P2/PPP4P/R1BQK3 w Qkq - 0 1", 28, 833, 23353},
-      {"near-king-explosion", "rnbqk2r/pp1p2pp/2p3Nn/5p2/1b2P1PP/8/PPP2P2/R1BQKB1R w KQkq - 0 1", 5, 132, 4973},
+      {"near-king-explosion", "rnbqk2r/pp1p2pp/2p3Nn/5p2/1b2P1PP/8/PPP2P2/R1BQKB1R w KQkq - 0 1", 5, 132,
+       4973},
   };
   for (const Published& p : published) {
     auto e = atomic(p.fen);

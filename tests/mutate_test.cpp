@@ -101,6 +101,30 @@ TEST(RuleMutants, FingerprintProvesEquivalenceOnly) {
   EXPECT_NE(arb::mutate::program_fingerprint(*a), arb::mutate::program_fingerprint(*me));
 }
 
+// A parent outside the mutated ruleset's directory (`extends "../b/chess"`): the mutants
+// find it as the original does, so none is refused for want of its parent.
+TEST(RuleMutants, ParentsOutsideTheDirectoryAreFound) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "mutate_parent_test";
+  fs::create_directories(root / "a");
+  fs::create_directories(root / "b");
+  fs::copy_file(rules_path("chess"), root / "b" / "chess.rules", fs::copy_options::overwrite_existing);
+  const std::string child = (root / "a" / "child.rules").string();
+  {
+    std::ofstream out(child);
+    out << "ruleset child extends \"../b/chess\"\npiece knight N { betza \"NW\" }\n";
+  }
+  arb::mutate::MutateOptions o;
+  o.fuzz.games = 20;
+  o.fuzz.seed = 11;
+  auto rep = arb::mutate::run_mutants(child, o);
+  ASSERT_FALSE(rep.results.empty());
+  for (const auto& r : rep.results)
+    EXPECT_EQ(r.how.find("cannot find the parent"), std::string::npos)
+        << r.mutant.describe() << ": " << r.how;
+  EXPECT_GT(rep.killed, 0u);
+}
+
 // A ruleset the compiler refuses has no mutation score.
 TEST(RuleMutants, DraftsAreRefusedWhole) {
   arb::mutate::MutateOptions o;

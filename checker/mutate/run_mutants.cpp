@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -27,18 +28,30 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-// A private directory holding copies of the rulesets beside `path`.
-std::string private_dir(const fs::path& beside) {
+// A private directory for the mutants' files.
+std::string private_dir() {
   std::string tmpl = (fs::temp_directory_path() / "arbiter-mutate-XXXXXX").string();
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data())) throw std::runtime_error("cannot create a temporary directory in " + tmpl);
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(beside.empty() ? fs::path(".") : beside, ec))
-    if (e.path().extension() == ".rules" && e.is_regular_file())
-      fs::copy_file(e.path(), fs::path(buf.data()) / e.path().filename(),
-                    fs::copy_options::overwrite_existing, ec);
   return buf.data();
+}
+
+// A mutant is compiled from a private directory; a relative `extends` target (`chess`,
+// `"../../rulesets/chess"`) is read where the original's is: rewritten as the absolute
+// path, so a parent outside the original's directory is found (the copies of the sibling
+// rulesets covered only parents beside it).
+std::string anchor_extends(const std::string& text, const fs::path& original_dir) {
+  static const std::regex header(R"re(^([ \t]*ruleset[ \t]+\S+[ \t]+extends[ \t]+)("([^"\n]*)"|([^\s#]+)))re",
+                                 std::regex::multiline);
+  std::smatch m;
+  if (!std::regex_search(text, m, header)) return text;
+  const std::string target = m[3].matched ? m[3].str() : m[4].str();
+  if (target.empty() || fs::path(target).is_absolute()) return text;
+  const std::string anchored = fs::weakly_canonical(original_dir / target).string();
+  if (anchored.find('"') != std::string::npos) return text;
+  return text.substr(0, static_cast<size_t>(m.position(2))) + '"' + anchored + '"' +
+         text.substr(static_cast<size_t>(m.position(2) + m.length(2)));
 }
 
 std::string first_error(const arb::lang::Diagnostics& d) {
@@ -63,16 +76,16 @@ std::string one_line(const arb::fuzz::Divergence& d) {
 
 }  // namespace
 
-MutantResult judge(const RuleMutant& m, const std::string& filename, const std::string& dir,
+MutantResult judge(const RuleMutant& m, const std::string& original_path, const std::string& dir,
                    const std::shared_ptr<const arb::lang::Program>& original, const std::string& fingerprint,
                    const MutateOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   MutantResult r;
   r.mutant = m;
-  fs::path file = fs::path(dir) / filename;
+  fs::path file = fs::path(dir) / fs::path(original_path).filename();
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << m.text;
+    out << anchor_extends(m.text, fs::absolute(fs::path(original_path)).parent_path());
   }
   arb::lang::Diagnostics diags;
   arb::lang::Compiled c;
@@ -167,16 +180,15 @@ MutateReport run_mutants(const std::string& path, const MutateOptions& o) {
   std::atomic<size_t> next{0}, finished{0};
   std::mutex mu;
   std::exception_ptr error;
-  std::string filename = fs::path(path).filename().string();
   auto worker = [&] {
     std::string dir;
     try {
-      dir = private_dir(fs::path(path).parent_path());
+      dir = private_dir();
       for (;;) {
         if (o.stop && o.stop->load()) break;
         size_t i = next++;
         if (i >= mutants.size()) break;
-        MutantResult r = judge(mutants[i], filename, dir, original.program, fingerprint, o);
+        MutantResult r = judge(mutants[i], path, dir, original.program, fingerprint, o);
         std::lock_guard<std::mutex> lock(mu);
         report.results[i] = std::move(r);
         ran[i] = true;

@@ -59,14 +59,14 @@ struct OriginalError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Compiles the original, generates the mutants and judges each. Mutants are compiled in
-// private temporary directories holding copies of the rulesets beside `path` (so that
-// `extends` finds the parents).
+// Compiles the original, generates the mutants and judges each. Mutants are compiled from
+// private temporary directories, their `extends` target read where the original's is.
 MutateReport run_mutants(const std::string& path, const MutateOptions& o);
 
-// Judges one mutant text against an already compiled original (used by run_mutants and
-// the tests). `dir` is a private directory holding copies of the parents.
-MutantResult judge(const RuleMutant& m, const std::string& filename, const std::string& dir,
+// Judges one mutant text of the ruleset at `original_path` against its already compiled
+// program (used by run_mutants and the tests). `dir` is a private directory where the
+// mutant's file is written.
+MutantResult judge(const RuleMutant& m, const std::string& original_path, const std::string& dir,
                    const std::shared_ptr<const arb::lang::Program>& original, const std::string& fingerprint,
                    const MutateOptions& o);
 
