@@ -1134,8 +1134,9 @@ class Generator final : public Engine, public CardBoard {
     // The royal-move phase follows a legal normal action, which left no royal piece
     // attacked; only a royal piece moves then, so the only pins that matter hold one royal
     // piece against another: none unless two stand on a line with nothing between.
-    const bool in_check = guard && !royal_only_ &&
-                          ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
+    const bool in_check =
+        guard && !royal_only_ &&
+        ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
     // Where captures explode, every action gets the full legality test (an explosion may
     // remove a pinner, a blocker or a royal piece).
     const bool test_every = in_check || (Rich && blast_types_);
