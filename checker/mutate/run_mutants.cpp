@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -42,16 +41,47 @@ std::string private_dir() {
 // path, so a parent outside the original's directory is found (the copies of the sibling
 // rulesets covered only parents beside it).
 std::string anchor_extends(const std::string& text, const fs::path& original_dir) {
-  static const std::regex header(R"re(^([ \t]*ruleset[ \t]+\S+[ \t]+extends[ \t]+)("([^"\n]*)"|([^\s#]+)))re",
-                                 std::regex::multiline);
-  std::smatch m;
-  if (!std::regex_search(text, m, header)) return text;
-  const std::string target = m[3].matched ? m[3].str() : m[4].str();
-  if (target.empty() || fs::path(target).is_absolute()) return text;
-  const std::string anchored = fs::weakly_canonical(original_dir / target).string();
-  if (anchored.find('"') != std::string::npos) return text;
-  return text.substr(0, static_cast<size_t>(m.position(2))) + '"' + anchored + '"' +
-         text.substr(static_cast<size_t>(m.position(2) + m.length(2)));
+  // The first line that starts with `ruleset`: `ruleset NAME extends TARGET`, TARGET a word
+  // or a quoted path. (No std::regex: GCC 12 warns inside its automaton at -O3.)
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  size_t line = 0;
+  while (line < text.size()) {
+    size_t end = text.find('\n', line);
+    if (end == std::string::npos) end = text.size();
+    size_t i = line;
+    auto skip = [&] {
+      while (i < end && blank(text[i])) ++i;
+    };
+    auto word = [&] {
+      size_t from = i;
+      while (i < end && !blank(text[i]) && text[i] != '#') ++i;
+      return text.substr(from, i - from);
+    };
+    skip();
+    if (word() == "ruleset") {
+      skip();
+      word();
+      skip();
+      if (word() != "extends") return text;
+      skip();
+      const size_t from = i;
+      std::string target;
+      if (i < end && text[i] == '"') {
+        const size_t close = text.find('"', i + 1);
+        if (close == std::string::npos || close > end) return text;
+        target = text.substr(i + 1, close - i - 1);
+        i = close + 1;
+      } else {
+        target = word();
+      }
+      if (target.empty() || fs::path(target).is_absolute()) return text;
+      const std::string anchored = fs::weakly_canonical(original_dir / target).string();
+      if (anchored.find('"') != std::string::npos) return text;
+      return text.substr(0, from) + '"' + anchored + '"' + text.substr(i);
+    }
+    line = end + 1;
+  }
+  return text;
 }
 
 std::string first_error(const arb::lang::Diagnostics& d) {
