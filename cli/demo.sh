@@ -48,8 +48,11 @@ step "arbiter diff: where the rule change shows (expected different)" \
   "$arbiter" diff --rules "$build/chess.rules" --rules "$mutant" --expect different --games 300
 step "arbiter mutate: which rules of Chessembly nothing distinguishes (two equivalent survivors)" \
   "$arbiter" mutate "$root/rulesets/chessembly.rules" --games 100 --jobs 2
-step "No Stress Chess and Chess 2 on their reference engines (the rulesets do not compile yet)" \
+step "No Stress Chess (level 1) and Chess 2 (Two Kings against Animals) on the compiled generator" \
+  "$arbiter" perft --variant nostress --set level=1 --depth 3
+step "... and the same on their reference engines" \
   "$arbiter" perft --variant nostress --engine reference --set level=1 --depth 3
+"$arbiter" perft --variant chess2 --set white-army=two-kings --set black-army=animals --depth 2
 "$arbiter" perft --variant chess2 --engine reference --set white-army=two-kings --set black-army=animals --depth 2
 step "A forced mate proved, with every key" "$arbiter" solve --variant chess --goal mate --depth 2 --all-keys \
   --position "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
