@@ -47,7 +47,8 @@ std::string hands_option(const std::string& s) {
 
 int cmd_synth(const std::vector<std::string>& args) {
   Common c;
-  std::string goal = "checkmated", material, window, origin, side = "w", hands, pieces, count = "1", timeout;
+  std::string goal = "checkmated", material, window, origin, side = "w", hands, discard, pieces, count = "1",
+              timeout;
   std::vector<std::string> squares;
   bool smallest = false, eager = false;
   std::vector<std::string> options;
@@ -71,7 +72,11 @@ int cmd_synth(const std::vector<std::string>& args) {
       "SQ=P fixes a square: a piece letter (White upper case) or `.`")(
       "hands", po::value(&hands),
       "reserves, ChessMe hands or No Stress Chess cards, WHITE/BLACK, e.g. QN/r or PNBRQK/- (default "
-      "empty)")("pieces", po::value(&pieces), "exactly this many pieces on the board")(
+      "empty)")("discard", po::value(&discard),
+                "No Stress Chess discard piles, WHITE/BLACK bottom to top as wdiscard:/bdiscard:, each side "
+                "`-` (empty), `?` (Z3 chooses its top piece card for an Again card; the default) or cards "
+                "PNBRQKA, e.g. RA/- or ?/Q")("pieces", po::value(&pieces),
+                                             "exactly this many pieces on the board")(
       "smallest", po::bool_switch(&smallest), "the fewest pieces for which the goal can be met")(
       "count", po::value(&count), "distinct positions wanted (default 1)")(
       "eager", po::bool_switch(&eager), "every no-legal-action conjunct up front (default: lazily)")(
@@ -104,6 +109,13 @@ int cmd_synth(const std::vector<std::string>& args) {
     r.squares.push_back({square_option("square", s.substr(0, eq)), s[eq + 1]});
   }
   if (!hands.empty()) r.hands = hands_option(hands);
+  if (vm.count("discard")) {
+    try {
+      synth::parse_discard(discard, r);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
   if (!pieces.empty()) r.pieces = static_cast<int>(int_option("pieces", pieces, 2, 1024));
   r.smallest = smallest;
   r.eager = eager;
@@ -152,6 +164,7 @@ int cmd_synth(const std::vector<std::string>& args) {
               << ",\"rejected\":" << out.rejected << ",\"solver_calls\":" << out.solver_calls
               << ",\"seconds\":" << secs.str();
     if (!out.incomplete.empty()) std::cout << ",\"incomplete\":\"" << json_escape(out.incomplete) << "\"";
+    if (!out.scope.empty()) std::cout << ",\"scope\":\"" << json_escape(out.scope) << "\"";
     std::cout << "}\n";
   } else {
     std::string where = r.window_w > 0 || compiled.program->grid ? " within the window" : "";
@@ -161,11 +174,11 @@ int cmd_synth(const std::vector<std::string>& args) {
     if (result == "found")
       std::cout << "found " << out.found.size() << stats << "\n";
     else if (result == "impossible")
-      std::cout << "proved impossible" << where << ": no position meets the goal and the constraints" << stats
-                << "\n";
+      std::cout << "proved impossible" << where << ": no position meets the goal and the constraints"
+                << (out.scope.empty() ? "" : ", for " + out.scope) << stats << "\n";
     else if (result == "exhausted")
-      std::cout << "exhausted: exactly " << out.found.size() << " position(s) exist" << where << stats
-                << "\n";
+      std::cout << "exhausted: exactly " << out.found.size() << " position(s) exist" << where
+                << (out.scope.empty() ? "" : ", over " + out.scope) << stats << "\n";
     else if (result == "not-found")
       std::cout << "not found: " << out.found.size()
                 << " position(s), and no proof that there are no more: " << out.incomplete << stats << "\n";

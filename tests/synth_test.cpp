@@ -557,4 +557,253 @@ TEST(Synth, RefusesWhatTheEncodingDoesNotState) {
   EXPECT_NE(out.incomplete.find("rampage"), std::string::npos) << out.incomplete;
 }
 
+// ---------------------------------------------------------------------------------------
+// No Stress Chess discard piles and Again cards (RULINGS 3.5): an Again card names the
+// newest piece card of the own discard pile (below it) and of the opponent's, Again cards
+// skipped. Level 1 keeps the hand to the one turned card.
+
+// The level-1 text of White to move holding `hand`, with the given pieces on the board.
+std::string nostress_text(const std::vector<std::pair<std::string, char>>& pieces, const std::string& wdisc,
+                          const std::string& bdisc, const std::string& hand = "A") {
+  std::string board[8];
+  for (auto& row : board) row = "........";
+  for (const auto& [sq, ch] : pieces) board[7 - (sq[1] - '1')][sq[0] - 'a'] = ch;
+  std::string fen;
+  for (int r = 0; r < 8; ++r) {
+    int empty = 0;
+    for (char ch : board[r]) {
+      if (ch == '.') {
+        ++empty;
+        continue;
+      }
+      if (empty) fen += std::to_string(empty);
+      empty = 0;
+      fen.push_back(ch);
+    }
+    if (empty) fen += std::to_string(empty);
+    if (r < 7) fen.push_back('/');
+  }
+  const int known = static_cast<int>(wdisc.size() + bdisc.size() + hand.size());
+  auto zone = [](const std::string& z) { return z.empty() ? std::string("-") : z; };
+  return fen + " w - - 0 1 level:1 pile:?" + std::to_string(56 - known) + " wdiscard:" + zone(wdisc) +
+         " bdiscard:" + zone(bdisc) + " whand:" + hand + " bhand:-";
+}
+
+// The piece letter on square `sq` (e.g. "b1") of a text's 8x8 FEN board, '.' for none.
+char piece_on(const std::string& position, const std::string& sq) {
+  int file = 0, rank = 8;
+  for (char ch : position.substr(0, position.find(' '))) {
+    if (ch == '/') {
+      --rank, file = 0;
+    } else if (std::isdigit(static_cast<unsigned char>(ch))) {
+      file += ch - '0';
+    } else {
+      if (file == sq[0] - 'a' && rank == sq[1] - '0') return ch;
+      ++file;
+    }
+  }
+  return '.';
+}
+
+// The zone `name:` of a No Stress Chess text.
+std::string zone_of(const std::string& position, const std::string& name) {
+  size_t at = position.find(" " + name + ":");
+  if (at == std::string::npos) return "?";
+  at += name.size() + 2;
+  return position.substr(at, position.find(' ', at) - at);
+}
+
+// White KR against the black king on a1-c3, White holding only an Again card: the mate in
+// one (a capture of the king) is found only through a discard pile naming the rook or the
+// king, which Z3 chooses; each position is verified on the card engine and the reference.
+TEST(Synth, NoStressAgainCardMatesThroughADiscardPile) {
+  auto program = nostress_program("1");
+  ASSERT_NE(program, nullptr);
+  Request r;
+  r.goal = Goal::MateIn1;
+  r.material = "KR v K";
+  r.window_w = r.window_h = 3;
+  r.hands = "A";
+  auto out = arb::synth::synthesize(program, r);
+  ASSERT_EQ(out.found.size(), 1u);
+  const auto& f = out.found[0];
+  SCOPED_TRACE(f.position + "  key " + f.move);
+  EXPECT_EQ(f.move.substr(0, 2), "A:");
+  EXPECT_EQ(zone_of(f.position, "whand"), "A");
+  EXPECT_TRUE(zone_of(f.position, "wdiscard") != "-" || zone_of(f.position, "bdiscard") != "-");
+  EXPECT_TRUE(arb::synth::verify(program, f.position, Goal::MateIn1, f.move));
+  EXPECT_TRUE(nostress_reference_agrees("1", f.position, Goal::MateIn1, f.move));
+  // The same position with empty discard piles: the Again card names nothing.
+  std::string bare = f.position;
+  bare.replace(bare.find(" wdiscard:"), bare.find(" whand:") - bare.find(" wdiscard:"),
+               " wdiscard:- bdiscard:-");
+  bare.replace(bare.find("pile:?") + 6, bare.find(' ', bare.find("pile:?")) - bare.find("pile:?") - 6, "55");
+  EXPECT_FALSE(arb::synth::verify(program, bare, Goal::MateIn1)) << bare;
+
+  // Fixed piles: the own pile's newest piece card below the Again cards, and the
+  // opponent's top; the key moves the rook.
+  for (const auto& [w, b] : std::vector<std::pair<std::string, std::string>>{{"RAA", ""}, {"P", "QR"}}) {
+    r.discard[0] = w;
+    r.discard[1] = b;
+    out = arb::synth::synthesize(program, r);
+    ASSERT_EQ(out.found.size(), 1u) << w << "/" << b;
+    const auto& g = out.found[0];
+    EXPECT_EQ(zone_of(g.position, "wdiscard"), w.empty() ? "-" : w);
+    EXPECT_EQ(zone_of(g.position, "bdiscard"), b.empty() ? "-" : b);
+    EXPECT_TRUE(arb::synth::verify(program, g.position, Goal::MateIn1, g.move)) << g.position;
+    // The piece on the key's origin is the rook.
+    EXPECT_EQ(piece_on(g.position, g.move.substr(2, 2)), 'R') << g.position << " " << g.move;
+  }
+}
+
+// Every placement of White KR and the black king on a1-c3 with White to move, judged on
+// the card engine with the given discard piles (White holds an Again card): the count of
+// mates in one.
+int brute_force_mates(const std::shared_ptr<const arb::lang::Program>& program, const std::string& wdisc,
+                      const std::string& bdisc) {
+  std::vector<std::string> sq;
+  for (char f : std::string("abc"))
+    for (char k : std::string("123")) sq.push_back(std::string{f, k});
+  int mates = 0;
+  for (const auto& K : sq)
+    for (const auto& R : sq)
+      for (const auto& k : sq) {
+        if (K == R || K == k || R == k) continue;
+        mates += arb::synth::verify(program, nostress_text({{K, 'K'}, {R, 'R'}, {k, 'k'}}, wdisc, bdisc),
+                                    Goal::MateIn1)
+                     ? 1
+                     : 0;
+      }
+  return mates;
+}
+
+// Discard piles naming no useful type make the request impossible, and the proof agrees
+// with a brute force on the card engine over the window; with piles naming the rook, Z3's
+// exhaustive enumeration counts exactly the positions the brute force finds.
+TEST(Synth, NoStressUselessDiscardPilesProvedImpossible) {
+  auto program = nostress_program("1");
+  ASSERT_NE(program, nullptr);
+  const bool fast = std::getenv("ARBITER_FAST") != nullptr;
+  Request r;
+  r.goal = Goal::MateIn1;
+  r.material = "KR v K";
+  r.window_w = r.window_h = 3;
+  r.hands = "A";
+  r.discard[0] = "PA";  // Again skipped: names the pawn
+  r.discard[1] = "B";
+  auto out = arb::synth::synthesize(program, r);
+  EXPECT_TRUE(out.found.empty() && out.exhausted && out.incomplete.empty());
+  EXPECT_EQ(out.scope, "");  // nothing quantified: hand and piles given
+  EXPECT_EQ(brute_force_mates(program, "PA", "B"), 0);
+  if (fast) return;
+  // The rook named by the opponent's pile: Z3 enumerates every mate of the window.
+  r.discard[1] = "R";
+  r.count = 1000;
+  out = arb::synth::synthesize(program, r);
+  EXPECT_TRUE(out.exhausted);
+  const int mates = brute_force_mates(program, "PA", "R");
+  EXPECT_GT(mates, 0);
+  EXPECT_EQ(static_cast<int>(out.found.size()), mates);
+  std::set<std::string> distinct;
+  for (const auto& f : out.found) distinct.insert(f.position);
+  EXPECT_EQ(distinct.size(), out.found.size());
+}
+
+// Discard piles chosen by Z3: unsat is a proof over every choice, and says so. The king
+// on a1, the black king on c3, a bishop off the a1-c3 diagonal: no card reaches the king,
+// which the card engine confirms for every newest piece card of each pile.
+TEST(Synth, NoStressChosenDiscardPilesQuantified) {
+  auto program = nostress_program("1");
+  ASSERT_NE(program, nullptr);
+  Request r;
+  r.goal = Goal::MateIn1;
+  r.material = "KB v K";
+  r.window_w = r.window_h = 3;
+  r.hands = "A";
+  r.squares = {{{0, 1}, 'K'}, {{2, 3}, 'k'}, {{1, 2}, '.'}};
+  auto out = arb::synth::synthesize(program, r);
+  EXPECT_TRUE(out.found.empty() && out.exhausted && out.incomplete.empty());
+  EXPECT_NE(out.scope.find("every discard pile of White and Black"), std::string::npos) << out.scope;
+  const std::string tops[] = {"", "P", "N", "B", "R", "Q", "K"};
+  int mates = 0;
+  for (const char* B : {"a2", "a3", "b1", "b3", "c1", "c2"})
+    for (const auto& w : tops)
+      for (const auto& b : tops)
+        mates += arb::synth::verify(program, nostress_text({{"a1", 'K'}, {B, 'B'}, {"c3", 'k'}}, w, b),
+                                    Goal::MateIn1);
+  EXPECT_EQ(mates, 0);
+  // Without the empty b2 the bishop mates from there, through either pile.
+  r.squares.pop_back();
+  out = arb::synth::synthesize(program, r);
+  ASSERT_EQ(out.found.size(), 1u);
+  EXPECT_TRUE(arb::synth::verify(program, out.found[0].position, Goal::MateIn1, out.found[0].move));
+}
+
+// The deck counts hold across hand and discard piles (RULINGS 3.2): with all eight rook
+// cards discarded the chosen hand holds no rook card, so the rook moves by an Again card.
+TEST(Synth, NoStressDeckCountsAcrossHandAndDiscards) {
+  auto program = nostress_program("2");
+  ASSERT_NE(program, nullptr);
+  Request r;
+  r.goal = Goal::MateIn1;
+  r.material = "KR v K";
+  r.window_w = r.window_h = 3;
+  r.squares = {{{0, 1}, 'K'}, {{2, 3}, 'k'}};
+  r.discard[0] = "RRRRRRRR";
+  r.discard[1] = "";
+  r.count = 3;
+  auto out = arb::synth::synthesize(program, r);
+  ASSERT_FALSE(out.found.empty());
+  for (const auto& f : out.found) {
+    SCOPED_TRACE(f.position);
+    const std::string hand = zone_of(f.position, "whand");
+    EXPECT_EQ(hand.size(), 4u);
+    EXPECT_EQ(hand.find('R'), std::string::npos);
+    EXPECT_NE(hand.find('A'), std::string::npos);
+    EXPECT_EQ(f.move.substr(0, 2), "A:");
+    EXPECT_TRUE(arb::synth::verify(program, f.position, Goal::MateIn1, f.move));
+    EXPECT_TRUE(nostress_reference_agrees("2", f.position, Goal::MateIn1, f.move));
+  }
+  EXPECT_NE(out.scope.find("every 4-card hand of White"), std::string::npos) << out.scope;
+  // Seven Again cards are more than the deck holds.
+  r.hands = "AAAA";
+  r.discard[0] = "AAA";
+  try {
+    arb::synth::synthesize(program, r);
+    ADD_FAILURE() << "seven Again cards accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("7 A cards; the deck has 6"), std::string::npos) << e.what();
+  }
+}
+
+// `--discard`'s syntax: WHITE/BLACK, `-` empty, `?` chosen, cards bottom to top.
+TEST(Synth, DiscardOptionParsed) {
+  Request r;
+  arb::synth::parse_discard("ra/-", r);
+  EXPECT_EQ(r.discard[0].value_or("unset"), "RA");
+  EXPECT_EQ(r.discard[1].value_or("unset"), "");
+  arb::synth::parse_discard("?/AQ", r);
+  EXPECT_FALSE(r.discard[0].has_value());
+  EXPECT_EQ(r.discard[1].value_or("unset"), "AQ");
+  const std::pair<const char*, const char*> bad[] = {{"RA", "must read WHITE/BLACK"},
+                                                     {"R/-/-", "must read WHITE/BLACK"},
+                                                     {"/Q", "White's pile is missing"},
+                                                     {"R/", "Black's pile is missing"},
+                                                     {"RX/-", "`X` in White's pile is no card"},
+                                                     {"-/R?", "`?` in Black's pile is no card"},
+                                                     {"R-/-", "`-` in White's pile is no card"}};
+  for (const auto& [text, message] : bad) {
+    try {
+      arb::synth::parse_discard(text, r);
+      ADD_FAILURE() << text << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << text << ": " << e.what();
+    }
+  }
+  // Only No Stress Chess has discard piles.
+  Request c;
+  c.discard[0] = "";
+  EXPECT_THROW(arb::synth::synthesize(bundled_program("chess"), c), std::invalid_argument);
+}
+
 }  // namespace

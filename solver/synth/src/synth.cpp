@@ -4,6 +4,7 @@
 #include <z3++.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/fen.hpp"
+#include "arbiter/nostress_text.hpp"
 #include "arbiter/notation.hpp"
 
 namespace arb::synth {
@@ -42,6 +44,37 @@ std::string to_string(Goal g) {
       return "no-legal-move";
   }
   return "?";
+}
+
+void parse_discard(const std::string& text, Request& request) {
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos || text.find('/', slash + 1) != std::string::npos)
+    throw std::invalid_argument(
+        "--discard must read WHITE/BLACK, each side `-` (empty), `?` (chosen) or its "
+        "cards bottom to top (PNBRQKA), e.g. RA/- or ?/Q; got `" +
+        text + "`");
+  for (int c = 0; c < 2; ++c) {
+    const std::string side = c == 0 ? text.substr(0, slash) : text.substr(slash + 1);
+    const std::string who = c == 0 ? "White's" : "Black's";
+    if (side.empty())
+      throw std::invalid_argument(
+          "--discard: " + who + " pile is missing (write `-` for an empty pile, `?` " + "to let Z3 choose)");
+    if (side == "?") {
+      request.discard[c].reset();
+      continue;
+    }
+    std::string cards;
+    if (side != "-")
+      for (char ch : side) {
+        const char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        if (nostress_card_index(up) < 0)
+          throw std::invalid_argument("--discard: `" + std::string(1, ch) + "` in " + who +
+                                      " pile is no card (P N B R Q K A; `-` alone for an empty pile, `?` " +
+                                      "alone for a chosen one)");
+        cards.push_back(up);
+      }
+    request.discard[c] = cards;
+  }
 }
 
 namespace {
@@ -964,6 +997,8 @@ class Synth {
             " has no check, checkmate or stalemate (RULINGS 3.6): its goal is mate-in-1, a capture of the "
             "king with a card of the hand");
       if (r_.smallest) throw std::invalid_argument("--smallest is not stated for No Stress Chess");
+    } else if (r_.discard[0] || r_.discard[1]) {
+      throw std::invalid_argument("--discard: only No Stress Chess has discard piles");
     }
     g_.royal_safe = p.royal_safe;
     g_.royals_apart = p.royals_apart;
@@ -1065,22 +1100,29 @@ class Synth {
     }
   }
 
-  // No Stress Chess's hands (RULINGS 3.4): the side to move has drawn and acts, so it holds
-  // H + 1 cards (`--hands` gives them, else Z3 chooses which kinds it holds); the other
-  // side's H cards and the pile are unknown (`?N`), the discard piles empty. The mover may
-  // move only piece types its cards name (an Again card names none: the discard piles are
-  // empty).
+  // No Stress Chess's card zones (RULINGS 3.2, 3.4, 3.5). The side to move has drawn and
+  // acts, so it holds H + 1 cards: `--hands` gives them, else Z3 chooses how many of each
+  // kind it holds. The discard piles are given (`--discard`), or Z3 chooses each one's top
+  // piece card (or an empty pile) when the mover may hold an Again card; they are empty
+  // otherwise. The other side's H cards and the pile are unknown (`?N`): they do not change
+  // the mover's actions. The mover may move a piece type iff a card of its hand names it: a
+  // piece card its type, an Again card the newest piece card of the own discard pile and
+  // that of the opponent's (Again cards skipped). Every kind's cards in the known zones stay
+  // within the deck's count of that kind.
   void card_hands() {
-    const int H = cards_->hand_size;
+    const int H = cards_->hand_size, them = us_ ^ 1;
+    constexpr int kAgain = 6;  // index of 'A' in PNBRQKA
+    std::array<int, 7> deck{};
+    for (char ch : cards_->deck)
+      if (int k = nostress_card_index(ch); k >= 0) ++deck[k];
     std::string given[2];
     for (char ch : r_.hands) {
       if (ch == '-' || ch == '/' || ch == ' ') continue;
       char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-      if (std::string("PNBRQKA").find(up) == std::string::npos)
+      if (nostress_card_index(up) < 0)
         throw std::invalid_argument(std::string("--hands: no card `") + ch + "` (P N B R Q K A)");
       given[std::islower(static_cast<unsigned char>(ch)) ? 1 : 0].push_back(up);
     }
-    const int them = us_ ^ 1;
     if (!given[them].empty() && static_cast<int>(given[them].size()) != H)
       throw std::invalid_argument("--hands: the side not to move holds exactly " + std::to_string(H) +
                                   " cards at level " + cards_->level);
@@ -1089,19 +1131,107 @@ class Synth {
                                   std::to_string(H + 1) + " cards at level " + cards_->level);
     card_hand_[them] = given[them];
     card_hand_[us_] = given[us_];
-    for (int t = 0; t < g_.nt; ++t) {
-      char l = g_.letters[t];
-      if (!given[us_].empty()) {
-        card_.push_back(ctx_.bool_val(given[us_].find(l) != std::string::npos));
-        continue;
+    std::array<int, 7> known{};
+    for (int c = 0; c < 2; ++c) {
+      for (char ch : given[c]) ++known[nostress_card_index(ch)];
+      if (!r_.discard[c]) continue;
+      for (char ch : *r_.discard[c]) {
+        int k = nostress_card_index(ch);
+        if (k < 0)
+          throw std::invalid_argument(std::string("--discard: no card `") + ch + "` (P N B R Q K A)");
+        ++known[k];
       }
-      card_.push_back(ctx_.bool_const((std::string("card_") + l).c_str()));
-      card_vars_.push_back(card_.back());
+      disc_[c] = *r_.discard[c];
+      disc_given_[c] = true;
     }
-    if (!card_vars_.empty()) {
-      solver_.add(z3::atleast(card_vars_, 1));
-      solver_.add(z3::atmost(card_vars_, H + 1));
+    for (int k = 0; k < 7; ++k)
+      if (known[k] > deck[k])
+        throw std::invalid_argument(std::string("--hands and --discard hold ") + std::to_string(known[k]) +
+                                    " " + kNoStressCardKinds[k] + " cards; the deck has " +
+                                    std::to_string(deck[k]) + " (RULINGS 3.2)");
+    // The mover's hand: copies_[k][i] holds when it has more than i cards of kind k.
+    std::array<z3::expr, 7> holds{ctx_.bool_val(false), ctx_.bool_val(false), ctx_.bool_val(false),
+                                  ctx_.bool_val(false), ctx_.bool_val(false), ctx_.bool_val(false),
+                                  ctx_.bool_val(false)};
+    std::vector<z3::expr_vector> per_kind;  // [k]: the known-zone cards of kind k Z3 chooses
+    for (int k = 0; k < 7; ++k) per_kind.emplace_back(ctx_);
+    if (!given[us_].empty()) {
+      for (int k = 0; k < 7; ++k)
+        holds[k] = ctx_.bool_val(given[us_].find(kNoStressCardKinds[k]) != std::string::npos);
+    } else {
+      z3::expr_vector all(ctx_);
+      for (int k = 0; k < 7; ++k) {
+        for (int i = 0; i <= H; ++i) {
+          z3::expr v =
+              ctx_.bool_const(("hand_" + std::string(1, kNoStressCardKinds[k]) + std::to_string(i)).c_str());
+          if (i > 0) solver_.add(z3::implies(v, copies_[k].back()));
+          copies_[k].push_back(v);
+          all.push_back(v);
+          per_kind[k].push_back(v);
+        }
+        holds[k] = copies_[k][0];
+        card_vars_.push_back(holds[k]);
+      }
+      solver_.add(z3::atleast(all, H + 1));
+      solver_.add(z3::atmost(all, H + 1));
     }
+    // The discard piles' newest piece cards: top_[c][t] names piece type t.
+    // (Only a mate-in-1 reads the mover's cards: checkmate and stalemate are judged whatever
+    // the cards, RULINGS 3.7.)
+    const bool may_again =
+        r_.goal == Goal::MateIn1 &&
+        (given[us_].empty() ? deck[kAgain] - known[kAgain] > 0 : given[us_].find('A') != std::string::npos);
+    for (int c = 0; c < 2; ++c) {
+      char newest = 0;
+      for (size_t i = disc_[c].size(); i-- > 0;)
+        if (disc_[c][i] != 'A') {
+          newest = disc_[c][i];
+          break;
+        }
+      z3::expr_vector chosen(ctx_);
+      for (int t = 0; t < g_.nt; ++t) {
+        int k = nostress_card_index(g_.letters[t]);
+        const bool read = c == us_ ? cards_->again_own : cards_->again_opponent;
+        if (disc_given_[c] || !may_again || !read || k < 0 || k == kAgain) {
+          top_[c].push_back(ctx_.bool_val(disc_given_[c] && k >= 0 && newest == g_.letters[t]));
+          continue;
+        }
+        z3::expr v = ctx_.bool_const(((c ? "btop_" : "wtop_") + std::string(1, g_.letters[t])).c_str());
+        top_[c].push_back(v);
+        chosen.push_back(v);
+        card_vars_.push_back(v);
+        per_kind[k].push_back(v);
+        // A chosen pile is empty unless an Again card in hand reads it.
+        solver_.add(z3::implies(v, holds[kAgain]));
+      }
+      if (!chosen.empty()) {
+        solver_.add(z3::atmost(chosen, 1));
+        disc_chosen_[c] = true;
+      }
+    }
+    for (int k = 0; k < 7; ++k)
+      if (!per_kind[k].empty()) solver_.add(z3::atmost(per_kind[k], deck[k] - known[k]));
+    for (int t = 0; t < g_.nt; ++t) {
+      int k = nostress_card_index(g_.letters[t]);
+      std::vector<z3::expr> named;
+      if (k >= 0 && k != kAgain) named.push_back(holds[k]);
+      std::vector<z3::expr> piles;
+      if (cards_->again_own) piles.push_back(top_[us_][t]);
+      if (cards_->again_opponent) piles.push_back(top_[them][t]);
+      named.push_back(enc_->L.all({holds[kAgain], enc_->L.any(piles)}));
+      card_.push_back(enc_->L.any(named));
+    }
+    // What an unsat answer quantified over.
+    std::vector<std::string> scope;
+    if (given[us_].empty() && r_.goal == Goal::MateIn1)
+      scope.push_back("every " + std::to_string(H + 1) + "-card hand of " + (us_ ? "Black" : "White"));
+    if (disc_chosen_[0] || disc_chosen_[1]) {
+      std::string who = disc_chosen_[0] && disc_chosen_[1] ? "White and Black"
+                        : disc_chosen_[0]                  ? "White"
+                                                           : "Black";
+      scope.push_back("every discard pile of " + who + " (an Again card reads only the newest piece card)");
+    }
+    for (size_t i = 0; i < scope.size(); ++i) out_.scope += (i ? ", " : "") + scope[i];
   }
 
   // Levels 1-3 (RULINGS 3.6): capturing the king wins at once, so "mate in one" is a capture
@@ -1439,26 +1569,32 @@ class Synth {
   }
 
   // No Stress Chess's card zones (see card_hands()): the mover's H + 1 cards, the other
-  // side's H cards (given or unknown), the rest of the deck an unknown pile.
+  // side's H cards (given or unknown), the discard piles (given, or the top piece card Z3
+  // chose), the rest of the deck an unknown pile.
   std::string card_fields(const z3::model& m) {
     const int H = cards_->hand_size, them = us_ ^ 1;
-    std::string hand[2];
+    std::string hand[2], disc[2];
     hand[them] = card_hand_[them];
     hand[us_] = card_hand_[us_];
-    if (hand[us_].empty()) {
-      for (int t = 0; t < g_.nt; ++t)
-        if (on(m, card_[t])) hand[us_].push_back(g_.letters[t]);
-      while (static_cast<int>(hand[us_].size()) < H + 1) hand[us_].push_back(hand[us_][0]);
+    if (hand[us_].empty())
+      for (int k = 0; k < 7; ++k)
+        for (const z3::expr& v : copies_[k])
+          if (on(m, v)) hand[us_].push_back(kNoStressCardKinds[k]);
+    for (int c = 0; c < 2; ++c) {
+      disc[c] = disc_[c];
+      if (disc_chosen_[c])
+        for (int t = 0; t < g_.nt; ++t)
+          if (on(m, top_[c][t])) disc[c].push_back(g_.letters[t]);
     }
-    int known = static_cast<int>(hand[0].size() + hand[1].size());
+    int known = static_cast<int>(hand[0].size() + hand[1].size() + disc[0].size() + disc[1].size());
     int pile = static_cast<int>(cards_->deck.size()) - known - (hand[them].empty() ? H : 0);
     auto zone = [](const std::string& known_cards, int unknown) {
       std::string z = known_cards;
       if (unknown > 0) z += "?" + std::to_string(unknown);
       return z.empty() ? std::string("-") : z;
     };
-    return " level:" + cards_->level + " pile:" + zone("", pile) +
-           " wdiscard:- bdiscard:- whand:" + zone(hand[0], hand[0].empty() && them == 0 ? H : 0) +
+    return " level:" + cards_->level + " pile:" + zone("", pile) + " wdiscard:" + zone(disc[0], 0) +
+           " bdiscard:" + zone(disc[1], 0) + " whand:" + zone(hand[0], hand[0].empty() && them == 0 ? H : 0) +
            " bhand:" + zone(hand[1], hand[1].empty() && them == 1 ? H : 0);
   }
 
@@ -1606,10 +1742,14 @@ class Synth {
   Geo g_;
   z3::context ctx_;
   z3::solver solver_;
-  const lang::CardProgram* cards_ = nullptr;  // No Stress Chess
-  bool advanced_ = false;                     // its advanced level (check rules)
-  std::vector<z3::expr> card_;                // [t]: the mover holds a card of kind t
-  z3::expr_vector card_vars_{ctx_};
+  const lang::CardProgram* cards_ = nullptr;     // No Stress Chess
+  bool advanced_ = false;                        // its advanced level (check rules)
+  std::vector<z3::expr> card_;                   // [t]: a card of the mover's hand names piece type t
+  z3::expr_vector card_vars_{ctx_};              // the card choices Z3 makes (blocked per model)
+  std::array<std::vector<z3::expr>, 7> copies_;  // [kind][i]: a chosen hand holds more than i
+  std::vector<z3::expr> top_[2];                 // [c][t]: c's newest discarded piece card is t
+  std::string disc_[2];                          // the discard piles given
+  bool disc_given_[2] = {false, false}, disc_chosen_[2] = {false, false};
   std::string card_hand_[2];  // the hands given (empty: unknown, or chosen by Z3 for the mover)
   std::unique_ptr<Encoder> enc_;
   std::unique_ptr<Engine> engine_;

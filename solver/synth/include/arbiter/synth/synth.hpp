@@ -24,12 +24,16 @@
 // several royal pieces, midline invasion); a mate-in-1 key is a move, so for an army with
 // actions in place or a king-turn an unsat answer is no proof (Outcome::incomplete).
 // No Stress Chess: the mover holds its drawn hand (H + 1 cards, given or chosen) and moves
-// only the kinds it names; the other hand and the pile are unknown, the discards empty;
-// levels 1-3 state only mate-in-1 (a capture of the king).
+// only the kinds it names, an Again card naming the newest piece card of each discard pile
+// (RULINGS 3.5); the discard piles are given, or Z3 chooses each pile's top piece card when
+// the mover may hold an Again card (only that card matters to the mover's actions); the
+// other hand and the pile are unknown; levels 1-3 state only mate-in-1 (a capture of the
+// king).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +71,11 @@ struct Request {
   // Reserves (bounded) or hands (grid), exactly: upper-case White letters, lower-case
   // Black, e.g. "QN" + "r". Default empty.
   std::string hands;
+  // No Stress Chess's discard piles, [White] and [Black], bottom to top as the position
+  // text's `wdiscard:`/`bdiscard:` (card letters PNBRQKA; "" an empty pile). Unset: Z3
+  // chooses the pile's top piece card (or an empty pile) when the mover may hold an Again
+  // card, and the pile is empty otherwise.
+  std::optional<std::string> discard[2];
   int pieces = -1;             // exactly this many pieces on the board (-1: any)
   bool smallest = false;       // the fewest pieces for which the goal is satisfiable
   int count = 1;               // distinct positions wanted
@@ -96,7 +105,16 @@ struct Outcome {
   // the goal: Chess 2's mate-in-1 for an army with actions in place or a king-turn); then
   // `exhausted` means only "no further position found".
   std::string incomplete;
+  // What a proof of impossibility quantified over beyond the board (No Stress Chess: the
+  // zones Z3 chose, e.g. "every 4-card hand of White, every discard pile of each side");
+  // empty when nothing was.
+  std::string scope;
 };
+
+// `--discard`'s text into `request.discard`: WHITE/BLACK, each side `-` (an empty pile),
+// `?` (chosen by Z3, the default) or its cards bottom to top (PNBRQKA, either case), e.g.
+// `RA/-`. Throws std::invalid_argument with a message naming the fault.
+void parse_discard(const std::string& text, Request& request);
 
 // Throws std::invalid_argument for a request the encoding cannot express (bad material,
 // a square off the window, a grid without the adjacency rule).
