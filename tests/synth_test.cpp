@@ -418,6 +418,74 @@ TEST(Synth, Chess2ImpossibleAndExhaustedAgreeWithEnumeration) {
                          'b');
 }
 
+// Chess 2 mate-in-1 for movers with actions in place (issue 14): the mating selector states
+// strikes, whirlwinds, rampages and the king-turn. On a window, every position Z3 lists is
+// a mate in one by the generator, and Z3 lists positions that only such an action mates (a
+// position the exhaustive enumeration finds mated by no plain move), which it cannot if the
+// selector misses them. Returns how many listed positions are of that kind.
+// (Z3's list does not yet equal the enumeration for Two Kings: issue 14 stays open.)
+size_t mates_in_place_found(const std::shared_ptr<const arb::lang::Program>& program,
+                            const std::string& material, const std::string& pieces, int w, int h,
+                            const std::vector<std::pair<arb::Coord, char>>& fixed) {
+  SCOPED_TRACE("mate-in-1 " + material);
+  auto e = arb::lang::make_compiled_engine(program);
+  std::set<std::string> expected, special;
+  std::vector<char> board(64, 0);
+  for (const auto& [co, ch] : fixed) board[(co.y - 1) * 8 + co.x] = ch;
+  enumerate(*e, pieces, w, h, 0, board, [&] {
+    try {
+      e->set_position(fen_of(board, 'w'));
+    } catch (const arb::PositionError&) {
+      return;
+    }
+    std::vector<arb::Action> acts, replies;
+    e->legal_actions(acts);
+    if (e->status().reason == "midline-invasion") return;
+    bool mate = false, plain = false;
+    for (const auto& a : acts) {
+      arb::ActionInfo info = e->describe(a);
+      e->apply(a);
+      e->legal_actions(replies);
+      arb::Status st = e->status();
+      e->undo();
+      if (!replies.empty() || !st.in_check || st.reason == "midline-invasion") continue;
+      mate = true;
+      const arb::Step& s = info.steps[0];
+      plain |= info.steps.size() == 1 && s.kind == arb::StepKind::Move &&
+               (s.removed.empty() || (s.removed.size() == 1 && s.removed[0].at == s.to));
+    }
+    if (!mate) return;
+    expected.insert(e->position());
+    if (!plain) special.insert(e->position());
+  });
+  Request r;
+  r.goal = Goal::MateIn1;
+  r.material = material;
+  r.window_w = w;
+  r.window_h = h;
+  r.count = 100000;
+  r.squares = fixed;
+  auto out = arb::synth::synthesize(program, r);
+  EXPECT_EQ(out.rejected, 0);
+  size_t n = 0;
+  for (const auto& f : out.found) {
+    EXPECT_TRUE(expected.count(f.position)) << f.position;
+    EXPECT_TRUE(arb::synth::verify(program, f.position, Goal::MateIn1, f.move))
+        << f.position << " " << f.move;
+    n += special.count(f.position);
+  }
+  return n;
+}
+
+TEST(Synth, Chess2MateIn1InPlaceActionsAreStated) {
+  if (std::getenv("ARBITER_FAST")) return;  // 2.6 s in Release
+  // Two Kings: mates that need the king-turn (8/8/8/k1W5/1R6/8/2W5/8: b4a4 then c2b3), the
+  // rook anywhere on a1-c5.
+  EXPECT_GT(mates_in_place_found(chess2_program("two-kings", "classic"), "WWR v K", "R", 3, 5,
+                                 {{arb::Coord{0, 5}, 'k'}, {arb::Coord{2, 5}, 'W'}, {arb::Coord{2, 2}, 'W'}}),
+            0u);
+}
+
 // No Stress Chess (RULINGS 3): the ruleset at one level.
 std::shared_ptr<const arb::lang::Program> nostress_program(const std::string& level) {
   static std::map<std::string, std::shared_ptr<const arb::lang::Program>> cache;
@@ -537,7 +605,8 @@ TEST(Synth, NoStressCardsProveImpossible) {
 // Requests the encoding does not state are refused, never answered with a wrong "no such
 // position": No Stress Chess levels 1-3 have no check, so only mate-in-1 (a capture of the
 // king) is stated there; a Chess 2 mate-in-1 for an army with actions in place is answered
-// without a proof of impossibility.
+// without a proof of impossibility (issue 14: the complete list does not yet agree with an
+// enumeration).
 TEST(Synth, RefusesWhatTheEncodingDoesNotState) {
   Request r;
   r.goal = Goal::Checkmated;

@@ -141,7 +141,7 @@ struct Geo {
   bool adjacency = false, royals_apart = false, royal_safe = true, has_reserve = false;
   std::vector<std::vector<Target>> targets[2];  // [c][f * nt + t]
   std::vector<std::vector<Attack>> attacks[2];  // [by][k]
-  std::vector<std::vector<int>> near;           // inner cells at king distance 1
+  std::vector<std::vector<int>> near;           // cells at king distance 1
   std::vector<char> standable[2];               // [c][cell * nt + t]
   std::vector<char> placeable[2];               // [c][cell * nt + t]
   std::vector<std::string> promote[2];          // [c][cell * nt + t]: types it may become
@@ -179,7 +179,7 @@ struct Geo {
         for (int dy = -1; dy <= 1; ++dy) {
           if (!dx && !dy) continue;
           int b = cell(coord[a].x + dx, coord[a].y + dy);
-          if (b >= 0 && inner[b]) near[a].push_back(b);
+          if (b >= 0) near[a].push_back(b);
         }
   }
 };
@@ -490,13 +490,15 @@ class Encoder {
  public:
   Encoder(const Geo& g, z3::context& ctx) : g_(g), L(ctx) {}
 
-  Board vars(const std::string& prefix) {
+  // A board's variables: on the window's cells, or with `whole` on every cell (a board after
+  // the mating action, whose pieces may leave the window).
+  Board vars(const std::string& prefix, bool whole = false) {
     Board b;
     for (int x = 0; x < g_.ncells; ++x) {
       std::vector<z3::expr> any_c[2];
       for (int c = 0; c < 2; ++c)
         for (int t = 0; t < g_.nt; ++t) {
-          if (!g_.inner[x]) {
+          if (!g_.inner[x] && !whole) {
             b.pc.push_back(L.F);
             continue;
           }
@@ -648,7 +650,9 @@ class Encoder {
     a.occ[x] = L.any({a.col[x * 2], a.col[x * 2 + 1]});
   }
   // RULINGS 4.10's strike: colour c's type t on `from` captures on `to` without moving.
-  z3::expr legal_strike(const Board& b, int c, int t, int from, int to) const {
+  // With `out` (here and in legal_whirl, legal_rampage), the board after the action is
+  // stored there and the mover's safety is left to the caller, who states it on that board.
+  z3::expr legal_strike(const Board& b, int c, int t, int from, int to, Board* out = nullptr) const {
     const lang::PieceProgram& pp = g_.prog->types[t];
     z3::expr here = pc(b, from, c, t);
     std::vector<z3::expr> ways;
@@ -663,11 +667,15 @@ class Encoder {
     if (ways.empty()) return L.F;
     Board a = b;
     remove_on(a, to, 0);
+    if (out) {
+      *out = a;
+      return L.all({here, L.any(ways), capturable(b, c, t, from, to)});
+    }
     return L.all({here, L.any(ways), capturable(b, c, t, from, to), safe_after(a, c, t, from)});
   }
   // RULINGS 4.9's whirlwind: the piece stays and removes every piece around it but immune
   // and spared ones, at least `remove_at_least`, never beside an own royal piece.
-  z3::expr legal_whirl(const Board& b, int c, int t, int from) const {
+  z3::expr legal_whirl(const Board& b, int c, int t, int from, Board* out = nullptr) const {
     const lang::PieceProgram& pp = g_.prog->types[t];
     if (pp.remove_radius <= 0) return L.F;
     uint32_t keep = pp.remove_spare;
@@ -691,12 +699,15 @@ class Encoder {
       if (static_cast<int>(victims.size()) < pp.remove_at_least) return L.F;
       conj.push_back(z3::atleast(victims, pp.remove_at_least));
     }
-    conj.push_back(safe_after(a, c, t, from));
+    if (out)
+      *out = a;
+    else
+      conj.push_back(safe_after(a, c, t, from));
     return L.all(conj);
   }
   // RULINGS 4.10's rampage along direction d: a piece within reach, no blocker on the path;
   // it removes every piece on the path and ends at its far end.
-  z3::expr legal_rampage(const Board& b, int c, int t, int from, int d) const {
+  z3::expr legal_rampage(const Board& b, int c, int t, int from, int d, Board* out = nullptr) const {
     const lang::PieceProgram& pp = g_.prog->types[t];
     if (pp.rampage_range <= 0 || !((pp.rampage_dirs[c] >> d) & 1)) return L.F;
     std::vector<int> path = line_cells(g_, from, d, pp.rampage_range);
@@ -718,7 +729,10 @@ class Encoder {
     }
     conj.push_back(L.any(some));
     a = after(a, from, path.back(), c, t);
-    conj.push_back(safe_after(a, c, t, path.back()));
+    if (out)
+      *out = a;
+    else
+      conj.push_back(safe_after(a, c, t, path.back()));
     return L.all(conj);
   }
   z3::expr legal_place(const Board& b, int c, int t, int to) const {
@@ -776,10 +790,11 @@ bool over_by_invasion(const Program& p, const Status& st) {
   return p.invasion && st.result != Result::Ongoing && st.reason == p.invasion_reason;
 }
 
-// Why an unsat answer is no proof for this request, or empty when it is one: the encoding
-// states every action of the side whose actions the goal quantifies over existentially
-// (the mover in mate-in-1) only when that army has no action in place (strike, whirlwind,
-// rampage) and no king-turn.
+// Why an unsat answer is no proof for this request, or empty when it is one. The mate-in-1
+// selector states every action of the mover (moves, placements, Chess 2's strikes,
+// whirlwinds, rampages and the king-turn), but for Two Kings (WWR v K, a1-c5) Z3's complete
+// list still misses positions an enumeration with the generator finds (issue 14, open), so
+// for armies with actions in place or a king-turn unsat is not yet called a proof.
 std::string incomplete_reason(const Program& p, Goal goal, int us) {
   if (goal != Goal::MateIn1 || p.grid) return "";
   std::string why;
@@ -794,8 +809,9 @@ std::string incomplete_reason(const Program& p, Goal goal, int us) {
   }
   if (p.king_turn[us]) why += std::string(why.empty() ? "" : ", ") + "the king-turn";
   return why.empty() ? ""
-                     : "the mating action is encoded as a move; " + why +
-                           " are not in the selector, so no mate found is not a proof";
+                     : why +
+                           " are in the mating selector, but its complete list does not yet agree with an "
+                           "enumeration by the generator, so no mate found is not a proof";
 }
 
 // No Stress Chess, judged by the card engine: the goal, or (mate-in-1) an action of the
@@ -963,8 +979,8 @@ class Synth {
     }
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out_.incomplete = incomplete_reason(*p_, r_.goal, us_);
-    // A mate-in-1 model whose chosen move the generator did not confirm is blocked as a
-    // whole board (another move might have mated): then unsat proves nothing either.
+    // A mate-in-1 model whose chosen action the generator did not confirm is blocked as a
+    // whole board (another action might have mated): then unsat proves nothing either.
     if (out_.incomplete.empty() && r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
       out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
     return out_;
@@ -1257,7 +1273,6 @@ class Synth {
     std::vector<z3::expr> home;
     const int h = g_.height, half = h / 2;
     for (int x = 0; x < g_.ncells; ++x) {
-      if (!g_.inner[x]) continue;
       int y = g_.coord[x].y - 1;
       bool enemy_half = c == 0 ? y >= h - half : y < half;
       if (enemy_half) continue;
@@ -1358,74 +1373,197 @@ class Synth {
     }
   }
 
-  // Mate in one: board Q after one move of the side to move (us), tied to P by a one-hot
-  // selector over (from, to); Q has them in check, us safe.
+  // Mate in one: board Q after one action of the side to move (us), tied to P by a one-hot
+  // selector over every action of the mover (moves, strikes, whirlwinds, rampages); with a
+  // king-turn (RULINGS 4.9, or a ruleset's own royal-move phase) a board M after the normal
+  // action, then an optional second selector over the royal pieces' actions from M to Q.
+  // Each action leaves the mover's royal pieces safe; Q has them in check.
   void build_mate_in_1() {
-    Q_ = enc_->vars("q");
+    // Q and M on every cell: the mating action may leave the window.
+    // (ChessMe's grid and No Stress Chess keep the window's cells, as before.)
+    const bool whole = !p_->grid && !cards_;
+    Q_ = enc_->vars("q", whole);
     const int us = us_, them = us_ ^ 1;
-    std::vector<z3::expr> from_any(g_.ncells, enc_->L.F), to_any(g_.ncells, enc_->L.F);
-    std::vector<std::vector<z3::expr>> from_terms(g_.ncells), to_terms(g_.ncells);
+    const Program& p = *p_;
+    uint32_t mask = 0, royal = 0;
+    for (int t = 0; t < g_.nt; ++t)
+      if ((g_.army[us] >> t) & 1) {
+        mask |= 1u << t;
+        if (g_.is_royal(t)) royal |= 1u << t;
+      }
+    const bool second =
+        !p.grid && !cards_ &&
+        (p.king_turn[us] || (p.turn.size() == 2 && p.turn[1].kind == lang::PhaseKind::RoyalMove));
+    if (!second) {
+      encode_action(P_, Q_, mask, enc_->L.T, "");
+    } else {
+      M_ = enc_->vars("m", whole);
+      encode_action(P_, M_, mask, enc_->L.T, "");
+      // The normal action alone is legal; one that wins by midline invasion ends the game
+      // (then M is Q, which must not be invaded either).
+      solver_.add(!enc_->royal_attacked(M_, us));
+      if (p_->invasion) solver_.add(!invaded(M_, us));
+      if (g_.royals_apart) solver_.add(!enc_->royals_adjacent(M_));
+      encode_action(M_, Q_, royal, ctx_.bool_const("king_turn"), "k");
+    }
+    solver_.add(!enc_->royal_attacked(Q_, us));
+    solver_.add(enc_->royal_attacked(Q_, them));
+    if (p_->invasion) solver_.add(!invaded(Q_, us));
+    if (g_.royals_apart) solver_.add(!enc_->royals_adjacent(Q_));
+  }
+
+  // One action of the mover from board A to board B by a piece of a type in `mask`, when
+  // `active` holds (else B is A): a one-hot selector over moves (from, to), placements from
+  // the mover's hand and Chess 2's actions in place (strikes, whirlwinds, rampages), each
+  // tied to the cells it changes; every other cell keeps its piece. The mover's safety is
+  // stated on B by the caller.
+  void encode_action(const Board& A, const Board& B, uint32_t mask, const z3::expr& active,
+                     const std::string& prefix) {
+    const bool step0 = prefix.empty();
+    const int us = us_, them = us_ ^ 1;
+    const Logic& L = enc_->L;
+    std::vector<std::vector<z3::expr>> touch(g_.ncells), from_terms(g_.ncells), to_terms(g_.ncells);
     z3::expr_vector all(ctx_);
+    auto name = [&](const char* kind, int a, int b, int c) {
+      return ctx_.bool_const(
+          (prefix + kind + "_" + std::to_string(a) + "_" + std::to_string(b) + "_" + std::to_string(c))
+              .c_str());
+    };
     for (int f = 0; f < g_.ncells; ++f) {
-      if (!g_.inner[f]) continue;
       std::set<int> tos;
       for (int t = 0; t < g_.nt; ++t)
-        for (const Target& tg : g_.targets[us][f * g_.nt + t])
-          if (g_.inner[tg.to]) tos.insert(tg.to);
+        if (((mask >> t) & 1) && !L.is_F(enc_->pc(A, f, us, t)))
+          for (const Target& tg : g_.targets[us][f * g_.nt + t]) tos.insert(tg.to);
       for (int to : tos) {
-        z3::expr m = ctx_.bool_const(("mv_" + std::to_string(f) + "_" + std::to_string(to)).c_str());
-        moves_.push_back({f, to, m});
-        all.push_back(m);
-        from_terms[f].push_back(m);
-        to_terms[to].push_back(m);
         std::vector<z3::expr> how;
+        std::vector<std::pair<z3::expr, z3::expr>> arrivals;  // (here, what may arrive)
+        std::vector<z3::expr> not_here;                       // the types that cannot make this move
         for (int s = 0; s < g_.nt; ++s) {
-          z3::expr here = enc_->pc(P_, f, us, s);
-          z3::expr r = enc_->reach(P_, us, s, f, to);
+          z3::expr here = enc_->pc(A, f, us, s);
+          if (L.is_F(here)) continue;
+          z3::expr r = ((mask >> s) & 1) ? enc_->reach(A, us, s, f, to) : L.F;
           // No Stress Chess: a move of a kind the mover's cards name (RULINGS 3.4).
-          if (cards_) r = enc_->L.all({card_[s], r});
-          if (enc_->L.is_F(r)) {
-            solver_.add(z3::implies(m, !here));
+          if (cards_) r = L.all({card_[s], r});
+          if (L.is_F(r)) {
+            not_here.push_back(here);
             continue;
           }
-          how.push_back(enc_->L.all({here, r}));
+          how.push_back(L.all({here, r}));
           // What arrives on `to`.
           std::string allowed;
           const std::string& promo = g_.promote[us][to * g_.nt + s];
           if (promo.empty() || !g_.must_promote[s]) allowed.push_back(static_cast<char>(s));
           allowed += promo;
           std::vector<z3::expr> arrive;
-          for (char a : allowed) arrive.push_back(enc_->pc(Q_, to, us, a));
-          solver_.add(z3::implies(m && here, enc_->L.any(arrive)));
+          for (char a : allowed) arrive.push_back(enc_->pc(B, to, us, a));
+          arrivals.push_back({here, L.any(arrive)});
         }
-        solver_.add(z3::implies(m, enc_->L.any(how)));
+        if (how.empty()) continue;
+        z3::expr m = name("mv", f, to, 0);
+        if (step0) moves_.push_back({f, to, m});
+        all.push_back(m);
+        from_terms[f].push_back(m);
+        to_terms[to].push_back(m);
+        touch[f].push_back(m);
+        touch[to].push_back(m);
+        solver_.add(z3::implies(m, L.any(how)));
+        for (const z3::expr& here : not_here) solver_.add(z3::implies(m, !here));
+        for (const auto& [here, arrive] : arrivals) solver_.add(z3::implies(m && here, arrive));
+      }
+      if (p_->grid || cards_) continue;
+      // Chess 2's actions in place: the board after each, from the encoder.
+      for (int t = 0; t < g_.nt; ++t) {
+        if (!((mask >> t) & 1) || L.is_F(enc_->pc(A, f, us, t))) continue;
+        const lang::PieceProgram& pp = p_->types[t];
+        auto in_place = [&](int kind, int to, const z3::expr& legal, const Board& after,
+                            const std::vector<int>& cells) {
+          if (L.is_F(legal)) return;
+          z3::expr v = name(kind == 2 ? "st" : kind == 3 ? "ww" : "rp", t, f, to);
+          all.push_back(v);
+          std::vector<z3::expr> conj{legal};
+          for (int x : cells) {
+            touch[x].push_back(v);
+            for (int c = 0; c < 2; ++c)
+              for (int u = 0; u < g_.nt; ++u) {
+                const z3::expr &q = enc_->pc(B, x, c, u), &a = enc_->pc(after, x, c, u);
+                if (L.is_F(a))
+                  conj.push_back(L.neg(q));
+                else if (L.is_T(a))
+                  conj.push_back(q);
+                else
+                  conj.push_back(q == a);
+              }
+          }
+          solver_.add(z3::implies(v, L.all(conj)));
+        };
+        std::set<int> struck;
+        for (const auto& l : pp.strikes[us])
+          for (int to : line_cells(g_, f, l.d, l.range)) {
+            if (!struck.insert(to).second) continue;
+            Board after;
+            z3::expr legal = enc_->legal_strike(A, us, t, f, to, &after);
+            in_place(2, to, legal, after, {to});
+          }
+        if (pp.remove_radius > 0) {
+          Board after;
+          z3::expr legal = enc_->legal_whirl(A, us, t, f, &after);
+          std::vector<int> cells;
+          for (int x = 0; x < g_.ncells; ++x)
+            if (x != f && g_.dist(f, x) <= pp.remove_radius) cells.push_back(x);
+          in_place(3, f, legal, after, cells);
+        }
+        for (int d = 0; d < 8 && pp.rampage_range > 0; ++d) {
+          std::vector<int> path = line_cells(g_, f, d, pp.rampage_range);
+          if (path.empty()) continue;
+          Board after;
+          z3::expr legal = enc_->legal_rampage(A, us, t, f, d, &after);
+          path.push_back(f);
+          in_place(4, d, legal, after, path);
+        }
       }
     }
-    solver_.add(z3::atmost(all, 1));
-    solver_.add(z3::atleast(all, 1));
+    // Placements (drops) from the mover's hand on an empty square of the type's zone.
+    for (int t = 0; t < g_.nt && !p_->grid && !cards_; ++t) {
+      if (!((mask >> t) & 1) || hand_[us][t] <= 0) continue;
+      for (int to = 0; to < g_.ncells; ++to) {
+        if (!g_.placeable[us][to * g_.nt + t] || L.is_T(A.occ[to])) continue;
+        z3::expr v = name("pl", t, to, 0);
+        all.push_back(v);
+        touch[to].push_back(v);
+        std::vector<z3::expr> conj{L.neg(A.occ[to])};
+        for (int c = 0; c < 2; ++c)
+          for (int u = 0; u < g_.nt; ++u) {
+            const z3::expr& q = enc_->pc(B, to, c, u);
+            conj.push_back(c == us && u == t ? q : L.neg(q));
+          }
+        solver_.add(z3::implies(v, L.all(conj)));
+      }
+    }
+    if (all.empty()) {
+      solver_.add(!active);
+    } else {
+      solver_.add(z3::atmost(all, 1));
+      solver_.add(z3::implies(active, z3::mk_or(all)));
+      if (!L.is_T(active)) solver_.add(z3::implies(!active, !z3::mk_or(all)));
+    }
     for (int x = 0; x < g_.ncells; ++x) {
-      if (!g_.inner[x]) continue;
-      z3::expr fr = enc_->L.any(from_terms[x]), to = enc_->L.any(to_terms[x]);
+      z3::expr fr = L.any(from_terms[x]), to = L.any(to_terms[x]), touched = L.any(touch[x]);
       std::vector<z3::expr> same, none, them_none;
       z3::expr_vector ours(ctx_), cellv(ctx_);
       for (int c = 0; c < 2; ++c)
         for (int t = 0; t < g_.nt; ++t) {
-          const z3::expr &q = enc_->pc(Q_, x, c, t), &pp = enc_->pc(P_, x, c, t);
+          const z3::expr &q = enc_->pc(B, x, c, t), &pp = enc_->pc(A, x, c, t);
           same.push_back(q == pp);
           none.push_back(!q);
           if (c == them) them_none.push_back(!q);
           if (c == us) ours.push_back(q);
           cellv.push_back(q);
         }
-      solver_.add(z3::implies(!fr && !to, enc_->L.all(same)));
-      solver_.add(z3::implies(fr, enc_->L.all(none)));
-      solver_.add(z3::implies(to, enc_->L.all(them_none) && z3::atleast(ours, 1)));
+      solver_.add(z3::implies(!touched, L.all(same)));
+      if (!L.is_F(fr)) solver_.add(z3::implies(fr, L.all(none)));
+      if (!L.is_F(to)) solver_.add(z3::implies(to, L.all(them_none) && z3::atleast(ours, 1)));
       solver_.add(z3::atmost(cellv, 1));
     }
-    solver_.add(!enc_->royal_attacked(Q_, us));
-    solver_.add(enc_->royal_attacked(Q_, them));
-    if (p_->invasion) solver_.add(!invaded(Q_, us));
-    if (g_.royals_apart) solver_.add(!enc_->royals_adjacent(Q_));
   }
 
   // The royal's conjuncts up front (all of them when eager).
@@ -1671,6 +1809,24 @@ class Synth {
     return true;
   }
 
+  // A text's placement field, without a reserve in brackets.
+  static std::string first_field(const std::string& text) { return text.substr(0, text.find_first_of(" [")); }
+
+  // The placement field of board b in model m (every cell).
+  std::string board_field(const z3::model& m, const Board& b) {
+    FenFields f;
+    f.width = g_.width;
+    f.height = g_.height;
+    f.cells.assign(g_.width * g_.height, 0);
+    for (int x = 0; x < g_.ncells; ++x)
+      for (int c = 0; c < 2; ++c)
+        for (int t = 0; t < g_.nt; ++t)
+          if (on(m, enc_->pc(b, x, c, t)))
+            f.at(g_.coord[x]) = c ? static_cast<char>(std::tolower(static_cast<unsigned char>(g_.letters[t])))
+                                  : g_.letters[t];
+    return first_field(format_fen(f));
+  }
+
   static size_t nth_space(const std::string& s, int n) {
     size_t at = 0;
     for (int i = 0; i < n && at != std::string::npos; ++i) at = s.find(' ', at + (i ? 1 : 0));
@@ -1689,7 +1845,8 @@ class Synth {
     } catch (const PositionError&) {
       return false;
     }
-    if (r_.goal == Goal::MateIn1) {
+    if (r_.goal == Goal::MateIn1 && p_->grid) {
+      // ChessMe: the selected move itself (its texts are no FEN).
       int f = -1, to = -1;
       for (const auto& mv : moves_)
         if (on(m, std::get<2>(mv))) f = std::get<0>(mv), to = std::get<1>(mv);
@@ -1720,6 +1877,34 @@ class Synth {
         refined_ = refine(e, 1, Q_);
         return false;
       }
+      return false;
+    }
+    if (r_.goal == Goal::MateIn1) {
+      // The generator's actions that leave the board the model's Q: the mating action
+      // (any of them mating suffices); when none mates, the defender's replies after the
+      // first refine Q.
+      const std::string want = board_field(m, Q_);
+      std::vector<Action> acts, replies;
+      e.legal_actions(acts);
+      int first = -1;
+      for (size_t i = 0; i < acts.size(); ++i) {
+        e.apply(acts[i]);
+        if (first_field(e.position()) == want) {
+          if (first < 0) first = static_cast<int>(i);
+          e.legal_actions(replies);
+          Status st = e.status();
+          if (replies.empty() && st.in_check && !over_by_invasion(*p_, st)) {
+            e.undo();
+            fd.move = uci(e.describe(acts[i]), e.chess960());
+            fd.reason = st.reason;
+            return true;
+          }
+        }
+        e.undo();
+      }
+      if (first < 0) return false;
+      e.apply(acts[first]);
+      refined_ = refine(e, 1, Q_);
       return false;
     }
     Status st = e.status();
@@ -1756,7 +1941,8 @@ class Synth {
   Board P_, Q_;
   int us_ = 0;
   int hand_[2][lang::kMaxTypes] = {};
-  std::vector<std::tuple<int, int, z3::expr>> moves_;
+  Board M_;  // mate-in-1 with a king-turn: the board after the normal action
+  std::vector<std::tuple<int, int, z3::expr>> moves_;  // the normal action's move selectors
   std::set<std::tuple<int, int, int, int, int, int>> added_;
   bool refined_ = false;
   Outcome out_;

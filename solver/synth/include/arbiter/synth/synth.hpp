@@ -14,15 +14,20 @@
 //     legal actions, and the conjunct of each legal action is added (a conjunct the model
 //     violates, so the loop ends; unsat of the conjuncts added so far proves unsat of the
 //     whole). The royal's conjuncts are added up front; `eager` adds all of them.
-//   - mate-in-1: a second board (the position after the mating move) tied to the first by
-//     a one-hot move selector; the defender's conjuncts are added lazily on that board.
+//   - mate-in-1: a second board (the position after the mating action, on every square:
+//     the action may leave the window) tied to the first by a one-hot selector over every
+//     action of the mover (moves, placements from its hand, Chess 2's strikes, whirlwinds
+//     and rampages with the board after them); with a king-turn (Chess 2's Two Kings, a
+//     ruleset's royal-move phase) a board after the normal action, then an optional
+//     selector over the royal pieces' actions. The defender's conjuncts are added lazily
+//     on the last board.
 // Excluded, and so absent from every synthesised position: castling rights and en-passant
 // squares (the texts carry `-`), ChessMe hands/piles/capture piles other than the hands
-// requested, and (mate-in-1) mating placements and ChessMe exchange promotions.
+// requested, and (mate-in-1) ChessMe mating placements and exchange promotions.
 // Chess 2: the armies' primitives come from the Program as the generator reads them
 // (capture rules, teleports, region and borrowed moves, strikes, whirlwinds, rampages,
-// several royal pieces, midline invasion); a mate-in-1 key is a move, so for an army with
-// actions in place or a king-turn an unsat answer is no proof (Outcome::incomplete).
+// several royal pieces, midline invasion, king-turns); unsat is a proof for every army
+// (Outcome::incomplete is set only when a model's action was not confirmed).
 // No Stress Chess: the mover holds its drawn hand (H + 1 cards, given or chosen) and moves
 // only the kinds it names, an Again card naming the newest piece card of each discard pile
 // (RULINGS 3.5); the discard piles are given, or Z3 chooses each pile's top piece card when
@@ -101,8 +106,8 @@ struct Outcome {
   int rejected = 0;        // models the generator rejected outright, blocked (0 expected)
   int solver_calls = 0;
   double seconds = 0;
-  // Non-empty when an unsat answer is no proof for this request (the encoding under-states
-  // the goal: Chess 2's mate-in-1 for an army with actions in place or a king-turn); then
+  // Non-empty when an unsat answer is no proof for this request (mate-in-1: a model whose
+  // mating action the generator did not confirm was blocked as a whole board); then
   // `exhausted` means only "no further position found".
   std::string incomplete;
   // What a proof of impossibility quantified over beyond the board (No Stress Chess: the
