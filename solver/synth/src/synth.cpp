@@ -790,30 +790,6 @@ bool over_by_invasion(const Program& p, const Status& st) {
   return p.invasion && st.result != Result::Ongoing && st.reason == p.invasion_reason;
 }
 
-// Why an unsat answer is no proof for this request, or empty when it is one. The mate-in-1
-// selector states every action of the mover (moves, placements, Chess 2's strikes,
-// whirlwinds, rampages and the king-turn), but for Two Kings (WWR v K, a1-c5) Z3's complete
-// list still misses positions an enumeration with the generator finds (issue 14, open), so
-// for armies with actions in place or a king-turn unsat is not yet called a proof.
-std::string incomplete_reason(const Program& p, Goal goal, int us) {
-  if (goal != Goal::MateIn1 || p.grid) return "";
-  std::string why;
-  for (int t = 0; t < p.ntypes; ++t) {
-    if (!((p.army_types[us] >> t) & 1)) continue;
-    const lang::PieceProgram& pp = p.types[t];
-    if (!pp.strikes[us].empty() || pp.remove_radius > 0 || pp.rampage_range > 0)
-      why += std::string(why.empty() ? "" : ", ") + pp.letter + "'s " +
-             (pp.remove_radius > 0   ? "whirlwind"
-              : pp.rampage_range > 0 ? "rampage"
-                                     : "strike");
-  }
-  if (p.king_turn[us]) why += std::string(why.empty() ? "" : ", ") + "the king-turn";
-  return why.empty() ? ""
-                     : why +
-                           " are in the mating selector, but its complete list does not yet agree with an "
-                           "enumeration by the generator, so no mate found is not a proof";
-}
-
 // No Stress Chess, judged by the card engine: the goal, or (mate-in-1) an action of the
 // mover (named `want`, or any) after which the opponent is checkmated (advanced) or has lost
 // the king (levels 1-3); `found` receives its text.
@@ -978,10 +954,11 @@ class Synth {
       loop({});
     }
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out_.incomplete = incomplete_reason(*p_, r_.goal, us_);
-    // A mate-in-1 model whose chosen action the generator did not confirm is blocked as a
-    // whole board (another action might have mated): then unsat proves nothing either.
-    if (out_.incomplete.empty() && r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
+    // The mate-in-1 selector states every action of the mover (moves, placements, Chess 2's
+    // strikes, whirlwinds, rampages and the king-turn), so unsat is a proof; but a model
+    // whose chosen action the generator did not confirm is blocked as a whole board
+    // (another action might have mated), and then unsat proves nothing.
+    if (r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
       out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
     return out_;
   }
@@ -1752,6 +1729,7 @@ class Synth {
   void loop(const std::vector<z3::expr>& assumptions) {
     z3::expr_vector as(ctx_);
     for (const auto& a : assumptions) as.push_back(a);
+    bool fresh = true;  // solver_ has not answered a check since its assertions were set
     while (static_cast<int>(out_.found.size()) < r_.count) {
       auto now = std::chrono::steady_clock::now();
       if (now >= deadline_) {
@@ -1767,6 +1745,19 @@ class Synth {
       }
       ++out_.solver_calls;
       z3::check_result res = solver_.check(as);
+      if (res == z3::unsat && !fresh) {
+        // Z3 4.8's incremental solver, after models and blocking clauses, has answered
+        // unsat where the same assertions on a fresh solver have models (a Two Kings
+        // mate-in-1 list missed 8 of the 99 mates an enumeration finds). An unsat after
+        // the first answer is so only taken from a fresh solver given every assertion.
+        z3::solver again(ctx_);
+        for (const auto& a : solver_.assertions()) again.add(a);
+        solver_ = again;
+        fresh = true;
+        ++out_.fresh_checks;
+        continue;
+      }
+      fresh = false;
       if (res == z3::unsat) {
         out_.exhausted = true;
         return;

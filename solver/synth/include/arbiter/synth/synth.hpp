@@ -105,6 +105,7 @@ struct Outcome {
   int refinements = 0;     // lazy conjuncts added after the generator found a legal action
   int rejected = 0;        // models the generator rejected outright, blocked (0 expected)
   int solver_calls = 0;
+  int fresh_checks = 0;  // unsat answers of the incremental solver checked again on a fresh one
   double seconds = 0;
   // Non-empty when an unsat answer is no proof for this request (mate-in-1: a model whose
   // mating action the generator did not confirm was blocked as a whole board); then
