@@ -31,8 +31,16 @@ struct Cards {
   uint8_t pile_n = 0, pile_unknown = 0;
   std::array<std::array<char, kMaxCards>, 2> disc{};  // bottom to top
   std::array<uint8_t, 2> disc_n{};
-  std::array<std::array<char, 8>, 2> hand{};  // hand order, oldest first
+  std::array<std::array<char, 8>, 2> hand{};  // hand order, oldest first (ordered cards)
   std::array<uint8_t, 2> hand_n{}, hand_unknown{};
+  // Merged chance (set_merged_chance): cards drawn as one multiset whose arrival order is
+  // still open sit in hand order between hand[0, uno_at) and hand[uno_at, hand_n): uno
+  // counts them by kind, gone counts the copies of that draw played since (each the first
+  // copy of its kind, which is what makes the open order non-uniform; a kind with no
+  // copy left forgets its played ones, see settle()).
+  std::array<std::array<uint8_t, 7>, 2> uno{}, gone{};
+  std::array<uint8_t, 2> uno_at{};
+  bool ordering = false;  // the side to move redraws: the open order is drawn first
   bool has_seed = false;
   uint64_t seed = 0;
   uint8_t pending = 0;
@@ -40,7 +48,9 @@ struct Cards {
 
 // Action layout: lo bits 0-31 the generator's move, 32-39 the card's kind index, 40-43
 // what the action is.
-enum ActKind : uint64_t { kPlay = 0, kPass = 1, kRedraw = 2, kDraw = 3 };
+// kDrawSet (merged chance): bits 0-27 the drawn multiset, four bits per kind; kOrder: bits
+// 0-23 the open cards' order, three bits per card (kind index + 1, oldest first).
+enum ActKind : uint64_t { kPlay = 0, kPass = 1, kRedraw = 2, kDraw = 3, kDrawSet = 4, kOrder = 5 };
 Action make_action(ActKind k, int card, uint64_t move = 0) {
   return Action{move | (uint64_t(card) << 32) | (uint64_t(k) << 40), 0};
 }
@@ -83,7 +93,8 @@ class CardEngine final : public Engine {
         H_(o.H_),
         type_(o.type_),
         cs_(o.cs_),
-        stack_(o.stack_) {}
+        stack_(o.stack_),
+        merged_(o.merged_) {}
 
   std::string name() const override { return "compiled:" + p_->variant; }
   GameConfig config() const override { return GameConfig{p_->variant, p_->options}; }
@@ -96,12 +107,15 @@ class CardEngine final : public Engine {
       if (!n) throw PositionError("`start:SEED` needs a whole number", 6);
       return start(static_cast<uint64_t>(*n));
     }
-    NoStressPosition np = parse_nostress(text);
+    Open open;
+    std::string plain = strip_open(text, open);
+    NoStressPosition np = parse_nostress(plain);
     if (np.level != level_)
       throw PositionError("this engine plays level " + nostress_level_name(level_) +
                               " (use --set level=" + nostress_level_name(np.level) + ")",
                           text.find("level:") == std::string_view::npos ? 0 : text.find("level:"));
     load(np);
+    load_open(open);
   }
 
   std::string position() const override {
@@ -117,7 +131,19 @@ class CardEngine final : public Engine {
     }
     if (cs_.has_seed) np.reshuffle_seed = cs_.seed;
     np.pending = cs_.pending;
-    return format_nostress(np);
+    std::string t = format_nostress(np);
+    // The open order (nostress_text.hpp, "Merged chance"): `[UNO/GONE]` inside the hand.
+    for (int c = 0; c < 2; ++c) {
+      if (uno_total(cs_, c) == 0) continue;
+      const std::string key = c == 0 ? " whand:" : " bhand:";
+      size_t at = t.find(key) + key.size();
+      if (cs_.hand_n[c] == 0 && t.compare(at, 1, "-") == 0) t.erase(at, 1);
+      std::string mark = "[" + letters(cs_.uno[c]);
+      if (letters(cs_.gone[c]).size()) mark += "/" + letters(cs_.gone[c]);
+      t.insert(at + cs_.uno_at[c], mark + "]");
+    }
+    if (cs_.ordering) t += " redrawing";
+    return t;
   }
 
   // ---- actions ----------------------------------------------------------------------
@@ -141,16 +167,27 @@ class CardEngine final : public Engine {
       apply_draw(act_card(a), P);
       return;
     }
+    if (act_kind(a) == kDrawSet) {
+      apply_draw_set(a, P);
+      return;
+    }
+    if (act_kind(a) == kOrder) {
+      // The open cards' order, drawn: the hand is ordered again and the redraw goes on.
+      Cards s = cs_;
+      linearize(s, P, order_of(a));
+      s.ordering = false;
+      redraw(s, P);
+      return;
+    }
     Cards s = acting(P);
     if (act_kind(a) == kRedraw) {
-      // RULINGS 3.4: the whole hand onto the own discard pile, in hand order, then a new
-      // hand of H cards, one at a time (reshuffling whenever the pile is empty).
-      for (int i = 0; i < s.hand_n[P]; ++i) s.disc[P][s.disc_n[P]++] = s.hand[P][i];
-      s.hand_n[P] = 0;
-      s.pending = static_cast<uint8_t>(H_);
-      while (s.pending > 0 && draw_one(s, P)) --s.pending;
-      cs_ = s;
-      if (cs_.pending == 0) end_turn_without_move();
+      if (uno_total(s, P) > 0) {
+        // The discard pile shows the hand's order: it is drawn first (a chance node).
+        s.ordering = true;
+        cs_ = s;
+        return;
+      }
+      redraw(s, P);
       return;
     }
     // Play the first copy of the card's kind (hand order) onto the own discard pile.
@@ -193,6 +230,14 @@ class CardEngine final : public Engine {
       case kDraw:
         s.kind = StepKind::Draw;
         s.drawn = std::string(1, card);
+        break;
+      case kDrawSet:
+        s.kind = StepKind::Draw;
+        s.drawn = letters(set_of(a));
+        break;
+      case kOrder:
+        s.kind = StepKind::Draw;
+        s.drawn = "order:" + order_of(a);
         break;
     }
     return ActionInfo{{s}};
@@ -241,7 +286,10 @@ class CardEngine final : public Engine {
       for (int i = 0; i < cs_.hand_n[c]; ++i) mix(static_cast<uint64_t>(cs_.hand[c][i]));
       mix(0x300 | cs_.hand_n[c]);
       mix(0x400 | cs_.hand_unknown[c]);
+      for (int k = 0; k < kKinds; ++k) mix(0x700 | cs_.uno[c][k] | (cs_.gone[c][k] << 4));
+      mix(0x800 | cs_.uno_at[c]);
     }
+    mix(0x900 | cs_.ordering);
     mix(cs_.has_seed ? cs_.seed : 0x500);
     mix(cs_.has_seed);
     mix(0x600 | cs_.pending);
@@ -255,9 +303,10 @@ class CardEngine final : public Engine {
   // Whether the cards leave the next draw open (the position may still be decided).
   bool card_chance() const {
     const int P = side();
+    if (cs_.ordering) return true;
     if (cs_.pending > 0) return true;
     if (cs_.hand_unknown[P] > 0) return true;
-    if (cs_.hand_n[P] == H_ && cs_.pile_n == 0 && (cs_.pile_unknown > 0 || !cs_.has_seed)) return true;
+    if (held(cs_, P) == H_ && cs_.pile_n == 0 && (cs_.pile_unknown > 0 || !cs_.has_seed)) return true;
     return false;
   }
 
@@ -266,6 +315,25 @@ class CardEngine final : public Engine {
     if (!chance()) return;
     Cards s = cs_;
     const int P = side();
+    if (s.ordering) {
+      std::vector<std::pair<std::string, double>> orders;
+      open_orders(s, P, orders);
+      for (const auto& [order, w] : orders) {
+        uint64_t code = 0;
+        for (size_t i = 0; i < order.size(); ++i)
+          code |= uint64_t(nostress_card_index(order[i]) + 1) << (3 * i);
+        out.push_back(ChanceOutcome{make_action(kOrder, 0, code), w});
+      }
+      return;
+    }
+    if (int m = merged_count(s, P)) {
+      // One node for m draws: the multisets of m cards, multivariate hypergeometric.
+      std::array<int, kKinds> pool = unknown_pool(s), take{};
+      int total = 0;
+      for (int n : pool) total += n;
+      draw_sets(pool, take, 0, m, 1.0 / choose(total, m), out);
+      return;
+    }
     if (s.pending == 0 && s.hand_unknown[P] == 0 && s.pile_n == 0 && s.pile_unknown == 0)
       reshuffle_unseeded(s);
     std::array<int, kKinds> pool = unknown_pool(s);
@@ -283,6 +351,8 @@ class CardEngine final : public Engine {
     if (cs_.hand_unknown[1] > 0) h.push_back("black-hand");
     return h;
   }
+
+  void set_merged_chance(bool on) override { merged_ = on; }
 
   // ---- perft ------------------------------------------------------------------------
   uint64_t perft(int depth) override {
@@ -323,6 +393,7 @@ class CardEngine final : public Engine {
   std::vector<Frame> stack_;
   std::vector<std::vector<Action>> buffers_;  // perft's action lists, one per depth
   std::vector<Action> moves_;                 // enumerate's move list
+  bool merged_ = false;                       // set_merged_chance
 
   int side() const { return board_->side_to_move() == Color::White ? 0 : 1; }
 
@@ -390,14 +461,31 @@ class CardEngine final : public Engine {
     s.hand[P][s.hand_n[P]++] = s.pile[--s.pile_n];
     return true;
   }
+  // The first copy in hand order: the ordered cards before the open ones, the open ones
+  // (which copy among them is open too: counted in `gone`), the ordered ones after.
   static void remove_first(Cards& s, int P, char card) {
     auto& h = s.hand[P];
-    for (int i = 0; i < s.hand_n[P]; ++i)
-      if (h[i] == card) {
-        for (int j = i; j + 1 < s.hand_n[P]; ++j) h[j] = h[j + 1];
-        --s.hand_n[P];
-        return;
-      }
+    auto erase = [&](int from, int to) {
+      for (int i = from; i < to; ++i)
+        if (h[i] == card) {
+          for (int j = i; j + 1 < s.hand_n[P]; ++j) h[j] = h[j + 1];
+          --s.hand_n[P];
+          return true;
+        }
+      return false;
+    };
+    if (erase(0, s.uno_at[P])) {
+      --s.uno_at[P];
+      return;
+    }
+    const int k = nostress_card_index(card);
+    if (k >= 0 && s.uno[P][k] > 0) {
+      --s.uno[P][k];
+      ++s.gone[P][k];
+      settle(s, P);
+      return;
+    }
+    erase(s.uno_at[P], s.hand_n[P]);
   }
   // The deck minus every known card: what unknown parts may hold.
   static std::array<int, kKinds> unknown_pool(const Cards& s) {
@@ -413,9 +501,226 @@ class CardEngine final : public Engine {
     for (int c = 0; c < 2; ++c) {
       take(s.disc[c].data(), s.disc_n[c]);
       take(s.hand[c].data(), s.hand_n[c]);
+      for (int k = 0; k < kKinds; ++k) pool[k] -= s.uno[c][k];
     }
     for (int& n : pool) n = std::max(n, 0);
     return pool;
+  }
+
+  // ---- merged chance (set_merged_chance) --------------------------------------------
+  // Cards drawn from the unknown pool arrive in a uniformly random order given their
+  // multiset (the draws are exchangeable), and hand order shows only when a redraw puts the
+  // hand on the discard pile (RULINGS 3.4; playing a kind takes its first copy, and copies
+  // of a kind are alike). So m draws in a row are one chance node over multisets, kept as
+  // open cards in the hand, and their order is drawn when a redraw discards them.
+  using Counts = std::array<uint8_t, kKinds>;
+  static int uno_total(const Cards& s, int P) {
+    int n = 0;
+    for (int k = 0; k < kKinds; ++k) n += s.uno[P][k];
+    return n;
+  }
+  // The cards in P's hand the position names (ordered and open).
+  static int held(const Cards& s, int P) { return s.hand_n[P] + uno_total(s, P); }
+  static std::string letters(const Counts& c) {
+    std::string t;
+    for (int k = 0; k < kKinds; ++k) t.append(c[k], kNoStressCardKinds[k]);
+    return t;
+  }
+  static Counts set_of(const Action& a) {
+    Counts c{};
+    for (int k = 0; k < kKinds; ++k) c[k] = static_cast<uint8_t>((a.lo >> (4 * k)) & 15);
+    return c;
+  }
+  static std::string order_of(const Action& a) {
+    std::string t;
+    for (int i = 0; i < 8; ++i) {
+      int k = static_cast<int>((a.lo >> (3 * i)) & 7);
+      if (k == 0) break;
+      t += kNoStressCardKinds[k - 1];
+    }
+    return t;
+  }
+  // The open cards become ordered cards in the order `order`, between the ordered ones.
+  static void linearize(Cards& s, int P, const std::string& order) {
+    auto& h = s.hand[P];
+    const int at = s.uno_at[P], n = static_cast<int>(order.size());
+    for (int i = s.hand_n[P] - 1; i >= at; --i) h[i + n] = h[i];
+    for (int i = 0; i < n; ++i) h[at + i] = order[i];
+    s.hand_n[P] = static_cast<uint8_t>(s.hand_n[P] + n);
+    s.uno[P] = {};
+    s.gone[P] = {};
+    s.uno_at[P] = 0;
+  }
+  // Canonical open part: a played kind with no copy left open no longer bears on the order
+  // of the others (deleting every copy of a kind from a uniformly random order leaves a
+  // uniformly random order), and open cards of one kind have one order: they are ordered.
+  static void settle(Cards& s, int P) {
+    int kinds = 0;
+    for (int k = 0; k < kKinds; ++k) {
+      if (s.uno[P][k] == 0) s.gone[P][k] = 0;
+      if (s.uno[P][k] > 0) ++kinds;
+    }
+    if (kinds <= 1) linearize(s, P, letters(s.uno[P]));
+  }
+  // The orders of P's open cards and their probabilities: the cards drawn (open and gone)
+  // lie in a uniformly random order; each played copy was the first of its kind, so an
+  // order of the open cards is weighed by the orders of all drawn cards that give it once
+  // the first `gone` copies of each kind are deleted.
+  static void open_orders(const Cards& s, int P, std::vector<std::pair<std::string, double>>& out) {
+    std::vector<int> all;
+    for (int k = 0; k < kKinds; ++k) all.insert(all.end(), s.uno[P][k] + s.gone[P][k], k);
+    std::vector<std::pair<std::string, long>> tally;
+    long total = 0;
+    do {
+      Counts skip = s.gone[P];
+      std::string t;
+      for (int k : all)
+        if (skip[k] > 0)
+          --skip[k];
+        else
+          t += kNoStressCardKinds[k];
+      auto it = std::find_if(tally.begin(), tally.end(), [&t](const auto& x) { return x.first == t; });
+      if (it == tally.end())
+        tally.push_back({t, 1});
+      else
+        ++it->second;
+      ++total;
+    } while (std::next_permutation(all.begin(), all.end()));
+    std::sort(tally.begin(), tally.end());
+    for (const auto& [t, n] : tally) out.push_back({t, static_cast<double>(n) / static_cast<double>(total)});
+  }
+  // How many draws the next chance node makes at once (0: one, as without merging): the
+  // pending draws of a redraw that the unknown pile covers (after an unseeded reshuffle,
+  // as the first of them would make it), or the reveal of an unknown hand, when P holds no
+  // open cards yet. `s` is reshuffled as the node would.
+  int merged_count(Cards& s, int P) const {
+    if (!merged_ || uno_total(s, P) > 0) return 0;
+    int m = 0;
+    if (s.pending > 0) {
+      if (s.pile_n == 0 && s.pile_unknown == 0) reshuffle_unseeded(s);
+      m = std::min<int>(s.pending, s.pile_unknown);
+    } else if (s.hand_unknown[P] > 0) {
+      m = s.hand_unknown[P];
+    }
+    return m >= 2 ? m : 0;
+  }
+  static double choose(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    double r = 1;
+    for (int i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+  }
+  // Every multiset of m cards from `pool` (kinds from k on), weighted by the product of
+  // the binomials times `scale` (1 / C(pool size, m)).
+  static void draw_sets(const std::array<int, kKinds>& pool, std::array<int, kKinds>& take, int k, int m,
+                        double scale, std::vector<ChanceOutcome>& out) {
+    if (k == kKinds) {
+      if (m > 0) return;
+      double w = scale;
+      uint64_t code = 0;
+      for (int j = 0; j < kKinds; ++j) {
+        w *= choose(pool[j], take[j]);
+        code |= uint64_t(take[j]) << (4 * j);
+      }
+      out.push_back(ChanceOutcome{make_action(kDrawSet, 0, code), w});
+      return;
+    }
+    for (int n = std::min(m, pool[k]); n >= 0; --n) {
+      take[k] = n;
+      draw_sets(pool, take, k + 1, m - n, scale, out);
+    }
+    take[k] = 0;
+  }
+  // The chance outcome of merged_count's node: the multiset joins P's hand as open cards.
+  void apply_draw_set(const Action& a, int P) {
+    Cards& s = cs_;
+    const Counts c = set_of(a);
+    int m = 0;
+    for (int k = 0; k < kKinds; ++k) m += c[k];
+    s.uno[P] = c;
+    s.gone[P] = {};
+    s.uno_at[P] = s.hand_n[P];
+    if (s.pending > 0) {
+      if (s.pile_n == 0 && s.pile_unknown == 0) reshuffle_unseeded(s);
+      s.pile_unknown = static_cast<uint8_t>(s.pile_unknown - m);
+      s.pending = static_cast<uint8_t>(s.pending - m);
+      settle(s, P);
+      while (s.pending > 0 && draw_one(s, P)) --s.pending;
+      if (s.pending == 0) end_turn_without_move();
+    } else {
+      s.hand_unknown[P] = static_cast<uint8_t>(s.hand_unknown[P] - m);
+      settle(s, P);
+    }
+  }
+  // RULINGS 3.4: the whole (ordered) hand onto the own discard pile, in hand order, then a
+  // new hand of H cards, one at a time (reshuffling whenever the pile is empty).
+  void redraw(Cards& s, int P) {
+    for (int i = 0; i < s.hand_n[P]; ++i) s.disc[P][s.disc_n[P]++] = s.hand[P][i];
+    s.hand_n[P] = 0;
+    s.pending = static_cast<uint8_t>(H_);
+    while (s.pending > 0 && draw_one(s, P)) --s.pending;
+    cs_ = s;
+    if (cs_.pending == 0) end_turn_without_move();
+  }
+
+  // The text's open parts (nostress_text.hpp, "Merged chance"): `[UNO/GONE]` in a hand
+  // and the field `redrawing`, taken out so that parse_nostress reads the rest.
+  struct Open {
+    std::array<std::string, 2> uno, gone;
+    std::array<int, 2> at{};
+    bool ordering = false;
+  };
+  static std::string strip_open(std::string_view text, Open& o) {
+    std::string t(text);
+    for (int c = 0; c < 2; ++c) {
+      const std::string key = c == 0 ? "whand:" : "bhand:";
+      size_t f = t.find(key);
+      if (f == std::string::npos) continue;
+      size_t b = t.find('[', f), end = t.find_first_of(" \t", f);
+      if (b == std::string::npos || (end != std::string::npos && b > end)) continue;
+      size_t e = t.find(']', b);
+      if (e == std::string::npos || (end != std::string::npos && e > end))
+        throw PositionError("`[` without `]` in the hand", b);
+      std::string inner = t.substr(b + 1, e - b - 1);
+      size_t slash = inner.find('/');
+      o.uno[c] = inner.substr(0, slash);
+      if (slash != std::string::npos) o.gone[c] = inner.substr(slash + 1);
+      for (const std::string* part : {&o.uno[c], &o.gone[c]})
+        for (char x : *part)
+          if (nostress_card_index(x) < 0)
+            throw PositionError(std::string("`") + x + "` is no card (open cards are PNBRQKA)", b + 1);
+      if (o.uno[c].empty()) throw PositionError("`[]` names no open card", b);
+      o.at[c] = static_cast<int>(b - (f + key.size()));
+      t = t.substr(0, b) + o.uno[c] + t.substr(e + 1);
+    }
+    const std::string mark = " redrawing";
+    size_t r = t.find_last_not_of(" \t");
+    if (r != std::string::npos && r + 1 >= mark.size() &&
+        t.compare(r + 1 - mark.size(), mark.size(), mark) == 0) {
+      o.ordering = true;
+      t.erase(r + 1 - mark.size());
+    }
+    return t;
+  }
+  void load_open(const Open& o) {
+    Cards& s = cs_;
+    for (int c = 0; c < 2; ++c) {
+      if (o.uno[c].empty()) continue;
+      const int at = o.at[c], n = static_cast<int>(o.uno[c].size());
+      auto& h = s.hand[c];
+      for (int i = at; i + n < s.hand_n[c]; ++i) h[i] = h[i + n];
+      s.hand_n[c] = static_cast<uint8_t>(s.hand_n[c] - n);
+      s.uno_at[c] = static_cast<uint8_t>(at);
+      for (char x : o.uno[c]) ++s.uno[c][nostress_card_index(x)];
+      for (char x : o.gone[c]) ++s.gone[c][nostress_card_index(x)];
+      settle(s, c);
+    }
+    if (o.ordering) {
+      const int P = side();
+      if (s.pending > 0 || s.hand_unknown[P] > 0 || held(s, P) != H_ + 1 || uno_total(s, P) == 0)
+        throw PositionError("`redrawing` needs the side to move holding H + 1 cards, some of them open", 0);
+      s.ordering = true;
+    }
   }
 
   // The chance outcome `card` (nostress_text.hpp, cases a, b, c).
@@ -448,7 +753,7 @@ class CardEngine final : public Engine {
   // the position is no chance node).
   Cards acting(int P) const {
     Cards s = cs_;
-    if (s.hand_n[P] + s.hand_unknown[P] == H_) draw_one(s, P);
+    if (held(s, P) + s.hand_unknown[P] == H_) draw_one(s, P);
     return s;
   }
 
@@ -493,6 +798,7 @@ class CardEngine final : public Engine {
       int k = nostress_card_index(s.hand[P][i]);
       if (k >= 0) ++count[k];
     }
+    for (int k = 0; k < kKinds; ++k) count[k] += s.uno[P][k];
     std::array<uint64_t, kKinds> moves{};
     std::array<uint32_t, kKinds> mask{};
     bool any = false, alike = false;

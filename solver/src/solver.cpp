@@ -181,6 +181,7 @@ class Worker {
  public:
   Worker(Shared& sh, std::unique_ptr<Engine> e, bool main) : sh_(sh), e_(std::move(e)), main_(main) {
     last_progress_ = Clock::now();
+    if (sh_.opt.chance != Chance::Known) e_->set_merged_chance(true);  // draws met as multisets
     // Fixed sizes: a search holds references into these across its recursion.
     moves_.resize(kMaxPly);
     killers_.resize(kMaxPly);

@@ -215,6 +215,15 @@ class Engine {
   // never guesses a hidden part: drawing from it is a chance node.
   virtual std::vector<std::string> hidden() const { return {}; }
 
+  // Merged chance, for searches that weigh chance nodes (the solver's expected and
+  // adversarial modes): with it on, an engine may make several draws whose order nothing
+  // observes yet one chance node (outcomes: what was drawn, weighted), and draw the order
+  // itself only when it shows, so that lines differing only in that order meet in a memo.
+  // Values over the tree equal those without it; positions, texts and actions differ (the
+  // compiled No Stress Chess engine: nostress_text.hpp, "Merged chance"). Off by default;
+  // engines without such draws ignore it.
+  virtual void set_merged_chance(bool /*on*/) {}
+
   // Leaf-node count of the legal-action tree, counting complete turns. The default walks
   // legal_actions/apply/undo; engines override it with faster code. Throws ChanceError
   // when it meets a chance node: a count needs every draw fixed.

@@ -96,6 +96,21 @@
 // are known (a redraw may end at once after a reshuffle with a seed).
 //
 // ---------------------------------------------------------------------------------------
+// Merged chance (the compiled engine only, with Engine::set_merged_chance on, as the
+// solver's expected and adversarial modes run it; parse_nostress does not read it):
+// draws whose order nothing observes yet are one chance node whose outcomes are
+// multisets (hypergeometric weights): the pending draws of a redraw that the unknown pile
+// covers, and the reveal of a hand's unknown part. Their cards stay "open": their arrival
+// order is not fixed. In a hand field, `[UNO/GONE]` marks them at their place in hand
+// order: UNO the open cards (kind order PNBRQKA), GONE the copies of that draw played since
+// (each the first copy of its kind; they weigh the open order, which is no longer uniform;
+// `/GONE` absent when none). `whand:N[PRR/Q]B`: N, then P R R in an open order, then B.
+// The order is drawn when it shows: a redraw of a hand with open cards first makes the
+// position a chance node over their orders, marked by a last field `redrawing` (the side
+// to move holds H + 1 cards and has chosen to redraw); the outcome discards the hand in
+// that order and the redraw goes on. Values over the tree equal the one-card draws'.
+//
+// ---------------------------------------------------------------------------------------
 // Start: `start` / `start:SEED` (engines read these; the engine's `seed` option is the
 // default SEED): the deck in the order P*11 N*8 B*8 R*8 Q*8 K*7 A*6 (index 0 first) is
 // shuffled by shuffle_cards(deck, SEED); cards 0 .. 2H-1 are dealt one at a time,
