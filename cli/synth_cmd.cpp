@@ -162,7 +162,7 @@ int cmd_synth(const std::vector<std::string>& args) {
     std::cout << "{\"result\":\"" << result << "\",\"found\":" << out.found.size()
               << ",\"conjuncts\":" << out.conjuncts << ",\"refinements\":" << out.refinements
               << ",\"rejected\":" << out.rejected << ",\"solver_calls\":" << out.solver_calls
-              << ",\"seconds\":" << secs.str();
+              << ",\"fresh_checks\":" << out.fresh_checks << ",\"seconds\":" << secs.str();
     if (!out.incomplete.empty()) std::cout << ",\"incomplete\":\"" << json_escape(out.incomplete) << "\"";
     if (!out.scope.empty()) std::cout << ",\"scope\":\"" << json_escape(out.scope) << "\"";
     std::cout << "}\n";
