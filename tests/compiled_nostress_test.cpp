@@ -6,9 +6,11 @@
 // positions, the `when` statement that states the levels, and the card layer's compile
 // errors.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
@@ -199,16 +201,20 @@ struct Built {
 };
 
 // Compiles `text` written beside the bundled rulesets (so that `extends` finds them).
+// A directory of this process's own: ctest runs the tests of this file as parallel
+// processes, which overwrote each other's files in one shared directory (a flaky failure).
 std::unique_ptr<Built> build(const std::string& text, const std::map<std::string, std::string>& sets = {}) {
   auto b = std::make_unique<Built>();
-  const std::string path = ::testing::TempDir() + "/nostress_when_test.rules";
+  const std::string dir = ::testing::TempDir() + "/nostress_when_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/nostress_when_test.rules";
   {
     std::ofstream out(path);
     out << text;
   }
   // The parent is looked up beside the file: copy the two rulesets there.
   for (const char* v : {"chess", "nostress"}) {
-    std::ofstream out(::testing::TempDir() + "/" + v + ".rules");
+    std::ofstream out(dir + "/" + v + ".rules");
     out << testing_helpers::read_text(testing_helpers::ruleset_path(v));
   }
   b->c = arb::lang::compile_file(path, sets, b->diags);

@@ -353,6 +353,35 @@ TEST(SolverNoStress, AdvancedCheckmate) {
   EXPECT_EQ(r.keys, std::vector<std::string>{"R:a1a8"});
 }
 
+// Expected mode on the compiled engine merges draws (set_merged_chance) and, with one
+// prover move left, keeps a redraw's new hand hidden until its owner acts
+// (set_deferred_draws); the reference engine does neither (one card per chance node, every
+// hand drawn at once). Level 2, an unknown pile of 20 (the 8 R, 7 K and 5 P cards not
+// elsewhere: everything else known), the e-file open: the probabilities of winning within
+// 1 and 2 moves agree (depth 2 meets Black's redraw with the pile deep enough to defer).
+TEST(SolverNoStress, MergedAndDeferredDrawsKeepTheExpectedValue) {
+  const char* pos =
+      "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1 level:2 pile:?20 wdiscard:PPPNNNBBBQQQAAA "
+      "bdiscard:PPPNNNBBBQQQAAA whand:NNB bhand:QQB";
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/nostress.rules",
+                                   {{"level", "2"}}, d);
+  ASSERT_TRUE(c.program) << d.render();
+  auto mine = arb::lang::make_compiled_engine(c.program);
+  mine->set_position(pos);
+  auto ref = reference("nostress", pos, {{"level", "2"}});
+  for (int depth = 1; depth <= (fast() ? 1 : 2); ++depth) {
+    SCOPED_TRACE(depth);
+    auto a = solve(*mine, Goal::Win, depth, false, Chance::Expected);
+    auto b = solve(*ref, Goal::Win, depth, false, Chance::Expected);
+    ASSERT_EQ(a.outcome, Outcome::Chance) << a.why;
+    ASSERT_EQ(b.outcome, Outcome::Chance) << b.why;
+    EXPECT_NEAR(a.probability, b.probability, 1e-12);
+    EXPECT_GT(a.probability, 0.0);
+    EXPECT_LT(a.probability, 1.0);
+  }
+}
+
 // ---- the command ---------------------------------------------------------------------
 
 TEST(SolveCommand, JsonLastLineAndExitCodes) {

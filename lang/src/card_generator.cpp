@@ -353,6 +353,7 @@ class CardEngine final : public Engine {
   }
 
   void set_merged_chance(bool on) override { merged_ = on; }
+  void set_deferred_draws(bool on) override { defer_ = on; }
 
   // ---- perft ------------------------------------------------------------------------
   uint64_t perft(int depth) override {
@@ -394,6 +395,7 @@ class CardEngine final : public Engine {
   std::vector<std::vector<Action>> buffers_;  // perft's action lists, one per depth
   std::vector<Action> moves_;                 // enumerate's move list
   bool merged_ = false;                       // set_merged_chance
+  bool defer_ = false;                        // set_deferred_draws
 
   int side() const { return board_->side_to_move() == Color::White ? 0 : 1; }
 
@@ -657,6 +659,19 @@ class CardEngine final : public Engine {
   void redraw(Cards& s, int P) {
     for (int i = 0; i < s.hand_n[P]; ++i) s.disc[P][s.disc_n[P]++] = s.hand[P][i];
     s.hand_n[P] = 0;
+    // Deferred draws: the new hand comes from the pile's unknown part and stays hidden
+    // (`?H`) until P acts again, drawn then as one chance node. Exact by exchangeability
+    // (a hidden hand is a uniformly random part of the unknown cards, and every draw weighs
+    // the unknown cards alike) as long as no reshuffle mixes known cards in before P
+    // acts: the pile keeps enough unknown cards for the opponent's turn, a redraw included.
+    if (defer_ && s.pile_n == 0 && s.hand_unknown[P] == 0 && s.pile_unknown >= 3 * H_ + 2) {
+      s.hand_unknown[P] = static_cast<uint8_t>(H_);
+      s.pile_unknown = static_cast<uint8_t>(s.pile_unknown - H_);
+      s.pending = 0;
+      cs_ = s;
+      end_turn_without_move();
+      return;
+    }
     s.pending = static_cast<uint8_t>(H_);
     while (s.pending > 0 && draw_one(s, P)) --s.pending;
     cs_ = s;

@@ -706,6 +706,10 @@ class Worker {
     Status st = e_->status();
     if (st.result != arb::Result::Ongoing) return goal_met(st) ? 1.0 : 0.0;
     if (r == 0) return 0;
+    // With one prover move left, a hand drawn now for a later turn is never looked at
+    // within the horizon: it may stay hidden (Engine::set_deferred_draws), which spares a
+    // chance node over every hand (No Stress Chess: 462 after a redraw) below this node.
+    e_->set_deferred_draws(r == 1);
     uint64_t key = e_->hash() * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(r);
     auto it = memo_.find(key);
     if (it != memo_.end()) return it->second;
@@ -840,6 +844,7 @@ std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
   while (applied < 4 * kMaxDepth && r > 0) {
     std::vector<Action> ms;
     size_t pick = kNoMove;
+    bool defer = false;
     if (e.chance()) {
       std::vector<ChanceOutcome> outs;
       e.chance_outcomes(outs);
@@ -855,10 +860,12 @@ std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
       if (e.status().result != arb::Result::Ongoing) break;
       e.legal_actions(ms);
       bool mine = e.side_to_move() == prover;
+      defer = r == 1;  // actions applied as expect() applied those it valued here
       double best = mine ? -1 : 2;
       size_t chosen = w.expect_choice(r);  // expect() keeps its choice: no search again
       if (chosen < ms.size()) pick = chosen;
       for (size_t i = 0; i < ms.size() && chosen >= ms.size(); ++i) {
+        e.set_deferred_draws(defer);
         e.apply(ms[i]);
         double p = w.expect(mine ? r - 1 : r, 1);
         e.undo();
@@ -871,6 +878,7 @@ std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
     }
     if (pick == kNoMove) break;
     line.push_back(text(e, ms[pick]));
+    e.set_deferred_draws(defer);
     e.apply(ms[pick]);
     ++applied;
   }
@@ -935,6 +943,7 @@ Result solve(const Engine& root, const Options& opt) {
       e.legal_actions(ms);
       for (const Action& a : ms) {
         std::string t = text(e, a);
+        e.set_deferred_draws(searched == 1);
         e.apply(a);
         double q = main.expect(searched - 1, 1);
         e.undo();

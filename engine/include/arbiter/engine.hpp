@@ -224,6 +224,14 @@ class Engine {
   // engines without such draws ignore it.
   virtual void set_merged_chance(bool /*on*/) {}
 
+  // Deferred draws, for a search whose horizon ends before the side to move acts again:
+  // with it on, cards the side to move draws for a later turn (No Stress Chess: the new
+  // hand of a redraw) may stay hidden until that turn and be drawn then, one chance node.
+  // Exact only when nothing the search still values depends on those cards before that
+  // turn (the solver's expected mode turns it on at nodes with one prover move left); the
+  // probabilities of the draws in between are unchanged (exchangeability).
+  virtual void set_deferred_draws(bool /*on*/) {}
+
   // Leaf-node count of the legal-action tree, counting complete turns. The default walks
   // legal_actions/apply/undo; engines override it with faster code. Throws ChanceError
   // when it meets a chance node: a count needs every draw fixed.
