@@ -646,27 +646,11 @@ TEST(Synth, RefusesWhatTheEncodingDoesNotState) {
 // The level-1 text of White to move holding `hand`, with the given pieces on the board.
 std::string nostress_text(const std::vector<std::pair<std::string, char>>& pieces, const std::string& wdisc,
                           const std::string& bdisc, const std::string& hand = "A") {
-  std::string board[8];
-  for (auto& row : board) row = "........";
-  for (const auto& [sq, ch] : pieces) board[7 - (sq[1] - '1')][sq[0] - 'a'] = ch;
-  std::string fen;
-  for (int r = 0; r < 8; ++r) {
-    int empty = 0;
-    for (char ch : board[r]) {
-      if (ch == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += std::to_string(empty);
-      empty = 0;
-      fen.push_back(ch);
-    }
-    if (empty) fen += std::to_string(empty);
-    if (r < 7) fen.push_back('/');
-  }
+  std::vector<char> board(64, 0);
+  for (const auto& [sq, ch] : pieces) board[(sq[1] - '1') * 8 + (sq[0] - 'a')] = ch;
   const int known = static_cast<int>(wdisc.size() + bdisc.size() + hand.size());
   auto zone = [](const std::string& z) { return z.empty() ? std::string("-") : z; };
-  return fen + " w - - 0 1 level:1 pile:?" + std::to_string(56 - known) + " wdiscard:" + zone(wdisc) +
+  return fen_of(board, 'w') + " level:1 pile:?" + std::to_string(56 - known) + " wdiscard:" + zone(wdisc) +
          " bdiscard:" + zone(bdisc) + " whand:" + hand + " bhand:-";
 }
 
