@@ -868,6 +868,25 @@ class Generator final : public Engine, public CardBoard {
     return false;
   }
 
+  // The squares where an action of a non-royal piece may end a check on the royal piece on
+  // k by `by` (plain programs: leaps and rides only): the checker's square, and the squares
+  // between it and k when it rides there (a leap cannot be blocked). None in double check.
+  BB evasion_squares(int k, int by, const BB& occ) const {
+    BB checkers{};
+    for (int t = 0; t < p_->ntypes; ++t) checkers |= t_->pieces[t].check_from[by][k] & pieces(by, t) & occ;
+    const BB leapers = checkers;
+    BB blocks{};
+    for (int d = 0; d < 8; ++d) {
+      const int b = first(d, k, occ);
+      if (b < 0 || board_[b] < 0 || (board_[b] & 1) != by) continue;
+      if (!(t_->pieces[board_[b] >> 1].ride_check[by] & (1u << ((d + 4) & 7)))) continue;
+      checkers |= bit(b);
+      if (!test(leapers, b)) blocks |= t_->between(k, b);
+    }
+    if (popcount(checkers) != 1) return BB{};
+    return checkers | blocks;
+  }
+
   // Whether type t's whirlwind attacks no square its own capturing moves do not attack
   // already (a warrior king's radius-1 whirlwind and its king step): then attacked() need
   // not look at the whirlwind (a whirlwind from q reaches s when s is around q).
@@ -1140,6 +1159,17 @@ class Generator final : public Engine, public CardBoard {
     // Where captures explode, every action gets the full legality test (an explosion may
     // remove a pinner, a blocker or a royal piece).
     const bool test_every = in_check || (Rich && blast_types_);
+    // In check in a plain program (attacks by leaps and rides only: no borrowing, no
+    // animal lines, one royal piece), an action of another piece can only help by taking
+    // the one checker or standing between it and a riding check: the others are dropped
+    // before their full test (en passant, whose victim is not on its destination, keeps it).
+    bool evading = false;
+    BB evade{};
+    if constexpr (!Rich)
+      if (in_check && !multi_royal_ && !borrowing_ && !animal_attacks_) {
+        evading = true;
+        evade = evasion_squares(k, them, occ);
+      }
     // The legality test of this loop: explosions only in the general one.
     const bool blast = Rich && blast_types_;
     auto legal = [&](Move m, bool only_mover = false) {
@@ -1228,6 +1258,7 @@ class Generator final : public Engine, public CardBoard {
         if constexpr (Rich)
           if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
+        if (evading && !is_royal) targets &= evade;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
         if constexpr (Rich)
           if (mover_only && occupancy_tests_ && !borrowing_ && !(targets & (disc | pp.promote_zone[us]))) {
@@ -1258,6 +1289,7 @@ class Generator final : public Engine, public CardBoard {
           }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
+          if (evading && !is_royal && !test(evade, lame.to)) continue;
           if (pinned_here && !test_all && !test(t_->line(k, s), lame.to)) continue;
           Move m = make_move(s, lame.to, kDouble);
           if (test(pp.promote_zone[us], lame.to)) {
@@ -1295,6 +1327,7 @@ class Generator final : public Engine, public CardBoard {
         if (royal_in_reserve && t != p_->royal_type) continue;
         const bool is_royal = t == p_->royal_type;
         BB zone = t_->place_zone[us] & ~occ;
+        if (evading && !is_royal) zone &= evade;
         if (p_->types[t].must_promote) zone &= ~t_->pieces[t].promote_zone[us];
         const bool test = in_check || is_royal;
         for (; zone; clear_lsb(zone)) {
