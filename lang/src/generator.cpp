@@ -507,6 +507,7 @@ class Generator final : public Engine, public CardBoard {
   // lines, and every action gets the full legality test (a strike or a rampage removes
   // pieces without standing in the line it opens).
   bool animals_ = false;
+  bool plain_king_ = false;  // one royal piece whose step is judged by attacked() alone (see generate)
   bool animal_attacks_ = false;   // some type attacks by a rampage, a strike line or a whirlwind
   bool occupancy_tests_ = false;  // safe_after's tests without make/unmake apply (see there)
   uint32_t target_types_ = 0;     // types special_targets() adds targets for
@@ -1268,6 +1269,16 @@ class Generator final : public Engine, public CardBoard {
               if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
             targets = BB{};
           }
+        if constexpr (!Rich)
+          if (is_royal && guard && plain_king_ && !(targets & pp.promote_zone[us])) {
+            // The one royal piece's plain step in a plain program: attacked() on the
+            // occupancy without it sees the board after the step (a captured piece on the
+            // destination attacks nothing there), no make and unmake.
+            const BB occ_without = occ & ~bit(s);
+            for (BB tb = targets; tb; clear_lsb(tb))
+              if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
+            targets = BB{};
+          }
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(pp.promote_zone[us], to)) {
@@ -1578,6 +1589,7 @@ class Generator final : public Engine, public CardBoard {
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
     animal_attacks_ = (line_check_types_ | rampage_types_ | whirl_types_) != 0;
+    plain_king_ = !multi_royal_ && !borrowing_ && !animal_attacks_ && !blast_types_ && !p_->royals_apart;
     bool whirls = false;
     target_types_ = 0;
     for (int t = 0; t < p_->ntypes; ++t) {
