@@ -507,7 +507,7 @@ class Generator final : public Engine, public CardBoard {
   // lines, and every action gets the full legality test (a strike or a rampage removes
   // pieces without standing in the line it opens).
   bool animals_ = false;
-  bool plain_king_ = false;  // one royal piece whose step is judged by attacked() alone (see generate)
+  bool plain_king_ = false;       // one royal piece whose step is judged by attacked() alone (see generate)
   bool animal_attacks_ = false;   // some type attacks by a rampage, a strike line or a whirlwind
   bool occupancy_tests_ = false;  // safe_after's tests without make/unmake apply (see there)
   uint32_t target_types_ = 0;     // types special_targets() adds targets for
