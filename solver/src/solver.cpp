@@ -6,6 +6,8 @@
 // fix lies on the way). Unknown never enters the table, so every stored value is a proof.
 #include "arbiter/solver.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -40,18 +42,79 @@ struct Entry {
   uint16_t best = kNoMove;
 };
 
+// Zeroed memory for a table, from the system: pages stay zero and cost nothing until first
+// touched. A region of 2 MiB or more is aligned to 2 MiB and asks for transparent huge
+// pages: the tables are probed at random, and with 4 KiB pages nearly every probe of a
+// large table missed the TLB as well as the cache (a #5 mate search spent a fifth of its
+// time on the first load of a probe).
+class Region {
+ public:
+  static constexpr size_t kHuge = size_t{2} << 20;
+  Region() = default;
+  explicit Region(size_t bytes) {
+    len_ = bytes + (bytes >= kHuge ? kHuge : 0);
+    void* p = mmap(nullptr, len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    base_ = p;
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    if (bytes >= kHuge) {
+      a = (a + kHuge - 1) & ~(kHuge - 1);
+#ifdef MADV_HUGEPAGE
+      madvise(reinterpret_cast<void*>(a), bytes, MADV_HUGEPAGE);  // a hint: ignored where off
+#endif
+    }
+    data_ = reinterpret_cast<void*>(a);
+  }
+  Region(const Region&) = delete;
+  Region& operator=(const Region&) = delete;
+  Region(Region&& o) noexcept {
+    *this = std::move(o);
+  }
+  Region& operator=(Region&& o) noexcept {
+    std::swap(base_, o.base_);
+    std::swap(len_, o.len_);
+    std::swap(data_, o.data_);
+    return *this;
+  }
+  ~Region() {
+    if (base_) munmap(base_, len_);
+  }
+  void* data() const {
+    return data_;
+  }
+
+ private:
+  void* base_ = nullptr;
+  size_t len_ = 0;
+  void* data_ = nullptr;
+};
+
+// The number of table slots (a power of two) for `bytes` of memory at `slot` bytes each.
+inline size_t slots_for(size_t bytes, size_t slot) {
+  size_t n = 1;
+  while (n * 2 * slot <= bytes) n *= 2;
+  return n;
+}
+
+// The tables start small and grow between iterations of the deepening, as the work done so
+// far predicts the next iteration's (each extra move has cost 10 to 30 times the one
+// before): a mate in 3 no longer pays page faults across 128 MiB it never needs, and a
+// long search gets the whole --hash. Growing is single-threaded (no worker is running).
+constexpr size_t kStartBytes = size_t{256} << 10;
+inline size_t wanted_bytes(uint64_t work, size_t max_bytes) {
+  const uint64_t want = std::max<uint64_t>(kStartBytes, work * 512);  // 32x the work, 16 bytes each
+  return static_cast<size_t>(std::min<uint64_t>(want, max_bytes));
+}
+
 // Shared by the threads without locks: a slot holds (key ^ data, data); a torn write shows
 // as a key mismatch and reads as a miss (Hyatt and Mann's lockless hashing).
 class Table {
  public:
-  explicit Table(size_t mb) {
-    size_t n = 1;
-    while (n * 2 * sizeof(Slot) <= std::max<size_t>(mb, 1) << 20) n *= 2;
-    // calloc: the system hands out zeroed pages as they are first touched, so a small
-    // search does not pay for clearing the whole table.
-    slots_.reset(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
-    if (!slots_) throw std::bad_alloc();
-    mask_ = n - 1;
+  explicit Table(size_t mb) : max_bytes_(std::max<size_t>(mb, 1) << 20) { resize(kStartBytes); }
+  // Grows to what `work` actions predict (see wanted_bytes), keeping every entry.
+  void reserve_for(uint64_t work) {
+    size_t n = slots_for(wanted_bytes(work, max_bytes_), sizeof(Slot));
+    if (n > mask_ + 1) resize(n * sizeof(Slot));
   }
   bool probe(uint64_t key, Entry& e) const {
     Slot& s = slots_[key & mask_];
@@ -85,10 +148,21 @@ class Table {
     uint64_t check;
     uint64_t data;
   };
-  struct Free {
-    void operator()(Slot* p) const { std::free(p); }
-  };
-  std::unique_ptr<Slot[], Free> slots_;
+  void resize(size_t bytes) {
+    const size_t n = slots_for(bytes, sizeof(Slot));
+    Region mem(n * sizeof(Slot));
+    Slot* fresh = static_cast<Slot*>(mem.data());
+    for (size_t i = 0; slots_ && i <= mask_; ++i) {
+      const Slot& s = slots_[i];
+      if (s.data) fresh[(s.check ^ s.data) & (n - 1)] = s;  // data 0 says nothing: dropped
+    }
+    mem_ = std::move(mem);
+    slots_ = fresh;
+    mask_ = n - 1;
+  }
+  size_t max_bytes_;
+  Region mem_;
+  Slot* slots_ = nullptr;
   uint64_t mask_ = 0;
 };
 
@@ -111,12 +185,10 @@ class PnTable {
     uint8_t r = 0;
     bool used = false;
   };
-  explicit PnTable(size_t mb) {
-    size_t n = 1;
-    while (n * 2 * sizeof(Entry) * 4 <= std::max<size_t>(mb, 1) << 20) n *= 2;
-    slots_.reset(static_cast<Entry*>(std::calloc(n * 4, sizeof(Entry))));
-    if (!slots_) throw std::bad_alloc();
-    mask_ = n - 1;
+  explicit PnTable(size_t mb) : max_bytes_(std::max<size_t>(mb, 1) << 20) { resize(kStartBytes); }
+  void reserve_for(uint64_t work) {
+    size_t n = slots_for(wanted_bytes(work, max_bytes_), sizeof(Entry) * 4);
+    if (n > mask_ + 1) resize(n * sizeof(Entry) * 4);
   }
   bool probe(uint64_t key, int r, uint32_t& pn, uint32_t& dn) const {
     const Entry* b = &slots_[(key & mask_) * 4];
@@ -146,10 +218,27 @@ class PnTable {
   }
 
  private:
-  struct Free {
-    void operator()(Entry* p) const { std::free(p); }
-  };
-  std::unique_ptr<Entry[], Free> slots_;  // calloc: zero (unused) until touched
+  void resize(size_t bytes) {
+    const size_t n = slots_for(bytes, sizeof(Entry) * 4);
+    Region mem(n * 4 * sizeof(Entry));
+    Entry* fresh = static_cast<Entry*>(mem.data());
+    for (size_t i = 0; slots_ && i < (mask_ + 1) * 4; ++i) {
+      const Entry& e = slots_[i];
+      if (!e.used) continue;
+      Entry* b = &fresh[(e.key & (n - 1)) * 4];
+      for (int j = 0; j < 4; ++j)
+        if (!b[j].used) {
+          b[j] = e;
+          break;
+        }
+    }
+    mem_ = std::move(mem);
+    slots_ = fresh;
+    mask_ = n - 1;
+  }
+  size_t max_bytes_;
+  Region mem_;
+  Entry* slots_ = nullptr;  // zero (unused) until touched
   uint64_t mask_ = 0;
 };
 
@@ -990,6 +1079,9 @@ Result solve(const Engine& root, const Options& opt) {
   if (main.pn_mode) sh.pn = std::make_unique<PnTable>(opt.table_mb);
   for (int d = 1; d <= opt.depth && !proved && !unknown; ++d) {
     sh.depth = d;
+    main.flush_final();  // the work so far sizes the tables for this iteration
+    sh.table.reserve_for(sh.nodes.load());
+    if (sh.pn) sh.pn->reserve_for(sh.nodes.load());
     V v;
     if (split && (opt.all_keys || !main.pn_mode)) {
       results.assign(root_moves.size(), kUnk);
