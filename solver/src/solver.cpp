@@ -97,10 +97,10 @@ inline size_t slots_for(size_t bytes, size_t slot) {
 }
 
 // The tables start small and grow between iterations of the deepening, as the work done so
-// far predicts the next iteration's (each extra move has cost 10 to 30 times the one
-// before; larger tables measured no faster: zeroing pages costs too): a mate in 3 no longer pays page faults
-// across 128 MiB it never needs, and a long search gets the whole --hash. Growing is single-threaded (no
-// worker is running).
+// far predicts the next iteration's (each extra move has cost 10 to 30 times the one before;
+// larger tables measured no faster: zeroing their pages costs time too). A mate in 3 no
+// longer pays page faults across 128 MiB it never needs, and a long search gets the whole
+// --hash. Growing is single-threaded (no worker is running).
 constexpr size_t kStartBytes = size_t{256} << 10;
 inline size_t wanted_bytes(uint64_t work, size_t max_bytes) {
   const uint64_t want = std::max<uint64_t>(kStartBytes, work * 64);  // 4 slots of 16 bytes per action so far
