@@ -1261,24 +1261,22 @@ class Generator final : public Engine, public CardBoard {
         BB targets = quiet | caps;
         if (evading && !is_royal) targets &= evade;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
+        // A royal piece's plain steps judged by attacked() on the occupancy without it, no
+        // make and unmake (safe_after(m, true) without the call, see there; a captured
+        // piece on the destination attacks nothing there): with several royal pieces when
+        // the step can expose no other (the hot test of Two Kings), and the one royal
+        // piece of a plain program (leaps and rides only).
+        bool by_occupancy;
         if constexpr (Rich)
-          if (mover_only && occupancy_tests_ && !borrowing_ && !(targets & (disc | pp.promote_zone[us]))) {
-            // safe_after(m, true) without the call (see there): the hot test of Two Kings.
-            const BB occ_without = occ & ~bit(s);
-            for (BB tb = targets; tb; clear_lsb(tb))
-              if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
-            targets = BB{};
-          }
-        if constexpr (!Rich)
-          if (is_royal && guard && plain_king_ && !(targets & pp.promote_zone[us])) {
-            // The one royal piece's plain step in a plain program: attacked() on the
-            // occupancy without it sees the board after the step (a captured piece on the
-            // destination attacks nothing there), no make and unmake.
-            const BB occ_without = occ & ~bit(s);
-            for (BB tb = targets; tb; clear_lsb(tb))
-              if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
-            targets = BB{};
-          }
+          by_occupancy = mover_only && occupancy_tests_ && !borrowing_ && !(targets & disc);
+        else
+          by_occupancy = is_royal && guard && plain_king_;
+        if (by_occupancy && !(targets & pp.promote_zone[us])) {
+          const BB occ_without = occ & ~bit(s);
+          for (BB tb = targets; tb; clear_lsb(tb))
+            if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
+          targets = BB{};
+        }
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(pp.promote_zone[us], to)) {
