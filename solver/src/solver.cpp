@@ -277,6 +277,7 @@ class Worker {
     killers_.resize(kMaxPly);
     pkillers_.resize(kMaxPly);
     order_.resize(kMaxPly);
+    dorder_.resize(kMaxPly);
     children_.resize(kMaxPly);
   }
   Engine& engine() { return *e_; }
@@ -452,7 +453,7 @@ class Worker {
     return score;
   }
 
-  V order_prover(int r, int ply, size_t tt_best, size_t& win) {
+  V order_prover(int r, int ply, size_t tt_best, size_t& win, int& win_in) {
     std::vector<std::pair<int, uint32_t>>& order = order_[ply];
     order.clear();
     size_t n = moves_[ply].size();
@@ -469,12 +470,30 @@ class Worker {
       if (e_->chance()) {
         score = check_bonus / 2;
       } else {
+        // The table first (an enhanced transposition cutoff: the move is played anyway): a
+        // reply position proved within r-1 proves this node; one refuted within r-1 is a
+        // move that cannot prove, and needs no ordering.
+        Entry te;
+        if (sh_.table.probe(e_->hash(), te)) {
+          if (te.win && te.win <= r - 1) {
+            e_->undo();
+            win = i;
+            win_in = te.win + 1;
+            return kYes;
+          }
+          if (te.nowin >= r - 1) {
+            e_->undo();
+            order.push_back({kRefutedScore, static_cast<uint32_t>(i)});
+            continue;
+          }
+        }
         Status st = e_->status_and_actions(scratch_);
         if (st.result != arb::Result::Ongoing) {
           bool met = goal_met(st);
           e_->undo();
           if (met) {
             win = i;
+            win_in = 1;
             return kYes;
           }
           continue;
@@ -490,9 +509,10 @@ class Worker {
 
   V prover(int r, int ply, uint64_t key, size_t tt_best) {
     size_t win = kNoMove;
-    if (order_prover(r, ply, tt_best, win) == kYes) {
+    int win_in = 1;
+    if (order_prover(r, ply, tt_best, win, win_in) == kYes) {
       pkillers_[ply].add(moves_[ply][win]);
-      sh_.table.store(key, 1, 0, win);
+      sh_.table.store(key, win_in, 0, win);
       return kYes;
     }
     bool unk = false;
@@ -537,18 +557,61 @@ class Worker {
 
   V defender(int r, int ply, uint64_t key, size_t tt_best) {
     std::vector<Action>& ms = moves_[ply];
-    // The table's refutation, then the two killers of this ply, then generation order.
+    // The table's refutation first. With one prover move left, then the two killers of
+    // this ply and generation order: the refutation is a mate-in-1 test, and the reply
+    // that refuted a sibling usually refutes this one. With more left, the rest by the
+    // prover's moves after them, fewest first (a reply that ends the game short of the
+    // goal before all): every prover move after the defence must itself be refuted, so a
+    // defence that leaves the prover 5 moves (a check) costs an eighth of one that leaves
+    // 40. The mirror of the prover's mobility ordering; on the first 12 matetrack #5 cases
+    // 28% fewer actions than the killers with df-pn's mobility disproof numbers (look()).
     size_t front = 0;
     auto bring = [&](size_t i) {
       if (i < ms.size() && i >= front) std::swap(ms[front++], ms[i]);
     };
     bring(tt_best);
-    for (const Action& k : killers_[ply].k)
-      for (size_t i = front; i < ms.size(); ++i)
-        if (ms[i] == k) {
-          bring(i);
-          break;
+    if (r < 2) {
+      for (const Action& k : killers_[ply].k)
+        for (size_t i = front; i < ms.size(); ++i)
+          if (ms[i] == k) {
+            bring(i);
+            break;
+          }
+    } else if (front < ms.size()) {
+      std::vector<std::pair<int, Action>>& sc = dorder_[ply];
+      sc.clear();
+      for (size_t i = front; i < ms.size(); ++i) {
+        int score = kChanceScore;
+        apply(ms[i]);
+        if (!e_->chance()) {
+          // The table first (an enhanced transposition cutoff): a reply whose position is
+          // refuted within r refutes this node at once; one proved within r is tried last.
+          Entry te;
+          if (sh_.table.probe(e_->hash(), te)) {
+            if (te.nowin >= r) {
+              e_->undo();
+              killers_[ply].add(ms[i]);
+              sh_.table.store(key, 0, r, index_of(ms[i], ply));
+              return kNo;
+            }
+            if (te.win && te.win <= r) {
+              e_->undo();
+              sc.push_back({kChanceScore + 1, ms[i]});
+              continue;
+            }
+          }
+          Status st = e_->status_and_actions(scratch_);
+          if (st.result == arb::Result::Ongoing)
+            score = static_cast<int>(std::min<size_t>(scratch_.size(), kChanceScore - 1));
+          else
+            score = goal_met(st) ? kChanceScore + 1 : -1;
         }
+        e_->undo();
+        sc.push_back({score, ms[i]});
+      }
+      std::stable_sort(sc.begin(), sc.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (size_t i = front; i < ms.size(); ++i) ms[i] = sc[i - front].second;
+    }
     bool unk = false;
     for (size_t i = 0; i < ms.size(); ++i) {
       Action a = ms[i];
@@ -585,8 +648,8 @@ class Worker {
   // lowers r, so the (position, r) graph has no cycles and a settled value is a proof.
   // A prover node with r == 1 is settled when first seen (a move that reaches the goal
   // at once or none); a defender node first counts its replies (the mobility heuristic:
-  // pn = replies, doubled when the prover's move gave no check), a prover node starts
-  // at (1, 1).
+  // pn = replies, doubled when the prover's move gave no check), a prover node counts its
+  // moves (pn 1, dn = moves: each must be refuted).
   struct Child {
     uint32_t move;
     uint32_t pn, dn;
@@ -621,8 +684,10 @@ class Worker {
     }
     if (r > 0 && sh_.pn->probe(c.key, r, c.pn, c.dn)) return;
     bool mine = e_->side_to_move() == sh_.prover;
-    // A defender node counts its replies: listed with the status in one go.
-    Status st = !mine && r > 0 ? e_->status_and_actions(scratch_) : e_->status();
+    // A defender node counts its replies, a prover node with two moves or more left its
+    // moves: listed with the status in one go (a prover node with one left is settled
+    // below).
+    Status st = (!mine && r > 0) || (mine && r >= 2) ? e_->status_and_actions(scratch_) : e_->status();
     if (st.result != arb::Result::Ongoing) {
       // A terminal: won at every depth, or at none.
       bool met = goal_met(st);
@@ -648,7 +713,13 @@ class Worker {
       return;
     }
     if (mine) {
-      c.pn = c.dn = 1;
+      // Mobility for the disproof: every prover move must be refuted, so dn starts at the
+      // number of moves; a defender node (AND, dn the least of its children's) then looks
+      // first at the defence that leaves the prover fewest. On the first 12 matetrack
+      // cases of each length it cut the actions of 10 of 12 #5 proofs (median time 0.60 ->
+      // 0.38 s) and of 11 of 12 #4 proofs.
+      c.pn = 1;
+      c.dn = static_cast<uint32_t>(std::max<size_t>(scratch_.size(), 1));
     } else {
       uint32_t n = static_cast<uint32_t>(std::max<size_t>(scratch_.size(), 1));
       c.pn = (st.in_check || sh_.opt.goal == Goal::Draw) ? n : 2 * n + 1;
@@ -860,6 +931,11 @@ class Worker {
   std::vector<std::vector<Action>> moves_;
   std::vector<Killers> killers_, pkillers_;
   std::vector<std::vector<std::pair<int, uint32_t>>> order_;
+  std::vector<std::vector<std::pair<int, Action>>> dorder_;  // defender(): replies scored
+  // A reply that leads to a chance node is scored after every counted one.
+  static constexpr int kChanceScore = 1 << 20;
+  // order_prover(): a move whose reply position the table refutes goes last.
+  static constexpr int kRefutedScore = 1 << 30;
   std::vector<std::vector<Child>> children_;
   int scratch_ply_ = 0;
   uint64_t pn_end_ = UINT64_MAX;  // df-pn's budget: halted past this many actions
