@@ -564,7 +564,7 @@ class Worker {
     // goal before all): every prover move after the defence must itself be refuted, so a
     // defence that leaves the prover 5 moves (a check) costs an eighth of one that leaves
     // 40. The mirror of the prover's mobility ordering; on the first 12 matetrack #5 cases
-    // 28% fewer actions than the killers with df-pn's mobility disproof numbers (look()).
+    // 24% fewer actions than the killers with df-pn's mobility disproof numbers (look()).
     size_t front = 0;
     auto bring = [&](size_t i) {
       if (i < ms.size() && i >= front) std::swap(ms[front++], ms[i]);

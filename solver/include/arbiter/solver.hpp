@@ -12,7 +12,9 @@
 // depth at which a win was proved and the largest at which none exists. Move ordering:
 // the table's move, then, for the prover, moves that give check first and among them
 // those that leave the defender the fewest replies (the mobility heuristic of problem
-// solvers); for the defender the table's refutation and killer replies first. Because
+// solvers); for the defender the table's refutation, then killer replies where one
+// prover move is left and, deeper, the replies that leave the prover fewest moves (the
+// mirror of the prover's ordering; df-pn's disproof numbers count the same). Because
 // every depth below N is searched and refuted first, a win in N is reported only when
 // none in fewer exists. `--jobs` splits the root moves between threads sharing the table.
 #pragma once
