@@ -570,6 +570,12 @@ class Worker {
       if (i < ms.size() && i >= front) std::swap(ms[front++], ms[i]);
     };
     bring(tt_best);
+    // A reply that refutes: the ply's killer, and the node's refutation in the table.
+    auto refuted = [&](const Action& a) {
+      killers_[ply].add(a);
+      sh_.table.store(key, 0, r, index_of(a, ply));
+      return kNo;
+    };
     if (r < 2) {
       for (const Action& k : killers_[ply].k)
         for (size_t i = front; i < ms.size(); ++i)
@@ -590,9 +596,7 @@ class Worker {
           if (sh_.table.probe(e_->hash(), te)) {
             if (te.nowin >= r) {
               e_->undo();
-              killers_[ply].add(ms[i]);
-              sh_.table.store(key, 0, r, index_of(ms[i], ply));
-              return kNo;
+              return refuted(ms[i]);
             }
             if (te.win && te.win <= r) {
               e_->undo();
@@ -618,11 +622,7 @@ class Worker {
       apply(a);
       V v = search(r, ply + 1);
       e_->undo();
-      if (v == kNo) {
-        killers_[ply].add(a);
-        sh_.table.store(key, 0, r, index_of(a, ply));
-        return kNo;
-      }
+      if (v == kNo) return refuted(a);
       if (v == kUnk) {
         if (halted()) return kUnk;
         unk = true;
