@@ -402,6 +402,40 @@ TEST(LangDiagnostics, ExtendsAMissingParent) {
   EXPECT_NE(find_error(m->diags, "cannot read ruleset file"), nullptr) << m->diags.render();
 }
 
+// `extends NAME` (lang/search_path.hpp): the file's own folder, then $ARBITER_RULESETS
+// (colon-separated), then the installed and the bundled rulesets.
+TEST(LangSearchPath, ParentsAreFoundBesideTheFileThenAlongTheSearchPath) {
+  TempDir dir;
+  // A designer's folder outside the repository: `extends chess` reaches the bundled chess.
+  auto l = compile_path(dir.write("mine.rules", "ruleset mine extends chess\ntitle \"Mine\"\n"));
+  ASSERT_TRUE(l->compiled.program != nullptr) << l->diags.render();
+  EXPECT_EQ(l->compiled.model->lineage.front(), "chess");
+  // A file beside it of the same name as a bundled one wins over the bundled one.
+  dir.write("chess.rules", "ruleset chess extends nosuchparent\n");
+  auto shadow = compile_path(dir.path() + "/mine.rules");
+  EXPECT_TRUE(shadow->compiled.model == nullptr);
+  EXPECT_NE(find_error(shadow->diags, "cannot find the parent ruleset `nosuchparent`"), nullptr)
+      << shadow->diags.render();
+  // A parent in a folder named by ARBITER_RULESETS (the second of two folders).
+  TempDir lib, other;
+  lib.write("base.rules", "ruleset base extends chess\nboard 8 x 8\n");
+  TempDir work;
+  std::string child = work.write("child.rules", "ruleset child extends base\n");
+  auto missing = compile_path(child);
+  ASSERT_TRUE(missing->compiled.model == nullptr);
+  const Diagnostic* d = find_error(missing->diags, 1, 23, "cannot find the parent ruleset `base`");
+  ASSERT_NE(d, nullptr) << missing->diags.render();
+  EXPECT_NE(d->message.find(work.path()), std::string::npos)
+      << d->message;  // the folders looked in are named
+  ASSERT_EQ(setenv("ARBITER_RULESETS", (other.path() + ":" + lib.path()).c_str(), 1), 0);
+  auto found = compile_path(child);
+  unsetenv("ARBITER_RULESETS");
+  ASSERT_TRUE(found->compiled.program != nullptr) << found->diags.render();
+  ASSERT_EQ(found->compiled.model->lineage.size(), 2u);
+  EXPECT_EQ(found->compiled.model->lineage[0], "base");  // nearest first
+  EXPECT_EQ(found->compiled.model->lineage[1], "chess");
+}
+
 TEST(LangDiagnostics, EveryErrorOfAFileIsReported) {
   TempDir dir;
   const std::string text =

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "arbiter/lang/search_path.hpp"
 #include "reference.hpp"
 
 namespace arb::registry {
@@ -29,30 +30,40 @@ bool placement_p(const std::string& name) {
 }  // namespace
 
 fs::path rulesets_dir() {
-  if (const char* env = std::getenv("ARBITER_RULESETS")) return env;
-  fs::path src = fs::path(ARBITER_SOURCE_DIR) / "rulesets";
+  // The first folder of the search path that holds bundled rulesets (chess.rules is the
+  // base every bundled game extends), else rulesets/ beside the running binary (a fuzzing
+  // service's runner), else the source tree's folder.
   std::error_code ec;
-  if (fs::is_directory(src, ec)) return src;
+  for (const fs::path& d : lang::ruleset_search_path())
+    if (fs::is_regular_file(d / "chess.rules", ec)) return d;
   fs::path beside = self_dir() / "rulesets";
   if (fs::is_directory(beside, ec)) return beside;
-  return src;
+  return lang::bundled_rulesets_dir();
 }
 
 std::vector<Variant> bundled() {
+  // Every ruleset along the search path ($ARBITER_RULESETS first, then the installed and the
+  // bundled ones): a name found twice is the first one's.
   std::vector<Variant> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(rulesets_dir(), ec)) {
-    if (e.path().extension() != ".rules") continue;
-    Variant v;
-    v.name = e.path().stem().string();
-    v.ruleset = e.path();
-    v.placement_p = placement_p(v.name);
-    try {
-      v.reference = ref::make_reference_engine(v.name) != nullptr;
-    } catch (const std::exception&) {
-      v.reference = true;  // it exists; the default options were refused
+  std::vector<fs::path> dirs = lang::ruleset_search_path();
+  fs::path base = rulesets_dir();
+  if (std::find(dirs.begin(), dirs.end(), base) == dirs.end()) dirs.push_back(base);
+  for (const fs::path& dir : dirs) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".rules") continue;
+      Variant v;
+      v.name = e.path().stem().string();
+      if (std::any_of(out.begin(), out.end(), [&](const Variant& o) { return o.name == v.name; })) continue;
+      v.ruleset = e.path();
+      v.placement_p = placement_p(v.name);
+      try {
+        v.reference = ref::make_reference_engine(v.name) != nullptr;
+      } catch (const std::exception&) {
+        v.reference = true;  // it exists; the default options were refused
+      }
+      out.push_back(v);
     }
-    out.push_back(v);
   }
   std::sort(out.begin(), out.end(), [](const Variant& a, const Variant& b) { return a.name < b.name; });
   return out;

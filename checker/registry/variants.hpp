@@ -23,11 +23,13 @@ struct Variant {
   bool placement_p = false;       // SAN placements in the rule text's own form `pKe1` (Chessembly)
 };
 
-// Where the bundled rulesets are: $ARBITER_RULESETS, else the source tree's rulesets/, else
-// rulesets/ beside the running binary (a fuzzing service's runner).
+// Where the bundled rulesets are: the first folder of the ruleset search path
+// (lang/search_path.hpp: $ARBITER_RULESETS, the installed ones, the source tree's) holding
+// them, else rulesets/ beside the running binary (a fuzzing service's runner).
 std::filesystem::path rulesets_dir();
 
-// Every bundled ruleset, sorted by name.
+// Every ruleset along the search path (a designer's folder in $ARBITER_RULESETS included;
+// the first of a name wins), sorted by name.
 std::vector<Variant> bundled();
 // The bundled variant NAME, or nullptr.
 std::optional<Variant> find(const std::string& name);

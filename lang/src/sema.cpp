@@ -10,6 +10,7 @@
 
 #include "arbiter/lang/betza.hpp"
 #include "arbiter/lang/model.hpp"
+#include "arbiter/lang/search_path.hpp"
 #include "arbiter/numbers.hpp"
 
 namespace arb::lang {
@@ -977,11 +978,31 @@ std::unique_ptr<Model> load_ruleset(const std::string& path,
     }
     if (!has_header) diags.error(Loc{src, 1, 1, 1}, "the file does not start with `ruleset NAME`");
     chain.push_back({src, std::move(stmts)});
-    current =
-        parent.empty() ? "" : (std::filesystem::path(current).parent_path() / (parent + ".rules")).string();
-    if (!parent.empty() && !std::filesystem::exists(current)) {
-      diags.error(from, "cannot find the parent ruleset `" + parent + "` (looked for " + current + ")");
-      return nullptr;
+    if (parent.empty()) {
+      current.clear();
+    } else if (parent.find('/') != std::string::npos) {
+      // A path relative to this file's folder (`extends "../../rulesets/chess"`).
+      current = (std::filesystem::path(current).parent_path() / (parent + ".rules")).string();
+      if (!std::filesystem::exists(current)) {
+        diags.error(from, "cannot find the parent ruleset `" + parent + "` (looked for " + current + ")");
+        return nullptr;
+      }
+    } else {
+      // A name: this file's folder, then the search path (search_path.hpp).
+      std::vector<std::filesystem::path> looked;
+      std::filesystem::path here = std::filesystem::path(current).parent_path();
+      if (here.empty()) here = ".";
+      auto found = find_ruleset(parent, here, &looked);
+      if (!found) {
+        std::string where;
+        for (const auto& d : looked) where += (where.empty() ? "" : ", ") + d.string();
+        diags.error(from,
+                    "cannot find the parent ruleset `" + parent + "` (looked for " + parent + ".rules in " +
+                        where + ")",
+                    "put it beside this file, or name its folder in ARBITER_RULESETS (colon-separated)");
+        return nullptr;
+      }
+      current = found->string();
     }
   }
   auto model = std::make_unique<Model>();
