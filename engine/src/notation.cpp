@@ -109,42 +109,41 @@ std::string step_san(const Step& s, const std::vector<const Step*>* others, bool
   if (s.castle == Castle::KingSide) return card + "O-O";
   if (s.castle == Castle::QueenSide) return card + "O-O-O";
   std::string out = card;
-  if (s.piece == 'P') {
-    if (s.capture())
-      out += square_name(s.from).substr(
-                 0, s.from.x >= 0 && s.from.x <= 25 && s.from.y >= 1 ? 1 : std::string::npos) +
-             "x";
-  } else {
-    out.push_back(s.piece);
-    if (others) {
-      bool ambiguous = false, same_file = false, same_rank = false;
-      for (const Step* o : *others) {
-        const Step& t = *o;
-        if (t.kind != s.kind || t.castle != Castle::None || t.piece != s.piece || t.to != s.to ||
-            t.from == s.from || t.card != s.card)
-          continue;
-        ambiguous = true;
-        if (t.from.x == s.from.x) same_file = true;
-        if (t.from.y == s.from.y) same_rank = true;
-      }
-      if (ambiguous) {
-        std::string from = square_name(s.from);
-        bool algebraic = from[0] != '(';
-        if (!algebraic)
-          out += from;
-        else if (!same_file)
-          out += from.substr(0, 1);
-        else if (!same_rank)
-          out += from.substr(1);
-        else
-          out += from;
-      }
+  // Disambiguation, for every piece, pawns included (a pawn that moves diagonally, as a
+  // Berolina pawn does, can share a target with another): the file, else the rank, else
+  // the whole square of the origin, when another action of the same piece letter (and card)
+  // reaches the same square. A pawn's capture always names its file, as SAN does.
+  bool ambiguous = false, same_file = false, same_rank = false;
+  if (others)
+    for (const Step* o : *others) {
+      const Step& t = *o;
+      if (t.kind != s.kind || t.castle != Castle::None || t.piece != s.piece || t.to != s.to ||
+          t.from == s.from || t.card != s.card)
+        continue;
+      ambiguous = true;
+      if (t.from.x == s.from.x) same_file = true;
+      if (t.from.y == s.from.y) same_rank = true;
     }
-    if (s.kind == StepKind::Strike)
-      out += "^";
-    else if (s.capture())
-      out += "x";
+  const std::string from = square_name(s.from);
+  const bool algebraic = from[0] != '(';
+  const bool pawn = s.piece == 'P';
+  if (!pawn) out.push_back(s.piece);
+  if (pawn && s.capture() && s.kind == StepKind::Move) {
+    out += !algebraic || (ambiguous && same_file) ? from : from.substr(0, 1);
+  } else if (ambiguous) {
+    if (!algebraic)
+      out += from;
+    else if (!same_file)
+      out += from.substr(0, 1);
+    else if (!same_rank)
+      out += from.substr(1);
+    else
+      out += from;
   }
+  if (s.kind == StepKind::Strike)
+    out += "^";
+  else if (s.capture())
+    out += "x";
   out += square_name(s.to);
   if (s.promotion) out += std::string("=") + s.promotion;
   return out;

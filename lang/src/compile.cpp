@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/betza.hpp"
@@ -12,6 +13,40 @@
 namespace arb::lang {
 
 namespace {
+
+// The moves a piece's Betza texts make, in a canonical order (empty when one does not
+// parse: sema reported it): two pieces move alike when these are equal, however spelled.
+std::vector<std::tuple<int, int, int, bool, bool, bool, bool, bool, std::string>> movement(
+    const std::vector<std::string>& texts) {
+  std::vector<std::tuple<int, int, int, bool, bool, bool, bool, bool, std::string>> out;
+  for (const std::string& t : texts) {
+    std::vector<BetzaMove> moves;
+    BetzaError err;
+    if (!parse_betza(t, moves, err)) return {};
+    for (const BetzaMove& m : moves)
+      out.emplace_back(m.dx, m.dy, m.range, m.can_move, m.can_capture, m.en_passant, m.initial, m.lame,
+                       m.unsupported);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool same_movement(const PieceDef& def, const std::string& betza) {
+  std::vector<std::string> texts;
+  for (const BetzaText& bt : def.betza) texts.push_back(bt.text);
+  auto mine = movement(texts);
+  return !mine.empty() && mine == movement({betza});
+}
+
+// A piece stated by its Betza texts alone (and `royal`): no capture rule, effect,
+// promotion or other construct that could change what it attacks.
+bool plain_piece(const PieceDef& def) {
+  for (const ConstructUse& u : def.constructs)
+    if (u.id != ConstructId::Betza && u.id != ConstructId::Royal && u.id != ConstructId::Forbidden)
+      return false;
+  return !def.promote_ranks && !def.promote_exchange;
+}
 
 class Compiler {
  public:
@@ -362,6 +397,37 @@ class Compiler {
     return b;
   }
 
+  // Why the dead-position rule (generator.cpp, `insufficient`) is not sound for this
+  // program, or "" when it is. The rule: no pieces but one royal a side and at most one
+  // knight-mover, or one bishop-mover a side on squares of one colour. It is a theorem for
+  // a king that moves as a chess king, on a board of at least 3 x 3, where checkmate is the
+  // only loss: a mate needs the lone king's flight squares of the other colour than its
+  // square covered, which neither a knight nor a bishop giving the check can do, nor the
+  // enemy king (never adjacent), nor an own bishop (on the checked colour). Anything else
+  // that can end the game (a royal capture, a region, a stalemate that loses, cards) or a
+  // royal piece that moves otherwise (Knightmate's, whose mates with K+B exist) leaves the
+  // question open, and nothing is declared.
+  std::string dead_position_undecided(const Program& p) const {
+    if (m_.unbounded) return "the board is unbounded";
+    if (p.width < 3 || p.height < 3) return "the board is smaller than 3 x 3";
+    if (!m_.deck.empty()) return "cards decide which piece moves";
+    if (!m_.armies.empty()) return "the game has armies";
+    if (!p.checkmate_loses || !p.stalemate_draw) return "checkmate is not the only loss";
+    if (p.royal_capture) return "capturing a royal piece wins";
+    if (p.invasion) return "reaching a region wins";
+    if (!m_.royal_safe) return "a royal piece may be left attacked";
+    int royals = 0;
+    for (size_t k : used_) {
+      const PieceDef& def = m_.pieces[k];
+      if (!def.royal) continue;
+      ++royals;
+      if (!plain_piece(def) || !same_movement(def, "K"))
+        return std::string("the royal piece `") + def.letter + "` does not move as a chess king";
+    }
+    if (royals != 1) return "the game has " + std::to_string(royals) + " royal piece types";
+    return "";
+  }
+
   void piece(Program& p, int t) {
     const PieceDef& def = m_.pieces[used_[t]];
     PieceProgram& pp = p.types[t];
@@ -371,8 +437,12 @@ class Compiler {
       if (p.royal_type < 0) p.royal_type = t;
       p.royal_types |= 1u << t;
     }
-    if (def.betza.size() == 1 && def.betza[0].text == "B") pp.minor_bishop = true;
-    if (def.betza.size() == 1 && def.betza[0].text == "N") pp.minor_knight = true;
+    // The dead-position rule's classes, by movement (the moves the Betza texts make, in
+    // whatever spelling) and only for pieces with no other construct (end(): `insufficient`).
+    if (plain_piece(def)) {
+      pp.minor_bishop = same_movement(def, "B");
+      pp.minor_knight = same_movement(def, "N");
+    }
     for (const BetzaText& bt : def.betza) {
       std::vector<BetzaMove> moves;
       BetzaError err;
@@ -789,6 +859,7 @@ class Compiler {
     p.royals_apart = m_.royals_apart;
     p.stalemate_draw = false;
     p.checkmate_loses = false;
+    const EndRule* insufficient = nullptr;
     for (const EndRule& r : m_.end) {
       if (r.condition == "checkmate" && r.result == "loss") {
         p.checkmate_loses = true;
@@ -801,8 +872,7 @@ class Compiler {
         p.invasion_reason = r.reason;
         if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");
       } else if (r.condition == "insufficient-material" && r.result == "draw") {
-        p.insufficient_draw = true;
-        p.insufficient_needs_empty_reserves = r.when == "reserves-empty";
+        insufficient = &r;
       } else if (r.condition == "royal-capture" && r.result == "win") {
         // The card layer: a lost turn may leave a royal piece to capture. The bitboard
         // generator: a capture or an explosion removing an enemy royal piece wins.
@@ -810,6 +880,20 @@ class Compiler {
         if (p.royal_type < 0) d_.error(r.loc, "`royal-capture -> win` needs a royal piece");
       } else {
         d_.error(r.loc, "end condition `" + r.condition + " -> " + r.result + "` is not executable yet");
+      }
+    }
+    if (insufficient) {
+      std::string why = dead_position_undecided(p);
+      if (why.empty()) {
+        p.insufficient_draw = true;
+        p.insufficient_needs_empty_reserves = insufficient->when == "reserves-empty";
+      } else {
+        d_.warning(
+            insufficient->loc,
+            "`insufficient-material -> draw` is not decided for this ruleset: " + why +
+                "; no position is declared dead",
+            "the dead-position rule is proved for one royal piece a side that moves as a chess king, "
+            "checkmate as the only loss, and knights and bishops (lang/README.md, \"End conditions\")");
       }
     }
     if (!m_.deck.empty()) {

@@ -1537,13 +1537,16 @@ class Generator final : public Engine, public CardBoard {
       for (int c = 0; c < 2; ++c)
         for (int t = 0; t < p_->ntypes; ++t)
           if (reserve_[c][t]) return false;
-    int minors = 0, bishops[2] = {0, 0}, knights = 0;
+    int minors = 0, bishops[2] = {0, 0}, knights = 0, royals[2] = {0, 0};
     int bishop_colour[2] = {-1, -1};
     for (int s = 0; s < p_->squares; ++s) {
       int code = board_[s];
       if (code < 0) continue;
       const PieceProgram& pp = p_->types[code >> 1];
-      if (pp.royal) continue;
+      if (pp.royal) {
+        ++royals[code & 1];  // the rule is proved for one royal piece a side (compile.cpp)
+        continue;
+      }
       if (pp.minor_bishop) {
         ++minors;
         ++bishops[code & 1];
@@ -1555,6 +1558,7 @@ class Generator final : public Engine, public CardBoard {
         return false;
       }
     }
+    if (royals[0] != 1 || royals[1] != 1) return false;
     if (minors <= 1) return true;
     return minors == 2 && knights == 0 && bishops[0] == 1 && bishops[1] == 1 &&
            bishop_colour[0] == bishop_colour[1];

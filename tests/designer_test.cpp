@@ -1,0 +1,224 @@
+// Designer variants: rulesets no bundled file contains (corpus/rulesets/), checked the way
+// a bundled game is, and the generic parts below the language they rely on: SAN that
+// reads back for every ruleset, and dead positions judged from the pieces' movement.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "arbiter/notation.hpp"
+#include "helpers.hpp"
+
+namespace {
+
+using namespace testing_helpers;
+namespace fs = std::filesystem;
+using arb::Action;
+using arb::Engine;
+
+struct Game {
+  std::string label;  // file and options, for messages
+  std::shared_ptr<const arb::lang::Program> program;
+};
+
+std::shared_ptr<const arb::lang::Program> compile_at(const std::string& path,
+                                                     const std::map<std::string, std::string>& options) {
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled c = arb::lang::compile_file(path, options, diags);
+  EXPECT_FALSE(diags.has_errors()) << path << "\n" << diags.render();
+  return c.program;
+}
+
+// Every bundled ruleset with its default options, No Stress Chess at each level, Chess 2
+// with several army pairs, and every ruleset of corpus/rulesets/ (the designer variants).
+const std::vector<Game>& games() {
+  static const std::vector<Game> all = [] {
+    std::vector<Game> out;
+    auto add = [&](const fs::path& path, const std::map<std::string, std::string>& options) {
+      std::string label = path.filename().string();
+      for (const auto& [k, v] : options) label += " " + k + "=" + v;
+      if (auto p = compile_at(path.string(), options)) out.push_back({label, p});
+    };
+    std::vector<fs::path> files;
+    for (const char* dir : {"rulesets", "corpus/rulesets"})
+      for (const auto& e : fs::directory_iterator(source_path(dir)))
+        if (e.path().extension() == ".rules") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      add(f, {});
+      if (f.stem() == "nostress")
+        for (const char* level : {"1", "2", "advanced"}) add(f, {{"level", level}});
+      if (f.stem() == "chess2")
+        for (auto [w, b] : std::vector<std::pair<const char*, const char*>>{
+                 {"nemesis", "reaper"}, {"empowered", "animals"}, {"two-kings", "classic"}})
+          add(f, {{"white-army", w}, {"black-army", b}});
+    }
+    return out;
+  }();
+  return all;
+}
+
+const Game* game_named(const std::string& label) {
+  for (const Game& g : games())
+    if (g.label == label) return &g;
+  return nullptr;
+}
+
+// ---------------------------------------------------------------------------------------
+// SAN is generic: in every position of every ruleset, the SAN of each legal action is
+// distinct from the others' and reads back (parse_action) to that very action.
+
+void san_reads_back(Engine& e) {
+  std::vector<Action> actions;
+  e.legal_actions(actions);
+  std::vector<arb::ActionInfo> infos;
+  for (const Action& a : actions) infos.push_back(e.describe(a));
+  std::set<std::string> seen;
+  for (const Action& a : actions) {
+    const std::string text = arb::san(e, a, infos);
+    RC_ASSERT(seen.insert(text).second);  // no two actions print alike
+    auto back = arb::parse_action(e, text);
+    if (!back || !(*back == a)) RC_LOG(e.position() + ": `" + text + "` does not read back");
+    RC_ASSERT(back.has_value());
+    RC_ASSERT(*back == a);
+  }
+}
+
+RC_GTEST_PROP(DesignerSan, EveryPrintedSanReadsBackInEveryRuleset, ()) {
+  const auto& all = games();
+  RC_PRE(!all.empty());
+  const Game& g = all[*rc::gen::inRange<size_t>(0, all.size())];
+  RC_LOG(g.label);
+  auto e = arb::lang::make_compiled_engine(g.program);
+  std::mt19937_64 rng(*rc::gen::arbitrary<uint64_t>());
+  const int plies = *rc::gen::inRange(0, 40);
+  std::vector<Action> actions;
+  for (int i = 0; i < plies && !e->chance(); ++i) {
+    e->legal_actions(actions);
+    if (actions.empty()) break;
+    e->apply(actions[rng() % actions.size()]);
+  }
+  RC_LOG(e->position());
+  if (!e->chance()) san_reads_back(*e);
+}
+
+TEST(DesignerSan, BerolinaPawnsSharingATargetAreDisambiguated) {
+  const Game* g = game_named("berolina.rules");
+  ASSERT_NE(g, nullptr);
+  auto e = arb::lang::make_compiled_engine(g->program);
+  e->set_position(kChessStart);
+  // b3 is reached by the pawns a2 and c2 (one diagonal step each), c4 by a2 and e2 (two).
+  std::vector<Action> actions;
+  e->legal_actions(actions);
+  std::map<std::string, std::string> san_of;  // canonical -> SAN
+  for (const Action& a : actions) san_of[canonical(*e, a)] = arb::san(*e, a);
+  EXPECT_EQ(san_of["a2b3"], "ab3");
+  EXPECT_EQ(san_of["c2b3"], "cb3");
+  EXPECT_EQ(san_of["a2c4"], "ac4");
+  EXPECT_EQ(san_of["e2c4"], "ec4");
+  EXPECT_EQ(san_of["b2a3"], "a3");                        // only b2 reaches a3
+  EXPECT_FALSE(arb::parse_action(*e, "b3").has_value());  // ambiguous: refused, not guessed
+  // A straight capture names its file, as every pawn capture does.
+  e->set_position("4k3/8/8/8/8/3p4/3P4/4K3 w - - 0 1");
+  e->legal_actions(actions);
+  bool found = false;
+  for (const Action& a : actions)
+    if (canonical(*e, a) == "d2d3") {
+      EXPECT_EQ(arb::san(*e, a), "dxd3");
+      found = true;
+    }
+  EXPECT_TRUE(found);
+}
+
+// ---------------------------------------------------------------------------------------
+// Dead positions are judged from the pieces' movement.
+
+TEST(DesignerDeadPositions, KnightmateKingAndBishopAgainstKingIsNotDead) {
+  const Game* g = game_named("knightmate.rules");
+  ASSERT_NE(g, nullptr);
+  auto e = arb::lang::make_compiled_engine(g->program);
+  // The royal pieces move as knights: the black king a8 can go to b6 and c7 only, both
+  // covered by the white king d5; Bb7 checks along the diagonal: mate.
+  e->set_position("k7/8/B7/3K4/8/8/8/8 w - - 0 1");
+  EXPECT_EQ(e->status().result, arb::Result::Ongoing);
+  ASSERT_TRUE(play(*e, "Bb7"));
+  EXPECT_EQ(e->status().reason, "checkmate");
+  // Nor is a bare royal knight against a bare royal knight declared dead: nothing is
+  // decided for these pieces, so nothing is declared.
+  e->set_position("k7/8/8/8/8/8/8/7K w - - 0 1");
+  EXPECT_EQ(e->status().result, arb::Result::Ongoing);
+}
+
+TEST(DesignerDeadPositions, AKingSpelledOtherwiseIsStillAKingAndOtherEndsLeaveItOpen) {
+  TempDir dir;
+  // The royal piece spelled "WF": the same movement as "K", so the rule is decided.
+  std::string wf = dir.write("wf.rules",
+                             "ruleset wf extends chess\npiece king K { betza \"WF\"; royal }\n"
+                             "piece knight N { betza \"N\" }\n");
+  auto p = compile_at(wf, {});
+  ASSERT_NE(p, nullptr);
+  auto e = arb::lang::make_compiled_engine(p);
+  e->set_position("k7/8/B7/3K4/8/8/8/8 w - - 0 1");
+  EXPECT_EQ(e->status().reason, "insufficient-material");
+  // With a royal capture as a win, K+B v K can end: nothing is declared, and the compiler
+  // says so at the statement.
+  std::string rc = dir.write("rc.rules",
+                             "ruleset rc extends chess\nlegal { }\n"
+                             "end { checkmate -> loss; stalemate -> draw; insufficient-material -> draw; "
+                             "royal-capture -> win }\n");
+  arb::lang::Diagnostics diags;
+  auto c = arb::lang::compile_file(rc, {}, diags);
+  ASSERT_NE(c.program, nullptr) << diags.render();
+  EXPECT_NE(diags.render().find("is not decided for this ruleset: capturing a royal piece wins"),
+            std::string::npos)
+      << diags.render();
+  auto r = arb::lang::make_compiled_engine(c.program);
+  r->set_position("k7/8/B7/3K4/8/8/8/8 w - - 0 1");
+  EXPECT_EQ(r->status().result, arb::Result::Ongoing);
+  // Chess itself keeps its dead positions.
+  auto chess = compiled_at("chess", "k7/8/B7/3K4/8/8/8/8 w - - 0 1");
+  EXPECT_EQ(chess->status().reason, "insufficient-material");
+  chess->set_position("k7/8/8/8/8/8/8/b5BK w - - 0 1");  // bishops a1 and g1: one colour
+  EXPECT_EQ(chess->status().reason, "insufficient-material");
+  chess->set_position("k7/8/8/8/8/8/8/1b4BK w - - 0 1");  // b1 and g1: both colours, a mate exists
+  EXPECT_EQ(chess->status().result, arb::Result::Ongoing);
+}
+
+// ---------------------------------------------------------------------------------------
+// Knightmate against Fairy-Stockfish 11.1 (Debian's `fairy-stockfish`, UCI_Variant
+// knightmate, `go perft N`), counts measured 2026-11-26 and stored here.
+
+TEST(DesignerKnightmate, PerftAgreesWithFairyStockfish) {
+  const Game* g = game_named("knightmate.rules");
+  ASSERT_NE(g, nullptr);
+  struct Case {
+    const char* fen;
+    int depth;
+    uint64_t nodes;
+  };
+  const std::vector<Case> cases = {
+      {"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1", 1, 18},
+      {"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1", 2, 324},
+      {"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1", 3, 6765},
+      {"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1", 4, 139774},
+      // Random-play positions (arbiter's generator chose the moves; Fairy-Stockfish counted).
+      {"r1bq1bmr/1m1ppp1p/ppp2k2/6p1/2P2P2/BP4P1/P2PP1MP/RM1QKB1R w KQ - 0 7", 3, 20852},
+      {"rmb1k1mr/p2p4/4p1pp/qpP2p1P/P1P5/3P2PB/Mb2PP1K/R1BQ2MR b kq - 4 13", 3, 50419},
+      {"r1m3mr/p1p1Qpbp/1p4p1/4p2P/1P2P1P1/K1p3kB/PBMP1q2/R5MR w - - 3 21", 3, 58221},
+      {"5mm1/rpp1b2r/4pkpp/7P/p4PM1/PPMKP1P1/4P1b1/R1B5 w - - 0 31", 3, 18989},
+  };
+  auto e = arb::lang::make_compiled_engine(g->program);
+  for (const Case& c : cases) {
+    e->set_position(c.fen);
+    if (fast() && c.nodes > perft_budget(UINT64_MAX)) continue;
+    EXPECT_EQ(e->perft(c.depth), c.nodes) << c.fen << " depth " << c.depth;
+  }
+}
+
+}  // namespace
