@@ -68,12 +68,18 @@ int cmd_check(const std::vector<std::string>& args) {
     arb::lang::Diagnostics diags;
     std::string problem = unreadable(f);
     arb::lang::Compiled c;
-    if (problem.empty())
+    // The sources of the other settings' compiles, alive while their diagnostics are.
+    std::vector<std::unique_ptr<arb::lang::Source>> other_sources;
+    if (problem.empty()) {
       c = compile_ruleset(f, parse_sets(sets), diags);
-    else
+      // The blocks of `when` that these options skip are checked under the settings that
+      // read them (a corrupted statement in `when level = 2 { }` is an error here too).
+      if (c.model) arb::lang::check_every_setting(f, parse_sets(sets), diags, other_sources);
+    } else {
       diags.error(arb::lang::Loc{}, problem);
+    }
     bool parses = c.model != nullptr;
-    bool executable = c.program != nullptr;
+    bool executable = c.program != nullptr && !diags.has_errors();
     if (!json) {
       std::cerr << diags.render();
       if (executable)

@@ -489,6 +489,10 @@ void expect_mutants_killed(const std::vector<std::pair<std::string, std::string>
         ADD_FAILURE() << m.mutant.line << ":" << m.mutant.col << " " << m.mutant.op << " " << m.mutant.from
                       << " -> " << m.mutant.to;
       if (m.verdict == "killed") ++killed[m.mutant.construct];
+      // Dropping the midline invasion leaves the ruleset's own expectation naming a status
+      // it can no longer report: the compiler refuses it before the fuzzer sees it.
+      if (m.verdict == "refused" && m.mutant.construct == "region-reached" && m.mutant.op == "drop")
+        ++killed[m.mutant.construct];
     }
     EXPECT_EQ(r.survived, excused) << w << "/" << b;
   }

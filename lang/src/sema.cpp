@@ -336,6 +336,21 @@ class Checker {
                did_you_mean(value.text, o->choices));
       return false;
     }
+    // Without `one-of`, the value has the option's type (as `--set` checks it).
+    auto numeric = [](const std::string& t) {
+      return !t.empty() && std::all_of(t.begin(), t.end(),
+                                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    };
+    auto boolean = [](const std::string& t) { return t == "true" || t == "false"; };
+    if (o->choices.empty() && boolean(o->value) && !boolean(value.text)) {
+      d_.error(value.loc, "`when`: option `" + o->name + "` takes true or false, not `" + value.text + "`");
+      return false;
+    }
+    if (o->choices.empty() && numeric(o->value) && !numeric(value.text)) {
+      d_.error(value.loc, "`when`: option `" + o->name + "` takes a number, not `" + value.text + "`");
+      return false;
+    }
+    m_.when_tests.push_back(WhenTest{o->name, value.text, negate});
     return (o->value == value.text) != negate;
   }
 
@@ -605,8 +620,14 @@ class Checker {
       use(ConstructId::SetupEmpty, s.loc);
     } else if (!s.args.empty() && s.args[0].is("chess960")) {
       m_.setup_kind = SetupKind::Chess960;
-      if (s.args.size() == 3 && s.args[1].is("default") && s.args[2].kind == ValueKind::String)
+      if (s.args.size() == 3 && s.args[1].is("default") && s.args[2].kind == ValueKind::String) {
         m_.setup_text = s.args[2].text;
+        m_.setup_text_loc = s.args[2].loc;
+      } else if (s.args.size() != 1) {
+        d_.error(
+            s.args[1].loc, "`setup chess960` takes nothing more, or `default \"TEXT\"`",
+            "write `setup chess960 default \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"`");
+      }
       use(ConstructId::SetupChess960, s.loc);
     } else {
       d_.error(s.loc, "`setup` takes a position text, `empty`, or `chess960 [default \"TEXT\"]`");
@@ -677,10 +698,22 @@ class Checker {
     for (const Stmt& c : body(s)) {
       if (c.keyword == "region") {
         use(ConstructId::PlaceRegion, c.loc);
-        if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) m_.place_ranks = ranks(c.args[1]);
+        if (want_args(c, 2, 2, "ranks RANKS")) {
+          if (c.args[0].is("ranks"))
+            m_.place_ranks = ranks(c.args[1]);
+          else
+            d_.error(c.args[0].loc, "expected `ranks`, found `" + c.args[0].text + "`",
+                     "write `region ranks 1..4`");
+        }
       } else if (c.keyword == "first") {
         use(ConstructId::PlaceFirstRoyal, c.loc);
-        if (want_args(c, 1, 1, "royal") && c.args[0].is("royal")) m_.place_first_royal = true;
+        if (want_args(c, 1, 1, "royal")) {
+          if (c.args[0].is("royal"))
+            m_.place_first_royal = true;
+          else
+            d_.error(c.args[0].loc, "expected `royal`, found `" + c.args[0].text + "`",
+                     "write `first royal`");
+        }
       } else if (c.keyword == "pawn" || c.keyword == "other") {
         bool ok = c.keyword == "pawn"
                       ? (c.args.size() == 2 && c.args[0].is("beside") && c.args[1].is("own-pawn"))

@@ -497,4 +497,18 @@ struct Compiled {
 Compiled compile_file(const std::string& path, const std::map<std::string, std::string>& overrides,
                       Diagnostics& diags);
 
+// Checks the expectations of a compiled ruleset without running them: each position loads,
+// each status word is one the ruleset can report, each action text reads as an action.
+// compile_file calls it after check_start (an unusable expectation is a located error).
+bool check_expectations(const Model& m, const std::shared_ptr<const Program>& p, Diagnostics& diags);
+
+// `arbiter check`: a `when` block the options skip is read only for its condition, so the
+// ruleset is compiled again under every setting that reads other blocks, one tested
+// option changed at a time from a setting already checked (`overrides` stay fixed), at
+// most `max_settings` settings in all. Errors not already in `diags` are added to it, each
+// with the `--set` that shows it; their sources go to `keep`. Returns the settings checked.
+std::vector<std::map<std::string, std::string>> check_every_setting(
+    const std::string& path, const std::map<std::string, std::string>& overrides, Diagnostics& diags,
+    std::vector<std::unique_ptr<Source>>& keep, size_t max_settings = 64);
+
 }  // namespace arb::lang

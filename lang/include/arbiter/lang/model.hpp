@@ -91,6 +91,13 @@ struct Expectation {
   Loc loc;
 };
 
+// A `when OPTION = VALUE` (or `!=`) the loader met: the settings worth checking
+// (check_every_setting in compile.hpp) come from these.
+struct WhenTest {
+  std::string option, value;
+  bool negate = false;
+};
+
 struct Model {
   std::string name;
   std::string title;
@@ -156,6 +163,8 @@ struct Model {
   std::vector<ConstructUse> constructs;
   // Every use: the constructs above, then each piece's.
   std::vector<const ConstructUse*> all_constructs() const;
+  // Every `when` condition read, in order (the blocks it skipped are not read further).
+  std::vector<WhenTest> when_tests;
 
   const PieceDef* piece(char letter) const;
   const OptionDef* option(const std::string& name) const;
