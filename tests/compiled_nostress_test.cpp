@@ -320,33 +320,67 @@ TEST(CompiledNoStressWhen, NestsInEveryBlock) {
 }
 
 TEST(CompiledNoStressCompile, CardRulesThatTheLayerCannotRunAreErrors) {
-  // A hand size that is not the level's: the position text could not hold it.
-  auto h = build("ruleset t extends nostress\nhand size 4 keep-order\n");
+  // Hands the layer cannot hold: more than 8 cards, more than the deck can deal.
+  auto h = build("ruleset t extends nostress\nhand size 9 keep-order\n");
   EXPECT_EQ(h->c.program, nullptr);
-  EXPECT_TRUE(has_error(h->diags, 2, 1, "holds hands of 5 cards, not 4")) << h->diags.render();
+  EXPECT_TRUE(has_error(h->diags, 2, 1, "hands of 0..8 cards, not 9")) << h->diags.render();
+  auto small = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*6\n  card king K*4\n}\n");
+  EXPECT_EQ(small->c.program, nullptr);
+  EXPECT_TRUE(has_error(small->diags, 37, 1, "the deck of 10 cards cannot deal two hands of 5"))
+      << small->diags.render();
   // Hands that do not keep their order.
   auto k = build("ruleset t extends nostress\nhand size 5\n");
   EXPECT_TRUE(has_error(k->diags, 2, 1, "keep-order")) << k->diags.render();
-  // A deck of another make-up.
-  auto d = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*56\n}\n");
-  EXPECT_TRUE(has_error(d->diags, 2, 1, "56-card No Stress Chess deck")) << d->diags.render();
-  // No redraw phase with hands.
+  // Card kinds: a letter of no piece, a piece the text cannot write, a card named after
+  // another piece, a count out of bounds, a kind twice, a deck beyond the layer's arrays.
+  auto x = build("ruleset t extends nostress\ndeck shared {\n  card pawn X*30\n  card queen Q*30\n}\n");
+  EXPECT_TRUE(has_error(x->diags, 3, 13, "card letter `X` names no piece")) << x->diags.render();
+  auto c = build(
+      "ruleset t extends nostress\npiece wazir W {\n  betza \"W\"\n}\ndeck shared {\n  card wazir W*30\n  "
+      "card pawn P*30\n}\n");
+  EXPECT_TRUE(has_error(c->diags, 6, 14, "the position text holds the cards P N B R Q K and Again"))
+      << c->diags.render();
+  auto n = build("ruleset t extends nostress\ndeck shared {\n  card knight P*30\n}\n");
+  EXPECT_TRUE(has_error(n->diags, 3, 15, "card `knight` moves the piece `pawn`")) << n->diags.render();
+  auto zero = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*0\n}\n");
+  EXPECT_TRUE(has_error(zero->diags, 3, 15, "a card count must be 1..99, found 0")) << zero->diags.render();
+  auto twice = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*30\n  card pawn P*3\n}\n");
+  EXPECT_TRUE(has_error(twice->diags, 4, 13, "listed twice")) << twice->diags.render();
+  auto big = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*99\n  card knight N*30\n}\n");
+  EXPECT_TRUE(has_error(big->diags, 2, 1, "the card layer holds at most 128")) << big->diags.render();
+  // `again` without Again cards, Again cards without `again`.
+  auto a = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*30\n  again own-pile\n}\n");
+  EXPECT_TRUE(has_error(a->diags, 4, 3, "the deck has no Again cards")) << a->diags.render();
+  auto a2 = build("ruleset t extends nostress\ndeck shared {\n  card again Again*30\n  card pawn P*30\n}\n");
+  EXPECT_TRUE(has_error(a2->diags, 2, 1, "Again cards need `again own-pile`")) << a2->diags.render();
+  // No redraw phase, but the ruleset says when to redraw.
   auto r = build(
       "ruleset t extends nostress\nturn {\n  phase draw-card mandatory\n  phase play-card mandatory\n}\n");
-  EXPECT_TRUE(has_error(r->diags, 2, 1, "need `phase redraw optional`")) << r->diags.render();
+  EXPECT_EQ(r->c.program, nullptr);
+  bool redraw_error = false;
+  for (const auto& e : r->diags.all())
+    redraw_error =
+        redraw_error || e.message.find("`redraw-when` needs `phase redraw optional`") != std::string::npos;
+  EXPECT_TRUE(redraw_error) << r->diags.render();
   // Hands without a deck are refused on the bitboard back end, not ignored.
-  auto n = build("ruleset t extends chess\nhand size 3\n");
-  EXPECT_TRUE(has_error(n->diags, 2, 1, "needs a `deck`")) << n->diags.render();
-  // Castling below the advanced level.
-  auto c = build("ruleset t extends nostress\nwhen level = 3 {\n  castling {\n    rook R\n  }\n}\n");
-  EXPECT_EQ(c->c.program, nullptr) << c->diags.render();
+  auto nd = build("ruleset t extends chess\nhand size 3\n");
+  EXPECT_TRUE(has_error(nd->diags, 2, 1, "needs a `deck`")) << nd->diags.render();
+  // Castling makes the text the advanced game's, whose pawns promote: a level-3 pawn that
+  // stays on the last rank cannot be written there.
+  auto cs = build("ruleset t extends nostress\nwhen level = 3 {\n  castling {\n    rook R\n  }\n}\n");
+  EXPECT_EQ(cs->c.program, nullptr) << cs->diags.render();
+  bool promote_error = false;
+  for (const auto& e : cs->diags.all())
+    promote_error = promote_error || e.message.find("give the pawn `promote") != std::string::npos;
+  EXPECT_TRUE(promote_error) << cs->diags.render();
 }
 
 // ---------------------------------------------------------------------------------------
 // The mutation suite (checker/mutate): every single-point mutant of the ruleset, at every
 // level, against the reference engine. The card rules the ruleset states (Again's two
-// piles, the redraw's two conditions, the escape duty) are killed; hand sizes and deck
-// counts the position text cannot hold are refused; nothing survives.
+// piles, the redraw's two conditions, the escape duty, the hand size and the deck's counts,
+// which the card layer runs as stated while the level's reference keeps No Stress Chess's)
+// are killed, or refused where the layer cannot hold them; nothing survives.
 
 TEST(CompiledNoStressMutants, EveryCardRuleMutantIsKilledOrRefused) {
   if (testing_helpers::fast())
@@ -380,13 +414,13 @@ TEST(CompiledNoStressMutants, EveryCardRuleMutantIsKilledOrRefused) {
   const std::string again = line_of("again own-pile opponent-pile"), redraw = line_of("redraw-when alike"),
                     duty = line_of("escape-duty  #");
   for (const auto& [key, want] : std::vector<std::pair<std::string, std::string>>{
-           {again + ":remove ` own-pile`", "killed"},            // Again looks only at the opponent's pile
-           {again + ":remove ` opponent-pile`", "killed"},       // Again looks only at the own pile
-           {redraw + ":`3` -> `4`", "killed"},                   // four alike needed to redraw
-           {redraw + ":`3` -> `2`", "killed"},                   // two alike suffice
-           {redraw + ":remove ` no-move`", "killed"},            // no redraw when no card allows a move
-           {duty + ":drop `escape-duty`", "killed"},             // in check, any card may be played
-           {line_of("hand size 5") + ":`5` -> `4`", "refused"},  // the position text's hand sizes
+           {again + ":remove ` own-pile`", "killed"},           // Again looks only at the opponent's pile
+           {again + ":remove ` opponent-pile`", "killed"},      // Again looks only at the own pile
+           {redraw + ":`3` -> `4`", "killed"},                  // four alike needed to redraw
+           {redraw + ":`3` -> `2`", "killed"},                  // two alike suffice
+           {redraw + ":remove ` no-move`", "killed"},           // no redraw when no card allows a move
+           {duty + ":drop `escape-duty`", "killed"},            // in check, any card may be played
+           {line_of("hand size 5") + ":`5` -> `4`", "killed"},  // a hand of 4 runs; the reference holds 5
        }) {
     ASSERT_TRUE(verdicts.count(key)) << "no mutant " << key;
     EXPECT_TRUE(verdicts[key].count(want)) << key << " was never " << want;

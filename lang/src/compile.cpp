@@ -65,7 +65,7 @@ class Compiler {
     armies(*p);
     normalize_rampages(*p);
     rules(*p);
-    if (!m_.deck.empty())
+    if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
       bitboard_turn(*p);
@@ -812,7 +812,7 @@ class Compiler {
         d_.error(r.loc, "end condition `" + r.condition + " -> " + r.result + "` is not executable yet");
       }
     }
-    if (!m_.deck.empty()) {
+    if (m_.deck_loc.src) {
       // The card layer: without royal-safe the game ends only by capturing the royal; with
       // it, checkmate and stalemate are judged too (card_generator.cpp).
       if (!p.royal_capture)
