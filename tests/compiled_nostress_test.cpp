@@ -25,7 +25,9 @@
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
 #include "mutate/run_mutants.hpp"
+#include "process.hpp"
 #include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 
@@ -610,3 +612,168 @@ TEST(CompiledNoStressMerged, MultisetWeightsAreTheSequentialDrawsSummedOverOrder
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Issue 23: the ruleset drives the card layer.
+
+// RULINGS 3.4 makes the hand the only difference between levels 2 and 3: level 2 with a
+// hand of 5 (a `when level = 2` block of a ruleset extending nostress) plays exactly as
+// level 3, the level option being no special name to the compiler.
+TEST(CompiledNoStressCards, LevelTwoWithHandsOfFiveIsLevelThree) {
+  auto b =
+      build("ruleset t extends nostress\nwhen level = 2 {\n  hand size 5 keep-order\n}\n", {{"level", "2"}});
+  ASSERT_NE(b->c.program, nullptr) << b->diags.render();
+  ASSERT_EQ(b->c.program->cards->hand_size, 5);
+  auto three = program("3");
+  for (int seed = 1; seed <= 4; ++seed) {
+    auto a = arb::lang::make_compiled_engine(b->c.program);
+    auto c = arb::lang::make_compiled_engine(three);
+    a->set_position("start:" + std::to_string(seed));
+    c->set_position("start:" + std::to_string(seed));
+    ASSERT_EQ(a->position(), c->position()) << seed;
+    EXPECT_EQ(a->perft(3), c->perft(3)) << seed;
+    // Random games: the same action lists (and texts) all along, chance nodes included.
+    std::mt19937_64 rng(static_cast<uint64_t>(seed) * 131 + 7);
+    int plies = 0;
+    for (int ply = 0; ply < 200; ++ply, ++plies) {
+      const std::string pos = c->position();
+      ASSERT_EQ(a->position(), pos) << "seed " << seed << " ply " << ply;
+      ASSERT_EQ(a->chance(), c->chance()) << pos;
+      const std::vector<std::string> la = legal(*a), lc = legal(*c);
+      ASSERT_EQ(la, lc) << pos;
+      if (lc.empty()) break;
+      if (!c->chance() && ply % 10 == 0) ASSERT_EQ(a->perft(2), c->perft(2)) << pos;
+      std::vector<Action> acts;
+      c->legal_actions(acts);
+      const std::string t = canonical(*c, acts[rng() % acts.size()]);
+      play(*a, t);
+      play(*c, t);
+    }
+    EXPECT_GT(plies, 20) << seed;
+  }
+  // Without the block, level 2 keeps its hands of 3 and differs.
+  auto two = engine("2");
+  EXPECT_NE(two->perft(3), engine("3")->perft(3));
+}
+
+std::string plain4_path() {
+  return testing_helpers::source_path("corpus/rulesets/nostress-plain4.rules");
+}
+
+// A designer's deck (corpus/rulesets/nostress-plain4.rules): P*12 N*8 B*8 R*8 Q*8 K*6, no
+// Again card, hands of 4 at level 3.
+//
+// Seed 1 deals (shuffle of PPPPPPPPPPPPNNNNNNNNBBBBBBBBRRRRRRRRQQQQQQQQKKKKKK, White first):
+//   rnbqkbnr/ppp2ppp/4p3/3p4/3P4/4P3/PPP2PPP/RNBQKBNR w - - 0 1 level:3
+//   pile:KQKPKBPBPPNRRBKNPQRBPNPNKKRQQBPNBQPRBPPRRN wdiscard:- bdiscard:- whand:PQBN bhand:QRQN
+//   reshuffle:2
+// perft 1: White draws the pile's top K and holds P Q B N K (no three alike, every card
+// moves a piece: no redraw, no pass). Moves per kind on the advanced-pawns board:
+//   P: a2 b2 c2 f2 g2 h2 one or two squares (12), e3-e4 (1), d4 blocked by d5: 13
+//   N: b1-a3 c3 d2, g1-f3 h3 e2: 6
+//   B: c1-d2 (e3 is White's), f1-e2 d3 c4 b5 a6: 6
+//   Q: d1-d2 d3, d1-e2 f3 g4 h5: 6
+//   K: e1-d2 e2: 2
+//   33 = 13 + 6 + 6 + 6 + 2.
+// perft 2: after any of these, Black draws the next card, Q, and holds Q R Q N Q:
+//   Q: d8-d7 d6, d8-e7 f6 g5 h4 (h4 a capture after h2-h4): 6
+//   R: both rooks are shut in: one pass `R:pass` (RULINGS 3.9): 1
+//   N: b8-a6 c6 d7 (a6 a capture after Ba6), g8-f6 h6 e7: 6
+//   redraw: three queens alike (redraw-when alike 3): 1
+// No White move changes these counts (none reaches d6 d7 e7 f6 g5 or blocks a knight; at
+// level 3 a check such as Bb5+ restricts nothing): 14 each, 33 * 14 = 462.
+TEST(CompiledNoStressCards, DesignersDeckWithoutAgainCards) {
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled c = arb::lang::compile_file(plain4_path(), {}, diags);
+  ASSERT_NE(c.program, nullptr) << diags.render();
+  ASSERT_TRUE(c.program->cards);
+  EXPECT_EQ(c.program->cards->rules.deck, (std::array<int, 7>{12, 8, 8, 8, 8, 6, 0}));
+  EXPECT_EQ(c.program->cards->hand_size, 4);
+  auto e = arb::lang::make_compiled_engine(c.program);
+  const std::string start =
+      "rnbqkbnr/ppp2ppp/4p3/3p4/3P4/4P3/PPP2PPP/RNBQKBNR w - - 0 1 level:3 "
+      "pile:KQKPKBPBPPNRRBKNPQRBPNPNKKRQQBPNBQPRBPPRRN wdiscard:- bdiscard:- whand:PQBN bhand:QRQN "
+      "reshuffle:2";
+  ASSERT_EQ(e->position(), start);
+  EXPECT_EQ(e->perft(1), 33u);
+  EXPECT_EQ(e->perft(2), 462u);
+  std::vector<std::string> l = legal(*e);
+  EXPECT_EQ(std::count_if(l.begin(), l.end(), [](const std::string& t) { return t.rfind("K:", 0) == 0; }), 2);
+  // The text is the deck's: against No Stress Chess's 56 cards it is refused.
+  EXPECT_THROW(arb::parse_nostress(start), arb::PositionError);
+  arb::CardRules rules;
+  rules.deck = {12, 8, 8, 8, 8, 6, 0};
+  rules.hand_size = 4;
+  EXPECT_EQ(arb::format_nostress(arb::parse_nostress(start, rules)), start);
+  // Again never appears, in actions or card zones, along random games (reshuffles too).
+  int plies = 0, reshuffles = 0;
+  for (int seed = 1; seed <= 6; ++seed) {
+    auto g = arb::lang::make_compiled_engine(c.program);
+    g->set_position("start:" + std::to_string(seed));
+    std::mt19937_64 rng(static_cast<uint64_t>(seed) * 17);
+    for (int ply = 0; ply < 300; ++ply) {
+      const std::string pos = g->position();
+      const arb::NoStressPosition np = arb::parse_nostress(pos, rules);
+      const std::string cards =
+          np.pile.known + np.discard[0] + np.discard[1] + np.hand[0].known + np.hand[1].known;
+      ASSERT_EQ(cards.find('A'), std::string::npos) << pos;
+      if (np.discard[0].empty() && np.discard[1].empty() && ply > 0) ++reshuffles;
+      std::vector<Action> acts;
+      g->legal_actions(acts);
+      if (acts.empty()) break;
+      for (const Action& a : acts) ASSERT_NE(canonical(*g, a).rfind("A:", 0), 0u) << pos;
+      g->apply(acts[rng() % acts.size()]);
+      ++plies;
+    }
+  }
+  EXPECT_GT(plies, 300);
+  EXPECT_GT(reshuffles, 0);
+  // `arbiter perft` runs it.
+  auto out = testing_process::run_arbiter({"perft", "--rules", plain4_path(), "--depth", "2"});
+  EXPECT_EQ(out.code, 0) << out;
+  EXPECT_EQ(out.last_line(), "nodes 462") << out;
+}
+
+// The registry hands the No Stress reference the deck and hand a descendant states, and
+// nothing more for the bundled deck and the levels' hands.
+TEST(CompiledNoStressCards, RegistryPassesDeckAndHandToTheReference) {
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled plain = arb::lang::compile_file(plain4_path(), {{"seed", "3"}}, diags);
+  ASSERT_NE(plain.program, nullptr) << diags.render();
+  auto r = arb::registry::reference_of(plain, {});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->variant, "nostress");
+  EXPECT_EQ(r->options, (std::map<std::string, std::string>{{"deck", "P12N8B8R8Q8K6"},
+                                                            {"hand-size", "4"},
+                                                            {"level", "3"},
+                                                            {"seed", "3"},
+                                                            {"setup-advanced-pawns", "true"}}));
+  // Level 2 of the designer's ruleset keeps level 2's hand: only the deck is passed.
+  arb::lang::Compiled plain2 = arb::lang::compile_file(plain4_path(), {{"level", "2"}}, diags);
+  ASSERT_NE(plain2.program, nullptr) << diags.render();
+  auto r2 = arb::registry::reference_of(plain2, {});
+  ASSERT_TRUE(r2);
+  EXPECT_EQ(r2->options.at("level"), "2");
+  EXPECT_EQ(r2->options.count("hand-size"), 0u);
+  EXPECT_EQ(r2->options.at("deck"), "P12N8B8R8Q8K6");
+  // Level 2 with hands of 5 is level 3's game: the reference of level 3, no extra options.
+  auto b =
+      build("ruleset t extends nostress\nwhen level = 2 {\n  hand size 5 keep-order\n}\n", {{"level", "2"}});
+  ASSERT_NE(b->c.program, nullptr) << b->diags.render();
+  auto r5 = arb::registry::reference_of(b->c, {});
+  ASSERT_TRUE(r5);
+  EXPECT_EQ(r5->options.at("level"), "3");
+  EXPECT_EQ(r5->options.count("hand-size") + r5->options.count("deck"), 0u);
+  auto ref = arb::registry::make_reference(b->c, {});
+  ASSERT_NE(ref, nullptr);
+  auto comp = arb::lang::make_compiled_engine(b->c.program);
+  EXPECT_EQ(ref->position(), comp->position());
+  EXPECT_EQ(ref->perft(3), comp->perft(3));
+  // The bundled ruleset has a reference of its own name: the options as given.
+  arb::lang::Compiled bundled =
+      arb::lang::compile_file(testing_helpers::ruleset_path("nostress"), {{"level", "1"}}, diags);
+  auto rb = arb::registry::reference_of(bundled, {{"level", "1"}});
+  ASSERT_TRUE(rb);
+  EXPECT_EQ(rb->variant, "nostress");
+  EXPECT_EQ(rb->options, (std::map<std::string, std::string>{{"level", "1"}}));
+}
