@@ -1,7 +1,8 @@
 // The compile step of the card layer: a model with a `deck` becomes Program::cards. The
-// layer runs No Stress Chess's turn (RULINGS 3.3-3.5): `phase draw-card`, `phase
-// play-card`, optionally `phase redraw`, over a shared deck whose position text is
-// arbiter/nostress_text.hpp's; anything else a ruleset states about cards is a located
+// layer runs a card turn (RULINGS 3.3-3.5): `phase draw-card`, `phase play-card`,
+// optionally `phase redraw`, over the deck, hand, Again piles and redraw conditions the
+// ruleset states; the position text is arbiter/nostress_text.hpp's, checked against that
+// deck and hand (CardRules). Anything else a ruleset states about cards is a located
 // error here, never ignored.
 #include <algorithm>
 
