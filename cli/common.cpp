@@ -125,6 +125,13 @@ Loaded load_engine(const Common& c) {
     }
     try {
       l.engine = arb::registry::make_reference(l.variant, parse_sets(c.sets));
+      if (!l.engine && c.variant.empty()) {
+        // A ruleset descending from a variant with a reference (a designer's No Stress
+        // deck): compiled, to read the deck and hand it states (registry::reference_of).
+        arb::lang::Diagnostics cd;
+        arb::lang::Compiled full = compile_ruleset(path, parse_sets(c.sets), cd);
+        if (full.program) l.engine = arb::registry::make_reference(full, parse_sets(c.sets));
+      }
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--set: ") + e.what());
     }

@@ -91,10 +91,14 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
-  // The reference plays the game the --set options choose too (No Stress Chess's level).
+  // The reference plays the game the --set options choose too (No Stress Chess's level),
+  // and a ruleset descending from a variant with a reference gets that reference with the
+  // options stating what it changes (a deck, a hand: registry::reference_of).
   const auto sets = parse_sets(c.sets);
+  auto ref_of = arb::registry::reference_of(l.compiled, sets);
+  if (!ref_of) throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
   try {
-    if (!arb::registry::make_reference(l.variant, sets))
+    if (!arb::registry::make_reference(ref_of->variant, ref_of->options))
       throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("the reference engine refuses the --set options: ") + e.what());
@@ -102,7 +106,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   auto program = l.compiled.program;
   std::string variant = l.variant;
   arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory right = [variant, sets] { return arb::registry::make_reference(variant, sets); };
+  arb::fuzz::EngineFactory right = [ref_of] {
+    return arb::registry::make_reference(ref_of->variant, ref_of->options);
+  };
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
   std::string sets_text;

@@ -100,7 +100,7 @@ class Compiler {
     armies(*p);
     normalize_rampages(*p);
     rules(*p);
-    if (!m_.deck.empty())
+    if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
       bitboard_turn(*p);
@@ -410,7 +410,7 @@ class Compiler {
   std::string dead_position_undecided(const Program& p) const {
     if (m_.unbounded) return "the board is unbounded";
     if (p.width < 3 || p.height < 3) return "the board is smaller than 3 x 3";
-    if (!m_.deck.empty()) return "cards decide which piece moves";
+    if (m_.deck_loc.src) return "cards decide which piece moves";
     if (!m_.armies.empty()) return "the game has armies";
     if (!p.checkmate_loses || !p.stalemate_draw) return "checkmate is not the only loss";
     if (p.royal_capture) return "capturing a royal piece wins";
@@ -896,7 +896,7 @@ class Compiler {
             "checkmate as the only loss, and knights and bishops (lang/README.md, \"End conditions\")");
       }
     }
-    if (!m_.deck.empty()) {
+    if (m_.deck_loc.src) {
       // The card layer: without royal-safe the game ends only by capturing the royal; with
       // it, checkmate and stalemate are judged too (card_generator.cpp).
       if (!p.royal_capture)
