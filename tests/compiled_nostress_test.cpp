@@ -642,7 +642,9 @@ TEST(CompiledNoStressCards, LevelTwoWithHandsOfFiveIsLevelThree) {
       const std::vector<std::string> la = legal(*a), lc = legal(*c);
       ASSERT_EQ(la, lc) << pos;
       if (lc.empty()) break;
-      if (!c->chance() && ply % 10 == 0) ASSERT_EQ(a->perft(2), c->perft(2)) << pos;
+      if (!c->chance() && ply % 10 == 0) {
+        ASSERT_EQ(a->perft(2), c->perft(2)) << pos;
+      }
       std::vector<Action> acts;
       c->legal_actions(acts);
       const std::string t = canonical(*c, acts[rng() % acts.size()]);
