@@ -14,6 +14,7 @@
 
 #include "arbiter/notation.hpp"
 #include "helpers.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -188,6 +189,37 @@ TEST(DesignerDeadPositions, AKingSpelledOtherwiseIsStillAKingAndOtherEndsLeaveIt
   EXPECT_EQ(chess->status().reason, "insufficient-material");
   chess->set_position("k7/8/8/8/8/8/8/1b4BK w - - 0 1");  // b1 and g1: both colours, a mate exists
   EXPECT_EQ(chess->status().result, arb::Result::Ongoing);
+}
+
+// ---------------------------------------------------------------------------------------
+// The solver on designer rulesets, through the command a designer runs.
+
+TEST(DesignerSolve, MatesInTheDesignersOwnRules) {
+  using testing_process::run_arbiter;
+  // Knightmate: Bb7 mates the royal knight a8 (its squares b6 and c7 are the white royal
+  // knight's), and no mate is shorter than one move.
+  auto km = run_arbiter({"solve", "--rules", source_path("corpus/rulesets/knightmate.rules"), "--position",
+                         "k7/8/B7/3K4/8/8/8/8 w - - 0 1", "--goal", "mate", "--depth", "2", "--json"});
+  ASSERT_EQ(km.code, 0) << km;
+  EXPECT_NE(km.last_line().find("\"result\":\"win\",\"moves\":1,\"line\":[\"a6b7\"]"), std::string::npos)
+      << km;
+  // The same position in chess is a dead draw: no mate at any depth, proved at once.
+  auto chess = run_arbiter({"solve", "--variant", "chess", "--position", "k7/8/B7/3K4/8/8/8/8 w - - 0 1",
+                            "--goal", "mate", "--depth", "2", "--json"});
+  ASSERT_EQ(chess.code, 0) << chess;
+  EXPECT_NE(chess.last_line().find("\"result\":\"none\""), std::string::npos) << chess;
+  // Berolina: the pawn g6 takes straight ahead, so it guards g7, and Ra8 mates the king h8
+  // (g8 is the rook's, h7 its own pawn's). In chess the pawn guards f7 and h7, the king
+  // escapes to g7: no mate in one.
+  for (auto [rules, want] : std::vector<std::pair<std::string, std::string>>{
+           {source_path("corpus/rulesets/berolina.rules"),
+            "\"result\":\"win\",\"moves\":1,\"line\":[\"a1a8\"],\"keys\":[\"a1a8\"]"},
+           {ruleset_path("chess"), "\"result\":\"none\""}}) {
+    auto r = run_arbiter({"solve", "--rules", rules, "--position", "7k/7p/6P1/8/8/8/8/R5K1 w - - 0 1",
+                          "--goal", "mate", "--depth", "1", "--all-keys", "--json"});
+    ASSERT_EQ(r.code, 0) << r;
+    EXPECT_NE(r.last_line().find(want), std::string::npos) << rules << "\n" << r;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
