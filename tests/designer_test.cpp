@@ -223,6 +223,31 @@ TEST(DesignerSolve, MatesInTheDesignersOwnRules) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Game records of a designer's variant: `arbiter validate --rules FILE`.
+
+TEST(DesignerValidate, RecordsAreJudgedByTheDesignersRules) {
+  using testing_process::run_arbiter;
+  TempDir dir;
+  // Valid in Knightmate (the royal knights hop out: 2.Kf3 and 2...Kd6), not in chess.
+  std::string good =
+      dir.write("good.pgn", "[Event \"km\"]\n[Result \"*\"]\n\n1. e4 e5 2. Kf3 Kd6 3. Kxe5 Ke8 *\n");
+  // Invalid in Knightmate: the royal piece does not step like a king.
+  std::string bad = dir.write("bad.pgn", "[Event \"km\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke2 *\n");
+  const std::string km = source_path("corpus/rulesets/knightmate.rules");
+  auto ok = run_arbiter({"validate", "--rules", km, "--json", good});
+  EXPECT_EQ(ok.code, 0) << ok;
+  EXPECT_NE(ok.out.find("\"valid\":true"), std::string::npos) << ok;
+  auto as_chess = run_arbiter({"validate", "--variant", "chess", good});
+  EXPECT_EQ(as_chess.code, 1) << as_chess;
+  auto wrong = run_arbiter({"validate", "--rules", km, bad});
+  EXPECT_EQ(wrong.code, 1) << wrong;
+  EXPECT_NE(wrong.out.find("ply 3 `Ke2`"), std::string::npos) << wrong;
+  // A ruleset that does not exist is unusable input.
+  auto missing = run_arbiter({"validate", "--rules", dir.path() + "/none.rules", good});
+  EXPECT_EQ(missing.code, 2) << missing;
+}
+
+// ---------------------------------------------------------------------------------------
 // Knightmate against Fairy-Stockfish 11.1 (Debian's `fairy-stockfish`, UCI_Variant
 // knightmate, `go perft N`), counts measured 2026-11-26 and stored here.
 

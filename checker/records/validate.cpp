@@ -703,7 +703,10 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   const Tag* vtag = tag_at("Variant");
   const Tag* rtag = tag_at("Rules");
   std::string path, vname;
-  if (rtag && !trim(rtag->value).empty()) {
+  if (!cache_.forced_rules().empty()) {
+    path = cache_.forced_rules();
+    rtag = nullptr;
+  } else if (rtag && !trim(rtag->value).empty()) {
     fs::path rp = trim(rtag->value);
     if (rp.is_relative() && !dir.empty()) rp = fs::path(dir) / rp;
     path = rp.string();
