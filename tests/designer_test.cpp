@@ -241,7 +241,17 @@ TEST(DesignerValidate, RecordsAreJudgedByTheDesignersRules) {
   EXPECT_EQ(as_chess.code, 1) << as_chess;
   auto wrong = run_arbiter({"validate", "--rules", km, bad});
   EXPECT_EQ(wrong.code, 1) << wrong;
-  EXPECT_NE(wrong.out.find("ply 3 `Ke2`"), std::string::npos) << wrong;
+  // Explained by the engine's movement, not chess's: the royal knight cannot reach e2.
+  EXPECT_NE(wrong.out.find("ply 3 `Ke2`: no king (e1) can reach e2 [no-piece-reaches]"), std::string::npos)
+      << wrong;
+  // A hop onto a square the rook d8 attacks leaves the royal piece attacked.
+  std::string into = dir.write("into.pgn",
+                               "[Event \"km\"]\n[SetUp \"1\"]\n[FEN \"3r1k2/8/8/8/8/8/8/4K3 w - - 0 1\"]\n"
+                               "[Result \"*\"]\n\n1. Kd3 *\n");
+  auto check = run_arbiter({"validate", "--rules", km, into});
+  EXPECT_EQ(check.code, 1) << check;
+  EXPECT_NE(check.out.find("`Kd3`: the king would move into check [king-in-check]"), std::string::npos)
+      << check;
   // A ruleset that does not exist is unusable input.
   auto missing = run_arbiter({"validate", "--rules", dir.path() + "/none.rules", good});
   EXPECT_EQ(missing.code, 2) << missing;
