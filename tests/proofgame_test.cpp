@@ -306,7 +306,7 @@ TEST(ProofGame, Command) {
   EXPECT_EQ(none.code, 0) << none.err;
   EXPECT_NE(none.out.find("\"result\":\"none\""), std::string::npos) << none.out;
   // Unusable input: exit 2 with a message.
-  auto bad = run_arbiter({"proofgame", "--variant", "chessme", "--goal", "mate"});
+  auto bad = run_arbiter({"proofgame", "--variant", "chessme", "--goal", "checkmated"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--goal"), std::string::npos) << bad.err;
   auto hidden = run_arbiter({"proofgame", "--variant", "chessme", "--position",
