@@ -223,6 +223,43 @@ TEST(DesignerSolve, MatesInTheDesignersOwnRules) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Proof games on each designer variant: the shortest game to the goal, proved shortest,
+// and the final position has the goal's status on a fresh engine.
+
+TEST(DesignerProofgame, ShortestGamesToEachVariantsEnd) {
+  using testing_process::run_arbiter;
+  struct Case {
+    const char* file;
+    const char* goal;
+    const char* max_plies;
+    int plies;
+    const char* status;  // what `moves` says of the final position
+  };
+  const std::vector<Case> cases = {
+      {"knightmate.rules", "mate", "4", 4, "checkmate"},  // 1.Kf3 e5 2.Qe1 Qf6#
+      {"berolina.rules", "mate", "4", 5, "checkmate"},    // 1.de3 h6 2.Qd6 fg6 3.Qxg6#
+      {"nostress-plain4.rules", "reason:royal-capture", "4", 4, "royal-capture"},
+      {"chessme-hand4.rules", "mate", "3", 4, "checkmate"},
+  };
+  for (const Case& c : cases) {
+    if (fast() && std::string(c.file) == "chessme-hand4.rules") continue;  // 4 s unsanitized
+    const std::string rules = source_path(std::string("corpus/rulesets/") + c.file);
+    auto r =
+        run_arbiter({"proofgame", "--rules", rules, "--goal", c.goal, "--max-plies", c.max_plies, "--json"});
+    ASSERT_EQ(r.code, 0) << c.file << "\n" << r;
+    const std::string j = r.last_line();
+    EXPECT_NE(j.find("\"plies\":" + std::to_string(c.plies) + ","), std::string::npos) << c.file << "\n" << j;
+    EXPECT_NE(j.find("\"proved_shortest\":true"), std::string::npos) << c.file << "\n" << j;
+    const size_t at = j.find("\"final\":\"");
+    ASSERT_NE(at, std::string::npos) << j;
+    const std::string final_pos = j.substr(at + 9, j.find('"', at + 9) - (at + 9));
+    auto m = run_arbiter({"moves", "--rules", rules, "--position", final_pos, "--json"});
+    EXPECT_NE(m.out.find(std::string("\"reason\":\"") + c.status + "\""), std::string::npos) << c.file << "\n"
+                                                                                             << m;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Game records of a designer's variant: `arbiter validate --rules FILE`.
 
 TEST(DesignerValidate, RecordsAreJudgedByTheDesignersRules) {
