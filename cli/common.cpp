@@ -81,7 +81,7 @@ std::string rules_path(const Common& c) {
   }
   if (c.variant_given && c.variant.empty())
     throw UsageError("--variant needs a name (omit it for the default, chess)");
-  std::string v = c.variant.empty() ? "chess" : c.variant;
+  std::string v = c.variant.empty() ? arb::registry::default_variant() : c.variant;
   if (v.find_first_of("/\\") != std::string::npos || v == "." || v == "..")
     throw UsageError("--variant `" + v + "`: a variant name, not a path (use --rules FILE)");
   fs::path p = rulesets_dir() / (v + ".rules");
@@ -148,13 +148,12 @@ Loaded load_engine(const Common& c) {
     position = "start:" + c.seed;
     // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
     // seed, each engine running its own procedure (the same die; README, Chess 2).
-    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup : l.variant == "chess2";
-    if (dice) {
-      const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
-      const int n =
-          l.compiled.program ? arb::lang::chess960_dice_start(seed) : arb::ref::chess2_dice_start(seed);
-      position = "start:" + std::to_string(n);
-    }
+    const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
+    if (l.compiled.program && l.compiled.program->chess960_setup)
+      position = "start:" + std::to_string(arb::lang::chess960_dice_start(seed));
+    else if (!l.compiled.program)
+      if (auto n = arb::registry::reference_dice_start(l.variant, seed))
+        position = "start:" + std::to_string(*n);
   }
   if (position.empty() && c.engine != "compiled") position = "start";
   if (!position.empty()) {

@@ -82,6 +82,15 @@ std::string names() {
   return s;
 }
 
+std::string default_variant() {
+  return "chess";
+}
+
+std::optional<int> reference_dice_start(const std::string& variant, uint64_t seed) {
+  if (variant == "chess2") return ref::chess2_dice_start(seed);
+  return std::nullopt;
+}
+
 std::unique_ptr<Engine> make_reference(const std::string& variant,
                                        const std::map<std::string, std::string>& options) {
   return ref::make_reference_engine(variant, options);

@@ -36,6 +36,14 @@ std::optional<Variant> find(const std::string& name);
 // "chess chessembly ..." for messages.
 std::string names();
 
+// The variant a command plays when none is named (standard chess).
+std::string default_variant();
+
+// A variant whose reference engine builds its start by a dice procedure from a seed (Chess
+// 2: README, "The dice start"): the Chess960 number of the start the reference builds from
+// `seed`; nullopt for every other variant.
+std::optional<int> reference_dice_start(const std::string& variant, uint64_t seed);
+
 // The reference engine of a variant with its options, or nullptr when it has none.
 // Throws std::invalid_argument for an option it does not have or a bad value.
 std::unique_ptr<Engine> make_reference(const std::string& variant,
