@@ -148,12 +148,14 @@ Loaded load_engine(const Common& c) {
     position = "start:" + c.seed;
     // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
     // seed, each engine running its own procedure (the same die; README, Chess 2).
-    const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
-    if (l.compiled.program && l.compiled.program->chess960_setup)
-      position = "start:" + std::to_string(arb::lang::chess960_dice_start(seed));
-    else if (!l.compiled.program)
-      if (auto n = arb::registry::reference_dice_start(l.variant, seed))
-        position = "start:" + std::to_string(*n);
+    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup
+                                         : arb::registry::reference_dice_start(l.variant, 0).has_value();
+    if (dice) {
+      const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
+      const int n = l.compiled.program ? arb::lang::chess960_dice_start(seed)
+                                       : *arb::registry::reference_dice_start(l.variant, seed);
+      position = "start:" + std::to_string(n);
+    }
   }
   if (position.empty() && c.engine != "compiled") position = "start";
   if (!position.empty()) {
