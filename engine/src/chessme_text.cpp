@@ -14,6 +14,7 @@ namespace arb {
 namespace {
 
 constexpr std::string_view kOrder = "KQRBNP";
+constexpr std::array<int, 6> kLimit = {1, 1, 2, 2, 2, 8};  // tiles per side, K Q R B N P
 
 [[noreturn]] void fail(const std::string& msg, size_t col) {
   throw PositionError(msg, col);
@@ -89,7 +90,7 @@ uint64_t splitmix_next(uint64_t& state) {
 
 }  // namespace
 
-ChessMePosition parse_chessme(std::string_view text, const TileRules& rules) {
+ChessMePosition parse_chessme(std::string_view text) {
   static const char* kNames[6] = {"pieces",     "side to move",  "hands",
                                   "draw piles", "capture piles", "fullmove number"};
   std::vector<Field> fields = split_fields(text);
@@ -143,10 +144,10 @@ ChessMePosition parse_chessme(std::string_view text, const TileRules& rules) {
   std::array<Field, 2> caps = split_pair(fields[4], "capture piles");
   for (int c = 0; c < 2; ++c) {
     parse_tiles(hands[c], c, c == 0 ? "White hand" : "Black hand", false, p.hand[c]);
-    if (p.hand[c].size() > static_cast<size_t>(std::max(0, rules.hand_size)))
+    if (p.hand[c].size() > 3)
       fail(std::string(side_name(c)) + "'s hand holds " + std::to_string(p.hand[c].size()) +
-               " tiles, at most " + std::to_string(rules.hand_size),
-           hands[c].col + static_cast<size_t>(std::max(0, rules.hand_size)));
+               " tiles, at most 3",
+           hands[c].col + 3);
   }
   for (int c = 0; c < 2; ++c)
     p.pile_known[c] =
@@ -191,9 +192,9 @@ ChessMePosition parse_chessme(std::string_view text, const TileRules& rules) {
   }
   std::array<std::array<int, 6>, 2> count{};
   for (const auto& t : tiles) {
-    if (++count[t[0]][t[1]] > rules.set[t[1]])
+    if (++count[t[0]][t[1]] > kLimit[t[1]])
       fail(std::string("too many ") + kOrder[t[1]] + " tiles for " + side_name(static_cast<int>(t[0])) +
-               " (a set holds " + std::to_string(rules.set[t[1]]) + ")",
+               " (a set holds " + std::to_string(kLimit[t[1]]) + ")",
            t[2]);
   }
 

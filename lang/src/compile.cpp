@@ -754,19 +754,11 @@ class Compiler {
                "on the unbounded grid the executable turn is `phase move mandatory`, `phase place optional`, "
                "`phase draw after place`");
     g->adjacency_rule = m_.adjacency_rule;
-    // The grid deals `hand size N` tiles at the start and draws one after each placement, so
-    // a hand holds N tiles while the pile lasts (RULINGS 2.3-2.4 with N = 3). A first deal
-    // of other than N (`draw M`) is refused, not ignored.
-    if (m_.hand_size < 1 || m_.hand_size > 8)
-      d_.error(m_.hand_loc, "hands of " + std::to_string(m_.hand_size) +
-                                " tiles are not executable on the unbounded grid (1 to 8)");
-    else if (m_.hand_draw != m_.hand_size)
-      d_.error(
-          m_.hand_loc,
-          "a first deal of " + std::to_string(m_.hand_draw) + " tiles into a hand of " +
-              std::to_string(m_.hand_size) + " is not executable yet on the unbounded grid",
-          "write `hand size " + std::to_string(m_.hand_size) + " draw " + std::to_string(m_.hand_size) + "`");
-    g->tiles.hand_size = m_.hand_size;
+    // The grid runs hands of three tiles, all drawn at the start (the ChessMe position text
+    // holds at most three); any other hand is refused, not ignored.
+    if (m_.hand_size != 3 || m_.hand_draw != 3)
+      d_.error(m_.hand_loc,
+               "hands other than `hand size 3 draw 3` are not executable yet on the unbounded grid");
     for (const ConstructUse& u : m_.constructs)
       if (u.id == ConstructId::Hand && u.has("keep-order"))
         d_.error(u.arg("keep-order").loc, "`keep-order` hands are not executable yet on the unbounded grid");
@@ -792,40 +784,6 @@ class Compiler {
                "placements that escape check are not executable yet (add `no-escape-from-check`)");
     if (g->place && g->pawn_type < 0)
       d_.error(m_.turn_loc, "placements next to `own-pawn` need a piece named pawn");
-    // Each side's set of tiles: its pieces in the setup and its pile (the position text
-    // writes K Q R B N P tiles).
-    {
-      static const std::string kTileLetters = "KQRBNP";
-      std::array<int, 6> set{};
-      bool letters_ok = true;
-      for (char l : m_.pile) {
-        size_t t = kTileLetters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(l))));
-        if (t == std::string::npos) {
-          d_.error(m_.pile_loc.src ? m_.pile_loc : m_.turn_loc,
-                   std::string("a `") + l +
-                       "` tile: the unbounded grid's position text holds K Q R B N P tiles only");
-          letters_ok = false;
-          break;
-        }
-        ++set[t];
-      }
-      if (m_.setup_kind == SetupKind::Text && letters_ok) {
-        // White's pieces of the setup: upper-case letters at the start of each item.
-        std::string_view text = m_.setup_text;
-        size_t i = 0;
-        while (i < text.size()) {
-          size_t comma = text.find(',', i);
-          if (comma == std::string_view::npos) comma = text.size();
-          if (comma > i) {
-            char l = text[i];
-            size_t t = kTileLetters.find(l);
-            if (t != std::string::npos) ++set[t];
-          }
-          i = comma + 1;
-        }
-      }
-      g->tiles.set = set;
-    }
     if (m_.setup_kind != SetupKind::Text) {
       d_.error(m_.setup_loc, "the unbounded grid needs a setup text of pieces");
     } else {

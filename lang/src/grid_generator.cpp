@@ -102,7 +102,7 @@ class GridGenerator final : public Engine {
       }
       pos = start_position(seed);
     } else {
-      pos = parse_chessme(t, g_.tiles);
+      pos = parse_chessme(t);
     }
     GridGenerator fresh(p_, 0);
     fresh.load(pos);
@@ -551,7 +551,7 @@ class GridGenerator final : public Engine {
   }
 
   ChessMePosition start_position(uint64_t seed) const {
-    ChessMePosition pos = parse_chessme(g_.setup_pieces + " w -/- -/- -/- 1", g_.tiles);
+    ChessMePosition pos = parse_chessme(g_.setup_pieces + " w -/- -/- -/- 1");
     for (int c = 0; c < 2; ++c) {
       std::string tiles =
           g_.pile_shuffled ? shuffle_tiles(g_.pile, seed, c == 0 ? Color::White : Color::Black) : g_.pile;

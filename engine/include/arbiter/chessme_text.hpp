@@ -8,7 +8,7 @@
 //      descending, then file ascending; `-` when no piece is in play.
 //   2. side to move: `w` or `b`.
 //   3. hands `WHITE/BLACK`: letters in the order K Q R B N P (upper case for White, lower
-//      case for Black), `-` for an empty hand; at most 3 tiles each (TileRules::hand_size).
+//      case for Black), `-` for an empty hand; at most 3 tiles each.
 //   4. draw piles `WHITE/BLACK`: in pile order, TOP FIRST (not sorted); `-` empty, `?`
 //      unknown (a puzzle that does not say what is left).
 //   5. capture piles `WHITE/BLACK`: White's pile holds the Black pieces White captured
@@ -23,14 +23,12 @@
 // It rejects, with PositionError(message, 0-based column): unknown letters, a letter of
 // the wrong case in a one-colour field, duplicate squares, missing fields, bad numbers, a
 // hand over 3 tiles, a side without exactly one king on the board, more tiles of a type
-// for one side than its 16-tile set holds (K1 Q1 R2 B2 N2 P8; both limits are TileRules',
-// a ruleset's own from its `pile` and `hand size`; counted over its board
+// for one side than its 16-tile set holds (K1 Q1 R2 B2 N2 P8, counted over its board
 // pieces, hand, draw pile and the opponent's capture pile; a promotion exchange keeps
 // these totals constant), and text after the last field. Fields may be separated by runs
 // of spaces or tabs, and surrounding blanks are ignored, as in the FEN reader.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -51,23 +49,9 @@ struct ChessMePosition {
   int fullmove = 1;
 };
 
-// What the text may hold besides its grammar, from the game's rules: each side's set of
-// tiles (board pieces, hand, draw pile and the opponent's capture pile together, per type
-// in K Q R B N P order) and the most tiles a hand holds. The defaults are ChessMe's
-// (RULINGS 2.3): K1 Q1 R2 B2 N2 P8, hands of 3. A ruleset's own (`pile`, `hand size N`) come
-// from its compiled program.
-struct TileRules {
-  std::array<int, 6> set = {1, 1, 2, 2, 2, 8};
-  int hand_size = 3;
-  friend bool operator==(const TileRules& a, const TileRules& b) {
-    return a.set == b.set && a.hand_size == b.hand_size;
-  }
-};
-
 // Parses the text above. The returned pieces are in canonical order, hands and capture
-// piles in K Q R B N P order. Throws PositionError; a hand over `rules.hand_size` tiles or
-// more tiles of a type than `rules.set` holds is refused (the defaults: ChessMe's).
-ChessMePosition parse_chessme(std::string_view text, const TileRules& rules = {});
+// piles in K Q R B N P order. Throws PositionError.
+ChessMePosition parse_chessme(std::string_view text);
 
 // Writes the canonical text (sorts pieces, hands and capture piles; keeps pile order).
 std::string format_chessme(const ChessMePosition& p);

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/chessme_text.hpp"
 #include "arbiter/engine.hpp"
 #include "arbiter/lang/diagnostics.hpp"
 #include "arbiter/lang/model.hpp"
@@ -328,9 +327,6 @@ struct GridProgram {
   bool adjacency_rule = true;
   int hand_size = 3, hand_draw = 3;
   std::string pile;  // each side's pile before shuffling (upper case)
-  // What the position text may hold: each side's set (its setup pieces and its pile) and
-  // the hand size (chessme_text.hpp).
-  TileRules tiles;
   bool pile_shuffled = true;
   uint64_t seed = 1;
   std::string setup_pieces;  // the pieces field of the start
