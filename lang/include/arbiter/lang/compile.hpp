@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "arbiter/chessme_text.hpp"
 #include "arbiter/engine.hpp"
 #include "arbiter/lang/diagnostics.hpp"
 #include "arbiter/lang/model.hpp"
@@ -334,6 +335,15 @@ struct GridProgram {
   bool place_pawn_beside = false, place_other_behind = false;
   bool draw_after_place = false;
   std::string no_move_reason = "no-legal-move";  // status reason when not in check and no move
+  // The position text's rules (arbiter/chessme_text.hpp): this pile, hand and setup.
+  TileRules tile_rules() const {
+    TileRules r;
+    r.tiles = pile;
+    r.hand_size = hand_size;
+    r.draw = hand_draw;
+    r.setup = setup_pieces;
+    return r;
+  }
 };
 
 // The turn, the layer both back ends share (RULINGS 2.4, 3.4, 4.9): a sequence of phases,
