@@ -115,6 +115,63 @@ TEST(NoStressText, RoundTrips) {
   EXPECT_EQ(arb::format_nostress(arb::parse_nostress(spaced)), t);
 }
 
+// A deck and hand other than No Stress Chess's: totals, kind counts and hand sizes follow
+// the CardRules, the grammar stays.
+TEST(NoStressText, CardRulesDriveDeckAndHands) {
+  arb::CardRules plain;
+  plain.deck = {12, 8, 8, 8, 8, 6, 0};  // 50 cards, no Again
+  plain.hand_size = 4;
+  EXPECT_EQ(plain.deck_size(), 50);
+  EXPECT_EQ(arb::nostress_deck(plain), std::string(12, 'P') + std::string(8, 'N') + std::string(8, 'B') +
+                                           std::string(8, 'R') + std::string(8, 'Q') + std::string(6, 'K'));
+  std::string deck = arb::shuffle_cards(arb::nostress_deck(plain), 5);
+  arb::NoStressPosition p = arb::nostress_start_position(arb::NoStressLevel::Three, true, 5, plain);
+  EXPECT_EQ(p.hand[0].known, (std::string{deck[0], deck[2], deck[4], deck[6]}));
+  EXPECT_EQ(p.hand[1].known, (std::string{deck[1], deck[3], deck[5], deck[7]}));
+  EXPECT_EQ(p.pile.known, deck.substr(8));
+  std::string t = arb::format_nostress(p);
+  EXPECT_TRUE(arb::parse_nostress(t, plain) == p);
+  EXPECT_EQ(arb::format_nostress(arb::parse_nostress(t, plain)), t);
+  // Against the default rules the same text is 50 cards and hands of 4: refused.
+  EXPECT_THROW(arb::parse_nostress(t), arb::PositionError);
+  // An Again card is not in this deck; an unknown pool of 50 is.
+  const std::string board = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+  EXPECT_THROW(
+      arb::parse_nostress(board + " level:3 pile:A?41 wdiscard:- bdiscard:- whand:PPPP bhand:PPPP", plain),
+      arb::PositionError);
+  EXPECT_NO_THROW(
+      arb::parse_nostress(board + " level:3 pile:?42 wdiscard:- bdiscard:- whand:PPPP bhand:?4", plain));
+  // hand size 5 at level 2 reads as level 3 does.
+  arb::CardRules five;
+  five.hand_size = 5;
+  EXPECT_EQ(
+      arb::format_nostress(arb::nostress_start_position(arb::NoStressLevel::Two, true, 3, five))
+          .substr(0, 60),
+      arb::format_nostress(arb::nostress_start_position(arb::NoStressLevel::Three, true, 3)).substr(0, 60));
+  EXPECT_EQ(arb::nostress_start_position(arb::NoStressLevel::Two, true, 3, five).hand[0],
+            arb::nostress_start_position(arb::NoStressLevel::Three, true, 3).hand[0]);
+  // Hand 0 (turn the top card) at level 3.
+  arb::CardRules turn;
+  turn.hand_size = 0;
+  EXPECT_NO_THROW(
+      arb::parse_nostress(board + " level:3 pile:?55 wdiscard:- bdiscard:- whand:P bhand:-", turn));
+  EXPECT_THROW(arb::parse_nostress(board + " level:3 pile:?55 wdiscard:- bdiscard:- whand:P bhand:-"),
+               arb::PositionError);
+  // Bounds are checked.
+  arb::CardRules bad;
+  bad.hand_size = 9;
+  EXPECT_THROW(arb::nostress_start_position(arb::NoStressLevel::Three, true, 1, bad), std::invalid_argument);
+  bad.hand_size = 5;
+  bad.deck = {5, 0, 0, 0, 0, 0, 0};
+  EXPECT_THROW(arb::nostress_start_position(arb::NoStressLevel::Three, true, 1, bad), std::invalid_argument);
+  try {
+    arb::parse_nostress(board + " level:3 pile:?5 wdiscard:- bdiscard:- whand:- bhand:-", bad);
+    ADD_FAILURE() << "accepted a deck too small for its hands";
+  } catch (const arb::PositionError& e) {
+    EXPECT_EQ(e.column, board.size() + 7);  // the level's value
+  }
+}
+
 TEST(NoStressText, RejectsWithColumns) {
   const std::string board = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
   const size_t after = board.size() + 1;  // column of "level:"
