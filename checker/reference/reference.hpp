@@ -18,8 +18,12 @@ std::unique_ptr<Engine> make_chessme_engine();
 
 // No Stress Chess (RULINGS.md section 3). Options: `level` = 1, 2, 3 or advanced (default
 // 3); `setup-advanced-pawns` = true (default: RULINGS 3.1's setup) or false (the chess
-// setup); `seed` = the deal of `start` (default 1). Throws std::invalid_argument for an
-// unknown option or a bad value. The engine starts at set_position("start").
+// setup); `seed` = the deal of `start` (default 1); `hand-size` = 0..8, the hand between
+// turns, overriding the level's (0: turn the top card and play it, no redraw);
+// `deck` = each card kind's letter (P N B R Q K A, A = Again) then its count, e.g.
+// `P11N8B8R8Q8K7A6` (the default), a kind not listed has none. Throws std::invalid_argument
+// for an unknown option or a bad value (a deck too small to deal two hands and a draw too).
+// The engine starts at set_position("start").
 std::unique_ptr<Engine> make_nostress_engine(const std::map<std::string, std::string>& options = {});
 
 // Chess 2 (six armies, midline invasion, no duels). Options `white-army` and `black-army`:
