@@ -14,7 +14,13 @@ namespace arb::ref {
 
 std::unique_ptr<Engine> make_chess_engine();
 std::unique_ptr<Engine> make_chessembly_engine();
-std::unique_ptr<Engine> make_chessme_engine();
+// ChessMe (RULINGS.md section 2). Options (arb::TileRules): `tiles` = one side's tiles
+// that start in the draw pile, upper case Q R B N P (default QRRBBNNPPPP; `-` none),
+// `hand-size` = the most tiles a hand holds (default 3), `draw` = the tiles the setup
+// draws into each hand (default 3, at most hand-size of them); after a placement one tile
+// is drawn, as the rule text says. Throws std::invalid_argument for an unknown option or a
+// bad value.
+std::unique_ptr<Engine> make_chessme_engine(const std::map<std::string, std::string>& options = {});
 
 // No Stress Chess (RULINGS.md section 3). Options: `level` = 1, 2, 3 or advanced (default
 // 3); `setup-advanced-pawns` = true (default: RULINGS 3.1's setup) or false (the chess
@@ -41,8 +47,8 @@ int chess2_dice_start(uint64_t seed);
 
 // The reference engine of a variant by name ("chess", "chessembly", "chessme",
 // "nostress", "chess2") with its options, or nullptr when the variant has none yet.
-// Throws std::invalid_argument for an option the variant does not have (chess,
-// chessembly and chessme have none) or a bad value.
+// Throws std::invalid_argument for an option the variant does not have (chess and
+// chessembly have none) or a bad value.
 std::unique_ptr<Engine> make_reference_engine(const std::string& variant,
                                               const std::map<std::string, std::string>& options = {});
 
