@@ -780,7 +780,7 @@ TEST(ReferenceChessMeTiles, OptionsParsedCheckedAndNamed) {
                                                         {"hand-size", ""},
                                                         {"draw", "-1"},
                                                         {"draw", "100"},
-                                                        {"seed", "1"}}) {
+                                                        {"seed", "x"}}) {
     try {
       arb::ref::make_reference_engine("chessme", {{key, value}});
       ADD_FAILURE() << "accepted " << key << "=" << value;
@@ -789,6 +789,12 @@ TEST(ReferenceChessMeTiles, OptionsParsedCheckedAndNamed) {
     }
   }
   EXPECT_NO_THROW(arb::ref::make_reference_engine("chessme", {{"tiles", "-"}}));
+  // seed: the deal of `start`, named in the configuration.
+  auto seeded =
+      arb::ref::make_reference_engine("chessme", {{"seed", "2"}, {"hand-size", "4"}, {"draw", "4"}});
+  seeded->set_position("start");
+  EXPECT_EQ(seeded->position(), arb::chessme_start(2, tile_rules("QRRBBNNPPPP", 4, 4)));
+  EXPECT_EQ(seeded->config().value("seed"), "2");
   // A text is read against the engine's tiles: a hand of 4 is not a ChessMe position.
   auto four = engine_with({{"hand-size", "4"}, {"draw", "4"}});
   EXPECT_THROW(engine_at(four->position()), arb::PositionError);

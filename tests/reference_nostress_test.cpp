@@ -339,6 +339,7 @@ TEST(NoStressCardOptions, ParsedCheckedAndNamedInConfig) {
     }
   }
   EXPECT_NO_THROW(engine_with({{"deck", "P11"}}));
+  EXPECT_EQ(engine_with({{"deck", "P011N08B8R8Q8K7A006"}})->position(), engine("3")->position());
   EXPECT_NO_THROW(engine_with({{"deck", "P3"}, {"hand-size", "1"}}));
   // The text is read against the engine's cards: No Stress Chess's 56-card start is not a
   // position of the 50-card deck.

@@ -124,13 +124,14 @@ struct Undo {
 class ChessMeEngine final : public Engine {
  public:
   // `given`: the options that were set (config() names them), in name order.
-  explicit ChessMeEngine(TileRules rules = {}, std::vector<std::pair<std::string, std::string>> given = {})
-      : rules_(std::move(rules)), given_(std::move(given)) {}
+  explicit ChessMeEngine(TileRules rules = {}, std::vector<std::pair<std::string, std::string>> given = {},
+                         uint64_t seed = kChessMeDefaultSeed)
+      : rules_(std::move(rules)), given_(std::move(given)), seed_(seed) {}
 
   std::string name() const override { return "reference:chessme"; }
   // The start's shuffle is seed 1 unless a position text names another (`start:SEED`).
   GameConfig config() const override {
-    GameConfig c{"chessme", {{"seed", "1"}}};
+    GameConfig c{"chessme", {{"seed", std::to_string(seed_)}}};
     for (const auto& o : given_) c.options.push_back(o);
     std::sort(c.options.begin(), c.options.end());
     return c;
@@ -139,7 +140,7 @@ class ChessMeEngine final : public Engine {
   void set_position(std::string_view text) override {
     ChessMePosition p;
     if (text == "start") {
-      p = chessme_start_position(kChessMeDefaultSeed, rules_);
+      p = chessme_start_position(seed_, rules_);
     } else if (text.substr(0, 6) == "start:") {
       std::string_view digits = text.substr(6);
       if (digits.empty() || digits.size() > 20) throw PositionError("bad start seed", 6);
@@ -155,7 +156,7 @@ class ChessMeEngine final : public Engine {
     } else {
       p = parse_chessme(text, rules_);
     }
-    ChessMeEngine fresh(rules_, given_);
+    ChessMeEngine fresh(rules_, given_, seed_);
     fresh.load(p);
     // The side that just moved may not have left its king attacked.
     if (fresh.attacked(fresh.king_[idx(opposite(fresh.side_))], fresh.side_))
@@ -321,6 +322,7 @@ class ChessMeEngine final : public Engine {
  private:
   TileRules rules_;
   std::vector<std::pair<std::string, std::string>> given_;
+  uint64_t seed_ = kChessMeDefaultSeed;  // the deal of `start`
   std::unordered_map<uint64_t, char> board_;
   Coord king_[2] = {};
   Color side_ = Color::White;
@@ -665,7 +667,24 @@ std::string tiles_option(const std::string& value) {
 std::unique_ptr<Engine> make_chessme_engine(const std::map<std::string, std::string>& options) {
   TileRules rules;
   std::vector<std::pair<std::string, std::string>> given;
+  uint64_t seed = kChessMeDefaultSeed;
   for (const auto& [key, value] : options) {
+    if (key == "seed") {
+      bool ok = !value.empty() && value.size() <= 20 && std::all_of(value.begin(), value.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      });
+      if (ok) {
+        try {
+          seed = std::stoull(value);
+        } catch (const std::exception&) {
+          ok = false;
+        }
+      }
+      if (!ok)
+        throw std::invalid_argument("chessme: option seed must be a decimal 64-bit number, not '" + value +
+                                    "'");
+      continue;  // config() names the seed always
+    }
     if (key == "tiles") {
       rules.tiles = tiles_option(value);
     } else if (key == "hand-size") {
@@ -674,11 +693,11 @@ std::unique_ptr<Engine> make_chessme_engine(const std::map<std::string, std::str
       rules.draw = count_option(key, value);
     } else {
       throw std::invalid_argument("chessme: unknown option '" + key +
-                                  "' (the options are draw, hand-size, tiles)");
+                                  "' (the options are draw, hand-size, seed, tiles)");
     }
     given.push_back({key, value});
   }
-  return std::make_unique<ChessMeEngine>(std::move(rules), std::move(given));
+  return std::make_unique<ChessMeEngine>(std::move(rules), std::move(given), seed);
 }
 
 }  // namespace arb::ref

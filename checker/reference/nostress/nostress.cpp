@@ -273,9 +273,11 @@ std::array<int, 7> parse_deck_option(const std::string& v) {
     size_t j = i + 1;
     while (j < v.size() && std::isdigit(static_cast<unsigned char>(v[j]))) ++j;
     if (j == i + 1) throw bad(std::string("kind ") + v[i] + " has no count");
-    if (j - i - 1 > 2)
+    std::string digits = v.substr(i + 1, j - i - 1);
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));  // leading zeros
+    if (digits.size() > 2)
       throw bad(std::string("count of ") + v[i] + " is over " + std::to_string(kNoStressMaxKindCount));
-    deck[k] = std::stoi(v.substr(i + 1, j - i - 1));
+    deck[k] = std::stoi(digits);
     i = j;
   }
   int total = 0;
