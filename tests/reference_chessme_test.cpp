@@ -877,11 +877,12 @@ TEST(ReferenceChessMeTiles, SetupDrawsDrawTilesAndAPlacementOne) {
   EXPECT_EQ(field_of(four->position(), 2), "RBNP/rbbp");
   // One tile at the setup: P / b.
   EXPECT_EQ(field_of(engine_with({{"draw", "1"}})->position(), 2), "P/b");
-  // The setup never passes the hand size: 5 drawn into a hand of 2 are 2.
-  EXPECT_EQ(field_of(engine_with({{"hand-size", "2"}, {"draw", "5"}})->position(), 2), "NP/rb");
+  // The setup draws into the hand: a draw larger than the hand is refused.
+  EXPECT_THROW(arb::ref::make_chessme_engine({{"hand-size", "2"}, {"draw", "5"}}), std::invalid_argument);
+  EXPECT_EQ(field_of(engine_with({{"hand-size", "2"}, {"draw", "2"}})->position(), 2), "NP/rb");
   // No draw, or no hand: no tile ever comes into play; perft 1 is the six moves.
-  for (const auto& o :
-       std::vector<std::map<std::string, std::string>>{{{"draw", "0"}}, {{"hand-size", "0"}}}) {
+  for (const auto& o : std::vector<std::map<std::string, std::string>>{{{"draw", "0"}},
+                                                                       {{"hand-size", "0"}, {"draw", "0"}}}) {
     auto z = engine_with(o);
     EXPECT_EQ(field_of(z->position(), 2), "-/-");
     EXPECT_EQ(field_of(z->position(), 3), "PNBRQRNPBPP/brbpppnpqrn");

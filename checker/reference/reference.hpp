@@ -17,7 +17,7 @@ std::unique_ptr<Engine> make_chessembly_engine();
 // ChessMe (RULINGS.md section 2). Options (arb::TileRules): `tiles` = one side's tiles
 // that start in the draw pile, upper case Q R B N P (default QRRBBNNPPPP; `-` none),
 // `hand-size` = the most tiles a hand holds (default 3), `draw` = the tiles the setup
-// draws into each hand (default 3, at most hand-size of them); after a placement one tile
+// draws into each hand (default 3, no more than hand-size); after a placement one tile
 // is drawn, as the rule text says. `seed` = the deal of `start` (default 1). Throws
 // std::invalid_argument for an unknown option or a bad value.
 std::unique_ptr<Engine> make_chessme_engine(const std::map<std::string, std::string>& options = {});

@@ -11,7 +11,7 @@
 // A designer's tiles and hand (options `tiles`, `hand-size`, `draw`; arb::TileRules):
 // `tiles` is one side's tiles that start in the draw pile (ChessMe's: QRRBBNNPPPP),
 // `hand-size` the most tiles a hand holds (RULINGS 2.4's 3), `draw` the tiles the setup
-// draws into the hand (RULINGS 2.3's 3; at most hand-size of them). After a placement the
+// draws into the hand (RULINGS 2.3's 3; no more than hand-size). After a placement the
 // player draws one tile, as the rule text says, when the pile has one and the hand is under
 // hand-size (it always is: it held at most hand-size before the placement).
 //
@@ -697,6 +697,10 @@ std::unique_ptr<Engine> make_chessme_engine(const std::map<std::string, std::str
     }
     given.push_back({key, value});
   }
+  if (rules.draw > rules.hand_size)
+    throw std::invalid_argument("chessme: option draw (" + std::to_string(rules.draw) +
+                                ") must not exceed hand-size (" + std::to_string(rules.hand_size) +
+                                "): the setup draws into the hand");
   return std::make_unique<ChessMeEngine>(std::move(rules), std::move(given), seed);
 }
 
