@@ -758,11 +758,19 @@ class Compiler {
     // tiles at the start into a hand that holds at most N; each placement is followed by
     // one draw (if the pile holds a tile and the hand has room). The pile's tiles are
     // pieces of the ruleset other than the royal one (a placed royal would be a second).
+    // A hand refills one tile per tile placed, so it never holds more than its first deal:
+    // a size above the deal would change nothing, and is refused rather than ignored.
     if (m_.hand_loc.src && m_.hand_draw > m_.hand_size)
       d_.error(m_.hand_loc,
                "the hand draws " + std::to_string(m_.hand_draw) + " tiles at the start but holds at most " +
                    std::to_string(m_.hand_size),
-               "write `hand size N draw M` with M <= N");
+               "write `hand size N draw N`");
+    else if (m_.hand_loc.src && m_.hand_draw < m_.hand_size)
+      d_.error(m_.hand_loc,
+               "a hand of " + std::to_string(m_.hand_size) + " first dealt " + std::to_string(m_.hand_draw) +
+                   " tiles never holds more than " + std::to_string(m_.hand_draw) +
+                   " (one tile is drawn per tile placed)",
+               "write `hand size " + std::to_string(m_.hand_draw) + " draw " + std::to_string(m_.hand_draw) + "`");
     if (g->place && !m_.hand_loc.src)
       d_.error(m_.turn_loc, "a placement phase needs a hand: write `hand size N draw M`");
     if (!m_.pile.empty() && !m_.hand_loc.src)
