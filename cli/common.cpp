@@ -101,7 +101,7 @@ arb::lang::Compiled compile_ruleset(const std::string& path,
 
 std::unique_ptr<arb::Engine> make_fairy_stockfish(const Common& c) {
   if (c.fsf_variant.empty())
-    throw UsageError("Fairy-Stockfish needs --fsf-variant NAME (its UCI_Variant, e.g. chess, knightmate)");
+    throw UsageError("Fairy-Stockfish needs --fsf-variant NAME (a UCI_Variant it lists under `uci`)");
   arb::fsf::FsfSettings s;
   s.variant = c.fsf_variant;
   s.variant_path = c.fsf_variant_path;

@@ -13,6 +13,7 @@
 #include "fsf/fairy_stockfish.hpp"
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
+#include "process.hpp"
 
 namespace fs = std::filesystem;
 
@@ -253,6 +254,43 @@ TEST(FairyStockfish, MissingSilentOrRefusingEnginesAreClearErrors) {
   FsfSettings p = settings("chess");
   p.variant_path = "/nonexistent/variants.ini";
   EXPECT_THROW(FairyStockfishEngine e(p), arb::fsf::VariantRefused);
+}
+
+// The command: `arbiter fuzz --against fairy-stockfish` and `arbiter perft --engine
+// fairy-stockfish`, with exit 2 for a missing engine or a variant it refuses.
+TEST(FairyStockfish, Command) {
+  REQUIRE_FSF();
+  using testing_process::run_arbiter;
+  const char* old = std::getenv("ARBITER_FAIRY_STOCKFISH");
+  const std::string saved = old ? old : "";
+  setenv("ARBITER_FAIRY_STOCKFISH", "/usr/games/fairy-stockfish", 1);
+  fs::path dir = fs::temp_directory_path() / ("arbiter-fsf-cli-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  auto r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--fsf-variant",
+                        "knightmate", "--games", "5", "--json", "--save-dir", dir.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("\"against\":\"fairy-stockfish:knightmate\""), std::string::npos) << r;
+  EXPECT_NE(r.out.find("\"divergence\":null"), std::string::npos) << r;
+  r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--fsf-variant",
+                   "atomic", "--games", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("does not know the variant `atomic`"), std::string::npos) << r;
+  r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--games", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("--fsf-variant"), std::string::npos) << r;
+  r = run_arbiter({"perft", "--engine", "fairy-stockfish", "--fsf-variant", "knightmate", "--depth", "3"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("6765"), std::string::npos) << r;
+  setenv("ARBITER_FAIRY_STOCKFISH", "/nonexistent/fairy-stockfish", 1);
+  r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--fsf-variant",
+                   "knightmate", "--games", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("apt-get install fairy-stockfish"), std::string::npos) << r;
+  if (old)
+    setenv("ARBITER_FAIRY_STOCKFISH", saved.c_str(), 1);
+  else
+    unsetenv("ARBITER_FAIRY_STOCKFISH");
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -41,10 +41,10 @@ struct VariantRefused : std::runtime_error {
 };
 
 struct FsfSettings {
-  std::string command;            // "" = default_command(); split on whitespace, no shell
-  std::string variant = "chess";  // UCI_Variant
-  std::string variant_path;       // VariantPath ini file ("" = none)
-  double timeout = 10;            // seconds per answer line (perft: per root move)
+  std::string command;       // "" = default_command(); split on whitespace, no shell
+  std::string variant;       // UCI_Variant (required)
+  std::string variant_path;  // VariantPath ini file ("" = none)
+  double timeout = 10;       // seconds per answer line (perft: per root move)
 };
 
 class FairyStockfishEngine final : public Engine {
