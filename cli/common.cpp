@@ -84,7 +84,7 @@ std::string rules_path(const Common& c) {
   }
   if (c.variant_given && c.variant.empty())
     throw UsageError("--variant needs a name (omit it for the default, chess)");
-  std::string v = c.variant.empty() ? "chess" : c.variant;
+  std::string v = c.variant.empty() ? arb::registry::default_variant() : c.variant;
   if (v.find_first_of("/\\") != std::string::npos || v == "." || v == "..")
     throw UsageError("--variant `" + v + "`: a variant name, not a path (use --rules FILE)");
   fs::path p = rulesets_dir() / (v + ".rules");
@@ -143,6 +143,13 @@ Loaded load_engine(const Common& c) {
     }
     try {
       l.engine = arb::registry::make_reference(l.variant, parse_sets(c.sets));
+      if (!l.engine && c.variant.empty()) {
+        // A ruleset descending from a variant with a reference (a designer's No Stress
+        // deck): compiled, to read the deck and hand it states (registry::reference_of).
+        arb::lang::Diagnostics cd;
+        arb::lang::Compiled full = compile_ruleset(path, parse_sets(c.sets), cd);
+        if (full.program) l.engine = arb::registry::make_reference(full, parse_sets(c.sets));
+      }
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--set: ") + e.what());
     }
@@ -162,11 +169,12 @@ Loaded load_engine(const Common& c) {
     position = "start:" + c.seed;
     // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
     // seed, each engine running its own procedure (the same die; README, Chess 2).
-    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup : l.variant == "chess2";
+    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup
+                                         : arb::registry::reference_dice_start(l.variant, 0).has_value();
     if (dice) {
       const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
-      const int n =
-          l.compiled.program ? arb::lang::chess960_dice_start(seed) : arb::ref::chess2_dice_start(seed);
+      const int n = l.compiled.program ? arb::lang::chess960_dice_start(seed)
+                                       : *arb::registry::reference_dice_start(l.variant, seed);
       position = "start:" + std::to_string(n);
     }
   }

@@ -100,7 +100,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
-  // The reference plays the game the --set options choose too (No Stress Chess's level).
+  // The reference plays the game the --set options choose too (No Stress Chess's level),
+  // and a ruleset descending from a variant with a reference gets that reference with the
+  // options stating what it changes (a deck, a hand: registry::reference_of).
   const auto sets = parse_sets(c.sets);
   auto program = l.compiled.program;
   std::string variant = l.variant;
@@ -122,15 +124,17 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     }
     if (matchups_text.size()) throw UsageError("--matchups runs against the reference engine only");
   } else {
+    const std::string none = "variant `" + l.variant +
+                             "` has no reference engine to fuzz against (try --against fairy-stockfish "
+                             "--fsf-variant NAME when Fairy-Stockfish knows it)";
+    auto ref_of = arb::registry::reference_of(l.compiled, sets);
+    if (!ref_of) throw UsageError(none);
     try {
-      if (!arb::registry::make_reference(l.variant, sets))
-        throw UsageError("variant `" + l.variant +
-                         "` has no reference engine to fuzz against (try --against fairy-stockfish "
-                         "--fsf-variant NAME when Fairy-Stockfish knows it)");
+      if (!arb::registry::make_reference(ref_of->variant, ref_of->options)) throw UsageError(none);
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("the reference engine refuses the --set options: ") + e.what());
     }
-    right = [variant, sets] { return arb::registry::make_reference(variant, sets); };
+    right = [ref_of] { return arb::registry::make_reference(ref_of->variant, ref_of->options); };
   }
   o.progress = !c.json && isatty(2);
   std::string sets_text;

@@ -1,7 +1,8 @@
-// arbiter proofgame: the shortest game from a position (the ChessMe start by default) to a
-// no-legal-move draw, found by search and proved shortest by exhaustive iterative
-// deepening (solver/proofgame/), replayed move by move on the compiled generator and on
-// the variant's reference engine before it is printed.
+// arbiter proofgame: the shortest game from a position (the ruleset's start by default) to
+// a goal (a mate, a stalemate, a draw, a win, no legal move, a status reason), found by
+// search and proved shortest by exhaustive iterative deepening (solver/proofgame/),
+// replayed move by move on the compiled generator and on the variant's reference engine
+// before it is printed.
 #include <unistd.h>
 
 #include <cstdio>
@@ -45,20 +46,28 @@ std::string numbered(const std::vector<std::string>& san, bool white_first, int 
 
 int cmd_proofgame(const std::vector<std::string>& args) {
   Common c;
-  std::string goal = "draw", max_plies = "8", beam = "300", max_nodes, timeout, hash = "64", svg;
+  std::string goal = "draw", side, notation = "san", max_plies = "8", beam = "300", max_nodes, timeout,
+              hash = "64", svg;
   bool no_filter = false;
   po::options_description d(
-      "arbiter proofgame [--variant V | --rules F] [--position P | --seed S] --goal draw\n"
-      "                  [--max-plies N] [--beam W] [--max-nodes N] [--timeout S] [--json] [--svg FILE]\n"
-      "The shortest game from the position (default: the start) to a no-legal-move draw (the\n"
-      "side to move not in check and without a legal action; ChessMe's draw). Both sides\n"
-      "cooperate. A beam search finds a game, an exhaustive iterative deepening proves no\n"
-      "shorter one exists (every pile order known: the start's piles follow from the seed).\n"
+      "arbiter proofgame [--variant V | --rules F] [--position P | --seed S] [--goal G] [--side w|b]\n"
+      "                  [--max-plies N] [--beam W] [--max-nodes N] [--timeout S] [--notation san|uci]\n"
+      "                  [--json] [--svg FILE]\n"
+      "The shortest game from the position (default: the start) to the goal: mate (status\n"
+      "checkmate), stalemate (no legal move, not in check, game over), draw (any drawn end,\n"
+      "the default), win (any decided end), no-legal-move (whatever the verdict) or\n"
+      "reason:NAME (an end with that status reason, e.g. reason:royal-capture). --side names\n"
+      "the winner (mate, win, reason); without it either side may win. Both sides cooperate.\n"
+      "A beam search finds a game, an exhaustive iterative deepening proves no shorter one\n"
+      "exists (every draw of cards or tiles fixed: a chance node is refused, exit 2).\n"
       "Every turn is replayed on the compiled generator and on the reference engine.\n"
       "Exit 0: shortest proved, or none within --max-plies proved; 3: a game found but not\n"
       "proved shortest within the budget (or nothing found); 1 a replay failed; 2 bad input");
   add_common(d, c);
-  d.add_options()("goal", po::value(&goal), "draw (the no-legal-move draw; the only goal so far)")(
+  d.add_options()("goal", po::value(&goal),
+                  "mate, stalemate, draw (default), win, no-legal-move or reason:NAME")(
+      "side", po::value(&side), "the winner the goal needs: w or b (mate, win, reason:NAME)")(
+      "notation", po::value(&notation), "the game line in san (default) or uci")(
       "max-plies", po::value(&max_plies), "the proof searches up to N plies (1..60, default 8)")(
       "beam", po::value(&beam), "beam width of the upper-bound phase (0: none; default 300)")(
       "max-nodes", po::value(&max_nodes), "node budget of the proof phase (0: none)")(
@@ -67,12 +76,18 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       "svg", po::value(&svg), "write a diagram of the final position to FILE")(
       "no-filter", po::bool_switch(&no_filter),
       "apply every last turn instead of skipping those that provably leave a move (the filters run only "
-      "where the rules allow them: ChessMe's do)");
+      "where the rules and the goal allow them)");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
-  if (goal != "draw") throw UsageError("--goal must be `draw` (the no-legal-move draw), not `" + goal + "`");
   proofgame::Options o;
+  try {
+    o.goal = proofgame::parse_goal(goal, side);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (notation != "san" && notation != "uci")
+    throw UsageError("--notation must be `san` or `uci`, not `" + notation + "`");
   o.max_plies = static_cast<int>(int_option("max-plies", max_plies, 1, 60));
   o.beam_width = static_cast<int>(int_option("beam", beam, 0, 100000));
   if (!max_nodes.empty()) o.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
@@ -82,17 +97,19 @@ int cmd_proofgame(const std::vector<std::string>& args) {
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
-  // The last-turn filters are sound only for rules that meet their conditions: asked of the
-  // compiled rules (for the reference engine, of the bundled ruleset it plays).
+  // The last-turn filters and the skipped end test are sound only for rules that meet
+  // their conditions: asked of the compiled rules (for the reference engine, of the
+  // bundled ruleset it plays).
+  std::shared_ptr<const lang::Program> program = l.compiled.program;
+  if (!program)
+    if (auto v = registry::find(l.variant)) {
+      lang::Diagnostics ignored;
+      program = registry::compile(v->ruleset.string(), parse_sets(c.sets), ignored).program;
+    }
+  if (program) o.ends_with_moves = !proofgame::ends_only_without_moves(*program);
   if (!no_filter) {
     std::string why = "the rules do not compile";
-    if (l.compiled.program) {
-      o.last_turn_filter = proofgame::witness_filters_apply(*l.compiled.program, &why);
-    } else if (auto v = registry::find(l.variant)) {
-      lang::Diagnostics ignored;
-      lang::Compiled rules = registry::compile(v->ruleset.string(), parse_sets(c.sets), ignored);
-      if (rules.program) o.last_turn_filter = proofgame::witness_filters_apply(*rules.program, &why);
-    }
+    if (program) o.last_turn_filter = proofgame::goal_filters_apply(o.goal, *program, &why);
     if (!o.last_turn_filter)
       std::cerr << "arbiter proofgame: searching without the last-turn filters: " << why << "\n";
   }
@@ -117,7 +134,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
   std::vector<std::string> checked;
   if (r.found) {
     std::unique_ptr<Engine> fresh = l.engine->clone();
-    std::string err = proofgame::replay(*fresh, start, r.line);
+    std::string err = proofgame::replay(*fresh, start, r.line, o.goal);
     if (!err.empty()) {
       std::cerr << "arbiter proofgame: the game does not replay: " << err << "\n";
       return kFailed;
@@ -129,7 +146,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument&) {
     }
     if (ref && ref->name() != fresh->name()) {
-      err = proofgame::replay(*ref, start, r.line);
+      err = proofgame::replay(*ref, start, r.line, o.goal);
       if (!err.empty()) {
         std::cerr << "arbiter proofgame: the reference engine disagrees: " << err << "\n";
         return kFailed;
@@ -139,9 +156,9 @@ int cmd_proofgame(const std::vector<std::string>& args) {
   }
   if (!svg.empty() && r.found) {
     try {
-      write_atomically(svg,
-                       synth::diagram_svg(synth::parse_diagram(r.final_position),
-                                          l.variant + ": draw after " + std::to_string(r.plies) + " plies"));
+      write_atomically(svg, synth::diagram_svg(synth::parse_diagram(r.final_position),
+                                               l.variant + ": " + o.goal.text() + " after " +
+                                                   std::to_string(r.plies) + " plies"));
     } catch (const PositionError& e) {
       throw UsageError(std::string("cannot draw the final position: ") + e.what());
     }
@@ -153,6 +170,9 @@ int cmd_proofgame(const std::vector<std::string>& args) {
   std::string result = r.shortest ? "shortest" : r.found ? "found" : r.why.empty() ? "none" : "unknown";
   std::string checked_by;
   for (const auto& n : checked) checked_by += (checked_by.empty() ? "" : ", ") + n;
+  const std::string what =
+      o.goal.text() +
+      (o.goal.winner ? (*o.goal.winner == Color::White ? " (White wins)" : " (Black wins)") : "");
   if (r.found) {
     bool white_first = l.engine->side_to_move() == Color::White;
     int fullmove = 1;
@@ -163,36 +183,40 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       }
     }
     auto plies = [](int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); };
-    std::cout << "draw in " << r.plies << (r.plies == 1 ? " ply" : " plies")
-              << (r.shortest ? " (shortest: no draw within " + plies(r.proved_none_within) + ", proved)"
-                             : " (not proved shortest: no draw within " + plies(r.proved_none_within) +
+    std::cout << what << " in " << r.plies << (r.plies == 1 ? " ply" : " plies")
+              << (r.shortest ? " (shortest: none within " + plies(r.proved_none_within) + ", proved)"
+                             : " (not proved shortest: none within " + plies(r.proved_none_within) +
                                    " proved; " + (r.why.empty() ? "raise --max-plies" : r.why) + ")")
               << "\n";
-    std::cout << "game: " << numbered(r.san, white_first, fullmove) << "\n";
+    std::cout << "game: " << numbered(notation == "san" ? r.san : r.line, white_first, fullmove) << "\n";
     std::cout << "uci: ";
     for (size_t i = 0; i < r.line.size(); ++i) std::cout << (i ? " " : "") << r.line[i];
     std::cout << "\nfinal: " << r.final_position << "\n";
     std::cout << "checked move by move on: " << checked_by << "\n";
   } else if (result == "none") {
-    std::cout << "none: no draw within " << r.proved_none_within
+    std::cout << "none: no " << what << " within " << r.proved_none_within
               << (r.proved_none_within == 1 ? " ply" : " plies") << " (proved)\n";
   } else {
-    std::cout << "unknown: " << r.why << "; no draw within " << r.proved_none_within
+    std::cout << "unknown: " << r.why << "; no " << what << " within " << r.proved_none_within
               << (r.proved_none_within == 1 ? " ply" : " plies") << " (proved)\n";
   }
   std::cout << "start: " << start << "\n";
   std::cout << "nodes " << r.beam_nodes + r.proof_nodes << " (beam " << r.beam_nodes << ", proof "
             << r.proof_nodes << ", table hits " << r.table_hits;
   if (r.filter) std::cout << ", last turns skipped by the filter " << r.filtered;
+  if (r.check_pruned) std::cout << ", last turns skipped as giving no check " << r.check_pruned;
   std::cout << "), " << secs.str() << " s\n";
   if (c.json) {
-    std::string j = "{\"result\":\"" + result + "\",\"goal\":\"draw\",\"variant\":\"" +
-                    json_escape(l.variant) + "\",\"start\":\"" + json_escape(start) + "\"";
+    std::string j = "{\"result\":\"" + result + "\",\"goal\":\"" + json_escape(o.goal.text()) + "\"";
+    if (o.goal.winner) j += std::string(",\"side\":\"") + (*o.goal.winner == Color::White ? "w" : "b") + "\"";
+    j += ",\"variant\":\"" + json_escape(l.variant) + "\",\"start\":\"" + json_escape(start) + "\"";
     if (r.found)
-      j += ",\"plies\":" + std::to_string(r.plies) + ",\"line\":" + json_list(r.line) +
+      j += ",\"plies\":" + std::to_string(r.plies) +
+           ",\"moves\":" + json_list(notation == "san" ? r.san : r.line) + ",\"line\":" + json_list(r.line) +
            ",\"san\":" + json_list(r.san) + ",\"final\":\"" + json_escape(r.final_position) +
            "\",\"found_by\":\"" + r.found_by + "\",\"checked_by\":" + json_list(checked);
-    j += ",\"proved_none_within\":" + std::to_string(r.proved_none_within);
+    j += ",\"proved_none_within\":" + std::to_string(r.proved_none_within) +
+         ",\"proved_shortest\":" + (r.shortest ? "true" : "false");
     if (!r.why.empty()) j += ",\"why\":\"" + json_escape(r.why) + "\"";
     std::string dn = "[";
     for (size_t i = 0; i < r.depth_nodes.size(); ++i) dn += (i ? "," : "") + std::to_string(r.depth_nodes[i]);
@@ -200,7 +224,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     j += ",\"nodes\":" + std::to_string(r.beam_nodes + r.proof_nodes) +
          ",\"beam_nodes\":" + std::to_string(r.beam_nodes) +
          ",\"proof_nodes\":" + std::to_string(r.proof_nodes) + ",\"filtered\":" + std::to_string(r.filtered) +
-         ",\"seconds\":" + secs.str() + "}";
+         ",\"check_pruned\":" + std::to_string(r.check_pruned) + ",\"seconds\":" + secs.str() + "}";
     std::cout << j << "\n";
   }
   return result == "shortest" || result == "none" ? kOk : kUnknown;

@@ -1,4 +1,4 @@
-// arbiter validate FILES... [--jobs N] [--json] [--junit FILE] [--shard I/N]
+// arbiter validate FILES... [--rules FILE | --variant NAME] [--jobs N] [--json] [--junit FILE] [--shard I/N]
 // Validates game records (PGN, plain or zstd) against the engines; see corpus/records/README.md.
 #include <unistd.h>
 
@@ -22,7 +22,11 @@ int cmd_validate(const std::vector<std::string>& args) {
       "junit", po::value(&junit),
       "also write JUnit XML: one case per file, one failed case per invalid game")(
       "shard", po::value(&shard), "I/N: validate only game k (0-based over all FILES) with k % N == I")(
-      "quiet", po::bool_switch(&quiet), "no progress line");
+      "quiet", po::bool_switch(&quiet), "no progress line")(
+      "rules", po::value<std::string>(),
+      "every record is of this ruleset (a designer's variant), whatever its tags say")(
+      "variant", po::value<std::string>(),
+      "every record is of this variant (found along the ruleset search path)");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d, "file");
   if (files.empty()) throw UsageError("arbiter validate needs at least one FILE");
@@ -43,6 +47,14 @@ int cmd_validate(const std::vector<std::string>& args) {
     }
 
   arb::records::EngineCache cache(rulesets_dir().string());
+  if (vm.count("rules") || vm.count("variant")) {
+    Common c;
+    c.rules_given = vm.count("rules") > 0;
+    c.variant_given = vm.count("variant") > 0;
+    if (c.rules_given) c.rules = vm["rules"].as<std::string>();
+    if (c.variant_given) c.variant = vm["variant"].as<std::string>();
+    cache.force_rules(rules_path(c));
+  }
   const bool tty = !quiet && isatty(2);
   auto t0 = std::chrono::steady_clock::now();
   auto last_shown = t0;

@@ -171,4 +171,73 @@ TEST(ChessMeText, ErrorMessagesNameTheFault) {
   EXPECT_NE(m.find("at most 3"), std::string::npos) << m;
 }
 
+// TileRules: the hand size, the start draw and the set come from the rules; the default
+// rules are ChessMe's exactly.
+TEST(ChessMeText, TileRulesGeneraliseHandsAndSets) {
+  arb::TileRules four;
+  four.hand_size = 4;
+  four.draw = 4;
+  // A hand of four: refused by the default rules at the fourth tile, read with a hand of 4.
+  const std::string text = "kc6,Kc1 w QRBN/- -/- -/- 1";
+  EXPECT_EQ(error_column(text), 13);
+  EXPECT_EQ(format_chessme(parse_chessme(text, four)), text);
+  try {
+    parse_chessme("kc6,Kc1 w QRBNP/- -/- -/- 1", four);
+    ADD_FAILURE() << "a fifth tile was accepted";
+  } catch (const PositionError& e) {
+    EXPECT_EQ(e.column, 14u);
+    EXPECT_NE(std::string(e.what()).find("at most 4"), std::string::npos) << e.what();
+  }
+  // The start deals `draw` tiles from the shuffled pile: the same shuffle as ChessMe's,
+  // one more tile in each hand.
+  ChessMePosition p3 = arb::chessme_start_position(1);
+  ChessMePosition p4 = arb::chessme_start_position(1, four);
+  for (int c = 0; c < 2; ++c) {
+    EXPECT_EQ(p4.hand[c].size(), 4u);
+    EXPECT_EQ(p4.pile[c].size(), 7u);
+    EXPECT_EQ(p4.pile[c], p3.pile[c].substr(1));
+    std::string h = p4.hand[c];
+    std::string expect = p3.hand[c] + p3.pile[c][0];
+    std::sort(h.begin(), h.end());
+    std::sort(expect.begin(), expect.end());
+    EXPECT_EQ(h, expect);
+  }
+  EXPECT_EQ(arb::chessme_start(7, arb::TileRules{}), arb::chessme_start(7));
+  // A smaller start draw than the hand size: fewer tiles dealt.
+  arb::TileRules two;
+  two.draw = 2;
+  EXPECT_EQ(arb::chessme_start_position(3, two).hand[0].size(), 2u);
+  // A start draw larger than the hand is refused.
+  arb::TileRules bad;
+  bad.draw = 4;
+  EXPECT_THROW(arb::chessme_start_position(1, bad), PositionError);
+  // The set: the rules' tiles plus the setup's pieces. With a pile of one queen and two
+  // pawns, a rook is outside the set, and the pawns count the setup's four.
+  arb::TileRules small;
+  small.tiles = "QPP";
+  EXPECT_NO_THROW(parse_chessme("kc6,Kc1 w QPP/- -/- -/- 1", small));
+  try {
+    parse_chessme("kc6,Kc1 w R/- -/- -/- 1", small);
+    ADD_FAILURE() << "a rook outside the set was accepted";
+  } catch (const PositionError& e) {
+    EXPECT_EQ(e.column, 10u);
+    EXPECT_NE(std::string(e.what()).find("a set holds 0"), std::string::npos) << e.what();
+  }
+  // Six pawns in play: the setup's four and the two pile pawns; a seventh is too many.
+  EXPECT_NO_THROW(parse_chessme("kc6,Pa2,Pb2,Pc2,Pd2,Pe2,Pf2,Kc1 w -/- -/- -/- 1", small));
+  // The whole pile of three is dealt: both hands hold it and both piles are empty.
+  EXPECT_EQ(arb::chessme_start(1, small), "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w QPP/qpp -/- -/- 1");
+  try {
+    parse_chessme("kc6,Pa2,Pb2,Pc2,Pd2,Pe2,Pf2,Kc1 w P/- -/- -/- 1", small);
+    ADD_FAILURE() << "a seventh pawn was accepted";
+  } catch (const PositionError& e) {
+    EXPECT_EQ(e.column, 34u);
+  }
+  // A letter that only the rules' tiles name (an archbishop A) is known and sorts after P.
+  arb::TileRules arch;
+  arch.tiles = "AQRRBBNNPPPP";
+  EXPECT_EQ(format_chessme(parse_chessme("kc6,Kc1 w AQ/- -/- -/- 1", arch)), "kc6,Kc1 w QA/- -/- -/- 1");
+  EXPECT_EQ(error_column("kc6,Kc1 w AQ/- -/- -/- 1"), 10);
+}
+
 }  // namespace

@@ -967,3 +967,55 @@ RC_GTEST_PROP(CompiledChessMeProperties, PerftIsOrderIndependentAndNoActionExpos
   auto r = reference_at(pos);
   if (auto d = arb::fuzz::compare_node(*e, *r)) RC_FAIL(arb::fuzz::to_json(*d));
 }
+
+// A designer's ChessMe with hands of four (corpus/rulesets/chessme-hand4.rules): the grid
+// deals the hand the ruleset states and the position text holds it.
+namespace {
+
+std::shared_ptr<const arb::lang::Program> hand4_program() {
+  arb::lang::Diagnostics d;
+  auto c =
+      arb::lang::compile_file(testing_helpers::source_path("corpus/rulesets/chessme-hand4.rules"), {}, d);
+  EXPECT_NE(c.program, nullptr) << d.render();
+  return c.program;
+}
+
+}  // namespace
+
+TEST(CompiledChessMeDesigner, HandsOfFourAreDealtDrawnAndWritten) {
+  auto p = hand4_program();
+  ASSERT_NE(p, nullptr);
+  auto e = arb::lang::make_compiled_engine(p);
+  // Seed 1 shuffles White's tiles to B N P R Q R N P B P P (ChessMe's hand of three is the
+  // first three, B N P): a hand of four adds the R.
+  EXPECT_EQ(e->position(), "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w RBNP/rbbp QRNPBPP/ppnpqrn -/- 1");
+  // Perft 1 by hand. Six moves: the pawns a3 b3 c3 d3 and the king b1 d1 (RULINGS 2.5c: it
+  // steps sideways without capturing; every target has a neighbour, 2.5a). Each may be
+  // followed by a placement (2.6): a tile other than a pawn behind an own pawn, a pawn
+  // beside one. Squares behind an own pawn after each move: a3: a2 b1 d1; b3: a1 b2 d1;
+  // c3: a1 b1 c2 d1; d3: a1 b1 d2; Kb1: a1 c1 d1; Kd1: a1 b1 c1 (19 in all). Squares beside
+  // an own pawn: a3: (-1,3) b3 a2 e2; b3: (-1,2) b2 a3 c3 e2; c3: (-1,2) c2 b3 d3 e2;
+  // d3: (-1,2) d2 c3 e3; Kb1: (-1,2) e2; Kd1: (-1,2) e2 (22). With R, B and N in hand:
+  // 6 + 3 x 19 + 22 = 85 (ChessMe's hand of three, B N P: 6 + 2 x 19 + 22 = 66).
+  EXPECT_EQ(e->perft(1), 85u);
+  EXPECT_EQ(testing_helpers::compiled_engine("chessme")->perft(1), 66u);
+  // After a placement the hand draws one: four again (the pile's top, Q).
+  ASSERT_TRUE(testing_helpers::play(*e, "a2a3,R@a2"));
+  EXPECT_EQ(e->position(), "kc6,pa5,pb5,pc5,pd5,Pa3,Ra2,Pb2,Pc2,Pd2,Kc1 b QBNP/rbbp RNPBPP/ppnpqrn -/- 1");
+  // The text reads back on this ruleset; a fifth tile in a hand is refused, and ChessMe's
+  // own text refuses a fourth.
+  auto again = arb::lang::make_compiled_engine(p);
+  again->set_position(e->position());
+  EXPECT_EQ(again->position(), e->position());
+  EXPECT_THROW(again->set_position("kc6,Kc1 w QRBNP/- -/- -/- 1"), arb::PositionError);
+  EXPECT_THROW(testing_helpers::compiled_engine("chessme")->set_position(e->position()), arb::PositionError);
+  // A first deal other than the hand is refused at the statement.
+  testing_helpers::TempDir dir;
+  arb::lang::Diagnostics d;
+  auto bad = arb::lang::compile_file(
+      dir.write("deal.rules", "ruleset deal extends chessme\nhand size 4 draw 3\n"), {}, d);
+  EXPECT_EQ(bad.program, nullptr);
+  EXPECT_NE(d.render().find("deal.rules:2:1: error: a first deal of 3 tiles into a hand of 4"),
+            std::string::npos)
+      << d.render();
+}

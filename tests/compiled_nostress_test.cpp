@@ -25,7 +25,9 @@
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
 #include "mutate/run_mutants.hpp"
+#include "process.hpp"
 #include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 
@@ -320,33 +322,67 @@ TEST(CompiledNoStressWhen, NestsInEveryBlock) {
 }
 
 TEST(CompiledNoStressCompile, CardRulesThatTheLayerCannotRunAreErrors) {
-  // A hand size that is not the level's: the position text could not hold it.
-  auto h = build("ruleset t extends nostress\nhand size 4 keep-order\n");
+  // Hands the layer cannot hold: more than 8 cards, more than the deck can deal.
+  auto h = build("ruleset t extends nostress\nhand size 9 keep-order\n");
   EXPECT_EQ(h->c.program, nullptr);
-  EXPECT_TRUE(has_error(h->diags, 2, 1, "holds hands of 5 cards, not 4")) << h->diags.render();
+  EXPECT_TRUE(has_error(h->diags, 2, 1, "hands of 0..8 cards, not 9")) << h->diags.render();
+  auto small = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*6\n  card king K*4\n}\n");
+  EXPECT_EQ(small->c.program, nullptr);
+  EXPECT_TRUE(has_error(small->diags, 37, 1, "the deck of 10 cards cannot deal two hands of 5"))
+      << small->diags.render();
   // Hands that do not keep their order.
   auto k = build("ruleset t extends nostress\nhand size 5\n");
   EXPECT_TRUE(has_error(k->diags, 2, 1, "keep-order")) << k->diags.render();
-  // A deck of another make-up.
-  auto d = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*56\n}\n");
-  EXPECT_TRUE(has_error(d->diags, 2, 1, "56-card No Stress Chess deck")) << d->diags.render();
-  // No redraw phase with hands.
+  // Card kinds: a letter of no piece, a piece the text cannot write, a card named after
+  // another piece, a count out of bounds, a kind twice, a deck beyond the layer's arrays.
+  auto x = build("ruleset t extends nostress\ndeck shared {\n  card pawn X*30\n  card queen Q*30\n}\n");
+  EXPECT_TRUE(has_error(x->diags, 3, 13, "card letter `X` names no piece")) << x->diags.render();
+  auto c = build(
+      "ruleset t extends nostress\npiece wazir W {\n  betza \"W\"\n}\ndeck shared {\n  card wazir W*30\n  "
+      "card pawn P*30\n}\n");
+  EXPECT_TRUE(has_error(c->diags, 6, 14, "the position text holds the cards P N B R Q K and Again"))
+      << c->diags.render();
+  auto n = build("ruleset t extends nostress\ndeck shared {\n  card knight P*30\n}\n");
+  EXPECT_TRUE(has_error(n->diags, 3, 15, "card `knight` moves the piece `pawn`")) << n->diags.render();
+  auto zero = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*0\n}\n");
+  EXPECT_TRUE(has_error(zero->diags, 3, 15, "a card count must be 1..99, found 0")) << zero->diags.render();
+  auto twice = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*30\n  card pawn P*3\n}\n");
+  EXPECT_TRUE(has_error(twice->diags, 4, 13, "listed twice")) << twice->diags.render();
+  auto big = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*99\n  card knight N*30\n}\n");
+  EXPECT_TRUE(has_error(big->diags, 2, 1, "the card layer holds at most 128")) << big->diags.render();
+  // `again` without Again cards, Again cards without `again`.
+  auto a = build("ruleset t extends nostress\ndeck shared {\n  card pawn P*30\n  again own-pile\n}\n");
+  EXPECT_TRUE(has_error(a->diags, 4, 3, "the deck has no Again cards")) << a->diags.render();
+  auto a2 = build("ruleset t extends nostress\ndeck shared {\n  card again Again*30\n  card pawn P*30\n}\n");
+  EXPECT_TRUE(has_error(a2->diags, 2, 1, "Again cards need `again own-pile`")) << a2->diags.render();
+  // No redraw phase, but the ruleset says when to redraw.
   auto r = build(
       "ruleset t extends nostress\nturn {\n  phase draw-card mandatory\n  phase play-card mandatory\n}\n");
-  EXPECT_TRUE(has_error(r->diags, 2, 1, "need `phase redraw optional`")) << r->diags.render();
+  EXPECT_EQ(r->c.program, nullptr);
+  bool redraw_error = false;
+  for (const auto& e : r->diags.all())
+    redraw_error =
+        redraw_error || e.message.find("`redraw-when` needs `phase redraw optional`") != std::string::npos;
+  EXPECT_TRUE(redraw_error) << r->diags.render();
   // Hands without a deck are refused on the bitboard back end, not ignored.
-  auto n = build("ruleset t extends chess\nhand size 3\n");
-  EXPECT_TRUE(has_error(n->diags, 2, 1, "needs a `deck`")) << n->diags.render();
-  // Castling below the advanced level.
-  auto c = build("ruleset t extends nostress\nwhen level = 3 {\n  castling {\n    rook R\n  }\n}\n");
-  EXPECT_EQ(c->c.program, nullptr) << c->diags.render();
+  auto nd = build("ruleset t extends chess\nhand size 3\n");
+  EXPECT_TRUE(has_error(nd->diags, 2, 1, "needs a `deck`")) << nd->diags.render();
+  // Castling makes the text the advanced game's, whose pawns promote: a level-3 pawn that
+  // stays on the last rank cannot be written there.
+  auto cs = build("ruleset t extends nostress\nwhen level = 3 {\n  castling {\n    rook R\n  }\n}\n");
+  EXPECT_EQ(cs->c.program, nullptr) << cs->diags.render();
+  bool promote_error = false;
+  for (const auto& e : cs->diags.all())
+    promote_error = promote_error || e.message.find("give the pawn `promote") != std::string::npos;
+  EXPECT_TRUE(promote_error) << cs->diags.render();
 }
 
 // ---------------------------------------------------------------------------------------
 // The mutation suite (checker/mutate): every single-point mutant of the ruleset, at every
 // level, against the reference engine. The card rules the ruleset states (Again's two
-// piles, the redraw's two conditions, the escape duty) are killed; hand sizes and deck
-// counts the position text cannot hold are refused; nothing survives.
+// piles, the redraw's two conditions, the escape duty, the hand size and the deck's counts,
+// which the card layer runs as stated while the level's reference keeps No Stress Chess's)
+// are killed, or refused where the layer cannot hold them; nothing survives.
 
 TEST(CompiledNoStressMutants, EveryCardRuleMutantIsKilledOrRefused) {
   if (testing_helpers::fast())
@@ -380,13 +416,13 @@ TEST(CompiledNoStressMutants, EveryCardRuleMutantIsKilledOrRefused) {
   const std::string again = line_of("again own-pile opponent-pile"), redraw = line_of("redraw-when alike"),
                     duty = line_of("escape-duty  #");
   for (const auto& [key, want] : std::vector<std::pair<std::string, std::string>>{
-           {again + ":remove ` own-pile`", "killed"},            // Again looks only at the opponent's pile
-           {again + ":remove ` opponent-pile`", "killed"},       // Again looks only at the own pile
-           {redraw + ":`3` -> `4`", "killed"},                   // four alike needed to redraw
-           {redraw + ":`3` -> `2`", "killed"},                   // two alike suffice
-           {redraw + ":remove ` no-move`", "killed"},            // no redraw when no card allows a move
-           {duty + ":drop `escape-duty`", "killed"},             // in check, any card may be played
-           {line_of("hand size 5") + ":`5` -> `4`", "refused"},  // the position text's hand sizes
+           {again + ":remove ` own-pile`", "killed"},           // Again looks only at the opponent's pile
+           {again + ":remove ` opponent-pile`", "killed"},      // Again looks only at the own pile
+           {redraw + ":`3` -> `4`", "killed"},                  // four alike needed to redraw
+           {redraw + ":`3` -> `2`", "killed"},                  // two alike suffice
+           {redraw + ":remove ` no-move`", "killed"},           // no redraw when no card allows a move
+           {duty + ":drop `escape-duty`", "killed"},            // in check, any card may be played
+           {line_of("hand size 5") + ":`5` -> `4`", "killed"},  // a hand of 4 runs; the reference holds 5
        }) {
     ASSERT_TRUE(verdicts.count(key)) << "no mutant " << key;
     EXPECT_TRUE(verdicts[key].count(want)) << key << " was never " << want;
@@ -576,3 +612,170 @@ TEST(CompiledNoStressMerged, MultisetWeightsAreTheSequentialDrawsSummedOverOrder
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Issue 23: the ruleset drives the card layer.
+
+// RULINGS 3.4 makes the hand the only difference between levels 2 and 3: level 2 with a
+// hand of 5 (a `when level = 2` block of a ruleset extending nostress) plays exactly as
+// level 3, the level option being no special name to the compiler.
+TEST(CompiledNoStressCards, LevelTwoWithHandsOfFiveIsLevelThree) {
+  auto b =
+      build("ruleset t extends nostress\nwhen level = 2 {\n  hand size 5 keep-order\n}\n", {{"level", "2"}});
+  ASSERT_NE(b->c.program, nullptr) << b->diags.render();
+  ASSERT_EQ(b->c.program->cards->hand_size, 5);
+  auto three = program("3");
+  for (int seed = 1; seed <= 4; ++seed) {
+    auto a = arb::lang::make_compiled_engine(b->c.program);
+    auto c = arb::lang::make_compiled_engine(three);
+    a->set_position("start:" + std::to_string(seed));
+    c->set_position("start:" + std::to_string(seed));
+    ASSERT_EQ(a->position(), c->position()) << seed;
+    EXPECT_EQ(a->perft(3), c->perft(3)) << seed;
+    // Random games: the same action lists (and texts) all along, chance nodes included.
+    std::mt19937_64 rng(static_cast<uint64_t>(seed) * 131 + 7);
+    int plies = 0;
+    for (int ply = 0; ply < 200; ++ply, ++plies) {
+      const std::string pos = c->position();
+      ASSERT_EQ(a->position(), pos) << "seed " << seed << " ply " << ply;
+      ASSERT_EQ(a->chance(), c->chance()) << pos;
+      const std::vector<std::string> la = legal(*a), lc = legal(*c);
+      ASSERT_EQ(la, lc) << pos;
+      if (lc.empty()) break;
+      if (!c->chance() && ply % 10 == 0) {
+        ASSERT_EQ(a->perft(2), c->perft(2)) << pos;
+      }
+      std::vector<Action> acts;
+      c->legal_actions(acts);
+      const std::string t = canonical(*c, acts[rng() % acts.size()]);
+      play(*a, t);
+      play(*c, t);
+    }
+    EXPECT_GT(plies, 20) << seed;
+  }
+  // Without the block, level 2 keeps its hands of 3 and differs.
+  auto two = engine("2");
+  EXPECT_NE(two->perft(3), engine("3")->perft(3));
+}
+
+std::string plain4_path() {
+  return testing_helpers::source_path("corpus/rulesets/nostress-plain4.rules");
+}
+
+// A designer's deck (corpus/rulesets/nostress-plain4.rules): P*12 N*8 B*8 R*8 Q*8 K*6, no
+// Again card, hands of 4 at level 3.
+//
+// Seed 1 deals (shuffle of PPPPPPPPPPPPNNNNNNNNBBBBBBBBRRRRRRRRQQQQQQQQKKKKKK, White first):
+//   rnbqkbnr/ppp2ppp/4p3/3p4/3P4/4P3/PPP2PPP/RNBQKBNR w - - 0 1 level:3
+//   pile:KQKPKBPBPPNRRBKNPQRBPNPNKKRQQBPNBQPRBPPRRN wdiscard:- bdiscard:- whand:PQBN bhand:QRQN
+//   reshuffle:2
+// perft 1: White draws the pile's top K and holds P Q B N K (no three alike, every card
+// moves a piece: no redraw, no pass). Moves per kind on the advanced-pawns board:
+//   P: a2 b2 c2 f2 g2 h2 one or two squares (12), e3-e4 (1), d4 blocked by d5: 13
+//   N: b1-a3 c3 d2, g1-f3 h3 e2: 6
+//   B: c1-d2 (e3 is White's), f1-e2 d3 c4 b5 a6: 6
+//   Q: d1-d2 d3, d1-e2 f3 g4 h5: 6
+//   K: e1-d2 e2: 2
+//   33 = 13 + 6 + 6 + 6 + 2.
+// perft 2: after any of these, Black draws the next card, Q, and holds Q R Q N Q:
+//   Q: d8-d7 d6, d8-e7 f6 g5 h4 (h4 a capture after h2-h4): 6
+//   R: both rooks are shut in: one pass `R:pass` (RULINGS 3.9): 1
+//   N: b8-a6 c6 d7 (a6 a capture after Ba6), g8-f6 h6 e7: 6
+//   redraw: three queens alike (redraw-when alike 3): 1
+// No White move changes these counts (none reaches d6 d7 e7 f6 g5 or blocks a knight; at
+// level 3 a check such as Bb5+ restricts nothing): 14 each, 33 * 14 = 462.
+TEST(CompiledNoStressCards, DesignersDeckWithoutAgainCards) {
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled c = arb::lang::compile_file(plain4_path(), {}, diags);
+  ASSERT_NE(c.program, nullptr) << diags.render();
+  ASSERT_TRUE(c.program->cards);
+  EXPECT_EQ(c.program->cards->rules.deck, (std::array<int, 7>{12, 8, 8, 8, 8, 6, 0}));
+  EXPECT_EQ(c.program->cards->hand_size, 4);
+  auto e = arb::lang::make_compiled_engine(c.program);
+  const std::string start =
+      "rnbqkbnr/ppp2ppp/4p3/3p4/3P4/4P3/PPP2PPP/RNBQKBNR w - - 0 1 level:3 "
+      "pile:KQKPKBPBPPNRRBKNPQRBPNPNKKRQQBPNBQPRBPPRRN wdiscard:- bdiscard:- whand:PQBN bhand:QRQN "
+      "reshuffle:2";
+  ASSERT_EQ(e->position(), start);
+  EXPECT_EQ(e->perft(1), 33u);
+  EXPECT_EQ(e->perft(2), 462u);
+  std::vector<std::string> l = legal(*e);
+  EXPECT_EQ(std::count_if(l.begin(), l.end(), [](const std::string& t) { return t.rfind("K:", 0) == 0; }), 2);
+  // The text is the deck's: against No Stress Chess's 56 cards it is refused.
+  EXPECT_THROW(arb::parse_nostress(start), arb::PositionError);
+  arb::CardRules rules;
+  rules.deck = {12, 8, 8, 8, 8, 6, 0};
+  rules.hand_size = 4;
+  EXPECT_EQ(arb::format_nostress(arb::parse_nostress(start, rules)), start);
+  // Again never appears, in actions or card zones, along random games (reshuffles too).
+  int plies = 0, reshuffles = 0;
+  for (int seed = 1; seed <= 6; ++seed) {
+    auto g = arb::lang::make_compiled_engine(c.program);
+    g->set_position("start:" + std::to_string(seed));
+    std::mt19937_64 rng(static_cast<uint64_t>(seed) * 17);
+    for (int ply = 0; ply < 300; ++ply) {
+      const std::string pos = g->position();
+      const arb::NoStressPosition np = arb::parse_nostress(pos, rules);
+      const std::string cards =
+          np.pile.known + np.discard[0] + np.discard[1] + np.hand[0].known + np.hand[1].known;
+      ASSERT_EQ(cards.find('A'), std::string::npos) << pos;
+      if (np.discard[0].empty() && np.discard[1].empty() && ply > 0) ++reshuffles;
+      std::vector<Action> acts;
+      g->legal_actions(acts);
+      if (acts.empty()) break;
+      for (const Action& a : acts) ASSERT_NE(canonical(*g, a).rfind("A:", 0), 0u) << pos;
+      g->apply(acts[rng() % acts.size()]);
+      ++plies;
+    }
+  }
+  EXPECT_GT(plies, 300);
+  EXPECT_GT(reshuffles, 0);
+  // `arbiter perft` runs it.
+  auto out = testing_process::run_arbiter({"perft", "--rules", plain4_path(), "--depth", "2"});
+  EXPECT_EQ(out.code, 0) << out;
+  EXPECT_EQ(out.last_line(), "nodes 462") << out;
+}
+
+// The registry hands the No Stress reference the deck and hand a descendant states, and
+// nothing more for the bundled deck and the levels' hands.
+TEST(CompiledNoStressCards, RegistryPassesDeckAndHandToTheReference) {
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled plain = arb::lang::compile_file(plain4_path(), {{"seed", "3"}}, diags);
+  ASSERT_NE(plain.program, nullptr) << diags.render();
+  auto r = arb::registry::reference_of(plain, {});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->variant, "nostress");
+  EXPECT_EQ(r->options, (std::map<std::string, std::string>{{"deck", "P12N8B8R8Q8K6"},
+                                                            {"hand-size", "4"},
+                                                            {"level", "3"},
+                                                            {"seed", "3"},
+                                                            {"setup-advanced-pawns", "true"}}));
+  // Level 2 of the designer's ruleset keeps level 2's hand: only the deck is passed.
+  arb::lang::Compiled plain2 = arb::lang::compile_file(plain4_path(), {{"level", "2"}}, diags);
+  ASSERT_NE(plain2.program, nullptr) << diags.render();
+  auto r2 = arb::registry::reference_of(plain2, {});
+  ASSERT_TRUE(r2);
+  EXPECT_EQ(r2->options.at("level"), "2");
+  EXPECT_EQ(r2->options.count("hand-size"), 0u);
+  EXPECT_EQ(r2->options.at("deck"), "P12N8B8R8Q8K6");
+  // Level 2 with hands of 5 is level 3's game: the reference of level 3, no extra options.
+  auto b =
+      build("ruleset t extends nostress\nwhen level = 2 {\n  hand size 5 keep-order\n}\n", {{"level", "2"}});
+  ASSERT_NE(b->c.program, nullptr) << b->diags.render();
+  auto r5 = arb::registry::reference_of(b->c, {});
+  ASSERT_TRUE(r5);
+  EXPECT_EQ(r5->options.at("level"), "3");
+  EXPECT_EQ(r5->options.count("hand-size") + r5->options.count("deck"), 0u);
+  auto ref = arb::registry::make_reference(b->c, {});
+  ASSERT_NE(ref, nullptr);
+  auto comp = arb::lang::make_compiled_engine(b->c.program);
+  EXPECT_EQ(ref->position(), comp->position());
+  EXPECT_EQ(ref->perft(3), comp->perft(3));
+  // The bundled ruleset has a reference of its own name: the options as given.
+  arb::lang::Compiled bundled =
+      arb::lang::compile_file(testing_helpers::ruleset_path("nostress"), {{"level", "1"}}, diags);
+  auto rb = arb::registry::reference_of(bundled, {{"level", "1"}});
+  ASSERT_TRUE(rb);
+  EXPECT_EQ(rb->variant, "nostress");
+  EXPECT_EQ(rb->options, (std::map<std::string, std::string>{{"level", "1"}}));
+}

@@ -319,3 +319,40 @@ TEST(Constructs, OptionsWithListedValues) {
   EXPECT_EQ(wrong->model, nullptr);
   EXPECT_TRUE(has_error_at(wrong->diags, 2, 12, "not one of")) << wrong->diags.render();
 }
+
+// Issue 23: every argument of the card statements is checked where it stands, with the
+// words or form it allows as the hint (a ruleset extending the bundled No Stress Chess).
+TEST(Constructs, CardStatementsAreLocatedErrors) {
+  const std::string head = "ruleset t extends \"" +
+                           ruleset_path("nostress").substr(0, ruleset_path("nostress").size() - 6) + "\"\n";
+  struct Case {
+    std::string text;
+    int line, col;
+    std::string part;
+  };
+  const std::vector<Case> cases = {
+      {"hand size banana keep-order\n", 2, 11, "`size` takes a whole number"},
+      {"turn {\n  phase banana mandatory\n}\n", 3, 9, "unknown phase `banana`"},
+      {"turn {\n  phase draw-card banana\n}\n", 3, 19, "unexpected `banana` in `phase`"},
+      {"deck banana\n", 2, 6, "`deck` takes shared"},
+      {"deck shared {\n  card pawn P*0\n}\n", 3, 15, "a card count must be 1..99"},
+      {"deck shared {\n  card pawn P*100\n}\n", 3, 15, "a card count must be 1..99"},
+      {"deck shared {\n  card pawn P\n}\n", 3, 13, "expected `LETTER*COUNT`"},
+      {"deck shared {\n  card pawn 7*3\n}\n", 3, 13, "expected a piece letter or `Again`"},
+      {"deck shared {\n  card pawn X*3\n}\n", 3, 13, "names no piece of this ruleset"},
+      {"deck shared {\n  again banana\n}\n", 3, 9, "unexpected `banana` in `again`"},
+      {"redraw-when alike banana\n", 2, 19, "`alike` takes a whole number"},
+      {"discard banana\n", 2, 9, "`discard` takes own-pile"},
+      {"reshuffle banana\n", 2, 11, "`reshuffle` takes discards"},
+  };
+  for (const Case& c : cases) {
+    Diagnostics d;
+    arb::lang::Compiled kept = arb::lang::compile_file(scratch().write("card.rules", head + c.text), {}, d);
+    EXPECT_EQ(kept.program, nullptr) << c.text;
+    bool found = false;
+    for (const auto& x : d.all())
+      found = found || (x.severity == arb::lang::Severity::Error && x.loc.line == c.line &&
+                        x.loc.col == c.col && x.message.find(c.part) != std::string::npos && !x.hint.empty());
+    EXPECT_TRUE(found) << c.text << d.render();
+  }
+}

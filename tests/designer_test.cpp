@@ -14,6 +14,7 @@
 
 #include "arbiter/notation.hpp"
 #include "helpers.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -188,6 +189,109 @@ TEST(DesignerDeadPositions, AKingSpelledOtherwiseIsStillAKingAndOtherEndsLeaveIt
   EXPECT_EQ(chess->status().reason, "insufficient-material");
   chess->set_position("k7/8/8/8/8/8/8/1b4BK w - - 0 1");  // b1 and g1: both colours, a mate exists
   EXPECT_EQ(chess->status().result, arb::Result::Ongoing);
+}
+
+// ---------------------------------------------------------------------------------------
+// The solver on designer rulesets, through the command a designer runs.
+
+TEST(DesignerSolve, MatesInTheDesignersOwnRules) {
+  using testing_process::run_arbiter;
+  // Knightmate: Bb7 mates the royal knight a8 (its squares b6 and c7 are the white royal
+  // knight's), and no mate is shorter than one move.
+  auto km = run_arbiter({"solve", "--rules", source_path("corpus/rulesets/knightmate.rules"), "--position",
+                         "k7/8/B7/3K4/8/8/8/8 w - - 0 1", "--goal", "mate", "--depth", "2", "--json"});
+  ASSERT_EQ(km.code, 0) << km;
+  EXPECT_NE(km.last_line().find("\"result\":\"win\",\"moves\":1,\"line\":[\"a6b7\"]"), std::string::npos)
+      << km;
+  // The same position in chess is a dead draw: no mate at any depth, proved at once.
+  auto chess = run_arbiter({"solve", "--variant", "chess", "--position", "k7/8/B7/3K4/8/8/8/8 w - - 0 1",
+                            "--goal", "mate", "--depth", "2", "--json"});
+  ASSERT_EQ(chess.code, 0) << chess;
+  EXPECT_NE(chess.last_line().find("\"result\":\"none\""), std::string::npos) << chess;
+  // Berolina: the pawn g6 takes straight ahead, so it guards g7, and Ra8 mates the king h8
+  // (g8 is the rook's, h7 its own pawn's). In chess the pawn guards f7 and h7, the king
+  // escapes to g7: no mate in one.
+  for (auto [rules, want] : std::vector<std::pair<std::string, std::string>>{
+           {source_path("corpus/rulesets/berolina.rules"),
+            "\"result\":\"win\",\"moves\":1,\"line\":[\"a1a8\"],\"keys\":[\"a1a8\"]"},
+           {ruleset_path("chess"), "\"result\":\"none\""}}) {
+    auto r = run_arbiter({"solve", "--rules", rules, "--position", "7k/7p/6P1/8/8/8/8/R5K1 w - - 0 1",
+                          "--goal", "mate", "--depth", "1", "--all-keys", "--json"});
+    ASSERT_EQ(r.code, 0) << r;
+    EXPECT_NE(r.last_line().find(want), std::string::npos) << rules << "\n" << r;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Proof games on each designer variant: the shortest game to the goal, proved shortest,
+// and the final position has the goal's status on a fresh engine.
+
+TEST(DesignerProofgame, ShortestGamesToEachVariantsEnd) {
+  using testing_process::run_arbiter;
+  struct Case {
+    const char* file;
+    const char* goal;
+    const char* max_plies;
+    int plies;
+    const char* status;  // what `moves` says of the final position
+  };
+  const std::vector<Case> cases = {
+      {"knightmate.rules", "mate", "4", 4, "checkmate"},  // 1.Kf3 e5 2.Qe1 Qf6#
+      {"berolina.rules", "mate", "4", 5, "checkmate"},    // 1.de3 h6 2.Qd6 fg6 3.Qxg6#
+      {"nostress-plain4.rules", "reason:royal-capture", "4", 4, "royal-capture"},
+      {"chessme-hand4.rules", "mate", "3", 4, "checkmate"},
+  };
+  for (const Case& c : cases) {
+    if (fast() && std::string(c.file) == "chessme-hand4.rules") continue;  // 4 s unsanitized
+    const std::string rules = source_path(std::string("corpus/rulesets/") + c.file);
+    auto r =
+        run_arbiter({"proofgame", "--rules", rules, "--goal", c.goal, "--max-plies", c.max_plies, "--json"});
+    ASSERT_EQ(r.code, 0) << c.file << "\n" << r;
+    const std::string j = r.last_line();
+    EXPECT_NE(j.find("\"plies\":" + std::to_string(c.plies) + ","), std::string::npos) << c.file << "\n" << j;
+    EXPECT_NE(j.find("\"proved_shortest\":true"), std::string::npos) << c.file << "\n" << j;
+    const size_t at = j.find("\"final\":\"");
+    ASSERT_NE(at, std::string::npos) << j;
+    const std::string final_pos = j.substr(at + 9, j.find('"', at + 9) - (at + 9));
+    auto m = run_arbiter({"moves", "--rules", rules, "--position", final_pos, "--json"});
+    EXPECT_NE(m.out.find(std::string("\"reason\":\"") + c.status + "\""), std::string::npos) << c.file << "\n"
+                                                                                             << m;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Game records of a designer's variant: `arbiter validate --rules FILE`.
+
+TEST(DesignerValidate, RecordsAreJudgedByTheDesignersRules) {
+  using testing_process::run_arbiter;
+  TempDir dir;
+  // Valid in Knightmate (the royal knights hop out: 2.Kf3 and 2...Kd6), not in chess.
+  std::string good =
+      dir.write("good.pgn", "[Event \"km\"]\n[Result \"*\"]\n\n1. e4 e5 2. Kf3 Kd6 3. Kxe5 Ke8 *\n");
+  // Invalid in Knightmate: the royal piece does not step like a king.
+  std::string bad = dir.write("bad.pgn", "[Event \"km\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke2 *\n");
+  const std::string km = source_path("corpus/rulesets/knightmate.rules");
+  auto ok = run_arbiter({"validate", "--rules", km, "--json", good});
+  EXPECT_EQ(ok.code, 0) << ok;
+  EXPECT_NE(ok.out.find("\"valid\":true"), std::string::npos) << ok;
+  auto as_chess = run_arbiter({"validate", "--variant", "chess", good});
+  EXPECT_EQ(as_chess.code, 1) << as_chess;
+  auto wrong = run_arbiter({"validate", "--rules", km, bad});
+  EXPECT_EQ(wrong.code, 1) << wrong;
+  // Explained by the engine's movement, not chess's: the royal knight cannot reach e2.
+  EXPECT_NE(wrong.out.find("ply 3 `Ke2`: no king (e1) can reach e2 [no-piece-reaches]"), std::string::npos)
+      << wrong;
+  // A hop onto a square the rook d8 attacks leaves the royal piece attacked.
+  std::string into = dir.write("into.pgn",
+                               "[Event \"km\"]\n[SetUp \"1\"]\n[FEN \"3r1k2/8/8/8/8/8/8/4K3 w - - 0 1\"]\n"
+                               "[Result \"*\"]\n\n1. Kd3 *\n");
+  auto check = run_arbiter({"validate", "--rules", km, into});
+  EXPECT_EQ(check.code, 1) << check;
+  EXPECT_NE(check.out.find("`Kd3`: the king would move into check [king-in-check]"), std::string::npos)
+      << check;
+  // A ruleset that does not exist is unusable input.
+  auto missing = run_arbiter({"validate", "--rules", dir.path() + "/none.rules", good});
+  EXPECT_EQ(missing.code, 2) << missing;
 }
 
 // ---------------------------------------------------------------------------------------

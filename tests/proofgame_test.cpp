@@ -1,10 +1,13 @@
-// Proof games to ChessMe's no-legal-move draw (solver/proofgame/): the game found from the
+// Proof games (solver/proofgame/). ChessMe's no-legal-move draw: the game found from the
 // start replays turn by turn on the compiled generator and on the reference engine and
 // ends in a draw; an exhaustive search from a position of that game proves its draw the
-// shortest; the smallest draw positions (fewest tiles) are re-verified.
+// shortest; the smallest draw positions (fewest tiles) are re-verified. Other goals and
+// rulesets (mate, stalemate, royal capture, midline invasion, a designer ruleset): each
+// expected length derived by hand or known from chess literature, stated beside it.
 #include "arbiter/proofgame.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -306,13 +309,227 @@ TEST(ProofGame, Command) {
   EXPECT_EQ(none.code, 0) << none.err;
   EXPECT_NE(none.out.find("\"result\":\"none\""), std::string::npos) << none.out;
   // Unusable input: exit 2 with a message.
-  auto bad = run_arbiter({"proofgame", "--variant", "chessme", "--goal", "mate"});
+  auto bad = run_arbiter({"proofgame", "--variant", "chessme", "--goal", "checkmated"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--goal"), std::string::npos) << bad.err;
   auto hidden = run_arbiter({"proofgame", "--variant", "chessme", "--position",
                              "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w BNP/rbb ?/? -/- 1"});
   EXPECT_EQ(hidden.code, 2);
   EXPECT_NE(hidden.err.find("pile"), std::string::npos) << hidden.err;
+}
+
+// ---- other goals and rulesets ------------------------------------------------------------
+
+arb::proofgame::Result proof(arb::Engine& e, const arb::proofgame::Goal& goal, int max_plies) {
+  arb::proofgame::Options o;
+  o.goal = goal;
+  o.max_plies = max_plies;
+  o.beam_width = 0;  // the exhaustive search alone: what it finds is proved shortest
+  o.table_mb = 2;
+  return arb::proofgame::search(e, o);
+}
+
+TEST(ProofGame, GoalsParse) {
+  using arb::proofgame::Goal;
+  using arb::proofgame::parse_goal;
+  EXPECT_EQ(parse_goal("mate").kind, Goal::Kind::Mate);
+  EXPECT_FALSE(parse_goal("mate").winner.has_value());
+  EXPECT_EQ(parse_goal("mate", "b").winner, arb::Color::Black);
+  EXPECT_EQ(parse_goal("stalemate").kind, Goal::Kind::Stalemate);
+  EXPECT_EQ(parse_goal("draw").kind, Goal::Kind::Draw);
+  EXPECT_EQ(parse_goal("win", "w").winner, arb::Color::White);
+  EXPECT_EQ(parse_goal("no-legal-move").kind, Goal::Kind::NoLegalMove);
+  Goal r = parse_goal("reason:royal-capture");
+  EXPECT_EQ(r.kind, Goal::Kind::Reason);
+  EXPECT_EQ(r.reason, "royal-capture");
+  EXPECT_EQ(r.text(), "reason:royal-capture");
+  EXPECT_THROW(parse_goal("checkmated"), std::invalid_argument);
+  EXPECT_THROW(parse_goal("reason:"), std::invalid_argument);
+  EXPECT_THROW(parse_goal("mate", "white"), std::invalid_argument);
+  EXPECT_THROW(parse_goal("draw", "w"), std::invalid_argument);  // a draw has no winner
+  // The witness filters only where every goal position is a no-move position out of check.
+  std::string why;
+  EXPECT_TRUE(arb::proofgame::goal_filters_apply(parse_goal("draw"), *bundled_program("chessme"), &why))
+      << why;
+  EXPECT_TRUE(arb::proofgame::goal_filters_apply(parse_goal("stalemate"), *bundled_program("chessme")));
+  EXPECT_FALSE(arb::proofgame::goal_filters_apply(parse_goal("mate"), *bundled_program("chessme"), &why));
+  EXPECT_NE(why.find("mate"), std::string::npos) << why;
+  EXPECT_FALSE(arb::proofgame::goal_filters_apply(parse_goal("no-legal-move"), *bundled_program("chessme")));
+  EXPECT_FALSE(arb::proofgame::goal_filters_apply(parse_goal("draw"), *bundled_program("chess"), &why));
+  EXPECT_NE(why.find("insufficient"), std::string::npos) << why;
+  // Every end of ChessMe leaves no legal action; chess's insufficient material does not.
+  EXPECT_TRUE(arb::proofgame::ends_only_without_moves(*bundled_program("chessme")));
+  EXPECT_FALSE(arb::proofgame::ends_only_without_moves(*bundled_program("chess")));
+  EXPECT_FALSE(arb::proofgame::ends_only_without_moves(*bundled_program("chess2")));  // the invasion
+  // The search refuses the filters for a goal they do not hold for.
+  auto e = compiled_at("chessme", "start");
+  arb::proofgame::Options o;
+  o.goal = parse_goal("mate");
+  o.last_turn_filter = true;
+  EXPECT_THROW(arb::proofgame::search(*e, o), std::invalid_argument);
+}
+
+TEST(ProofGame, ChessFoolsMate) {
+  // The shortest checkmate from the chess start is the fool's mate, 1.f3 e5 2.g4 Qh4#: 4
+  // plies (Black mates; a literature fact). With White the winner, 5 plies (1.e3 f6 2.Na3
+  // g5 3.Qh5#: Black's f- and g-pawns must open the e8-h5 diagonal, two Black turns, so
+  // White's mate comes on its third turn at the earliest).
+  auto e = compiled_at("chess", "start");
+  const std::string start = e->position();
+  arb::proofgame::Result r = proof(*e, arb::proofgame::parse_goal("mate"), 6);
+  ASSERT_TRUE(r.found);
+  EXPECT_TRUE(r.shortest);
+  EXPECT_EQ(r.plies, 4);
+  EXPECT_EQ(r.proved_none_within, 3);
+  EXPECT_GT(r.check_pruned, 0u);  // the last turn must give check
+  ASSERT_EQ(r.san.size(), 4u);
+  EXPECT_EQ(r.san.back().back(), '#');
+  EXPECT_EQ(compiled_at("chess", r.final_position)->status().reason, "checkmate");
+  EXPECT_EQ(
+      arb::proofgame::replay(*compiled_engine("chess"), start, r.line, arb::proofgame::parse_goal("mate")),
+      "");
+  EXPECT_EQ(arb::proofgame::replay(*arb::ref::make_reference_engine("chess"), start, r.san,
+                                   arb::proofgame::parse_goal("mate", "b")),
+            "");
+  EXPECT_NE(arb::proofgame::replay(*compiled_engine("chess"), start, r.line,
+                                   arb::proofgame::parse_goal("mate", "w")),
+            "");  // Black mates, not White
+  arb::proofgame::Result w = proof(*e, arb::proofgame::parse_goal("mate", "w"), 6);
+  ASSERT_TRUE(w.found);
+  EXPECT_TRUE(w.shortest);
+  EXPECT_EQ(w.plies, 5);
+  EXPECT_EQ(e->position(), start);
+  // Without the budget to finish, nothing is claimed.
+  arb::proofgame::Options o;
+  o.goal = arb::proofgame::parse_goal("mate", "w");
+  o.max_plies = 6;
+  o.beam_width = 0;
+  o.table_mb = 2;
+  o.max_nodes = 100;
+  arb::proofgame::Result cut = arb::proofgame::search(*e, o);
+  EXPECT_FALSE(cut.found);
+  EXPECT_FALSE(cut.why.empty());
+  EXPECT_LT(cut.proved_none_within, 5);
+}
+
+TEST(ProofGame, ChessStalemateNearTheEnd) {
+  // White Kg6 Qf2 against Kh8, White to move: the start is no stalemate (White has moves),
+  // and 1.Qf7 leaves Black's king g8 (the queen's), g7 and h7 (king and queen), not in
+  // check: a stalemate in 1 ply. With Black to move in the same position: not stalemated
+  // (Kg8 is legal: the queen on f2 does not reach g8), and one Black ply leaves White to
+  // move, with moves: none within 1 ply.
+  auto e = compiled_at("chess", "7k/8/6K1/8/8/8/5Q2/8 w - - 0 1");
+  arb::proofgame::Result r = proof(*e, arb::proofgame::parse_goal("stalemate"), 3);
+  ASSERT_TRUE(r.found);
+  EXPECT_TRUE(r.shortest);
+  EXPECT_EQ(r.plies, 1);
+  auto end = compiled_at("chess", r.final_position);
+  EXPECT_EQ(end->status().reason, "stalemate");
+  EXPECT_TRUE(arb::proofgame::no_move_draw(*end));
+  // 1.Qf7 is one of the answers: the final position after it meets the goal.
+  auto f7 = compiled_at("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 1 1");
+  EXPECT_TRUE(arb::proofgame::reached(*f7, arb::proofgame::parse_goal("stalemate")));
+  EXPECT_TRUE(arb::proofgame::reached(*f7, arb::proofgame::parse_goal("no-legal-move")));
+  EXPECT_TRUE(arb::proofgame::reached(*f7, arb::proofgame::parse_goal("draw")));
+  EXPECT_FALSE(arb::proofgame::reached(*f7, arb::proofgame::parse_goal("mate")));
+  auto b = compiled_at("chess", "7k/8/6K1/8/8/8/5Q2/8 b - - 0 1");
+  arb::proofgame::Result rb = proof(*b, arb::proofgame::parse_goal("stalemate"), 1);
+  EXPECT_FALSE(rb.found);
+  EXPECT_EQ(rb.proved_none_within, 1);
+}
+
+// A designer ruleset: Knightmate, the royal piece moving as a knight and a commoner M
+// moving as a king.
+std::string knightmate_rules() {
+  const std::string dir = ::testing::TempDir() + "/proofgame_knightmate";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream out(dir + "/chess.rules");
+    out << read_text(ruleset_path("chess"));
+  }
+  std::ofstream out(dir + "/knightmate.rules");
+  out << "ruleset knightmate extends chess\n"
+         "title \"Knightmate\"\n"
+         "piece king K {\n  betza \"N\"\n  royal\n}\n"
+         "piece commoner M { betza \"K\" }\n"
+         "castling none\n"
+         "setup \"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w - - 0 1\"\n";
+  return dir + "/knightmate.rules";
+}
+
+TEST(ProofGame, KnightmateMate) {
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(knightmate_rules(), {}, d);
+  ASSERT_NE(c.program, nullptr) << d.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  // White M f5, K a1; Black's royal knight h8 and a pawn a7. Mg7 mates (it attacks h8, and
+  // covers g6 and f7, the royal knight's only squares; h8 cannot take g7, no knight move).
+  // From f5 the commoner reaches no square next to h8 in one step and White's royal knight
+  // on a1 gives no check in one, so no White mate in 1 ply; Black (pawn and a royal knight
+  // far away) cannot mate in ply 2; 1.Mf6 a6 2.Mg7#: 3 plies.
+  e->set_position("7k/p7/8/5M2/8/8/8/K7 w - - 0 1");
+  arb::proofgame::Result r = proof(*e, arb::proofgame::parse_goal("mate", "w"), 4);
+  ASSERT_TRUE(r.found);
+  EXPECT_TRUE(r.shortest);
+  EXPECT_EQ(r.plies, 3);
+  ASSERT_EQ(r.line.size(), 3u);
+  EXPECT_EQ(r.san.back(), "Mg7#");
+  auto again = arb::lang::make_compiled_engine(c.program);
+  EXPECT_EQ(arb::proofgame::replay(*again, "7k/p7/8/5M2/8/8/8/K7 w - - 0 1", r.line,
+                                   arb::proofgame::parse_goal("mate", "w")),
+            "");
+  EXPECT_EQ(again->status().reason, "checkmate");
+}
+
+TEST(ProofGame, NoStressRoyalCaptureAndChess2Invasion) {
+  using testing_process::run_arbiter;
+  if (!std::filesystem::exists(testing_process::arbiter_path())) GTEST_SKIP() << "build the arbiter target";
+  // No Stress Chess level 1 (the top card is played at once), the whole deck known: the
+  // pile's top cards R, P, R. White's rook a1 cannot reach e8 on the first card, Black's
+  // pawn card cannot take White's king, so no royal capture in 1 or 2 plies; 1.R:Ra8
+  // 2.P:h6 (or h5) 3.R:Rxe8 takes the king: 3 plies.
+  const std::string ns =
+      "4k3/7p/8/8/8/8/8/R3K3 w - - 0 1 level:1 pile:RPRPPPPPPPPPPNNNNNNNNBBBBBBBBRRRRRRQQQQQQQQKKKKKKKAAAAAA "
+      "wdiscard:- bdiscard:- whand:- bhand:-";
+  auto o = run_arbiter({"proofgame", "--variant", "nostress", "--set", "level=1", "--position", ns, "--goal",
+                        "reason:royal-capture", "--side", "w", "--max-plies", "4", "--json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  auto j = nlohmann::json::parse(o.lines().back());
+  EXPECT_EQ(j["result"], "shortest");
+  EXPECT_EQ(j["plies"], 3);
+  EXPECT_EQ(j["proved_shortest"], true);
+  EXPECT_EQ(j["proved_none_within"], 2);
+  EXPECT_EQ(j["line"][2], "R:a8e8");
+  EXPECT_EQ(j["checked_by"].size(), 2u);
+  // A pile of unknown order is refused (no chance nodes in a proof game).
+  const std::string hidden =
+      "4k3/7p/8/8/8/8/8/R3K3 w - - 0 1 level:1 pile:RPR?53 wdiscard:- bdiscard:- whand:- bhand:-";
+  auto h = run_arbiter({"proofgame", "--variant", "nostress", "--set", "level=1", "--position", hidden,
+                        "--goal", "reason:royal-capture"});
+  EXPECT_EQ(h.code, 2) << h.out;
+  EXPECT_NE(h.err.find("draw"), std::string::npos) << h.err;
+  // Chess 2: White's king on e3 is two steps from the midline (rank 5 is Black's half),
+  // Black's on e8 four steps from its own goal (rank 4); nothing else can end the game: 1.K
+  // to rank 4, a Black pawn move, 2.K to rank 5: 3 plies, none shorter (one king step from
+  // rank 3 reaches rank 4 only).
+  auto c2 = run_arbiter({"proofgame", "--variant", "chess2", "--position", "4k3/7p/8/8/8/4K3/P7/8 w - - 0 1",
+                         "--goal", "reason:midline-invasion", "--notation", "uci", "--json"});
+  ASSERT_EQ(c2.code, 0) << c2.err;
+  auto k = nlohmann::json::parse(c2.lines().back());
+  EXPECT_EQ(k["result"], "shortest");
+  EXPECT_EQ(k["plies"], 3);
+  EXPECT_EQ(k["moves"], k["line"]);  // --notation uci
+  EXPECT_EQ(k["goal"], "reason:midline-invasion");
+  // Chess from the start, --goal mate: the fool's mate (4 plies), SAN by default.
+  auto fm = run_arbiter({"proofgame", "--goal", "mate", "--json"});
+  ASSERT_EQ(fm.code, 0) << fm.err;
+  auto m = nlohmann::json::parse(fm.lines().back());
+  EXPECT_EQ(m["plies"], 4);
+  EXPECT_EQ(m["moves"], m["san"]);
+  EXPECT_NE(fm.out.find("mate in 4 plies (shortest"), std::string::npos) << fm.out;
+  auto side = run_arbiter({"proofgame", "--goal", "draw", "--side", "w"});
+  EXPECT_EQ(side.code, 2);
+  EXPECT_NE(side.err.find("--side"), std::string::npos) << side.err;
 }
 
 }  // namespace

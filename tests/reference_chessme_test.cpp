@@ -14,6 +14,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/notation.hpp"
@@ -131,7 +132,8 @@ struct Brute {
   Color side = Color::White;
   ChessMePosition pos;
 
-  explicit Brute(const std::string& text) : pos(arb::parse_chessme(text)) {
+  explicit Brute(const std::string& text, const arb::TileRules& rules = {})
+      : pos(arb::parse_chessme(text, rules)) {
     for (const auto& [sq, pc] : pos.pieces) board[sq] = pc;
     side = pos.side;
   }
@@ -730,6 +732,230 @@ TEST(ReferenceChessMe, PerftOfSeededStarts) {
   }
   // Seed 1 by hand at depth 1 (see StartPositionActions): 66.
   EXPECT_EQ(engine_at(arb::chessme_start(1))->perft(1), 66u);
+}
+
+// --- A designer's tiles and hand (options tiles, hand-size, draw) -----------------------
+
+std::unique_ptr<Engine> engine_with(const std::map<std::string, std::string>& options,
+                                    const std::string& text = "start") {
+  auto e = arb::ref::make_chessme_engine(options);
+  e->set_position(text);
+  return e;
+}
+
+arb::TileRules tile_rules(const std::string& tiles, int hand_size, int draw) {
+  arb::TileRules r;
+  r.tiles = tiles;
+  r.hand_size = hand_size;
+  r.draw = draw;
+  return r;
+}
+
+// The hand and pile fields of a position text ("WHITE/BLACK" each).
+std::string field_of(const std::string& text, int index) {
+  std::istringstream in(text);
+  std::string f;
+  for (int i = 0; i <= index; ++i) in >> f;
+  return f;
+}
+
+TEST(ReferenceChessMeTiles, OptionsParsedCheckedAndNamed) {
+  auto d = arb::ref::make_reference_engine("chessme");
+  EXPECT_EQ(d->config().options, (std::vector<std::pair<std::string, std::string>>{{"seed", "1"}}));
+  auto e = arb::ref::make_reference_engine("chessme", {{"hand-size", "4"}, {"draw", "4"}});
+  EXPECT_EQ(e->config().options, (std::vector<std::pair<std::string, std::string>>{
+                                     {"draw", "4"}, {"hand-size", "4"}, {"seed", "1"}}));
+  // ChessMe's own values written out play as no option.
+  auto same = engine_with({{"tiles", "QRRBBNNPPPP"}, {"hand-size", "3"}, {"draw", "3"}}, "start:2");
+  EXPECT_EQ(same->position(), arb::chessme_start(2));
+  EXPECT_EQ(same->perft(2), engine_at(arb::chessme_start(2))->perft(2));
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"tiles", ""},
+                                                        {"tiles", "QRRK"},
+                                                        {"tiles", "qrr"},
+                                                        {"tiles", "QRX"},
+                                                        {"tiles", std::string(65, 'P')},
+                                                        {"hand-size", "x"},
+                                                        {"hand-size", "65"},
+                                                        {"hand-size", ""},
+                                                        {"draw", "-1"},
+                                                        {"draw", "100"},
+                                                        {"seed", "x"}}) {
+    try {
+      arb::ref::make_reference_engine("chessme", {{key, value}});
+      ADD_FAILURE() << "accepted " << key << "=" << value;
+    } catch (const std::invalid_argument& err) {
+      EXPECT_NE(std::string(err.what()).find(key), std::string::npos) << err.what();
+    }
+  }
+  EXPECT_NO_THROW(arb::ref::make_reference_engine("chessme", {{"tiles", "-"}}));
+  // seed: the deal of `start`, named in the configuration.
+  auto seeded =
+      arb::ref::make_reference_engine("chessme", {{"seed", "2"}, {"hand-size", "4"}, {"draw", "4"}});
+  seeded->set_position("start");
+  EXPECT_EQ(seeded->position(), arb::chessme_start(2, tile_rules("QRRBBNNPPPP", 4, 4)));
+  EXPECT_EQ(seeded->config().value("seed"), "2");
+  // A text is read against the engine's tiles: a hand of 4 is not a ChessMe position.
+  auto four = engine_with({{"hand-size", "4"}, {"draw", "4"}});
+  EXPECT_THROW(engine_at(four->position()), arb::PositionError);
+  EXPECT_NO_THROW(engine_with({{"hand-size", "4"}, {"draw", "4"}}, four->position()));
+}
+
+// A hand of 4 (hand-size=4, draw=4), seed 1. The shuffle is ChessMe's (same tiles, same
+// seed), so the hands are the default start's three plus the next tile of each pile:
+//   White hand B N P + R, pile Q R N P B P P; Black hand r b b + p, pile p p n p q r n.
+// White's moves (as in StartPositionActions): a2-a3, b2-b3, c2-c3, d2-d3, Kc1-b1, Kc1-d1: 6.
+// Placements after each move, one per (tile type, square); the hand's four types B N P R:
+// a P tile beside an own pawn, a B, N or R tile behind one (rank below), on empty squares:
+//   a2a3: pawns a3 b2 c2 d2. P: (-1,3) b3 a2 e2 (4). Behind: a2 b1 d1 (c1 is the king): 3
+//         each for B N R = 9. 13.
+//   b2b3: pawns a2 b3 c2 d2. P: (-1,2) b2 a3 c3 e2 (5). Behind: a1 b2 d1: 9. 14.
+//   c2c3: pawns a2 b2 c3 d2. P: (-1,2) c2 b3 d3 e2 (5). Behind: a1 b1 c2 d1: 12. 17.
+//   d2d3: pawns a2 b2 c2 d3. P: (-1,2) d2 c3 e3 (4). Behind: a1 b1 d2: 9. 13.
+//   Kb1 / Kd1: pawns a2 b2 c2 d2. P: (-1,2) e2 (2). Behind: a1 c1 d1 / a1 b1 c1: 9. 11 each.
+// perft 1 = 6 + 13 + 14 + 17 + 13 + 11 + 11 = 85 (ChessMe's hand B N P gives 66: no R).
+TEST(ReferenceChessMeTiles, HandOfFourPerftByHand) {
+  auto e = engine_with({{"hand-size", "4"}, {"draw", "4"}});
+  EXPECT_EQ(e->position(), "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w RBNP/rbbp QRNPBPP/ppnpqrn -/- 1");
+  EXPECT_EQ(e->perft(1), 85u);
+  Strings d2d3;
+  for (const std::string& t : action_texts(*e))
+    if (t.rfind("d2d3", 0) == 0) d2d3.push_back(t);
+  EXPECT_EQ(d2d3, sorted({"d2d3", "d2d3,P@(-1,2)", "d2d3,P@d2", "d2d3,P@c3", "d2d3,P@e3", "d2d3,B@a1",
+                          "d2d3,B@b1", "d2d3,B@d2", "d2d3,N@a1", "d2d3,N@b1", "d2d3,N@d2", "d2d3,R@a1",
+                          "d2d3,R@b1", "d2d3,R@d2"}));
+  // The brute-force generator, reading the same rules, agrees on the whole depth-2 tree.
+  const arb::TileRules four = tile_rules("QRRBBNNPPPP", 4, 4);
+  ASSERT_EQ(action_texts(*e), Brute(e->position(), four).actions());
+  std::vector<Action> a0;
+  e->legal_actions(a0);
+  for (const Action& x : a0) {
+    e->apply(x);
+    ASSERT_EQ(action_texts(*e), Brute(e->position(), four).actions()) << e->position();
+    e->undo();
+  }
+  // A placement draws the pile's top tile: the hand is 4 again.
+  auto placed = find_action(*e, "d2d3,R@d2");
+  ASSERT_TRUE(placed);
+  e->apply(*placed);
+  EXPECT_EQ(field_of(e->position(), 2), "QBNP/rbbp");
+  EXPECT_EQ(field_of(e->position(), 3), "RNPBPP/ppnpqrn");
+  e->undo();
+  EXPECT_EQ(e->position(), "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w RBNP/rbbp QRNPBPP/ppnpqrn -/- 1");
+}
+
+// draw=N is the setup's draw (RULINGS 2.3's three), at most hand-size tiles; after a
+// placement one tile is drawn (RULINGS 2.4), the hand staying within hand-size.
+TEST(ReferenceChessMeTiles, SetupDrawsDrawTilesAndAPlacementOne) {
+  // Seed 1's shuffled tiles (shuffle_tiles): White P N B R Q R N P B P P, Black
+  // b r b p p p n p q r n. Hands of up to 4, the setup draws 2: P N / b r.
+  auto e = engine_with({{"hand-size", "4"}, {"draw", "2"}});
+  const std::string start = "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w NP/rb BRQRNPBPP/bpppnpqrn -/- 1";
+  EXPECT_EQ(e->position(), start);
+  auto play = [&e](const std::string& t) {
+    auto a = find_action(*e, t);
+    ASSERT_TRUE(a) << t << " in " << e->position();
+    e->apply(*a);
+  };
+  // White places its P: N, then one tile, B.
+  play("a2a3,P@b3");
+  EXPECT_EQ(field_of(e->position(), 2), "BN/rb");
+  EXPECT_EQ(field_of(e->position(), 3), "RQRNPBPP/bpppnpqrn");
+  // Black places its b behind d4 (Black's behind is a rank higher): r, then b.
+  play("d5d4,B@d5");
+  EXPECT_EQ(field_of(e->position(), 2), "BN/rb");
+  EXPECT_EQ(field_of(e->position(), 3), "RQRNPBPP/pppnpqrn");
+  // A move without a placement draws nothing.
+  play("c1d1");
+  EXPECT_EQ(field_of(e->position(), 2), "BN/rb");
+  EXPECT_EQ(field_of(e->position(), 3), "RQRNPBPP/pppnpqrn");
+  for (int i = 0; i < 3; ++i) e->undo();
+  EXPECT_EQ(e->position(), start);
+
+  // A hand of 4 filled at the setup stays at 4: a placement leaves 3 and draws one.
+  auto four = engine_with({{"hand-size", "4"}, {"draw", "4"}});
+  EXPECT_EQ(field_of(four->position(), 2), "RBNP/rbbp");
+  // One tile at the setup: P / b.
+  EXPECT_EQ(field_of(engine_with({{"draw", "1"}})->position(), 2), "P/b");
+  // The setup draws into the hand: a draw larger than the hand is refused.
+  EXPECT_THROW(arb::ref::make_chessme_engine({{"hand-size", "2"}, {"draw", "5"}}), std::invalid_argument);
+  EXPECT_EQ(field_of(engine_with({{"hand-size", "2"}, {"draw", "2"}})->position(), 2), "NP/rb");
+  // No draw, or no hand: no tile ever comes into play; perft 1 is the six moves.
+  for (const auto& o : std::vector<std::map<std::string, std::string>>{{{"draw", "0"}},
+                                                                       {{"hand-size", "0"}, {"draw", "0"}}}) {
+    auto z = engine_with(o);
+    EXPECT_EQ(field_of(z->position(), 2), "-/-");
+    EXPECT_EQ(field_of(z->position(), 3), "PNBRQRNPBPP/brbpppnpqrn");
+    EXPECT_EQ(z->perft(1), 6u);
+  }
+}
+
+// tiles=...: the side's pile before the setup's draw, shuffled as ChessMe's are.
+TEST(ReferenceChessMeTiles, DesignerTilesAreShuffledDealtAndCounted) {
+  auto e = engine_with({{"tiles", "QQNNP"}}, "start:1");
+  std::string w = arb::shuffle_tiles("QQNNP", 1, Color::White),
+              b = arb::shuffle_tiles("QQNNP", 1, Color::Black);
+  for (char& c : b) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  ChessMePosition p = arb::parse_chessme(e->position(), tile_rules("QQNNP", 3, 3));
+  std::string wh = w.substr(0, 3), bh = b.substr(0, 3);
+  auto order = [](std::string s) {
+    std::sort(s.begin(), s.end(), [](char x, char y) {
+      return std::string("KQRBNPkqrbnp").find(x) < std::string("KQRBNPkqrbnp").find(y);
+    });
+    return s;
+  };
+  EXPECT_EQ(p.hand[0], order(wh));
+  EXPECT_EQ(p.hand[1], order(bh));
+  EXPECT_EQ(p.pile[0], w.substr(3));
+  EXPECT_EQ(p.pile[1], b.substr(3));
+  // Two queens are a legal hand here, not in ChessMe.
+  const std::string two_queens = "kc6,pa5,Pa2,Kc1 w QQ/- -/- -/- 1";
+  EXPECT_NO_THROW(engine_with({{"tiles", "QQNNP"}}, two_queens));
+  EXPECT_THROW(engine_at(two_queens), arb::PositionError);
+  // Perft of the designer's start, and every node of depth 1 against the brute force.
+  const arb::TileRules rules = tile_rules("QQNNP", 3, 3);
+  ASSERT_EQ(action_texts(*e), Brute(e->position(), rules).actions());
+  std::vector<Action> a0;
+  e->legal_actions(a0);
+  for (const Action& x : a0) {
+    e->apply(x);
+    ASSERT_EQ(action_texts(*e), Brute(e->position(), rules).actions()) << e->position();
+    e->undo();
+  }
+  std::printf("tiles=QQNNP start:1 %s perft 2 = %llu\n", e->position().c_str(),
+              static_cast<unsigned long long>(e->perft(2)));
+}
+
+// Random games with a hand of 4, drawing two at a time: apply/undo restore text and hash,
+// every text reloads, and every action list matches the brute force.
+TEST(ReferenceChessMeTiles, RandomGamesWithDesignerHands) {
+  const std::map<std::string, std::string> options = {
+      {"hand-size", "4"}, {"draw", "2"}, {"tiles", "QRBNNPPPPPP"}};
+  const arb::TileRules rules = tile_rules("QRBNNPPPPPP", 4, 2);
+  int placements = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    auto e = engine_with(options, "start:" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<std::pair<std::string, uint64_t>> trail;
+    for (int i = 0; i < 40 && e->status().result == Result::Ongoing; ++i) {
+      std::string pos = e->position();
+      ASSERT_EQ(engine_with(options, pos)->position(), pos);
+      Strings texts = action_texts(*e);
+      ASSERT_EQ(texts, Brute(pos, rules).actions()) << pos;
+      std::vector<Action> actions;
+      e->legal_actions(actions);
+      const Action pick = actions[rng() % actions.size()];
+      if (e->describe(pick).steps.size() == 2) ++placements;
+      trail.push_back({pos, e->hash()});
+      e->apply(pick);
+    }
+    for (; !trail.empty(); trail.pop_back()) {
+      e->undo();
+      ASSERT_EQ(e->position(), trail.back().first);
+      ASSERT_EQ(e->hash(), trail.back().second);
+    }
+  }
+  EXPECT_GT(placements, 20);
 }
 
 }  // namespace

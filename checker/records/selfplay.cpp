@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "arbiter/notation.hpp"
+#include "registry/variants.hpp"
 #include "validate.hpp"
 
 using namespace arb;
@@ -38,7 +39,7 @@ namespace {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string variant = "chess";
+  std::string variant = registry::default_variant();
   uint64_t games = 10, seed = 1, max_plies = 160, first_round = 1;
   double uci_share = 0, faults = 0;
   int64_t seed_start = -1;
@@ -82,14 +83,15 @@ int main(int argc, char** argv) {
       usage("bad number for " + a);
     }
   }
-  std::filesystem::path rules = std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets" / (variant + ".rules");
+  auto found = registry::find(variant);
+  if (!found) usage("unknown variant `" + variant + "` (bundled: " + registry::names() + ")");
+  std::filesystem::path rules = found->ruleset;
   records::RecordEngine re = records::make_record_engine(rules.string(), options);
   if (!re.engine) usage(re.error);
   Engine& e = *re.engine;
   std::mt19937_64 rng(seed);
-  // SAN is checked for uniqueness (a Chess 2 king-turn's SAN may be ambiguous: then the
-  // canonical form is written) except for chess and Capablanca, where SAN is unique.
-  bool check_san = variant != "chess" && variant != "capablanca";
+  // SAN is unique in every position of every ruleset (designer_test's property), so the
+  // SAN of the chosen action is written as it is.
   std::vector<Action> legal;
   for (uint64_t g = 0; g < games; ++g) {
     std::string start = re.start;
@@ -149,17 +151,6 @@ int main(int argc, char** argv) {
         text = uci(e.describe(pick), e.chess960());
       } else {
         text = san(e, pick, re.placement_p);
-        if (check_san) {
-          std::string bare = text;
-          while (!bare.empty() && (bare.back() == '+' || bare.back() == '#')) bare.pop_back();
-          int same = 0;
-          for (const auto& a : legal) {
-            std::string o = san(e, a, re.placement_p);
-            while (!o.empty() && (o.back() == '+' || o.back() == '#')) o.pop_back();
-            if (o == bare) ++same;
-          }
-          if (same > 1) text = uci(e.describe(pick), e.chess960());
-        }
       }
       moves.push_back(text);
       e.apply(pick);
@@ -170,7 +161,7 @@ int main(int argc, char** argv) {
         << "[Event \"Arbiter self-play\"]\n[Site \"arbiter_selfplay\"]\n[Date \"2026.11.22\"]\n[Round \""
         << (first_round + g) << "\"]\n[White \"random\"]\n[Black \"random\"]\n[Result \"" << result
         << "\"]\n";
-    if (variant != "chess") std::cout << "[Variant \"" << variant << "\"]\n";
+    if (variant != registry::default_variant()) std::cout << "[Variant \"" << variant << "\"]\n";
     for (const auto& [k, v] : options) {
       std::string tag = k == "white-army"   ? "WhiteArmy"
                         : k == "black-army" ? "BlackArmy"

@@ -612,6 +612,34 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       return;
     }
   }
+  // Movement from the engine, when it can tell: its actions that obey movement but may
+  // leave a royal piece attacked. Right for any piece set (a designer's royal knight).
+  std::vector<Action> pseudo;
+  if (e.pseudo_legal_actions(pseudo)) {
+    bool reach = false;
+    for (const Action& a : pseudo) {
+      const StepBrief s = e.brief(a);
+      if (s.kind == StepKind::Move && s.castle == Castle::None && s.to == p.to && s.piece == piece &&
+          std::find(cands.begin(), cands.end(), s.from) != cands.end())
+        reach = true;
+    }
+    if (!reach) {
+      r.kind = "no-piece-reaches";
+      r.reason = p.full
+                     ? "the " + name + " on " + square_name(cands[0]) + " cannot reach " + square_name(p.to)
+                     : "no " + name + (cands.size() > 1 ? "" : " (" + square_name(cands[0]) + ")") +
+                           " can reach " + square_name(p.to);
+      return;
+    }
+    r.kind = "king-in-check";
+    if (now.in_check)
+      r.reason = "the king is in check and this move does not get it out of check";
+    else if (piece == 'K')
+      r.reason = "the king would move into check";
+    else
+      r.reason = "the move would leave the king in check (the " + name + " is pinned)";
+    return;
+  }
   std::optional<bool> any_reach = false;
   for (Coord f : cands) {
     auto rc = reaches(b, f, p.to, b.at(f), variant);
@@ -703,7 +731,10 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   const Tag* vtag = tag_at("Variant");
   const Tag* rtag = tag_at("Rules");
   std::string path, vname;
-  if (rtag && !trim(rtag->value).empty()) {
+  if (!cache_.forced_rules().empty()) {
+    path = cache_.forced_rules();
+    rtag = nullptr;
+  } else if (rtag && !trim(rtag->value).empty()) {
     fs::path rp = trim(rtag->value);
     if (rp.is_relative() && !dir.empty()) rp = fs::path(dir) / rp;
     path = rp.string();

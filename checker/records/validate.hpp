@@ -52,9 +52,14 @@ class EngineCache {
   explicit EngineCache(std::string rulesets) : rulesets_(std::move(rulesets)) {}
   const RecordEngine& get(const std::string& ruleset_path, const std::map<std::string, std::string>& options);
   const std::string& rulesets_dir() const { return rulesets_; }
+  // `arbiter validate --rules FILE` (or `--variant NAME`): every record is of this ruleset,
+  // whatever its [Variant] or [Rules] tag says (a designer's variant has no tag of its own).
+  void force_rules(std::string path) { forced_ = std::move(path); }
+  const std::string& forced_rules() const { return forced_; }
 
  private:
   std::string rulesets_;
+  std::string forced_;
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<RecordEngine>> cache_;
 };

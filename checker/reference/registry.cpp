@@ -19,11 +19,11 @@ std::unique_ptr<Engine> make_reference_engine(const std::string& variant,
                                               const std::map<std::string, std::string>& options) {
   if (variant == "nostress") return make_nostress_engine(options);
   if (variant == "chess2") return make_chess2_engine(options);
-  if (variant != "chess" && variant != "chessembly" && variant != "chessme") return nullptr;
+  if (variant == "chessme") return make_chessme_engine(options);
+  if (variant != "chess" && variant != "chessembly") return nullptr;
   no_options(variant, options);
   if (variant == "chess") return make_chess_engine();
-  if (variant == "chessembly") return make_chessembly_engine();
-  return make_chessme_engine();
+  return make_chessembly_engine();
 }
 
 }  // namespace arb::ref

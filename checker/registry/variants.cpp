@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "arbiter/lang/search_path.hpp"
+#include "arbiter/nostress_text.hpp"
 #include "reference.hpp"
 
 namespace arb::registry {
@@ -81,9 +82,59 @@ std::string names() {
   return s;
 }
 
+std::string default_variant() {
+  return "chess";
+}
+
+std::optional<int> reference_dice_start(const std::string& variant, uint64_t seed) {
+  if (variant == "chess2") return ref::chess2_dice_start(seed);
+  return std::nullopt;
+}
+
 std::unique_ptr<Engine> make_reference(const std::string& variant,
                                        const std::map<std::string, std::string>& options) {
   return ref::make_reference_engine(variant, options);
+}
+
+namespace {
+// The card game whose reference engine reads any deck and hand (checker/reference/nostress).
+constexpr const char* kCardReference = "nostress";
+}  // namespace
+
+std::optional<ReferenceOf> reference_of(const lang::Compiled& c,
+                                        const std::map<std::string, std::string>& options) {
+  if (!c.model) return std::nullopt;
+  const std::string& own = c.model->name;
+  try {
+    if (ref::make_reference_engine(own)) return ReferenceOf{own, options};
+  } catch (const std::exception&) {
+    return ReferenceOf{own, options};  // it exists; these options are its to refuse
+  }
+  const auto& line = c.model->lineage;
+  if (!c.program || !c.program->cards || std::find(line.begin(), line.end(), kCardReference) == line.end())
+    return std::nullopt;
+  const lang::CardProgram& cards = *c.program->cards;
+  ReferenceOf r{kCardReference, {}};
+  // The options the reference knows, as compiled (defaults and --set).
+  for (const auto& [k, v] : c.program->options)
+    if (k == "seed" || k == "setup-advanced-pawns") r.options[k] = v;
+  r.options["level"] = cards.level;
+  const auto level = parse_nostress_level(cards.level);
+  if (cards.rules.deck != kNoStressDeckCounts) {
+    std::string deck;
+    for (size_t k = 0; k < kNoStressCardKinds.size(); ++k)
+      if (cards.rules.deck[k] > 0) deck += kNoStressCardKinds[k] + std::to_string(cards.rules.deck[k]);
+    r.options["deck"] = deck;
+  }
+  if (!level || cards.rules.hand_size != nostress_hand_size(*level))
+    r.options["hand-size"] = std::to_string(cards.rules.hand_size);
+  return r;
+}
+
+std::unique_ptr<Engine> make_reference(const lang::Compiled& c,
+                                       const std::map<std::string, std::string>& options) {
+  auto r = reference_of(c, options);
+  return r ? make_reference(r->variant, r->options) : nullptr;
 }
 
 lang::Compiled compile(const std::string& path, const std::map<std::string, std::string>& options,

@@ -36,10 +36,36 @@ std::optional<Variant> find(const std::string& name);
 // "chess chessembly ..." for messages.
 std::string names();
 
+// The variant a command plays when none is named (standard chess).
+std::string default_variant();
+
+// A variant whose reference engine builds its start by a dice procedure from a seed (Chess
+// 2: README, "The dice start"): the Chess960 number of the start the reference builds from
+// `seed`; nullopt for every other variant.
+std::optional<int> reference_dice_start(const std::string& variant, uint64_t seed);
+
 // The reference engine of a variant with its options, or nullptr when it has none.
 // Throws std::invalid_argument for an option it does not have or a bad value.
 std::unique_ptr<Engine> make_reference(const std::string& variant,
                                        const std::map<std::string, std::string>& options = {});
+
+// The reference of a compiled ruleset: the variant whose reference engine plays it and the
+// options to give that engine. A ruleset with a reference of its own name gets it with
+// `options`. A card ruleset descending from No Stress Chess (its lineage) gets that
+// reference with the level, seed and setup its compiled options say, plus the deck and the
+// hand it states where they differ from No Stress Chess's at that level: `deck=P12N8B8R8Q8K6`
+// (each kind's letter then its count, kinds in P N B R Q K A order, zero counts left out) and
+// `hand-size=N`. nullopt when no reference engine plays the ruleset.
+struct ReferenceOf {
+  std::string variant;
+  std::map<std::string, std::string> options;
+};
+std::optional<ReferenceOf> reference_of(const lang::Compiled& c,
+                                        const std::map<std::string, std::string>& options);
+// make_reference(reference_of(c, options)), or nullptr. Throws std::invalid_argument as
+// make_reference does (a reference engine that does not take the deck or hand options).
+std::unique_ptr<Engine> make_reference(const lang::Compiled& c,
+                                       const std::map<std::string, std::string>& options);
 
 // Compiles a ruleset file (diagnostics in `diags`; never throws: an unexpected exception
 // becomes a diagnostic naming the file).

@@ -13,9 +13,6 @@ namespace arb {
 
 namespace {
 
-constexpr std::string_view kOrder = "KQRBNP";
-constexpr std::array<int, 6> kLimit = {1, 1, 2, 2, 2, 8};  // tiles per side, K Q R B N P
-
 [[noreturn]] void fail(const std::string& msg, size_t col) {
   throw PositionError(msg, col);
 }
@@ -24,9 +21,32 @@ const char* side_name(int c) {
   return c == 0 ? "White" : "Black";
 }
 
-// Index of a piece letter in K Q R B N P (either case), or -1.
-int type_index(char ch) {
-  size_t i = kOrder.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+char upper(char ch) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+}
+char lower(char ch) {
+  return static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+}
+
+// The tile letters of a rule set: K Q R B N P, then any other letter of the setup or the
+// pile in order of first appearance (upper case).
+std::string letter_order(const TileRules& rules) {
+  std::string order = "KQRBNP";
+  auto add = [&](char ch) {
+    if (!std::isalpha(static_cast<unsigned char>(ch))) return;
+    ch = upper(ch);
+    if (order.find(ch) == std::string::npos) order.push_back(ch);
+  };
+  for (char ch : rules.tiles) add(ch);
+  // Only the letters of the setup's pieces (a letter followed by a square).
+  for (size_t i = 0; i < rules.setup.size(); ++i)
+    if (i == 0 || rules.setup[i - 1] == ',') add(rules.setup[i]);
+  return order;
+}
+
+// Index of a piece letter in `order` (either case), or -1.
+int type_index(std::string_view order, char ch) {
+  size_t i = order.find(upper(ch));
   return i == std::string_view::npos ? -1 : static_cast<int>(i);
 }
 
@@ -34,8 +54,8 @@ using detail::Field;
 using detail::split_fields;
 
 // A tile letter of the given colour (0 White = upper case, 1 Black = lower case).
-void check_letter(char ch, int color, const char* what, size_t col) {
-  int t = type_index(ch);
+void check_letter(std::string_view order, char ch, int color, const char* what, size_t col) {
+  int t = type_index(order, ch);
   if (t < 0) fail(std::string("unknown piece letter '") + ch + "' in the " + what, col);
   bool upper = std::isupper(static_cast<unsigned char>(ch)) != 0;
   if (upper != (color == 0))
@@ -55,8 +75,8 @@ std::array<Field, 2> split_pair(const Field& f, const char* what) {
 
 // A half of a hand / pile / capture field: `-` or letters of `letter_color`. `allow_unknown`
 // admits `?` (returns false for it).
-bool parse_tiles(const Field& half, int letter_color, const char* what, bool allow_unknown,
-                 std::string& out) {
+bool parse_tiles(std::string_view order, const Field& half, int letter_color, const char* what,
+                 bool allow_unknown, std::string& out) {
   out.clear();
   if (half.text.empty()) fail(std::string("empty ") + what + ": write '-' for none", half.col);
   if (half.text == "-") return true;
@@ -65,14 +85,19 @@ bool parse_tiles(const Field& half, int letter_color, const char* what, bool all
     fail(std::string("'?' is not allowed in the ") + what, half.col);
   }
   for (size_t i = 0; i < half.text.size(); ++i) {
-    check_letter(half.text[i], letter_color, what, half.col + i);
+    check_letter(order, half.text[i], letter_color, what, half.col + i);
     out.push_back(half.text[i]);
   }
   return true;
 }
 
+// Canonical tile order: K Q R B N P, then any other letter alphabetically.
+int tile_rank(char ch) {
+  size_t i = std::string_view("KQRBNP").find(upper(ch));
+  return i != std::string_view::npos ? static_cast<int>(i) : 6 + (upper(ch) - 'A');
+}
 void sort_tiles(std::string& s) {
-  std::stable_sort(s.begin(), s.end(), [](char a, char b) { return type_index(a) < type_index(b); });
+  std::stable_sort(s.begin(), s.end(), [](char a, char b) { return tile_rank(a) < tile_rank(b); });
 }
 
 bool piece_order(const std::pair<Coord, char>& a, const std::pair<Coord, char>& b) {
@@ -90,7 +115,21 @@ uint64_t splitmix_next(uint64_t& state) {
 
 }  // namespace
 
-ChessMePosition parse_chessme(std::string_view text) {
+ChessMePosition parse_chessme(std::string_view text, const TileRules& rules) {
+  if (rules.hand_size < 0) fail("the hand size is negative", 0);
+  const std::string order = letter_order(rules);
+  // A side's set: its pile tiles plus its pieces in the setup, per type.
+  std::array<std::vector<int>, 2> limit;
+  for (int c = 0; c < 2; ++c) {
+    limit[c].assign(order.size(), 0);
+    for (char ch : rules.tiles)
+      if (type_index(order, ch) >= 0) ++limit[c][static_cast<size_t>(type_index(order, ch))];
+  }
+  for (size_t i = 0; i < rules.setup.size(); ++i) {
+    char ch = rules.setup[i];
+    if ((i != 0 && rules.setup[i - 1] != ',') || !std::isalpha(static_cast<unsigned char>(ch))) continue;
+    ++limit[std::isupper(static_cast<unsigned char>(ch)) ? 0 : 1][static_cast<size_t>(type_index(order, ch))];
+  }
   static const char* kNames[6] = {"pieces",     "side to move",  "hands",
                                   "draw piles", "capture piles", "fullmove number"};
   std::vector<Field> fields = split_fields(text);
@@ -114,15 +153,15 @@ ChessMePosition parse_chessme(std::string_view text) {
       char ch = pf.text[pos];
       size_t item_col = pf.col + pos;
       if (ch == ',') fail("expected a piece letter", item_col);
-      if (type_index(ch) < 0) fail(std::string("unknown piece letter '") + ch + "'", item_col);
+      if (type_index(order, ch) < 0) fail(std::string("unknown piece letter '") + ch + "'", item_col);
       ++pos;
       std::optional<Coord> sq = parse_square(pf.text, pos);
       if (!sq) fail(std::string("bad square after '") + ch + "'", pf.col + pos);
       if (!seen.insert(*sq).second) fail("two pieces on " + square_name(*sq), item_col);
       int color = std::isupper(static_cast<unsigned char>(ch)) ? 0 : 1;
-      if (type_index(ch) == 0 && ++kings[color] == 2) second_king[color] = item_col;
+      if (type_index(order, ch) == 0 && ++kings[color] == 2) second_king[color] = item_col;
       p.pieces.push_back({*sq, ch});
-      tiles.push_back({static_cast<size_t>(color), static_cast<size_t>(type_index(ch)), item_col});
+      tiles.push_back({static_cast<size_t>(color), static_cast<size_t>(type_index(order, ch)), item_col});
       if (pos == pf.text.size()) break;
       if (pf.text[pos] != ',') fail("expected ',' between pieces", pf.col + pos);
       ++pos;
@@ -143,17 +182,19 @@ ChessMePosition parse_chessme(std::string_view text) {
   std::array<Field, 2> piles = split_pair(fields[3], "draw piles");
   std::array<Field, 2> caps = split_pair(fields[4], "capture piles");
   for (int c = 0; c < 2; ++c) {
-    parse_tiles(hands[c], c, c == 0 ? "White hand" : "Black hand", false, p.hand[c]);
-    if (p.hand[c].size() > 3)
+    parse_tiles(order, hands[c], c, c == 0 ? "White hand" : "Black hand", false, p.hand[c]);
+    const size_t most = static_cast<size_t>(rules.hand_size);
+    if (p.hand[c].size() > most)
       fail(std::string(side_name(c)) + "'s hand holds " + std::to_string(p.hand[c].size()) +
-               " tiles, at most 3",
-           hands[c].col + 3);
+               " tiles, at most " + std::to_string(most),
+           hands[c].col + most);
   }
   for (int c = 0; c < 2; ++c)
     p.pile_known[c] =
-        parse_tiles(piles[c], c, c == 0 ? "White draw pile" : "Black draw pile", true, p.pile[c]);
+        parse_tiles(order, piles[c], c, c == 0 ? "White draw pile" : "Black draw pile", true, p.pile[c]);
   for (int c = 0; c < 2; ++c)
-    parse_tiles(caps[c], 1 - c, c == 0 ? "White capture pile" : "Black capture pile", false, p.captured[c]);
+    parse_tiles(order, caps[c], 1 - c, c == 0 ? "White capture pile" : "Black capture pile", false,
+                p.captured[c]);
 
   // 6. Fullmove number.
   const Field& ff = fields[5];
@@ -178,23 +219,25 @@ ChessMePosition parse_chessme(std::string_view text) {
   for (int c = 0; c < 2; ++c) {
     for (size_t i = 0; i < p.hand[c].size(); ++i)
       tiles.push_back(
-          {static_cast<size_t>(c), static_cast<size_t>(type_index(p.hand[c][i])), hands[c].col + i});
+          {static_cast<size_t>(c), static_cast<size_t>(type_index(order, p.hand[c][i])), hands[c].col + i});
   }
   for (int c = 0; c < 2; ++c) {
     for (size_t i = 0; i < p.pile[c].size(); ++i)
       tiles.push_back(
-          {static_cast<size_t>(c), static_cast<size_t>(type_index(p.pile[c][i])), piles[c].col + i});
+          {static_cast<size_t>(c), static_cast<size_t>(type_index(order, p.pile[c][i])), piles[c].col + i});
   }
   for (int c = 0; c < 2; ++c) {
     for (size_t i = 0; i < p.captured[c].size(); ++i)
-      tiles.push_back(
-          {static_cast<size_t>(1 - c), static_cast<size_t>(type_index(p.captured[c][i])), caps[c].col + i});
+      tiles.push_back({static_cast<size_t>(1 - c), static_cast<size_t>(type_index(order, p.captured[c][i])),
+                       caps[c].col + i});
   }
-  std::array<std::array<int, 6>, 2> count{};
+  std::array<std::vector<int>, 2> count;
+  for (int c = 0; c < 2; ++c) count[c].assign(order.size(), 0);
   for (const auto& t : tiles) {
-    if (++count[t[0]][t[1]] > kLimit[t[1]])
-      fail(std::string("too many ") + kOrder[t[1]] + " tiles for " + side_name(static_cast<int>(t[0])) +
-               " (a set holds " + std::to_string(kLimit[t[1]]) + ")",
+    const int most = limit[t[0]][t[1]];
+    if (++count[t[0]][t[1]] > most)
+      fail(std::string("too many ") + order[t[1]] + " tiles for " + side_name(static_cast<int>(t[0])) +
+               " (a set holds " + std::to_string(most) + ")",
            t[2]);
   }
 
@@ -237,24 +280,29 @@ std::string shuffle_tiles(std::string tiles, uint64_t seed, Color side) {
   return tiles;
 }
 
-ChessMePosition chessme_start_position(uint64_t seed) {
-  ChessMePosition p;
-  p.pieces = {{{2, 6}, 'k'}, {{0, 5}, 'p'}, {{1, 5}, 'p'}, {{2, 5}, 'p'}, {{3, 5}, 'p'},
-              {{0, 2}, 'P'}, {{1, 2}, 'P'}, {{2, 2}, 'P'}, {{3, 2}, 'P'}, {{2, 1}, 'K'}};
+ChessMePosition chessme_start_position(uint64_t seed, const TileRules& rules) {
+  if (rules.draw < 0 || rules.draw > rules.hand_size)
+    throw PositionError("the start draws " + std::to_string(rules.draw) + " tiles into a hand of " +
+                            std::to_string(rules.hand_size),
+                        0);
+  ChessMePosition p = parse_chessme(rules.setup + " w -/- -/- -/- 1", rules);
   for (int c = 0; c < 2; ++c) {
-    std::string tiles = shuffle_tiles("QRRBBNNPPPP", seed, c == 0 ? Color::White : Color::Black);
+    std::string tiles;
+    for (char ch : rules.tiles) tiles.push_back(upper(ch));
+    tiles = shuffle_tiles(tiles, seed, c == 0 ? Color::White : Color::Black);
     if (c == 1)
-      for (char& ch : tiles) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    p.hand[c] = tiles.substr(0, 3);
+      for (char& ch : tiles) ch = lower(ch);
+    const size_t drawn = std::min(tiles.size(), static_cast<size_t>(rules.draw));
+    p.hand[c] = tiles.substr(0, drawn);
     sort_tiles(p.hand[c]);
-    p.pile[c] = tiles.substr(3);
+    p.pile[c] = tiles.substr(drawn);
     p.pile_known[c] = true;
   }
   return p;
 }
 
-std::string chessme_start(uint64_t seed) {
-  return format_chessme(chessme_start_position(seed));
+std::string chessme_start(uint64_t seed, const TileRules& rules) {
+  return format_chessme(chessme_start_position(seed, rules));
 }
 
 }  // namespace arb

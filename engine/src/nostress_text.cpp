@@ -1,6 +1,8 @@
 #include "arbiter/nostress_text.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <stdexcept>
 #include <vector>
 
 #include "text_fields.hpp"
@@ -44,7 +46,7 @@ bool has_prefix(const Field& f, std::string_view name) {
 }
 
 // CARDS: `-`, letters, letters + `?N`, or `?N`.
-NoStressCards parse_cards(const Field& v, const char* what, bool allow_unknown) {
+NoStressCards parse_cards(const Field& v, const char* what, bool allow_unknown, int deck_size) {
   NoStressCards c;
   if (v.text.empty()) fail(std::string("empty ") + what + ": write '-' for no cards", v.col);
   if (v.text == "-") return c;
@@ -58,9 +60,9 @@ NoStressCards parse_cards(const Field& v, const char* what, bool allow_unknown) 
   if (i < v.text.size()) {
     if (!allow_unknown) fail(std::string("the ") + what + " is face up: '?' is not allowed", v.col + i);
     Field n{v.text.substr(i + 1), v.col + i + 1};
-    uint64_t u = parse_number(n, "unknown card count", 2);
-    if (u < 1 || u > kNoStressDeckSize)
-      fail("the unknown card count must be between 1 and " + std::to_string(kNoStressDeckSize), n.col);
+    uint64_t u = parse_number(n, "unknown card count", 3);
+    if (u < 1 || u > static_cast<uint64_t>(deck_size))
+      fail("the unknown card count must be between 1 and " + std::to_string(deck_size), n.col);
     c.unknown = static_cast<int>(u);
   }
   return c;
@@ -123,7 +125,30 @@ bool operator==(const NoStressPosition& a, const NoStressPosition& b) {
          a.hand[1] == b.hand[1] && a.reshuffle_seed == b.reshuffle_seed && a.pending == b.pending;
 }
 
-NoStressPosition parse_nostress(std::string_view text) {
+int CardRules::deck_size() const {
+  int n = 0;
+  for (int c : deck) n += c;
+  return n;
+}
+
+int CardRules::hand_at(NoStressLevel level) const {
+  return hand_size < 0 ? nostress_hand_size(level) : hand_size;
+}
+
+void CardRules::validate(NoStressLevel level) const {
+  for (size_t k = 0; k < deck.size(); ++k)
+    if (deck[k] < 0 || deck[k] > kNoStressMaxKindCount)
+      throw std::invalid_argument(std::string("card count of ") + kNoStressCardKinds[k] + " must be 0.." +
+                                  std::to_string(kNoStressMaxKindCount) + ", not " + std::to_string(deck[k]));
+  if (hand_size < -1 || hand_size > 8)
+    throw std::invalid_argument("hand size must be 0..8, not " + std::to_string(hand_size));
+  int h = hand_at(level);
+  if (deck_size() < 2 * h + 1)
+    throw std::invalid_argument("a deck of " + std::to_string(deck_size()) +
+                                " cards cannot deal two hands of " + std::to_string(h) + " and a first draw");
+}
+
+NoStressPosition parse_nostress(std::string_view text, const CardRules& rules) {
   static const char* kNames[12] = {
       "board",  "side to move", "castling",  "en-passant square", "halfmove", "fullmove",
       "level:", "pile:",        "wdiscard:", "bdiscard:",         "whand:",   "bhand:"};
@@ -140,13 +165,21 @@ NoStressPosition parse_nostress(std::string_view text) {
   auto level = parse_nostress_level(lv.text);
   if (!level) fail("level must be 1, 2, 3 or advanced, not '" + std::string(lv.text) + "'", lv.col);
   p.level = *level;
+  try {
+    rules.validate(p.level);
+  } catch (const std::invalid_argument& e) {
+    fail(std::string("card rules: ") + e.what(), lv.col);
+  }
+  const int deck_size = rules.deck_size();
   Field pile = value_of(f[7], "pile");
-  p.pile = parse_cards(pile, "pile", true);
+  p.pile = parse_cards(pile, "pile", true, deck_size);
   Field disc[2] = {value_of(f[8], "wdiscard"), value_of(f[9], "bdiscard")};
   for (int c = 0; c < 2; ++c)
-    p.discard[c] = parse_cards(disc[c], c == 0 ? "White discard pile" : "Black discard pile", false).known;
+    p.discard[c] =
+        parse_cards(disc[c], c == 0 ? "White discard pile" : "Black discard pile", false, deck_size).known;
   Field hand[2] = {value_of(f[10], "whand"), value_of(f[11], "bhand")};
-  for (int c = 0; c < 2; ++c) p.hand[c] = parse_cards(hand[c], c == 0 ? "White hand" : "Black hand", true);
+  for (int c = 0; c < 2; ++c)
+    p.hand[c] = parse_cards(hand[c], c == 0 ? "White hand" : "Black hand", true, deck_size);
 
   // 13-14, optional.
   size_t next = 12;
@@ -169,7 +202,9 @@ NoStressPosition parse_nostress(std::string_view text) {
   }
 
   const bool advanced = p.level == NoStressLevel::Advanced;
-  const int H = nostress_hand_size(p.level);
+  const int H = rules.hand_at(p.level);
+  const std::string hand_origin =
+      rules.hand_size < 0 ? " at level " + nostress_level_name(p.level) : std::string(" in this game");
   const int us = p.board.side == Color::White ? 0 : 1;
 
   // The FEN's castling and en-passant fields.
@@ -237,9 +272,9 @@ NoStressPosition parse_nostress(std::string_view text) {
   auto add = [&](const std::string& s, size_t col) {
     for (size_t i = 0; i < s.size(); ++i) {
       int k = nostress_card_index(s[i]);
-      if (++count[k] > kNoStressDeckCounts[k])
-        fail(std::string("more ") + s[i] + " cards than the deck holds (" +
-                 std::to_string(kNoStressDeckCounts[k]) + ")",
+      if (++count[k] > rules.deck[k])
+        fail(std::string("more ") + s[i] + " cards than the deck holds (" + std::to_string(rules.deck[k]) +
+                 ")",
              col + i);
     }
   };
@@ -248,20 +283,19 @@ NoStressPosition parse_nostress(std::string_view text) {
   for (int c = 0; c < 2; ++c) add(p.hand[c].known, hand[c].col);
   int total = p.pile.size() + static_cast<int>(p.discard[0].size() + p.discard[1].size()) + p.hand[0].size() +
               p.hand[1].size();
-  if (total != kNoStressDeckSize)
-    fail("the card zones hold " + std::to_string(total) + " cards; the deck has " +
-             std::to_string(kNoStressDeckSize),
+  if (total != deck_size)
+    fail("the card zones hold " + std::to_string(total) + " cards; the deck has " + std::to_string(deck_size),
          f[7].col);
 
   // Hand sizes and pending draws.
   if (p.hand[1 - us].size() != H)
-    fail(std::string(side_name(1 - us)) + ", not to move, must hold " + std::to_string(H) +
-             " cards at level " + nostress_level_name(p.level),
+    fail(std::string(side_name(1 - us)) + ", not to move, must hold " + std::to_string(H) + " cards" +
+             hand_origin,
          hand[1 - us].col);
   if (p.pending > 0) {
     if (p.pending > H)
-      fail("pending draws exceed the hand size " + std::to_string(H) + " of level " +
-               nostress_level_name(p.level),
+      fail("pending draws exceed the hand size " + std::to_string(H) +
+               (rules.hand_size < 0 ? " of level " + nostress_level_name(p.level) : std::string()),
            pending_col);
     if (p.hand[us].size() != H - p.pending)
       fail(std::string(side_name(us)) + " must hold " + std::to_string(H - p.pending) + " cards with " +
@@ -312,22 +346,24 @@ std::string shuffle_cards(std::string cards, uint64_t seed) {
   return cards;
 }
 
-std::string nostress_deck() {
+std::string nostress_deck(const CardRules& rules) {
   std::string deck;
   for (size_t k = 0; k < kNoStressCardKinds.size(); ++k)
-    deck.append(kNoStressDeckCounts[k], kNoStressCardKinds[k]);
+    deck.append(static_cast<size_t>(std::max(0, rules.deck[k])), kNoStressCardKinds[k]);
   return deck;
 }
 
-NoStressPosition nostress_start_position(NoStressLevel level, bool advanced_pawns, uint64_t seed) {
+NoStressPosition nostress_start_position(NoStressLevel level, bool advanced_pawns, uint64_t seed,
+                                         const CardRules& rules) {
+  rules.validate(level);
   NoStressPosition p;
   const char* board = advanced_pawns ? "rnbqkbnr/ppp2ppp/4p3/3p4/3P4/4P3/PPP2PPP/RNBQKBNR"
                                      : "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
   std::string fen = std::string(board) + (level == NoStressLevel::Advanced ? " w KQkq - 0 1" : " w - - 0 1");
   p.board = parse_fen(fen, 8, 8, "KQRBNPkqrbnp");
   p.level = level;
-  std::string deck = shuffle_cards(nostress_deck(), seed);
-  size_t dealt = 2 * static_cast<size_t>(nostress_hand_size(level));
+  std::string deck = shuffle_cards(nostress_deck(rules), seed);
+  size_t dealt = 2 * static_cast<size_t>(rules.hand_at(level));
   for (size_t i = 0; i < dealt; ++i) p.hand[i % 2].known.push_back(deck[i]);
   p.pile.known = deck.substr(dealt);
   p.reshuffle_seed = seed + 1;

@@ -11,6 +11,12 @@
 
 namespace arb::lang {
 
+// The card layer's bounds: the most cards a deck holds (the zones are fixed arrays, copied
+// per action), the largest hand, and the index of the Again card in the text's kind order.
+constexpr int kMaxCardDeck = 128;
+constexpr int kMaxCardHand = 8;
+constexpr size_t kAgainKind = 6;
+
 // Compiles the card layer of a model with a `deck` into p.cards (card_compile.cpp);
 // errors at the constructs' places.
 void compile_cards(const Model& m, Program& p, Diagnostics& d);

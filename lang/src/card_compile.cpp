@@ -1,7 +1,8 @@
 // The compile step of the card layer: a model with a `deck` becomes Program::cards. The
-// layer runs No Stress Chess's turn (RULINGS 3.3-3.5): `phase draw-card`, `phase
-// play-card`, optionally `phase redraw`, over a shared deck whose position text is
-// arbiter/nostress_text.hpp's; anything else a ruleset states about cards is a located
+// layer runs a card turn (RULINGS 3.3-3.5): `phase draw-card`, `phase play-card`,
+// optionally `phase redraw`, over the deck, hand, Again piles and redraw conditions the
+// ruleset states; the position text is arbiter/nostress_text.hpp's, checked against that
+// deck and hand (CardRules). Anything else a ruleset states about cards is a located
 // error here, never ignored.
 #include <algorithm>
 
@@ -30,49 +31,83 @@ void compile_cards(const Model& m, Program& p, Diagnostics& d) {
             "then optionally `phase redraw optional`");
   c->redraw = ph.size() == 3;
 
-  // The deck: the card letters must be piece letters of the ruleset, or Again.
-  for (char l : m.deck)
-    if (l != 'A' && !m.piece(l)) {
-      d.error(at, std::string("card letter `") + l + "` names no piece of this ruleset");
-      break;
+  // The deck: each card kind a piece letter of the ruleset that the position text can
+  // write (P N B R Q K), or Again; the counts come from the ruleset.
+  c->rules.deck.fill(0);
+  for (const Model::DeckCard& k : m.deck_cards) {
+    const int i = nostress_card_index(k.letter);
+    const PieceDef* piece = k.letter == 'A' ? nullptr : m.piece(k.letter);
+    if (k.letter != 'A' && !piece) {
+      {
+        std::string pieces = "cards name a piece letter of the ruleset (";
+        for (const PieceDef& pd : m.pieces) pieces += pd.letter;
+        d.error(k.loc, std::string("card letter `") + k.letter + "` names no piece of this ruleset",
+                pieces + ") or are `Again`");
+      }
+    } else if (i < 0) {
+      d.error(k.loc,
+              std::string("card letter `") + k.letter +
+                  "`: the position text holds the cards P N B R Q K and Again",
+              "arbiter/nostress_text.hpp writes a card by its kind letter");
+    } else if (piece && piece->name != k.name) {
+      d.error(k.loc, "card `" + k.name + "` moves the piece `" + piece->name + "` (" + k.letter + ")",
+              "name the card after its piece: `card " + piece->name + " " + k.letter + "*" +
+                  std::to_string(k.count) + "`");
+    } else if (!piece && k.name != "again") {
+      d.error(k.loc, "the Again cards are named `again`",
+              "write `card again Again*" + std::to_string(k.count) + "`");
+    } else {
+      c->rules.deck[static_cast<size_t>(i)] = k.count;
     }
-  // The position text is No Stress Chess's: its deck, hands and levels.
-  std::string want = nostress_deck(), have = m.deck;
-  std::sort(want.begin(), want.end());
-  std::sort(have.begin(), have.end());
-  if (have != want)
-    d.error(at, "the card layer runs the 56-card No Stress Chess deck (P*11 N*8 B*8 R*8 Q*8 K*7 Again*6)",
-            "its position text (arbiter/nostress_text.hpp) holds exactly that deck");
-  const OptionDef* level = m.option("level");
-  std::optional<NoStressLevel> lv = level ? parse_nostress_level(level->value) : std::nullopt;
-  if (!lv) {
-    d.error(level ? level->loc : at,
-            "a card ruleset needs `option level` with a value of 1, 2, 3 or advanced",
-            "the position text's `level:` field comes from it");
+  }
+  if (m.deck_cards.empty())
+    d.error(at, "a deck needs at least one `card`", "write `card NAME LETTER*COUNT` in the deck's block");
+  if (c->rules.deck_size() > kMaxCardDeck)
+    d.error(at, "a deck of " + std::to_string(c->rules.deck_size()) +
+                    " cards: the card layer holds at most " + std::to_string(kMaxCardDeck));
+  c->deck = nostress_deck(c->rules);
+
+  // The hand: `hand size N keep-order`, 0..8 cards (0: the drawn card is played at once).
+  if (!m.hand_loc.src) {
+    d.error(at, "a card ruleset needs `hand size N keep-order` (0 plays the drawn card at once)");
   } else {
-    c->level = level->value;
-    if (!m.hand_loc.src)
-      d.error(at, "a card ruleset needs `hand size N keep-order`");
-    else if (m.hand_size != nostress_hand_size(*lv) || m.hand_draw != m.hand_size)
+    if (m.hand_size > kMaxCardHand)
+      d.error(m.hand_loc, "the card layer holds hands of 0.." + std::to_string(kMaxCardHand) +
+                              " cards, not " + std::to_string(m.hand_size));
+    if (m.hand_draw != m.hand_size)
+      d.error(m.hand_loc, "a card hand is refilled by the turn's draw: leave out `draw`");
+    if (m.deck.size() < static_cast<size_t>(2 * m.hand_size + 1))
       d.error(m.hand_loc,
-              "level " + level->value + " holds hands of " + std::to_string(nostress_hand_size(*lv)) +
-                  " cards, not " + std::to_string(m.hand_size),
-              "state the hand per level with `when level = ... { hand size N keep-order }`");
-    if (c->redraw && m.hand_size == 0) d.error(ph[2].loc, "`phase redraw` needs a hand (level 1 has none)");
-    if (!c->redraw && m.hand_size > 0)
-      d.error(m.turn_loc, "hands of cards need `phase redraw optional` (RULINGS 3.4)");
-    // Castling and en passant exist only at the advanced level (the text refuses them).
-    if (*lv != NoStressLevel::Advanced && m.castling)
-      d.error(m.castling_loc, "castling is part of the advanced game only; the position text of level " +
-                                  level->value + " has none");
-    if ((*lv == NoStressLevel::Advanced) != m.royal_safe)
-      d.error(m.name_loc, "the advanced game, and only it, has `legal { royal-safe }` (RULINGS 3.6, 3.7)");
+              "the deck of " + std::to_string(m.deck.size()) + " cards cannot deal two hands of " +
+                  std::to_string(m.hand_size) + " and a first draw",
+              "add cards to the deck or make the hand smaller");
+  }
+  c->rules.hand_size = std::clamp(m.hand_size, 0, kMaxCardHand);
+  if (c->redraw && m.hand_size == 0)
+    d.error(ph[2].loc, "`phase redraw` needs a hand (`hand size 0` has none)");
+  // The position text's level field: what it names follows from the rules stated (the
+  // text allows castling and en passant at `advanced` only).
+  const bool advanced = m.royal_safe || m.castling;
+  c->level = advanced ? "advanced" : m.hand_size == 0 ? "1" : m.hand_size == 3 ? "2" : "3";
+  if (const PieceDef* pawn = m.piece('P')) {
+    if (advanced && !pawn->promote_ranks)
+      d.error(pawn->loc,
+              "with check or castling the position text is the advanced game's, whose pawns never stand on "
+              "the last rank: give the pawn `promote on rank 8 to ...`",
+              "without `royal-safe` and castling a pawn may stay on the last rank (RULINGS 3.6)");
+    if (!advanced)
+      for (const BetzaText& b : pawn->betza)
+        if (b.text.find('e') != std::string::npos)
+          d.error(b.loc, "en passant needs the advanced game's position text (`royal-safe` or castling)",
+                  "the text of a game without check has no en-passant square (RULINGS 3.6)");
   }
   c->hand_size = m.hand_size;
+  Loc again_loc = at;
   bool keep = false, discard = false, reshuffle = false, again = false, redraw_when = false;
   for (const ConstructUse& u : m.constructs) {
     if (u.id == ConstructId::AgainNames) {
       again = true;
+      again_loc = u.loc;
       c->again_own = u.has("own-pile");
       c->again_opponent = u.has("opponent-pile");
     }
@@ -95,9 +130,15 @@ void compile_cards(const Model& m, Program& p, Diagnostics& d) {
     if (u.id == ConstructId::Reshuffle) reshuffle = u.has("when-empty");
   }
   if (m.hand_loc.src && !keep)
-    d.error(m.hand_loc, "the card layer runs hands that `keep-order` (RULINGS 3.4)");
+    d.error(m.hand_loc, "the card layer runs hands that `keep-order` (RULINGS 3.4)",
+            "write `hand size " + std::to_string(m.hand_size) + " keep-order`");
   if (!discard) d.error(at, "a deck needs `discard own-pile`");
-  if (m.deck.find('A') != std::string::npos && !again)
+  if (c->rules.deck[kAgainKind] == 0 && again)
+    d.error(again_loc, "`again` says what an Again card names, but the deck has no Again cards",
+            "add `card again Again*N` or leave `again` out");
+  if (c->rules.deck[kAgainKind] > 0 && again && !c->again_own && !c->again_opponent)
+    d.error(again_loc, "`again` needs `own-pile`, `opponent-pile` or both");
+  if (c->rules.deck[kAgainKind] > 0 && !again)
     d.error(at, "Again cards need `again own-pile`, `again opponent-pile` or both in the deck (RULINGS 3.5)");
   if (c->redraw && !redraw_when)
     d.error(m.turn_loc,

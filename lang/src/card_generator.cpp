@@ -22,16 +22,19 @@ namespace {
 
 constexpr int kKinds = 7;  // P N B R Q K A, the text's order (kNoStressCardKinds)
 constexpr int kAgain = 6;  // index of the Again card
-constexpr int kMaxCards = 56;
 
 // The card zones. The pile's known part is stored bottom first (its top is the last
 // card), so that a draw is a pop.
-struct Cards {
+// kMaxCards: the most cards of the deck, kHand: the most cards a hand holds (H + 1). Two
+// sizes are instantiated (make_card_engine): the zones are copied per action, so a deck the
+// size of No Stress Chess's runs with the small ones.
+template <int kMaxCards, int kHand>
+struct CardZones {
   std::array<char, kMaxCards> pile{};
   uint8_t pile_n = 0, pile_unknown = 0;
   std::array<std::array<char, kMaxCards>, 2> disc{};  // bottom to top
   std::array<uint8_t, 2> disc_n{};
-  std::array<std::array<char, 8>, 2> hand{};  // hand order, oldest first (ordered cards)
+  std::array<std::array<char, kHand>, 2> hand{};  // hand order, oldest first (ordered cards)
   std::array<uint8_t, 2> hand_n{}, hand_unknown{};
   // Merged chance (set_merged_chance): cards drawn as one multiset whose arrival order is
   // still open sit in hand order between hand[0, uno_at) and hand[uno_at, hand_n): uno
@@ -49,7 +52,7 @@ struct Cards {
 // Action layout: lo bits 0-31 the generator's move, 32-39 the card's kind index, 40-43
 // what the action is.
 // kDrawSet (merged chance): bits 0-27 the drawn multiset, four bits per kind; kOrder: bits
-// 0-23 the open cards' order, three bits per card (kind index + 1, oldest first).
+// 0-26 the open cards' order, three bits per card (kind index + 1, oldest first).
 enum ActKind : uint64_t { kPlay = 0, kPass = 1, kRedraw = 2, kDraw = 3, kDrawSet = 4, kOrder = 5 };
 Action make_action(ActKind k, int card, uint64_t move = 0) {
   return Action{move | (uint64_t(card) << 32) | (uint64_t(k) << 40), 0};
@@ -61,7 +64,10 @@ int act_card(const Action& a) {
   return static_cast<int>((a.lo >> 32) & 255);
 }
 
+template <int kMaxCards, int kHand>
 class CardEngine final : public Engine {
+  using Cards = CardZones<kMaxCards, kHand>;
+
  public:
   explicit CardEngine(std::shared_ptr<const Program> p) : p_(std::move(p)), c_(*p_->cards) {
     // The board program: the same pieces and rules, one move per turn, no card layer.
@@ -74,7 +80,7 @@ class CardEngine final : public Engine {
     board_ = make_compiled_engine(inner);
     hook_ = dynamic_cast<CardBoard*>(board_.get());
     if (!hook_) throw std::logic_error("the card layer needs the bitboard generator");
-    level_ = *parse_nostress_level(c_.level);
+    level_ = *parse_nostress_level(c_.level);  // derived by card_compile.cpp
     H_ = c_.hand_size;
     for (int k = 0; k < kKinds; ++k) {
       type_[k] = -1;
@@ -109,13 +115,38 @@ class CardEngine final : public Engine {
     }
     Open open;
     std::string plain = strip_open(text, open);
-    NoStressPosition np = parse_nostress(plain);
+    NoStressPosition np;
+    try {
+      np = parse_nostress(plain, c_.rules);
+    } catch (const PositionError&) {
+      // A text of another game's level is named as such, before what its cards break.
+      check_level_field(plain);
+      throw;
+    }
     if (np.level != level_)
-      throw PositionError("this engine plays level " + nostress_level_name(level_) +
-                              " (use --set level=" + nostress_level_name(np.level) + ")",
+      throw PositionError("this game's positions are written `level:" + nostress_level_name(level_) +
+                              "`, not `level:" + nostress_level_name(np.level) + "`",
                           text.find("level:") == std::string_view::npos ? 0 : text.find("level:"));
     load(np);
     load_open(open);
+  }
+
+  // The seventh field `level:L` of a text whose L is not this game's: a PositionError at it.
+  void check_level_field(std::string_view text) const {
+    size_t at = 0;
+    for (int field = 0; field < 7; ++field) {
+      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+      if (field == 6) break;
+      while (at < text.size() && text[at] != ' ' && text[at] != '\t') ++at;
+    }
+    if (text.substr(at, 6) != "level:") return;
+    size_t end = at + 6;
+    while (end < text.size() && text[end] != ' ' && text[end] != '\t') ++end;
+    auto lv = parse_nostress_level(text.substr(at + 6, end - at - 6));
+    if (lv && *lv != level_)
+      throw PositionError("this game's positions are written `level:" + nostress_level_name(level_) +
+                              "`, not `level:" + nostress_level_name(*lv) + "`",
+                          at);
   }
 
   std::string position() const override {
@@ -400,7 +431,7 @@ class CardEngine final : public Engine {
   int side() const { return board_->side_to_move() == Color::White ? 0 : 1; }
 
   void start(uint64_t seed) {
-    std::string deck = shuffle_cards(c_.deck, seed);
+    std::string deck = shuffle_cards(nostress_deck(c_.rules), seed);
     NoStressPosition np;
     np.board = parse_fen(c_.board, 8, 8, "KQRBNPkqrbnp");
     np.level = level_;
@@ -490,9 +521,9 @@ class CardEngine final : public Engine {
     erase(s.uno_at[P], s.hand_n[P]);
   }
   // The deck minus every known card: what unknown parts may hold.
-  static std::array<int, kKinds> unknown_pool(const Cards& s) {
+  std::array<int, kKinds> unknown_pool(const Cards& s) const {
     std::array<int, kKinds> pool;
-    for (int k = 0; k < kKinds; ++k) pool[k] = kNoStressDeckCounts[k];
+    for (int k = 0; k < kKinds; ++k) pool[k] = c_.rules.deck[k];
     auto take = [&pool](const char* cards, int n) {
       for (int i = 0; i < n; ++i) {
         int k = nostress_card_index(cards[i]);
@@ -535,7 +566,7 @@ class CardEngine final : public Engine {
   }
   static std::string order_of(const Action& a) {
     std::string t;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < kHand; ++i) {
       int k = static_cast<int>((a.lo >> (3 * i)) & 7);
       if (k == 0) break;
       t += kNoStressCardKinds[k - 1];
@@ -861,7 +892,12 @@ class CardEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> make_card_engine(std::shared_ptr<const Program> program) {
-  return std::make_unique<CardEngine>(std::move(program));
+  // No Stress Chess's 56 cards and hands up to 7 run with the small zones (perft speed);
+  // larger decks and hands with the largest the compiler admits (card_board.hpp).
+  const CardProgram& c = *program->cards;
+  if (c.rules.deck_size() <= kNoStressDeckSize && c.hand_size < 8)
+    return std::make_unique<CardEngine<kNoStressDeckSize, 8>>(std::move(program));
+  return std::make_unique<CardEngine<kMaxCardDeck, kMaxCardHand + 1>>(std::move(program));
 }
 
 }  // namespace arb::lang

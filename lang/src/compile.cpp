@@ -100,7 +100,7 @@ class Compiler {
     armies(*p);
     normalize_rampages(*p);
     rules(*p);
-    if (!m_.deck.empty())
+    if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
       bitboard_turn(*p);
@@ -410,7 +410,7 @@ class Compiler {
   std::string dead_position_undecided(const Program& p) const {
     if (m_.unbounded) return "the board is unbounded";
     if (p.width < 3 || p.height < 3) return "the board is smaller than 3 x 3";
-    if (!m_.deck.empty()) return "cards decide which piece moves";
+    if (m_.deck_loc.src) return "cards decide which piece moves";
     if (!m_.armies.empty()) return "the game has armies";
     if (!p.checkmate_loses || !p.stalemate_draw) return "checkmate is not the only loss";
     if (p.royal_capture) return "capturing a royal piece wins";
@@ -754,14 +754,30 @@ class Compiler {
                "on the unbounded grid the executable turn is `phase move mandatory`, `phase place optional`, "
                "`phase draw after place`");
     g->adjacency_rule = m_.adjacency_rule;
-    // The grid runs hands of three tiles, all drawn at the start (the ChessMe position text
-    // holds at most three); any other hand is refused, not ignored.
-    if (m_.hand_size != 3 || m_.hand_draw != 3)
+    // Hands and piles from the ruleset (RULINGS 2.3/2.4): `hand size N draw M` deals M
+    // tiles at the start into a hand that holds at most N; each placement is followed by
+    // one draw (if the pile holds a tile and the hand has room). The pile's tiles are
+    // pieces of the ruleset other than the royal one (a placed royal would be a second).
+    if (m_.hand_loc.src && m_.hand_draw > m_.hand_size)
       d_.error(m_.hand_loc,
-               "hands other than `hand size 3 draw 3` are not executable yet on the unbounded grid");
-    for (const ConstructUse& u : m_.constructs)
-      if (u.id == ConstructId::Hand && u.has("keep-order"))
-        d_.error(u.arg("keep-order").loc, "`keep-order` hands are not executable yet on the unbounded grid");
+               "the hand draws " + std::to_string(m_.hand_draw) + " tiles at the start but holds at most " +
+                   std::to_string(m_.hand_size),
+               "write `hand size N draw M` with M <= N");
+    if (g->place && !m_.hand_loc.src)
+      d_.error(m_.turn_loc, "a placement phase needs a hand: write `hand size N draw M`");
+    if (!m_.pile.empty() && !m_.hand_loc.src)
+      d_.error(m_.pile_loc, "a pile needs a hand to draw into: write `hand size N draw M`");
+    for (char l : m_.pile) {
+      size_t t = p.letters.find(l);
+      if (t == std::string::npos) {
+        d_.error(m_.pile_loc, std::string("the pile names `") + l + "`, which is no piece of this ruleset");
+      } else if (static_cast<int>(t) == g->royal_type) {
+        d_.error(m_.pile_loc, std::string("the pile holds the royal piece `") + l +
+                                  "`; a placed royal is not executable on the unbounded grid");
+      }
+    }
+    if (m_.pile.size() > 64)
+      d_.error(m_.pile_loc, "a pile of more than 64 tiles is not executable on the unbounded grid");
     g->hand_size = m_.hand_size;
     g->hand_draw = m_.hand_draw;
     g->pile = m_.pile;
@@ -789,7 +805,7 @@ class Compiler {
     } else {
       g->setup_pieces = m_.setup_text;
       try {
-        parse_chessme(m_.setup_text + " w -/- -/- -/- 1");
+        parse_chessme(m_.setup_text + " w -/- -/- -/- 1", g->tile_rules());
       } catch (const std::exception& e) {
         d_.error(m_.setup_loc, std::string("bad setup: ") + e.what());
       }
@@ -896,7 +912,7 @@ class Compiler {
             "checkmate as the only loss, and knights and bishops (lang/README.md, \"End conditions\")");
       }
     }
-    if (!m_.deck.empty()) {
+    if (m_.deck_loc.src) {
       // The card layer: without royal-safe the game ends only by capturing the royal; with
       // it, checkmate and stalemate are judged too (card_generator.cpp).
       if (!p.royal_capture)

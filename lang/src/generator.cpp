@@ -191,6 +191,13 @@ class Generator final : public Engine, public CardBoard {
     }
   }
 
+  bool pseudo_legal_actions(std::vector<Action>& out) override {
+    pseudo_ = true;
+    legal_actions(out);
+    pseudo_ = false;
+    return true;
+  }
+
   void apply(const Action& a) override {
     if (a.hi == 1) {
       make(static_cast<Move>(a.lo), /*ends_turn=*/false);
@@ -496,6 +503,7 @@ class Generator final : public Engine, public CardBoard {
   bool royal_phase_ = false;
   bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
+  bool pseudo_ = false;    // pseudo_legal_actions(): royal safety untested
   bool any_only_ = false;  // status(): generate<true> may stop at the first legal action
   // More than one royal piece per colour or royal type (RULINGS 4.9): every royal piece
   // must stay safe, and every action gets the full legality test.
@@ -1150,7 +1158,7 @@ class Generator final : public Engine, public CardBoard {
     const int us = side_, them = us ^ 1;
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
-    const bool guard = k >= 0 && p_->royal_safe;
+    const bool guard = k >= 0 && p_->royal_safe && !pseudo_;
     // The royal-move phase follows a legal normal action, which left no royal piece
     // attacked; only a royal piece moves then, so the only pins that matter hold one royal
     // piece against another: none unless two stand on a line with nothing between.
@@ -1174,6 +1182,7 @@ class Generator final : public Engine, public CardBoard {
     // The legality test of this loop: explosions only in the general one.
     const bool blast = Rich && blast_types_;
     auto legal = [&](Move m, bool only_mover = false) {
+      if (pseudo_) return true;
       return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
     };
     BB pins{};

@@ -102,7 +102,7 @@ class GridGenerator final : public Engine {
       }
       pos = start_position(seed);
     } else {
-      pos = parse_chessme(t);
+      pos = parse_chessme(t, g_.tile_rules());
     }
     GridGenerator fresh(p_, 0);
     fresh.load(pos);
@@ -493,7 +493,10 @@ class GridGenerator final : public Engine {
       slots_.push_back(Slot{c.x, c.y, static_cast<int8_t>(d.place * 2 + us)});
       u.placed_slot = static_cast<int>(slots_.size()) - 1;
       set_piece_hash(slots_.back());
-      if (g_.draw_after_place && pile_known_[us] && cursor_[us] < pile_[us].size()) {
+      // One draw after a placement, when the pile holds a tile and the hand has room
+      // (RULINGS 2.4; the hand never exceeds its size).
+      if (g_.draw_after_place && pile_known_[us] && cursor_[us] < pile_[us].size() &&
+          hand_total(us) < g_.hand_size) {
         u.drew = pile_[us][cursor_[us]];
         hash_ ^= pile_key(us, cursor_[us]);
         ++cursor_[us];
@@ -539,6 +542,11 @@ class GridGenerator final : public Engine {
   uint64_t pile_key(int c, size_t index) const {
     return count_key(4, c, pile_[c][index], static_cast<int>(pile_[c].size() - 1 - index));
   }
+  int hand_total(int c) const {
+    int n = 0;
+    for (int t = 0; t < ntypes(); ++t) n += hand_[c][t];
+    return n;
+  }
   void bump_hand(int c, int t, int delta) {
     hash_ ^= count_key(0, c, t, hand_[c][t]);
     hand_[c][t] += delta;
@@ -551,7 +559,7 @@ class GridGenerator final : public Engine {
   }
 
   ChessMePosition start_position(uint64_t seed) const {
-    ChessMePosition pos = parse_chessme(g_.setup_pieces + " w -/- -/- -/- 1");
+    ChessMePosition pos = parse_chessme(g_.setup_pieces + " w -/- -/- -/- 1", g_.tile_rules());
     for (int c = 0; c < 2; ++c) {
       std::string tiles =
           g_.pile_shuffled ? shuffle_tiles(g_.pile, seed, c == 0 ? Color::White : Color::Black) : g_.pile;

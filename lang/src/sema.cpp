@@ -11,6 +11,7 @@
 #include "arbiter/lang/betza.hpp"
 #include "arbiter/lang/model.hpp"
 #include "arbiter/lang/search_path.hpp"
+#include "arbiter/nostress_text.hpp"
 #include "arbiter/numbers.hpp"
 
 namespace arb::lang {
@@ -138,6 +139,84 @@ class Checker {
     out = v.text[0];
     return true;
   }
+  // `deck shared { card NAME LETTER*COUNT ... again ... }`: every argument checked where it
+  // stands; the letters are checked against the pieces by the compile step (card_compile.cpp).
+  void deck(const Stmt& s) {
+    static const char* kForm = "write it as `deck shared { card NAME LETTER*COUNT ... }`";
+    m_.deck.clear();
+    m_.deck_cards.clear();
+    m_.deck_loc = s.loc;
+    if (s.args.empty())
+      d_.error(s.loc, "`deck` needs `shared` (one draw pile for both players)", kForm);
+    else if (!s.args[0].is("shared"))
+      d_.error(s.args[0].loc, "`deck` takes shared, found `" + s.args[0].text + "`", kForm);
+    for (size_t i = 1; i < s.args.size(); ++i)
+      d_.error(s.args[i].loc, "unexpected `" + s.args[i].text + "` in `deck`", kForm);
+    if (!s.has_block) d_.error(s.loc, "`deck` needs a block of `card` statements", kForm);
+    for (const Stmt& c : body(s)) {
+      if (c.keyword == "again") {
+        typed_use(ConstructId::AgainNames, c);
+        continue;
+      }
+      if (c.keyword != "card") {
+        unknown(c, keywords(Scope::Deck), "deck statement");
+        continue;
+      }
+      use(ConstructId::Card, c.loc);
+      static const char* kCard =
+          "write it as `card NAME LETTER*COUNT`, e.g. `card pawn P*11` or `card again Again*6`";
+      if (c.args.size() != 2) {
+        d_.error(c.args.size() > 2 ? c.args[2].loc : c.loc,
+                 c.args.size() > 2 ? "unexpected `" + c.args[2].text + "` in `card`"
+                                   : std::string("`card` takes a name and `LETTER*COUNT`"),
+                 kCard);
+        continue;
+      }
+      const Value& name = c.args[0];
+      if (name.kind != ValueKind::Word) {
+        d_.error(name.loc, "a card's name is a word, found `" + name.text + "`", kCard);
+        continue;
+      }
+      const Value& v = c.args[1];
+      const std::string& t = v.text;
+      size_t star = t.find('*');
+      std::string letter = t.substr(0, star), n = star == std::string::npos ? "" : t.substr(star + 1);
+      Loc nloc = v.loc;
+      if (star != std::string::npos) nloc.col += static_cast<int>(star + 1);
+      if (v.kind != ValueKind::Word || letter.empty() ||
+          !(letter == "Again" ||
+            (letter.size() == 1 && std::isupper(static_cast<unsigned char>(letter[0]))))) {
+        d_.error(v.loc, "expected a piece letter or `Again`, found `" + t + "`", kCard);
+        continue;
+      }
+      if (n.empty() || !std::all_of(n.begin(), n.end(),
+                                    [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+        d_.error(v.loc,
+                 "expected `LETTER*COUNT` with a count of 1.." + std::to_string(kNoStressMaxKindCount) +
+                     ", found `" + t + "`",
+                 kCard);
+        continue;
+      }
+      int count = n.size() > 3 ? kNoStressMaxKindCount + 1 : std::stoi(n);
+      if (count < 1 || count > kNoStressMaxKindCount) {
+        d_.error(nloc, "a card count must be 1.." + std::to_string(kNoStressMaxKindCount) + ", found " + n,
+                 "leave a kind out of the deck instead of writing it with no cards");
+        continue;
+      }
+      const char l = letter == "Again" ? 'A' : letter[0];
+      bool twice = false;
+      for (const Model::DeckCard& o : m_.deck_cards) twice = twice || o.letter == l;
+      if (twice) {
+        d_.error(v.loc, "the cards `" + letter + "` are listed twice in the deck",
+                 "state each kind once, with its count");
+        continue;
+      }
+      m_.deck_cards.push_back(Model::DeckCard{name.text, l, count, v.loc});
+      m_.deck.append(static_cast<size_t>(count), l);
+    }
+    use(ConstructId::Deck, s.loc);
+  }
+
   // Letters such as `Q R*2 P*8` into a string of letters.
   std::string letter_list(const std::vector<Value>& args, size_t from) {
     std::string out;
@@ -257,21 +336,7 @@ class Checker {
         m_.constructs.push_back(*u);
       }
     } else if (k == "deck") {
-      m_.deck.clear();
-      m_.deck_loc = s.loc;
-      for (const Stmt& c : body(s)) {
-        if (c.keyword == "again") {
-          typed_use(ConstructId::AgainNames, c);
-        } else if (c.keyword != "card") {
-          unknown(c, keywords(Scope::Deck), "deck statement");
-        } else if (c.args.size() < 2) {
-          d_.error(c.loc, "`card` takes a name and `LETTER*COUNT`");
-        } else {
-          for (char l : letter_list(c.args, 1)) m_.deck.push_back(l == '*' ? 'A' : l);
-          use(ConstructId::Card, c.loc);
-        }
-      }
-      use(ConstructId::Deck, s.loc);
+      deck(s);
     } else if (k == "discard") {
       typed_use(ConstructId::Discard, s);
     } else if (k == "reshuffle") {
@@ -660,9 +725,14 @@ class Checker {
         }
         static const std::vector<std::string> phases = {"move",      "place",     "draw",  "royal-move",
                                                         "draw-card", "play-card", "redraw"};
-        if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end())
-          d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`",
-                   did_you_mean(c.args[0].text, phases));
+        if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end()) {
+          std::string hint = did_you_mean(c.args[0].text, phases);
+          if (hint.empty()) {
+            hint = "phases:";
+            for (const std::string& p : phases) hint += " " + p;
+          }
+          d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`", hint);
+        }
         Phase ph;
         ph.name = c.args[0].text;
         ph.loc = c.loc;

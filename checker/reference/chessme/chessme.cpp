@@ -6,7 +6,14 @@
 //
 // An action is a complete turn (RULINGS 2.4): a legal move (with its optional exchange,
 // 2.7), then optionally one placement from the hand (2.6), then, after a placement, the
-// draw of the top tile of the own pile when it is known and not empty.
+// draw from the top of the own pile when it is known and not empty.
+//
+// A designer's tiles and hand (options `tiles`, `hand-size`, `draw`; arb::TileRules):
+// `tiles` is one side's tiles that start in the draw pile (ChessMe's: QRRBBNNPPPP),
+// `hand-size` the most tiles a hand holds (RULINGS 2.4's 3), `draw` the tiles the setup
+// draws into the hand (RULINGS 2.3's 3; no more than hand-size). After a placement the
+// player draws one tile, as the rule text says, when the pile has one and the hand is under
+// hand-size (it always is: it held at most hand-size before the placement).
 //
 // Action encoding (opaque to others):
 //   lo = the move's origin, (uint32 x << 32) | uint32 y
@@ -14,16 +21,22 @@
 //          32-35  direction: 0-7 the king steps of kSteps, 8-15 the knight jumps of kJumps
 //          36-38  exchange: 0 none, else 1 + index in K Q R B N P of the piece taken back
 //          39-41  placement: 0 none, else 1 + index of the placed tile type
-//          42-45  placement anchor: index of an own pawn in the position after the move,
-//                 pawns sorted by Coord's operator< (rank, then file)
 //          46-47  square relative to the anchor: 0 left (x-1), 1 right (x+1), 2 behind
+//          48-63  placement anchor: index of an own pawn in the position after the move,
+//                 pawns sorted by Coord's operator< (rank, then file)
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "arbiter/chessme_text.hpp"
 #include "reference.hpp"
@@ -105,20 +118,29 @@ struct Undo {
   Turn turn;
   char moved = 0;
   char captured = 0;
-  bool drew = false;
-  char drawn = 0;
+  std::string drawn;  // the tiles drawn after the placement, in draw order
 };
 
 class ChessMeEngine final : public Engine {
  public:
+  // `given`: the options that were set (config() names them), in name order.
+  explicit ChessMeEngine(TileRules rules = {}, std::vector<std::pair<std::string, std::string>> given = {},
+                         uint64_t seed = kChessMeDefaultSeed)
+      : rules_(std::move(rules)), given_(std::move(given)), seed_(seed) {}
+
   std::string name() const override { return "reference:chessme"; }
   // The start's shuffle is seed 1 unless a position text names another (`start:SEED`).
-  GameConfig config() const override { return GameConfig{"chessme", {{"seed", "1"}}}; }
+  GameConfig config() const override {
+    GameConfig c{"chessme", {{"seed", std::to_string(seed_)}}};
+    for (const auto& o : given_) c.options.push_back(o);
+    std::sort(c.options.begin(), c.options.end());
+    return c;
+  }
 
   void set_position(std::string_view text) override {
     ChessMePosition p;
     if (text == "start") {
-      p = chessme_start_position(kChessMeDefaultSeed);
+      p = chessme_start_position(seed_, rules_);
     } else if (text.substr(0, 6) == "start:") {
       std::string_view digits = text.substr(6);
       if (digits.empty() || digits.size() > 20) throw PositionError("bad start seed", 6);
@@ -130,11 +152,11 @@ class ChessMeEngine final : public Engine {
         if (next / 10 != seed) throw PositionError("start seed out of range", 6);
         seed = next;
       }
-      p = chessme_start_position(seed);
+      p = chessme_start_position(seed, rules_);
     } else {
-      p = parse_chessme(text);
+      p = parse_chessme(text, rules_);
     }
-    ChessMeEngine fresh;
+    ChessMeEngine fresh(rules_, given_, seed_);
     fresh.load(p);
     // The side that just moved may not have left its king attacked.
     if (fresh.attacked(fresh.king_[idx(opposite(fresh.side_))], fresh.side_))
@@ -205,12 +227,12 @@ class ChessMeEngine final : public Engine {
       int type = type_of(t.place);
       --hand_[idx(us)][type];
       board_[key(t.place_at)] = letter(type, us);
+      // The draw after a placement (see the top): one tile, the hand staying within hand-size.
       std::string& pile = pile_[idx(us)];
-      if (pile_known_[idx(us)] && !pile.empty()) {
-        u.drew = true;
-        u.drawn = pile[0];
+      if (pile_known_[idx(us)] && !pile.empty() && hand_size(us) < rules_.hand_size) {
+        u.drawn.push_back(pile[0]);
         pile.erase(0, 1);
-        ++hand_[idx(us)][type_of(u.drawn)];
+        ++hand_[idx(us)][type_of(u.drawn.back())];
       }
     }
     if (us == Color::Black && fullmove_ < INT32_MAX) ++fullmove_;
@@ -226,9 +248,9 @@ class ChessMeEngine final : public Engine {
     const Color us = side_;
     if (us == Color::Black) --fullmove_;
     if (u.turn.place) {
-      if (u.drew) {
-        --hand_[idx(us)][type_of(u.drawn)];
-        pile_[idx(us)].insert(pile_[idx(us)].begin(), u.drawn);
+      for (size_t i = u.drawn.size(); i-- > 0;) {
+        --hand_[idx(us)][type_of(u.drawn[i])];
+        pile_[idx(us)].insert(pile_[idx(us)].begin(), u.drawn[i]);
       }
       board_.erase(key(u.turn.place_at));
       ++hand_[idx(us)][type_of(u.turn.place)];
@@ -298,6 +320,9 @@ class ChessMeEngine final : public Engine {
   std::unique_ptr<Engine> clone() const override { return std::make_unique<ChessMeEngine>(*this); }
 
  private:
+  TileRules rules_;
+  std::vector<std::pair<std::string, std::string>> given_;
+  uint64_t seed_ = kChessMeDefaultSeed;  // the deal of `start`
   std::unordered_map<uint64_t, char> board_;
   Coord king_[2] = {};
   Color side_ = Color::White;
@@ -321,6 +346,12 @@ class ChessMeEngine final : public Engine {
       pile_known_[c] = p.pile_known[c];
     }
     fullmove_ = p.fullmove;
+  }
+
+  int hand_size(Color c) const {
+    int n = 0;
+    for (int k : hand_[idx(c)]) n += k;
+    return n;
   }
 
   char at(Coord c) const {
@@ -563,7 +594,7 @@ class ChessMeEngine final : public Engine {
       for (size_t i = 0; i < anchors.size() && !encoded; ++i) {
         for (uint64_t rel : t.place == 'P' ? std::vector<uint64_t>{0, 1} : std::vector<uint64_t>{2}) {
           if (placement_square(anchors[i], rel, us) != t.place_at) continue;
-          a.hi |= (static_cast<uint64_t>(i) << 42) | (rel << 46);
+          a.hi |= (static_cast<uint64_t>(i) << 48) | (rel << 46);
           encoded = true;
           break;
         }
@@ -584,7 +615,7 @@ class ChessMeEngine final : public Engine {
     if (pl) {
       t.place = kTypes[pl - 1];
       std::vector<Coord> anchors = pawns_after(t);
-      size_t i = (a.hi >> 42) & 0xF;
+      size_t i = (a.hi >> 48) & 0xFFFF;
       uint64_t rel = (a.hi >> 46) & 0x3;
       Coord p = i < anchors.size() ? anchors[i] : Coord{};
       t.place_at = placement_square(p, rel, color_of(at(t.from))).value_or(Coord{});
@@ -595,8 +626,82 @@ class ChessMeEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_chessme_engine() {
-  return std::make_unique<ChessMeEngine>();
+namespace {
+
+// Bounds of the options: a side's pile and a hand hold at most this many tiles.
+constexpr int kMaxTiles = 64;
+
+// A count option: a decimal 0..kMaxTiles.
+int count_option(const std::string& key, const std::string& value) {
+  bool ok = !value.empty() && value.size() <= 2 && std::all_of(value.begin(), value.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+  if (!ok || std::stoi(value) > kMaxTiles)
+    throw std::invalid_argument("chessme: option " + key + " must be 0.." + std::to_string(kMaxTiles) +
+                                ", not '" + value + "'");
+  return std::stoi(value);
+}
+
+// The tiles option: upper-case letters of the pieces a side may bring into play (Q R B N P;
+// a second king would break the one-king rule of the setup), at most kMaxTiles; `-` none.
+std::string tiles_option(const std::string& value) {
+  if (value == "-") return "";
+  if (value.empty()) throw std::invalid_argument("chessme: option tiles is empty (write '-' for no tiles)");
+  if (value.size() > static_cast<size_t>(kMaxTiles))
+    throw std::invalid_argument("chessme: option tiles holds " + std::to_string(value.size()) +
+                                " tiles, at most " + std::to_string(kMaxTiles));
+  for (size_t i = 0; i < value.size(); ++i) {
+    char c = value[i];
+    if (c == 'K')
+      throw std::invalid_argument("chessme: option tiles: a K tile at " + std::to_string(i) +
+                                  " (each side has exactly one king, set up on the board)");
+    if (std::string_view("QRBNP").find(c) == std::string_view::npos)
+      throw std::invalid_argument(std::string("chessme: option tiles: '") + c + "' at " + std::to_string(i) +
+                                  " is not a tile (upper case Q R B N P)");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::unique_ptr<Engine> make_chessme_engine(const std::map<std::string, std::string>& options) {
+  TileRules rules;
+  std::vector<std::pair<std::string, std::string>> given;
+  uint64_t seed = kChessMeDefaultSeed;
+  for (const auto& [key, value] : options) {
+    if (key == "seed") {
+      bool ok = !value.empty() && value.size() <= 20 && std::all_of(value.begin(), value.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+      });
+      if (ok) {
+        try {
+          seed = std::stoull(value);
+        } catch (const std::exception&) {
+          ok = false;
+        }
+      }
+      if (!ok)
+        throw std::invalid_argument("chessme: option seed must be a decimal 64-bit number, not '" + value +
+                                    "'");
+      continue;  // config() names the seed always
+    }
+    if (key == "tiles") {
+      rules.tiles = tiles_option(value);
+    } else if (key == "hand-size") {
+      rules.hand_size = count_option(key, value);
+    } else if (key == "draw") {
+      rules.draw = count_option(key, value);
+    } else {
+      throw std::invalid_argument("chessme: unknown option '" + key +
+                                  "' (the options are draw, hand-size, seed, tiles)");
+    }
+    given.push_back({key, value});
+  }
+  if (rules.draw > rules.hand_size)
+    throw std::invalid_argument("chessme: option draw (" + std::to_string(rules.draw) +
+                                ") must not exceed hand-size (" + std::to_string(rules.hand_size) +
+                                "): the setup draws into the hand");
+  return std::make_unique<ChessMeEngine>(std::move(rules), std::move(given), seed);
 }
 
 }  // namespace arb::ref

@@ -13,6 +13,13 @@
 //   Redraw            the hand is discarded and a new one drawn (levels 2, 3, advanced);
 //   Draw(card)        a chance outcome (see nostress_text.hpp, "Chance nodes").
 // When the card of the turn's draw is known, the draw is part of Play/Pass/Redraw.
+//
+// A designer's deck and hand (options `deck`, `hand-size`) are a CardRules: the deck's
+// counts replace the 56 cards everywhere (the deal, the unknown pool and its chance
+// weights, the text's checks) and the hand size the level's. The level keeps the rest: the
+// advanced level's chess rules, the text's level field. RULINGS 3.4 makes the hand the only
+// difference between levels 2 and 3; a hand of 0 is level 1's play (turn the top card and
+// play it, no redraw) at any level, and a hand of 1 or more allows the redraw at level 1 too.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -237,6 +244,48 @@ struct State {
   int pending = 0;
 };
 
+// The `deck` option's text: each kind with a positive count, letter then count, in
+// P N B R Q K A order (`P11N8B8R8Q8K7A6` for No Stress Chess's deck).
+std::string deck_option(const std::array<int, 7>& deck) {
+  std::string out;
+  for (size_t k = 0; k < deck.size(); ++k)
+    if (deck[k] > 0) out += kNoStressCardKinds[k] + std::to_string(deck[k]);
+  return out;
+}
+
+// Reads the `deck` option: pairs of a card letter (P N B R Q K A) and a decimal count, each
+// kind at most once, in any order; a kind not listed has no cards.
+std::array<int, 7> parse_deck_option(const std::string& v) {
+  auto bad = [&v](const std::string& why) {
+    return std::invalid_argument("nostress: option deck '" + v + "': " + why +
+                                 " (write each card kind's letter, P N B R Q K A, then its count, "
+                                 "e.g. P11N8B8R8Q8K7A6)");
+  };
+  if (v.empty()) throw bad("empty");
+  std::array<int, 7> deck{};
+  std::array<bool, 7> seen{};
+  size_t i = 0;
+  while (i < v.size()) {
+    int k = nostress_card_index(v[i]);
+    if (k < 0) throw bad(std::string("'") + v[i] + "' at " + std::to_string(i) + " is not a card kind");
+    if (seen[k]) throw bad(std::string("kind ") + v[i] + " is given twice");
+    seen[k] = true;
+    size_t j = i + 1;
+    while (j < v.size() && std::isdigit(static_cast<unsigned char>(v[j]))) ++j;
+    if (j == i + 1) throw bad(std::string("kind ") + v[i] + " has no count");
+    std::string digits = v.substr(i + 1, j - i - 1);
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));  // leading zeros
+    if (digits.size() > 2)
+      throw bad(std::string("count of ") + v[i] + " is over " + std::to_string(kNoStressMaxKindCount));
+    deck[k] = std::stoi(digits);
+    i = j;
+  }
+  int total = 0;
+  for (int n : deck) total += n;
+  if (total == 0) throw bad("the deck has no cards");
+  return deck;
+}
+
 // What the side to move faces.
 enum class Phase {
   Over,           // the game is decided
@@ -249,18 +298,29 @@ enum class Phase {
 
 class NoStressEngine final : public Engine {
  public:
-  NoStressEngine(NoStressLevel level, bool advanced_pawns, uint64_t seed)
-      : level_(level), hand_size_(nostress_hand_size(level)), advanced_pawns_(advanced_pawns), seed_(seed) {
+  NoStressEngine(NoStressLevel level, bool advanced_pawns, uint64_t seed, const CardRules& rules,
+                 bool deck_given)
+      : level_(level),
+        rules_(rules),
+        hand_size_(rules.hand_at(level)),
+        deck_given_(deck_given),
+        advanced_pawns_(advanced_pawns),
+        seed_(seed) {
     set_position("start");
   }
 
   std::string name() const override { return "reference:nostress"; }
 
   GameConfig config() const override {
-    return GameConfig{"nostress",
-                      {{"level", nostress_level_name(level_)},
-                       {"seed", std::to_string(seed_)},
-                       {"setup-advanced-pawns", advanced_pawns_ ? "true" : "false"}}};
+    // deck and hand-size are named only when they were given, so No Stress Chess's own
+    // configuration reads as before.
+    GameConfig c{"nostress", {}};
+    if (deck_given_) c.options.push_back({"deck", deck_option(rules_.deck)});
+    if (rules_.hand_size >= 0) c.options.push_back({"hand-size", std::to_string(rules_.hand_size)});
+    c.options.push_back({"level", nostress_level_name(level_)});
+    c.options.push_back({"seed", std::to_string(seed_)});
+    c.options.push_back({"setup-advanced-pawns", advanced_pawns_ ? "true" : "false"});
+    return c;
   }
 
   void set_position(std::string_view text) override {
@@ -269,7 +329,7 @@ class NoStressEngine final : public Engine {
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
     while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
     if (t == "start") {
-      p = nostress_start_position(level_, advanced_pawns_, seed_);
+      p = nostress_start_position(level_, advanced_pawns_, seed_, rules_);
     } else if (t.substr(0, 6) == "start:") {
       std::string digits(t.substr(6));
       if (digits.empty() || digits.size() > 20 || !std::all_of(digits.begin(), digits.end(), [](char c) {
@@ -282,9 +342,9 @@ class NoStressEngine final : public Engine {
       } catch (const std::exception&) {
         throw PositionError("start:SEED: the seed does not fit in 64 bits", 6);
       }
-      p = nostress_start_position(level_, advanced_pawns_, s);
+      p = nostress_start_position(level_, advanced_pawns_, s, rules_);
     } else {
-      p = parse_nostress(text);
+      p = parse_nostress(text, rules_);
       if (p.level != level_) {
         size_t col = text.find("level:");
         throw PositionError("the position is for level " + nostress_level_name(p.level) +
@@ -492,6 +552,9 @@ class NoStressEngine final : public Engine {
   };
 
   bool advanced() const { return level_ == NoStressLevel::Advanced; }
+  // The redraw needs a hand (RULINGS 3.4): a hand of 0 is level 1's play, turn the top card
+  // and play it, whatever the level says.
+  bool can_redraw() const { return hand_size_ > 0; }
   static bool is_chance(Phase p) {
     return p == Phase::ChancePending || p == Phase::ChanceReveal || p == Phase::ChanceDraw;
   }
@@ -708,9 +771,8 @@ class NoStressEngine final : public Engine {
   }
 
   // The unknown pool: the deck minus every known card (counts in PNBRQKA order).
-  static std::array<int, 7> pool_of(const State& s) {
-    std::array<int, 7> pool{};
-    for (size_t k = 0; k < pool.size(); ++k) pool[k] = kNoStressDeckCounts[k];
+  std::array<int, 7> pool_of(const State& s) const {
+    std::array<int, 7> pool = rules_.deck;
     auto remove = [&pool](const std::string& cards) {
       for (char c : cards) --pool[nostress_card_index(c)];
     };
@@ -722,7 +784,7 @@ class NoStressEngine final : public Engine {
     return pool;
   }
 
-  static std::array<int, 7> pool_after_reshuffle(const State& s, Phase ph) {
+  std::array<int, 7> pool_after_reshuffle(const State& s, Phase ph) const {
     if (ph == Phase::ChanceDraw && s.pile.size() == 0) {
       State t = s;
       reshuffle(t);
@@ -805,7 +867,7 @@ class NoStressEngine final : public Engine {
     // (RULINGS 3.7); every legal move of a player in check is an escape.
     if (in_check && !moves.empty()) return;
     out.insert(out.end(), passes.begin(), passes.end());
-    if (level_ != NoStressLevel::One) {
+    if (can_redraw()) {
       bool three_alike = false;
       for (char c : kinds)
         if (std::count(hand.begin(), hand.end(), c) >= 3) three_alike = true;
@@ -841,7 +903,7 @@ class NoStressEngine final : public Engine {
     if (ph == Phase::DrawThenAct) draw_known(s);
     NoStressCards& h = s.hand[s.side];
     if (a.kind == kRedraw) {
-      if (level_ == NoStressLevel::One) throw std::logic_error("reference:nostress: no redraw at level 1");
+      if (!can_redraw()) throw std::logic_error("reference:nostress: no redraw without a hand");
       s.discard[s.side] += h.known;
       h.known.clear();
       s.pending = hand_size_;
@@ -884,7 +946,9 @@ class NoStressEngine final : public Engine {
   }
 
   NoStressLevel level_;
-  int hand_size_;
+  CardRules rules_;
+  int hand_size_;    // the hand between turns: rules_'s, else the level's
+  bool deck_given_;  // the `deck` option was given (config() names it)
   bool advanced_pawns_;
   uint64_t seed_;
   State st_;
@@ -899,8 +963,17 @@ std::unique_ptr<Engine> make_nostress_engine(const std::map<std::string, std::st
   NoStressLevel level = NoStressLevel::Three;
   bool advanced_pawns = true;
   uint64_t seed = 1;
+  CardRules rules;
+  bool deck_given = false;
   for (const auto& [key, value] : options) {
-    if (key == "level") {
+    if (key == "deck") {
+      rules.deck = parse_deck_option(value);
+      deck_given = true;
+    } else if (key == "hand-size") {
+      if (value.empty() || value.size() > 1 || value[0] < '0' || value[0] > '8')
+        throw std::invalid_argument("nostress: option hand-size must be 0..8, not '" + value + "'");
+      rules.hand_size = value[0] - '0';
+    } else if (key == "level") {
       auto l = parse_nostress_level(value);
       if (!l)
         throw std::invalid_argument("nostress: option level must be 1, 2, 3 or advanced, not '" + value +
@@ -927,10 +1000,15 @@ std::unique_ptr<Engine> make_nostress_engine(const std::map<std::string, std::st
                                     "'");
     } else {
       throw std::invalid_argument("nostress: unknown option '" + key +
-                                  "' (the options are level, seed, setup-advanced-pawns)");
+                                  "' (the options are deck, hand-size, level, seed, setup-advanced-pawns)");
     }
   }
-  return std::make_unique<NoStressEngine>(level, advanced_pawns, seed);
+  try {
+    rules.validate(level);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("nostress: options deck and hand-size: ") + e.what());
+  }
+  return std::make_unique<NoStressEngine>(level, advanced_pawns, seed, rules, deck_given);
 }
 
 }  // namespace arb::ref

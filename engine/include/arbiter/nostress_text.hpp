@@ -36,7 +36,8 @@
 //      Discard piles are face up: `?` is not allowed there.
 //    - whand, bhand: the hands, in hand order (the order in which the cards arrived, the
 //      first letter the oldest); an unknown part stands for the newest cards.
-//    The deck is 56 cards: 11 P, 8 N, 8 B, 8 R, 8 Q, 7 K, 6 A. The unknown cards (all `?`
+//    The deck is 56 cards: 11 P, 8 N, 8 B, 8 R, 8 Q, 7 K, 6 A (CardRules below may state
+//    another deck, and another hand size H for every level). The unknown cards (all `?`
 //    parts together, the "unknown pool") are the deck minus every known card of every zone.
 //    Rejected: more known cards of a kind than the deck holds, a total (known + unknown)
 //    other than 56, and hand sizes the turn cannot produce:
@@ -184,8 +185,27 @@ struct NoStressPosition {
   friend bool operator==(const NoStressPosition& a, const NoStressPosition& b);
 };
 
+// The cards of a game: the deck's count per kind and the hand size. The default is No Stress
+// Chess's (56 cards, the level's hand); a ruleset may state another deck and hand (lang/README
+// "Cards"). The text's grammar is the same for every deck; card totals, known-card counts and
+// hand sizes are checked against these rules instead of the 56-card deck and the level's hand.
+// Bounds (else std::invalid_argument): counts 0..kNoStressMaxKindCount, a deck of at least one
+// card, hand_size -1 or 0..8, and at least 2 * hand + 1 cards (a deal plus the first draw).
+constexpr int kNoStressMaxKindCount = 99;
+struct CardRules {
+  std::array<int, 7> deck =
+      kNoStressDeckCounts;  // count per kind, in kNoStressCardKinds order (P N B R Q K A)
+  int hand_size = -1;       // -1: the level's (nostress_hand_size); else 0..8
+  int deck_size() const;    // sum of deck
+  // The hand size at `level`: hand_size, or the level's when it is -1.
+  int hand_at(NoStressLevel level) const;
+  bool is_default() const { return deck == kNoStressDeckCounts && hand_size == -1; }
+  // Throws std::invalid_argument when the bounds above do not hold (for `level`'s hand).
+  void validate(NoStressLevel level) const;
+};
+
 // Parses the text above. Throws PositionError.
-NoStressPosition parse_nostress(std::string_view text);
+NoStressPosition parse_nostress(std::string_view text, const CardRules& rules = {});
 
 // Writes the canonical text.
 std::string format_nostress(const NoStressPosition& p);
@@ -193,10 +213,12 @@ std::string format_nostress(const NoStressPosition& p);
 // The shuffle above (returns the shuffled sequence).
 std::string shuffle_cards(std::string cards, uint64_t seed);
 
-// The 56 cards in the order P*11 N*8 B*8 R*8 Q*8 K*7 A*6.
-std::string nostress_deck();
+// The deck's cards in kind order, each kind repeated its count: by default the 56 cards
+// P*11 N*8 B*8 R*8 Q*8 K*7 A*6.
+std::string nostress_deck(const CardRules& rules = {});
 
-// The start position described above.
-NoStressPosition nostress_start_position(NoStressLevel level, bool advanced_pawns, uint64_t seed);
+// The start position described above, dealt from rules' deck with rules' hand size.
+NoStressPosition nostress_start_position(NoStressLevel level, bool advanced_pawns, uint64_t seed,
+                                         const CardRules& rules = {});
 
 }  // namespace arb

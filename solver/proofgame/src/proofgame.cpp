@@ -1,4 +1,5 @@
-// Proof games to a no-legal-move draw (see proofgame.hpp).
+// Proof games to a goal: a mate, a stalemate, a draw, a win, no legal move or a status
+// reason (see proofgame.hpp).
 #include "arbiter/proofgame.hpp"
 
 #include <algorithm>
@@ -167,6 +168,112 @@ bool witness_filters_apply(const lang::Program& p, std::string* why) {
   return true;
 }
 
+std::string Goal::text() const {
+  switch (kind) {
+    case Kind::Mate:
+      return "mate";
+    case Kind::Stalemate:
+      return "stalemate";
+    case Kind::Draw:
+      return "draw";
+    case Kind::Win:
+      return "win";
+    case Kind::NoLegalMove:
+      return "no-legal-move";
+    case Kind::Reason:
+      return "reason:" + reason;
+  }
+  return "";
+}
+
+Goal parse_goal(const std::string& text, const std::string& side) {
+  Goal g;
+  if (text == "mate")
+    g.kind = Goal::Kind::Mate;
+  else if (text == "stalemate")
+    g.kind = Goal::Kind::Stalemate;
+  else if (text == "draw")
+    g.kind = Goal::Kind::Draw;
+  else if (text == "win")
+    g.kind = Goal::Kind::Win;
+  else if (text == "no-legal-move")
+    g.kind = Goal::Kind::NoLegalMove;
+  else if (text.rfind("reason:", 0) == 0 && text.size() > 7) {
+    g.kind = Goal::Kind::Reason;
+    g.reason = text.substr(7);
+  } else {
+    throw std::invalid_argument(
+        "--goal must be mate, stalemate, draw, win, no-legal-move or reason:NAME, not `" + text + "`");
+  }
+  if (side == "w")
+    g.winner = Color::White;
+  else if (side == "b")
+    g.winner = Color::Black;
+  else if (!side.empty())
+    throw std::invalid_argument("--side must be `w` or `b`, not `" + side + "`");
+  if (g.winner &&
+      (g.kind == Goal::Kind::Stalemate || g.kind == Goal::Kind::Draw || g.kind == Goal::Kind::NoLegalMove))
+    throw std::invalid_argument("--side names the winner: it goes with mate, win or reason:NAME, not with " +
+                                g.text());
+  return g;
+}
+
+namespace {
+
+// The goal judged on a position whose status is `st` (legal actions listed only where the
+// goal needs them).
+bool meets(Engine& e, const Goal& g, const Status& st) {
+  if (g.winner) {
+    const arb::Result want = *g.winner == Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins;
+    if (st.result != want) return false;
+  }
+  switch (g.kind) {
+    case Goal::Kind::Mate:
+      return st.reason == "checkmate";
+    case Goal::Kind::Draw:
+      return st.result == arb::Result::Draw;
+    case Goal::Kind::Win:
+      return st.result == arb::Result::WhiteWins || st.result == arb::Result::BlackWins;
+    case Goal::Kind::Reason:
+      return st.result != arb::Result::Ongoing && st.reason == g.reason;
+    case Goal::Kind::Stalemate:
+      if (st.result == arb::Result::Ongoing || st.in_check) return false;
+      [[fallthrough]];
+    case Goal::Kind::NoLegalMove: {
+      std::vector<Action> acts;
+      e.legal_actions(acts);
+      return acts.empty();
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool reached(Engine& e, const Goal& g) {
+  if (e.chance()) return false;
+  // A mate needs the side to move in check: the cheaper question first.
+  if (g.kind == Goal::Kind::Mate && !e.side_in_check()) return false;
+  return meets(e, g, e.status());
+}
+
+bool ends_only_without_moves(const lang::Program& p) {
+  return !p.invasion && !p.royal_capture && !p.insufficient_draw && !p.cards;
+}
+
+bool goal_filters_apply(const Goal& goal, const lang::Program& p, std::string* why) {
+  if (goal.kind == Goal::Kind::Draw) {
+    if (p.insufficient_draw) {
+      if (why) *why = "a draw by insufficient material leaves legal moves (the filters need a no-move goal)";
+      return false;
+    }
+  } else if (!goal.stuck_unchecked()) {
+    if (why) *why = "the goal `" + goal.text() + "` is not a no-move position out of check";
+    return false;
+  }
+  return witness_filters_apply(p, why);
+}
+
 namespace {
 
 class Searcher {
@@ -184,7 +291,7 @@ class Searcher {
   Result run() {
     Result r;
     start_ = e_->position();
-    if (no_move_draw(*e_)) {  // the position itself: a draw in 0 plies
+    if (reached(*e_, o_.goal)) {  // the position itself: the goal in 0 plies
       take(r, "proof");
       r.shortest = true;
       r.seconds = elapsed();
@@ -224,6 +331,7 @@ class Searcher {
     r.proof_nodes = nodes_ - r.beam_nodes;
     r.table_hits = hits_;
     r.filtered = filtered_;
+    r.check_pruned = check_pruned_;
     r.filter = filter_;
     r.shortest = r.found && r.proved_none_within == r.plies - 1;
     r.seconds = elapsed();
@@ -252,7 +360,7 @@ class Searcher {
   std::vector<Witness> witnesses_;
   std::vector<Action> flip_buf_;
   Coord king_{};
-  uint64_t filtered_ = 0;
+  uint64_t filtered_ = 0, check_pruned_ = 0;
 
   // Lists X's witnesses at the current node (M to move). False when the flipped position
   // does not read (then every turn is applied).
@@ -513,30 +621,38 @@ class Searcher {
     r.found_by = by;
   }
 
-  // Is a no-move draw reached in exactly r plies? On true, line_ holds the actions. (A
-  // draw in fewer plies from the root was looked for by the earlier iterations.)
+  // Is the goal reached in exactly r plies? On true, line_ holds the actions. (The goal in
+  // fewer plies from the root was looked for by the earlier iterations.)
   bool dfs(int r) {
     // buffers_ is sized before the iteration: a reference into it stays valid.
     std::vector<Action>& acts = buffers_[line_.size()];
-    if (r == 0) {
-      Status st = e_->status();
-      return st.result == arb::Result::Draw && !st.in_check && no_move_draw(*e_);
-    }
+    if (r == 0) return reached(*e_, o_.goal);
     const Entry& slot = table_[e_->hash() & mask_];
     if (slot.key == e_->hash() && slot.exact == r) {
       ++hits_;
       return false;
     }
     if (e_->chance())
-      throw std::invalid_argument("the search met a chance node: a pile's order is not known");
+      throw std::invalid_argument(
+          "the search met a chance node (a draw from a pile or hand whose order the position does not fix): "
+          "a "
+          "proof game needs every draw fixed");
     e_->legal_actions(acts);
-    // A game ending here ends in fewer plies: iteration line_.size() looked at it.
-    if (acts.empty()) return false;
+    // A game ending here ends in fewer plies: iteration line_.size() looked at it. A
+    // position with legal actions may end the game too (an invasion, a royal capture,
+    // insufficient material): no line goes on from it.
+    if (acts.empty() || (o_.ends_with_moves && e_->status().result != arb::Result::Ongoing)) return false;
     bool filter1 = r == 1 && filter_ && witnesses();
     bool filter2 = r == 2 && filter_ && own_witnesses(acts);
+    // A checkmate has the side to move in check: the last turn must give check.
+    const bool need_check = r == 1 && o_.goal.kind == Goal::Kind::Mate;
     for (size_t i = 0; i < acts.size(); ++i) {
       if ((filter1 && cannot_stall(acts[i])) || (filter2 && cannot_stall_in_two(acts[i]))) {
         ++filtered_;
+        continue;
+      }
+      if (need_check && !e_->gives_check(acts[i])) {
+        ++check_pruned_;
         continue;
       }
       e_->apply(acts[i]);
@@ -566,6 +682,8 @@ class Searcher {
     std::unique_ptr<Engine> b = root_->clone();  // the beam's engine: it reads texts
     std::unique_ptr<Engine> side = root_->clone();
     for (int stuck = 0; stuck < 2; ++stuck) {
+      // With a winner asked, only the loser is to be stuck.
+      if (o_.goal.winner && (*o_.goal.winner == Color::White) == (stuck == 0)) continue;
       std::vector<Node> cur{{{}, start_, 0}};
       int cap = r.found ? r.plies - 1 : o_.beam_plies;
       for (int ply = 1; ply <= cap && !cur.empty(); ++ply) {
@@ -574,6 +692,11 @@ class Searcher {
         std::unordered_set<uint64_t> seen;
         for (const Node& n : cur) {
           b->set_position(n.pos);
+          if (b->chance())
+            throw std::invalid_argument(
+                "the search met a chance node (a draw from a pile or hand whose order the position does not "
+                "fix): "
+                "a proof game needs every draw fixed");
           b->legal_actions(buf);
           for (const Action& a : buf) {
             std::string text = uci(b->describe(a), b->chess960());
@@ -581,8 +704,8 @@ class Searcher {
             ++nodes_;
             tick("beam");
             if (seen.insert(b->hash()).second) {
-              Status st = b->status();
-              if (st.result == arb::Result::Draw && !st.in_check && no_move_draw(*b)) {
+              Status st = b->chance() ? Status{} : b->status();
+              if (!b->chance() && meets(*b, o_.goal, st)) {
                 // Rebuild the line on a copy of the root engine.
                 std::vector<std::string> texts = n.line;
                 texts.push_back(text);
@@ -642,6 +765,10 @@ Result search(const Engine& root, const Options& o) {
   if (o.max_plies < 0 || o.max_plies > 200) throw std::invalid_argument("max plies must be 0..200");
   if (o.beam_width < 0) throw std::invalid_argument("beam width must not be negative");
   if (o.table_mb < 1) throw std::invalid_argument("the table needs at least 1 MiB");
+  if (o.last_turn_filter && !o.goal.stuck_unchecked() && o.goal.kind != Goal::Kind::Draw)
+    throw std::invalid_argument(
+        "the last-turn filters hold only for goals met by no-move positions out of check, not `" +
+        o.goal.text() + "`");
   if (root.chance() || !root.hidden().empty() || root.position().find('?') != std::string::npos)
     throw std::invalid_argument(
         "the position hides a draw (a pile marked `?`): a proof game needs every pile's order known");
@@ -649,19 +776,22 @@ Result search(const Engine& root, const Options& o) {
   return s.run();
 }
 
-std::string replay(Engine& e, const std::string& start, const std::vector<std::string>& line) {
+std::string replay(Engine& e, const std::string& start, const std::vector<std::string>& line,
+                   const Goal& goal) {
   try {
     e.set_position(start);
   } catch (const PositionError& err) {
     return std::string("the start does not read: ") + err.what();
   }
   for (size_t i = 0; i < line.size(); ++i) {
-    if (no_move_draw(e)) return "ply " + std::to_string(i) + " is already a no-move draw";
+    if (Status st = e.status(); st.result != arb::Result::Ongoing)
+      return "the game has ended after ply " + std::to_string(i) + " (" + st.reason + ")";
     std::optional<Action> a = parse_action(e, line[i]);
     if (!a) return "ply " + std::to_string(i + 1) + " `" + line[i] + "` is not legal on " + e.name();
     e.apply(*a);
   }
-  if (!no_move_draw(e)) return "the last position is not a no-move draw on " + e.name();
+  if (!reached(e, goal))
+    return "the last position does not meet the goal `" + goal.text() + "` on " + e.name();
   return "";
 }
 

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "arbiter/chessme_text.hpp"
 #include "arbiter/engine.hpp"
 #include "arbiter/lang/diagnostics.hpp"
 #include "arbiter/lang/model.hpp"
+#include "arbiter/nostress_text.hpp"
 
 namespace arb::lang {
 
@@ -333,6 +335,15 @@ struct GridProgram {
   bool place_pawn_beside = false, place_other_behind = false;
   bool draw_after_place = false;
   std::string no_move_reason = "no-legal-move";  // status reason when not in check and no move
+  // The position text's rules (arbiter/chessme_text.hpp): this pile, hand and setup.
+  TileRules tile_rules() const {
+    TileRules r;
+    r.tiles = pile;
+    r.hand_size = hand_size;
+    r.draw = hand_draw;
+    r.setup = setup_pieces;
+    return r;
+  }
 };
 
 // The turn, the layer both back ends share (RULINGS 2.4, 3.4, 4.9): a sequence of phases,
@@ -359,12 +370,17 @@ struct PhaseProgram {
 // and moves a piece of its type (or loses the turn), or redraws. The position text is No
 // Stress Chess's (arbiter/nostress_text.hpp).
 struct CardProgram {
-  std::string deck;     // the cards, in the order the ruleset lists them; 'A' is Again
-  int hand_size = 0;    // cards in hand between turns
+  std::string deck;     // the cards in kind order P N B R Q K A (nostress_deck(rules)); 'A' is Again
+  int hand_size = 0;    // cards in hand between turns (0: the drawn card is played at once)
   bool redraw = false;  // the optional redraw phase
-  std::string level;    // the `level` option (the position text's `level:` field)
-  uint64_t seed = 1;    // the `seed` option: the default deal
-  std::string board;    // the start's FEN
+  // The deck's counts per kind and the hand size, as the position text checks them.
+  CardRules rules;
+  // The position text's `level:` field, derived from the rules (no option is read):
+  // "advanced" when the game has check (`royal-safe`) or castling, else "1" for a hand of 0,
+  // "2" for a hand of 3 and "3" for any other hand.
+  std::string level;
+  uint64_t seed = 1;  // the `seed` option: the default deal
+  std::string board;  // the start's FEN
   // RULINGS 3.5: the piles an Again card looks down for the piece type it names.
   bool again_own = true, again_opponent = true;
   // RULINGS 3.4: the redraw is allowed when this many cards are alike (0: never for that

@@ -145,6 +145,15 @@ struct Model {
   // an Again card (`Again*COUNT`), in the order the ruleset lists them.
   std::string deck;
   Loc deck_loc;
+  // Each `card` statement: its name, letter ('A' for Again), count and the place of its
+  // `LETTER*COUNT` argument (the compile step checks the letters against the pieces there).
+  struct DeckCard {
+    std::string name;
+    char letter = 0;
+    int count = 0;
+    Loc loc;
+  };
+  std::vector<DeckCard> deck_cards;
 
   bool royal_safe = false;
   bool royals_apart = false;
