@@ -201,7 +201,11 @@ void FairyStockfishEngine::start_process() {
         "Fairy-Stockfish (`" + settings_.command + "`) does not know the variant `" + settings_.variant +
         "`" + (settings_.variant_path.empty() ? "" : " (with the variant file)") + "; it offers: " + list);
   }
-  proc_->write("setoption name UCI_Variant value " + settings_.variant + "\nisready\n");
+  // Chess960 mode: castling is then written king-takes-rook, which tells it from a king's
+  // step whatever file the king stands on (positions with castling rights and the king off
+  // its usual file arise in fuzzing); the castling field it writes is read back below.
+  proc_->write("setoption name UCI_Variant value " + settings_.variant +
+               "\nsetoption name UCI_Chess960 value true\nisready\n");
   read_until("readyok", settings_.timeout, nullptr);
 }
 
@@ -269,6 +273,16 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
     for (size_t x = 0; x < w; ++x) n.board[(h - 1 - r) * w + x] = rows[r][x];
   }
   // En passant as arbiter writes it: only when a legal capture onto the square exists.
+  // Castling rights in X-FEN as arbiter writes them (Chess960 mode writes Shredder-FEN).
+  if (f[2] != "-") {
+    try {
+      FenFields ff = parse_fen(fen, static_cast<int>(w), static_cast<int>(h),
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+      f[2] = format_castling(ff, resolve_castling(ff));
+    } catch (const PositionError&) {
+      // Left as the engine wrote it: the position comparison shows the difference.
+    }
+  }
   if (f[3] != "-") {
     Coord ep;
     size_t pos = 0;
@@ -482,22 +496,11 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   s.piece = upper(mover);
   const char target = at(s.to);
   const int dx = s.to.x - s.from.x;
-  if (s.piece == 'K' && s.to.y == s.from.y && (dx > 1 || dx < -1) &&
-      (!target || target == (is_white(mover) ? 'R' : 'r'))) {
-    // Castling, written with the king's destination: the step names the rook's square
-    // (the outermost own rook on that side) and the king's destination.
+  if (s.piece == 'K' && s.to.y == s.from.y && target == (is_white(mover) ? 'R' : 'r')) {
+    // Castling, written king-takes-rook (Chess960 mode): the step names the rook's square
+    // and the king's destination (the g or c file, counted from the board's edges).
     s.castle = dx > 0 ? Castle::KingSide : Castle::QueenSide;
-    s.king_to = s.to;
-    const char rook = is_white(mover) ? 'R' : 'r';
-    if (target == rook) {
-      s.king_to = Coord{dx > 0 ? width_ - 2 : 2, s.from.y};
-    } else {
-      for (int x = dx > 0 ? width_ - 1 : 0; x != s.from.x; x += dx > 0 ? -1 : 1)
-        if (at(Coord{x, s.from.y}) == rook) {
-          s.to = Coord{x, s.from.y};
-          break;
-        }
-    }
+    s.king_to = Coord{dx > 0 ? width_ - 2 : 2, s.from.y};
     return ActionInfo{{s}};
   }
   if (target) {

@@ -15,7 +15,8 @@
 // a chess king. Positions are checked before they are sent (FEN shape, the start's
 // letters, one K and one k where the start has them, castling rights, no pawn on the
 // first or last rank, the side not to move not in check): Fairy-Stockfish trusts its
-// input. Castling is standard (the king's destination in UCI, not Chess960).
+// input. The engine runs in Chess960 mode (castling written king-takes-rook, whatever file the
+// king stands on); chess960() stays false, so UCI text shows the king's destination.
 #pragma once
 
 #include <memory>
