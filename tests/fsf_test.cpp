@@ -260,6 +260,22 @@ TEST(FairyStockfish, MissingSilentOrRefusingEnginesAreClearErrors) {
   EXPECT_THROW(FairyStockfishEngine e(p), arb::fsf::VariantRefused);
 }
 
+// A variant of one's own from a VariantPath ini file: unknown without the file, played
+// with it (here Knightmate under another name: its perft 3 from the start is 6,765).
+TEST(FairyStockfish, VariantPathIniFile) {
+  REQUIRE_FSF();
+  fs::path ini = fs::temp_directory_path() / ("arbiter-fsf-" + std::to_string(getpid()) + ".ini");
+  std::ofstream(ini) << "[mymate:knightmate]\n";
+  EXPECT_THROW(FairyStockfishEngine e(settings("mymate")), arb::fsf::VariantRefused);
+  FsfSettings s = settings("mymate");
+  s.variant_path = ini.string();
+  FairyStockfishEngine f(s);
+  EXPECT_EQ(f.name(), "fairy-stockfish:mymate");
+  EXPECT_EQ(f.position(), "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1");
+  EXPECT_EQ(f.perft(3), 6765u);
+  fs::remove(ini);
+}
+
 // The command: `arbiter fuzz --against fairy-stockfish` and `arbiter perft --engine
 // fairy-stockfish`, with exit 2 for a missing engine or a variant it refuses.
 TEST(FairyStockfish, Command) {
