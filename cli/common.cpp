@@ -20,6 +20,7 @@
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
+#include "fsf/fairy_stockfish.hpp"
 #include "reference.hpp"
 #include "registry/variants.hpp"
 
@@ -41,8 +42,10 @@ void add_common(po::options_description& d, Common& c, bool with_seed) {
       "fen", po::value(&c.position), "alias of --position")(
       "moves", po::value(&c.moves),
       "actions to play from the position first (SAN, UCI, K@e1 or pKe1; `1.` numbers skipped)")(
-      "engine", po::value(&c.engine), "compiled (default) or reference")("json", po::bool_switch(&c.json),
-                                                                         "machine-readable output");
+      "engine", po::value(&c.engine), "compiled (default), reference or fairy-stockfish")(
+      "fsf-variant", po::value(&c.fsf_variant), "Fairy-Stockfish's UCI_Variant (with fairy-stockfish)")(
+      "fsf-variant-path", po::value(&c.fsf_variant_path), "a Fairy-Stockfish variants.ini (VariantPath)")(
+      "json", po::bool_switch(&c.json), "machine-readable output");
   if (with_seed)
     d.add_options()("seed", po::value(&c.seed),
                     "start from this seed: ChessMe's piles and No Stress Chess's deck shuffled by it, "
@@ -96,6 +99,21 @@ arb::lang::Compiled compile_ruleset(const std::string& path,
   return arb::registry::compile(path, overrides, diags);
 }
 
+std::unique_ptr<arb::Engine> make_fairy_stockfish(const Common& c) {
+  if (c.fsf_variant.empty())
+    throw UsageError("Fairy-Stockfish needs --fsf-variant NAME (a UCI_Variant it lists under `uci`)");
+  arb::fsf::FsfSettings s;
+  s.variant = c.fsf_variant;
+  s.variant_path = c.fsf_variant_path;
+  try {
+    return std::make_unique<arb::fsf::FairyStockfishEngine>(s);
+  } catch (const arb::fsf::EngineMissing& e) {
+    throw UsageError(e.what());
+  } catch (const arb::fsf::VariantRefused& e) {
+    throw UsageError(e.what());
+  }
+}
+
 Loaded load_engine(const Common& c) {
   Loaded l;
   arb::lang::Diagnostics diags;
@@ -136,8 +154,11 @@ Loaded load_engine(const Common& c) {
       throw UsageError(std::string("--set: ") + e.what());
     }
     if (!l.engine) throw UsageError("variant `" + l.variant + "` has no reference engine yet");
+  } else if (c.engine == "fairy-stockfish") {
+    l.engine = make_fairy_stockfish(c);
+    l.variant = l.engine->name();
   } else {
-    throw UsageError("--engine must be `compiled` or `reference`, not `" + c.engine + "`");
+    throw UsageError("--engine must be `compiled`, `reference` or `fairy-stockfish`, not `" + c.engine + "`");
   }
   std::string position = c.position;
   if (c.position_given && position.find_first_not_of(" \t") == std::string::npos)

@@ -35,6 +35,9 @@ struct Common {
   std::string variant, rules, position, engine = "compiled";
   std::vector<std::string> sets;
   std::string moves;
+  // --engine fairy-stockfish (and fuzz --against fairy-stockfish): the UCI_Variant and an
+  // optional VariantPath ini file.
+  std::string fsf_variant, fsf_variant_path;
   std::string seed;  // ChessMe, No Stress Chess: `start:SEED`; Chess 2: the dice procedure's start
   bool json = false;
   // Whether the option was given at all (`--rules ""` is an error, not the default).
@@ -64,6 +67,10 @@ struct Loaded {
   std::string variant;
 };
 Loaded load_engine(const Common& c);
+
+// Fairy-Stockfish playing --fsf-variant (checker/fsf/): a missing engine or a variant it
+// refuses is a UsageError (exit 2) that says how to install it.
+std::unique_ptr<arb::Engine> make_fairy_stockfish(const Common& c);
 
 // Prints the command's options and returns true when `args` asks for --help or -h.
 bool print_help(const po::options_description& d, const std::vector<std::string>& args);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "fsf/fairy_stockfish.hpp"
 #include "fuzz/fuzz.hpp"
 #include "registry/variants.hpp"
 
@@ -27,22 +28,23 @@ std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& 
 
 }  // namespace
 
-// Differential fuzzing of the compiled generator against the reference engine.
+// Differential fuzzing of the compiled generator against the reference engine, or against
+// Fairy-Stockfish (--against fairy-stockfish --fsf-variant NAME) for a ruleset without one.
 int cmd_fuzz(const std::vector<std::string>& args) {
   Common c;
   arb::fuzz::Options o;
   int jobs = 1;
   bool strict = false, no_bias = false;
-  std::string junit;
+  std::string junit, against = "reference";
   // Divergences are saved in the current directory unless --save-dir says otherwise: never
   // into the source tree behind the user's back.
   std::string save_dir = ".";
   std::string seconds_text, games_text, seed_text, max_plies_text, jobs_text, mutate_text, max_div_text,
       timeout_text, matchups_text;
   po::options_description d(
-      "arbiter fuzz --variant V [--seconds S | --games N] [--seed K] [--jobs J] [--strict-acceptance] "
-      "[--json] "
-      "[--junit FILE]");
+      "arbiter fuzz (--variant V | --rules F) [--against reference | --against fairy-stockfish "
+      "--fsf-variant NAME [--fsf-variant-path INI]] [--seconds S | --games N] [--seed K] [--jobs J] "
+      "[--strict-acceptance] [--json] [--junit FILE]");
   add_common(d, c, /*with_seed=*/false);
   d.add_options()("seconds", po::value(&seconds_text), "run for this long")(
       "games", po::value(&games_text), "number of random games (default 100)")(
@@ -61,6 +63,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "go on after a divergence until this many distinct ones are found (1)")(
       "save-dir", po::value(&save_dir), "where divergences are saved (default: the current directory)")(
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
+      "against", po::value(&against),
+      "the second engine: reference (the variant's hand-written engine, default) or fairy-stockfish "
+      "(with --fsf-variant; $ARBITER_FAIRY_STOCKFISH names another engine command)")(
       "matchups", po::value(&matchups_text),
       "Chess 2: split the games over N random army pairs (options white-army and black-army) and "
       "random Chess960 starts")("start-seed", po::value(&c.seed),
@@ -87,7 +92,11 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   o.strict_acceptance = strict;
   o.bias = !no_bias;
   if (c.engine != "compiled")
-    throw UsageError("fuzz always compares the compiled generator with the reference engine");
+    throw UsageError("fuzz always runs the compiled generator; --against names the second engine");
+  if (against != "reference" && against != "fairy-stockfish")
+    throw UsageError("--against must be `reference` or `fairy-stockfish`, not `" + against + "`");
+  if (against == "reference" && (!c.fsf_variant.empty() || !c.fsf_variant_path.empty()))
+    throw UsageError("--fsf-variant and --fsf-variant-path go with --against fairy-stockfish");
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
@@ -95,22 +104,39 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // and a ruleset descending from a variant with a reference gets that reference with the
   // options stating what it changes (a deck, a hand: registry::reference_of).
   const auto sets = parse_sets(c.sets);
-  auto ref_of = arb::registry::reference_of(l.compiled, sets);
-  if (!ref_of) throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
-  try {
-    if (!arb::registry::make_reference(ref_of->variant, ref_of->options))
-      throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("the reference engine refuses the --set options: ") + e.what());
-  }
   auto program = l.compiled.program;
   std::string variant = l.variant;
   arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory right = [ref_of] {
-    return arb::registry::make_reference(ref_of->variant, ref_of->options);
-  };
-  o.progress = !c.json && isatty(2);
+  arb::fuzz::EngineFactory right;
+  std::string right_name = "reference";
   std::string start = l.engine->position();
+  if (against == "fairy-stockfish") {
+    // One engine started and checked here (exit 2 when it is missing or refuses the
+    // variant); every job and every shrinking step clones it: a process of its own each.
+    std::shared_ptr<const arb::Engine> proto = make_fairy_stockfish(c);
+    right_name = proto->name();
+    right = [proto] { return proto->clone(); };
+    auto probe = proto->clone();
+    try {
+      probe->set_position(start);
+    } catch (const arb::PositionError& e) {
+      throw UsageError(right_name + " refuses the ruleset's start " + start + ": " + e.what());
+    }
+    if (matchups_text.size()) throw UsageError("--matchups runs against the reference engine only");
+  } else {
+    const std::string none = "variant `" + l.variant +
+                             "` has no reference engine to fuzz against (try --against fairy-stockfish "
+                             "--fsf-variant NAME when Fairy-Stockfish knows it)";
+    auto ref_of = arb::registry::reference_of(l.compiled, sets);
+    if (!ref_of) throw UsageError(none);
+    try {
+      if (!arb::registry::make_reference(ref_of->variant, ref_of->options)) throw UsageError(none);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("the reference engine refuses the --set options: ") + e.what());
+    }
+    right = [ref_of] { return arb::registry::make_reference(ref_of->variant, ref_of->options); };
+  }
+  o.progress = !c.json && isatty(2);
   std::string sets_text;
   for (const auto& s : c.sets) sets_text += (sets_text.empty() ? "" : " ") + s;
   // The --set options of each divergence (with --matchups, the pair and start it ran).
@@ -178,8 +204,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     const std::string& sets = dv_sets[di];
     std::string body = "variant: " + variant + "\n" + (c.rules.empty() ? "" : "rules: " + c.rules + "\n") +
                        (sets.empty() ? "" : "sets: " + sets + "\n") + "position: " + dv.position +
-                       "\naction: " + dv.action + "\nwhat: " + dv.what + "\ncompiled: " + dv.left +
-                       "\nreference: " + dv.right + "\ndiff: " + dv.diff +
+                       "\naction: " + dv.action + "\nwhat: " + dv.what + "\ncompiled: " + dv.left + "\n" +
+                       right_name + ": " + dv.right + "\ndiff: " + dv.diff +
                        "\nseed: " + std::to_string(o.seed) + "\njobs: " + std::to_string(jobs) + "\n";
     std::string name = variant + "-" +
                        std::to_string(std::hash<std::string>{}(dv.position + "|" + dv.action) % 1000000007) +
@@ -194,7 +220,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // Every divergence found, each followed by where it was saved.
   std::string detail;
   for (size_t i = 0; i < r.divergences.size(); ++i) {
-    detail += divergence_text(r.divergences[i], "compiled", "reference");
+    detail += divergence_text(r.divergences[i], "compiled", right_name);
     if (i < saved_files.size()) detail += "  saved: " + saved_files[i] + "\n";
   }
   if (!junit.empty()) {
@@ -203,7 +229,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     tc.classname = "arbiter.fuzz." + variant;
     tc.seconds = r.seconds;
     tc.failed = r.divergence.has_value();
-    tc.message = r.divergence ? "compiled and reference engines diverge (" + r.divergence->what + ")" : "";
+    tc.message =
+        r.divergence ? "compiled and " + right_name + " engines diverge (" + r.divergence->what + ")" : "";
     std::ostringstream out;
     out << r.games << " games, " << r.positions << " positions compared (" << rate << "/s), " << r.mutations
         << " mutations, " << r.acceptance_differences << " acceptance differences\n"
@@ -214,8 +241,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   if (c.json) {
     std::cout << "{\"variant\":\"" << json_escape(variant) << "\",\"seed\":" << o.seed << ",\"jobs\":" << jobs
               << ",\"games\":" << r.games << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds
-              << ",\"positions_per_second\":" << rate << ",\"mutations\":" << r.mutations
-              << ",\"mutations_rejected\":" << r.mutations_rejected
+              << ",\"against\":\"" << json_escape(right_name) << "\",\"positions_per_second\":" << rate
+              << ",\"mutations\":" << r.mutations << ",\"mutations_rejected\":" << r.mutations_rejected
               << ",\"acceptance_differences\":" << r.acceptance_differences << ",\"acceptance_examples\":[";
     for (size_t i = 0; i < r.acceptance_examples.size(); ++i)
       std::cout << (i ? "," : "") << arb::fuzz::to_json(r.acceptance_examples[i]);
@@ -228,11 +255,13 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     if (o.coverage) std::cout << ",\"coverage\":" << arb::fuzz::coverage_json(r);
     std::cout << "}\n";
   } else {
-    std::cout << "fuzz " << variant << ": " << r.games << " games, " << r.positions
-              << " positions compared in " << r.seconds << " s (" << rate << "/s); " << r.mutations
-              << " mutated positions played, " << r.acceptance_differences << " acceptance differences\n";
+    std::cout << "fuzz " << variant << " against " << right_name << ": " << r.games << " games, "
+              << r.positions << " positions compared in " << r.seconds << " s (" << rate << " positions/s); "
+              << r.mutations << " mutated positions played, " << r.acceptance_differences
+              << " acceptance differences\n";
     for (const auto& a : r.acceptance_examples)
-      std::cout << "  accepted only by the " << (a.accepted_by == "left" ? "compiled" : "reference")
+      std::cout << "  accepted only by the "
+                << (a.accepted_by == "left" ? std::string("compiled") : right_name)
                 << " engine: " << a.position << " (" << a.error << ")\n";
     if (o.coverage)
       std::cout << "coverage per 1,000 games (" << r.games << " games):\n" << arb::fuzz::coverage_text(r);

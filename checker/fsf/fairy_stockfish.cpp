@@ -1,0 +1,524 @@
+#include "fsf/fairy_stockfish.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "arbiter/fen.hpp"
+#include "fsf/process.hpp"
+
+namespace arb::fsf {
+
+namespace {
+
+std::vector<std::string> fields_of(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// An action is Fairy-Stockfish's move text, packed into the 16 bytes of arb::Action.
+Action encode(const std::string& text) {
+  if (text.size() > 16) throw std::runtime_error("fairy-stockfish: move text too long: " + text);
+  Action a;
+  for (size_t i = 0; i < text.size(); ++i) {
+    uint64_t byte = static_cast<unsigned char>(text[i]);
+    if (i < 8)
+      a.lo |= byte << (8 * i);
+    else
+      a.hi |= byte << (8 * (i - 8));
+  }
+  return a;
+}
+
+std::string decode(const Action& a) {
+  std::string out;
+  for (int i = 0; i < 16; ++i) {
+    uint64_t word = i < 8 ? a.lo : a.hi;
+    char ch = static_cast<char>((word >> (8 * (i % 8))) & 0xff);
+    if (!ch) break;
+    out.push_back(ch);
+  }
+  return out;
+}
+
+// A square in move text (`e4`, `b10`) at `pos`; advances `pos`.
+bool read_square(const std::string& t, size_t& pos, Coord& c) {
+  if (pos >= t.size() || t[pos] < 'a' || t[pos] > 'z') return false;
+  c.x = t[pos++] - 'a';
+  size_t start = pos;
+  int y = 0;
+  while (pos < t.size() && t[pos] >= '0' && t[pos] <= '9') y = y * 10 + (t[pos++] - '0');
+  if (pos == start) return false;
+  c.y = y;
+  return true;
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : s) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+char upper(char c) {
+  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+}
+bool is_white(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+
+}  // namespace
+
+std::string default_command() {
+  const char* env = std::getenv("ARBITER_FAIRY_STOCKFISH");
+  if (env && *env) return env;
+  return "/usr/games/fairy-stockfish";
+}
+
+FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(s)) {
+  if (settings_.command.empty()) settings_.command = default_command();
+  start_process();
+  // The variant's board, letters and start, read from the engine itself.
+  Node st = query("startpos", {});
+  start_ = st.fen;
+  const std::string placement = fields_of(start_).at(0);
+  height_ = static_cast<int>(std::count(placement.begin(), placement.end(), '/')) + 1;
+  width_ = static_cast<int>(st.board.size()) / height_;
+  int kings[2] = {0, 0};
+  for (char c : st.board) {
+    if (!c) continue;
+    char u = upper(c);
+    if (letters_.find(u) == std::string::npos) letters_ += {u, static_cast<char>(std::tolower(u))};
+    if (c == 'K') ++kings[0];
+    if (c == 'k') ++kings[1];
+    if (u == 'P') pawns_ = true;
+  }
+  kings_ = kings[0] == 1 && kings[1] == 1;
+  // The classical dead-position rule holds for a royal that moves as a chess king: ask the
+  // engine where a lone K on d4 may go.
+  if (kings_ && width_ >= 5 && height_ >= 5) {
+    std::string rows;
+    for (int y = height_; y >= 1; --y) {
+      std::string row;
+      int empty = 0;
+      for (int x = 0; x < width_; ++x) {
+        char c = (x == 3 && y == 4) ? 'K' : (x == width_ - 1 && y == height_) ? 'k' : 0;
+        if (!c) {
+          ++empty;
+          continue;
+        }
+        if (empty) row += std::to_string(empty);
+        empty = 0;
+        row.push_back(c);
+      }
+      if (empty) row += std::to_string(empty);
+      rows += (rows.empty() ? "" : "/") + row;
+    }
+    Node probe = query(rows + " w - - 0 1", {});
+    std::vector<std::string> want = {"d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e3", "d4e4", "d4e5"};
+    std::vector<std::string> got = probe.moves;
+    std::sort(got.begin(), got.end());
+    dead_rule_ = got == want;
+  }
+  set_position(start_);
+}
+
+FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o)
+    : settings_(o.settings_),
+      width_(o.width_),
+      height_(o.height_),
+      letters_(o.letters_),
+      start_(o.start_),
+      kings_(o.kings_),
+      pawns_(o.pawns_),
+      dead_rule_(o.dead_rule_),
+      root_(o.root_),
+      moves_(o.moves_),
+      nodes_(o.nodes_) {
+  start_process();
+}
+
+FairyStockfishEngine::~FairyStockfishEngine() = default;
+
+std::unique_ptr<Engine> FairyStockfishEngine::clone() const {
+  return std::unique_ptr<Engine>(new FairyStockfishEngine(*this));
+}
+
+void FairyStockfishEngine::start_process() {
+  const std::vector<std::string> argv = split_command(settings_.command);
+  const std::string install =
+      " (install it with `apt-get install fairy-stockfish`, or set ARBITER_FAIRY_STOCKFISH to the engine "
+      "command)";
+  try {
+    proc_ = std::make_unique<Process>(argv);
+  } catch (const SpawnError& e) {
+    throw EngineMissing(std::string("Fairy-Stockfish: ") + e.what() + install);
+  }
+  // The variants the engine offers, from the UCI_Variant option.
+  auto variants = [&] {
+    std::vector<std::string> lines;
+    read_until("uciok", settings_.timeout, &lines);
+    std::vector<std::string> names;
+    for (const auto& l : lines) {
+      if (!starts_with(l, "option name UCI_Variant ")) continue;
+      auto w = fields_of(l);
+      for (size_t i = 0; i + 1 < w.size(); ++i)
+        if (w[i] == "var") names.push_back(w[i + 1]);
+    }
+    return names;
+  };
+  std::vector<std::string> names;
+  try {
+    proc_->write("uci\n");
+    names = variants();
+    if (!settings_.variant_path.empty()) {
+      if (!std::ifstream(settings_.variant_path))
+        throw VariantRefused("Fairy-Stockfish: cannot read the variant file `" + settings_.variant_path +
+                             "`");
+      if (settings_.variant_path.find('\n') != std::string::npos)
+        throw VariantRefused("Fairy-Stockfish: a variant file name may not contain a newline");
+      proc_->write("setoption name VariantPath value " + settings_.variant_path + "\nuci\n");
+      names = variants();
+    }
+  } catch (const ProcessError& e) {
+    throw EngineMissing(std::string("Fairy-Stockfish does not answer `uci`: ") + e.what() + install);
+  }
+  if (std::find(names.begin(), names.end(), settings_.variant) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : " ") + n;
+    throw VariantRefused(
+        "Fairy-Stockfish (`" + settings_.command + "`) does not know the variant `" + settings_.variant +
+        "`" + (settings_.variant_path.empty() ? "" : " (with the variant file)") + "; it offers: " + list);
+  }
+  // Chess960 mode: castling is then written king-takes-rook, which tells it from a king's
+  // step whatever file the king stands on (positions with castling rights and the king off
+  // its usual file arise in fuzzing); the castling field it writes is read back below.
+  proc_->write("setoption name UCI_Variant value " + settings_.variant +
+               "\nsetoption name UCI_Chess960 value true\nisready\n");
+  read_until("readyok", settings_.timeout, nullptr);
+}
+
+std::string FairyStockfishEngine::read_until(const std::string& prefix, double seconds,
+                                             std::vector<std::string>* lines) const {
+  for (;;) {
+    std::string l = proc_->read_line(seconds);
+    if (starts_with(l, prefix)) return l;
+    if (lines) lines->push_back(std::move(l));
+  }
+}
+
+std::string FairyStockfishEngine::position_command(const std::string& root,
+                                                   const std::vector<std::string>& moves) const {
+  std::string cmd = root == "startpos" ? "position startpos" : "position fen " + root;
+  if (!moves.empty()) {
+    cmd += " moves";
+    for (const auto& m : moves) cmd += " " + m;
+  }
+  return cmd + "\n";
+}
+
+FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
+                                                       const std::vector<std::string>& moves) const {
+  // `d` answers at once; `go perft 1` runs on the search thread, so it goes last and
+  // nothing is sent before its `Nodes searched` line.
+  proc_->write(position_command(root, moves) + "d\ngo perft 1\n");
+  Node n;
+  std::string fen = read_until("Fen: ", settings_.timeout, nullptr).substr(5);
+  std::string checkers = read_until("Checkers:", settings_.timeout, nullptr).substr(9);
+  n.in_check = !fields_of(checkers).empty();
+  std::vector<std::string> lines;
+  std::string total = read_until("Nodes searched: ", settings_.timeout, &lines);
+  for (const auto& l : lines) {
+    size_t colon = l.find(": ");
+    if (colon == std::string::npos || colon == 0 || l.find(' ') < colon) continue;
+    n.moves.push_back(l.substr(0, colon));
+  }
+  if (std::to_string(n.moves.size()) != total.substr(16))
+    throw std::runtime_error("fairy-stockfish: perft 1 listed " + std::to_string(n.moves.size()) +
+                             " moves but counted " + total.substr(16));
+  // The board from the placement field (pockets and promoted markers aside).
+  auto f = fields_of(fen);
+  if (f.size() < 4) throw std::runtime_error("fairy-stockfish: unreadable FEN `" + fen + "`");
+  std::vector<std::vector<char>> rows(1);
+  const std::string& placement = f[0];
+  for (size_t i = 0; i < placement.size() && placement[i] != '['; ++i) {
+    char c = placement[i];
+    if (c == '/') {
+      rows.emplace_back();
+    } else if (c >= '0' && c <= '9') {
+      int k = 0;
+      while (i < placement.size() && placement[i] >= '0' && placement[i] <= '9')
+        k = k * 10 + (placement[i++] - '0');
+      --i;
+      rows.back().insert(rows.back().end(), static_cast<size_t>(k), 0);
+    } else if (std::isalpha(static_cast<unsigned char>(c))) {
+      rows.back().push_back(c);
+    }
+  }
+  const size_t w = rows[0].size(), h = rows.size();
+  n.board.assign(w * h, 0);
+  for (size_t r = 0; r < h; ++r) {
+    if (rows[r].size() != w) throw std::runtime_error("fairy-stockfish: ragged board in `" + fen + "`");
+    for (size_t x = 0; x < w; ++x) n.board[(h - 1 - r) * w + x] = rows[r][x];
+  }
+  // En passant as arbiter writes it: only when a legal capture onto the square exists.
+  // Castling rights in X-FEN as arbiter writes them (Chess960 mode writes Shredder-FEN).
+  if (f[2] != "-") {
+    try {
+      FenFields ff = parse_fen(fen, static_cast<int>(w), static_cast<int>(h),
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+      f[2] = format_castling(ff, resolve_castling(ff));
+    } catch (const PositionError&) {
+      // Left as the engine wrote it: the position comparison shows the difference.
+    }
+  }
+  if (f[3] != "-") {
+    Coord ep;
+    size_t pos = 0;
+    bool keep = false;
+    if (read_square(f[3], pos, ep))
+      for (const auto& m : n.moves) {
+        Coord from, to;
+        size_t p = 0;
+        if (!read_square(m, p, from) || !read_square(m, p, to) || to != ep || from.x == to.x) continue;
+        char piece = n.board[(from.y - 1) * w + from.x];
+        if (upper(piece) == 'P') keep = true;
+      }
+    if (!keep) f[3] = "-";
+  }
+  n.fen.clear();
+  for (const auto& x : f) n.fen += (n.fen.empty() ? "" : " ") + x;
+  n.hash = fnv1a(f[0] + " " + f[1] + " " + f[2] + " " + f[3]);
+  return n;
+}
+
+GameConfig FairyStockfishEngine::config() const {
+  // RULINGS 0: threefold repetition and the fifty-move rule (100 halfmoves) are claims.
+  return GameConfig{name(), {{"fifty-move", "100"}, {"repetition", "3"}}};
+}
+
+void FairyStockfishEngine::set_position(std::string_view text) {
+  if (text == "start") text = start_;
+  FenFields f = parse_fen(text, width_, height_, letters_);
+  if (kings_) {
+    int k[2] = {0, 0};
+    for (char c : f.cells) {
+      if (c == 'K') ++k[0];
+      if (c == 'k') ++k[1];
+    }
+    if (k[0] != 1) throw PositionError("White must have exactly one king, has " + std::to_string(k[0]), 0);
+    if (k[1] != 1) throw PositionError("Black must have exactly one king, has " + std::to_string(k[1]), 0);
+  }
+  if (pawns_)
+    for (int x = 0; x < width_; ++x)
+      for (int y : {1, height_})
+        if (upper(f.at(Coord{x, y})) == 'P')
+          throw PositionError(std::string("pawn on ") + static_cast<char>('a' + x) + std::to_string(y) +
+                                  ": pawns may not stand on the first or last rank",
+                              0);
+  try {
+    resolve_castling(f);
+  } catch (const PositionError& e) {
+    throw PositionError(std::string("castling field: ") + e.what(), 0);
+  }
+  // An en-passant square that no two-square advance can have left is dropped (as the
+  // reference engines do); Fairy-Stockfish would otherwise take its word for it.
+  if (f.ep) {
+    const bool white = f.side == Color::White;
+    const Coord ep = *f.ep;
+    const int dy = white ? -1 : 1;  // from the square to the pawn that advanced
+    const bool ok = ep.y == (white ? height_ - 2 : 3) && f.at(ep) == 0 && f.at(Coord{ep.x, ep.y - dy}) == 0 &&
+                    f.at(Coord{ep.x, ep.y + dy}) == (white ? 'p' : 'P');
+    if (!ok) f.ep.reset();
+  }
+  const std::string root = format_fen(f);
+  if (kings_) {
+    // The side not to move may not stand in check.
+    FenFields flipped = f;
+    flipped.side = f.side == Color::White ? Color::Black : Color::White;
+    flipped.ep.reset();
+    flipped.castling = "-";
+    if (query(format_fen(flipped), {}).in_check)
+      throw PositionError(std::string(f.side == Color::White ? "Black" : "White") + " is in check but " +
+                              (f.side == Color::White ? "White" : "Black") + " is to move",
+                          0);
+  }
+  Node n = query(root, {});
+  root_ = root;
+  moves_.clear();
+  nodes_.assign(1, std::move(n));
+}
+
+std::string FairyStockfishEngine::position() const {
+  return node().fen;
+}
+
+void FairyStockfishEngine::legal_actions(std::vector<Action>& out) {
+  out.clear();
+  for (const auto& m : node().moves) out.push_back(encode(m));
+}
+
+void FairyStockfishEngine::apply(const Action& a) {
+  std::string m = decode(a);
+  const auto& legal = node().moves;
+  if (std::find(legal.begin(), legal.end(), m) == legal.end())
+    throw std::invalid_argument(name() + ": `" + m + "` is not legal here");
+  moves_.push_back(m);
+  try {
+    nodes_.push_back(query(root_, moves_));
+  } catch (...) {
+    moves_.pop_back();
+    throw;
+  }
+}
+
+void FairyStockfishEngine::undo() {
+  if (moves_.empty()) throw std::logic_error(name() + ": undo with no move applied");
+  moves_.pop_back();
+  nodes_.pop_back();
+}
+
+bool FairyStockfishEngine::side_in_check() {
+  return node().in_check;
+}
+
+bool FairyStockfishEngine::insufficient_material(const Node& n) const {
+  int minors = 0, knights = 0, bishops[2] = {0, 0}, colour[2] = {0, 0};
+  for (size_t i = 0; i < n.board.size(); ++i) {
+    char c = n.board[i];
+    if (!c) continue;
+    switch (upper(c)) {
+      case 'K':
+        break;
+      case 'N':
+        ++knights;
+        ++minors;
+        break;
+      case 'B': {
+        int side = is_white(c) ? 0 : 1;
+        ++bishops[side];
+        ++minors;
+        colour[side] = static_cast<int>(i % width_ + i / width_) % 2;
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  if (minors <= 1) return true;
+  return knights == 0 && bishops[0] == 1 && bishops[1] == 1 && colour[0] == colour[1];
+}
+
+Status FairyStockfishEngine::status() {
+  const Node& n = node();
+  Status st;
+  st.in_check = n.in_check;
+  const Color mover = side_to_move();
+  if (n.moves.empty()) {
+    // The variant's own verdict on a position without moves: the score of `go depth 1`
+    // (`mate 0` lost, `cp 0` drawn).
+    proc_->write(position_command(root_, moves_) + "go depth 1\n");
+    std::vector<std::string> lines;
+    read_until("bestmove", settings_.timeout, &lines);
+    std::string kind;
+    long value = 0;
+    for (const auto& l : lines) {
+      auto w = fields_of(l);
+      for (size_t i = 0; i + 2 < w.size(); ++i)
+        if (w[i] == "score") {
+          kind = w[i + 1];
+          value = std::strtol(w[i + 2].c_str(), nullptr, 10);
+        }
+    }
+    const Result win = mover == Color::White ? Result::WhiteWins : Result::BlackWins;
+    const Result loss = mover == Color::White ? Result::BlackWins : Result::WhiteWins;
+    if (kind == "mate")
+      st.result = value <= 0 ? loss : win;
+    else if (kind == "cp" && value == 0)
+      st.result = Result::Draw;
+    else
+      throw std::runtime_error(name() + ": no score for a position without moves: " + position());
+    st.reason = st.result == loss && st.in_check            ? "checkmate"
+                : st.result == Result::Draw && !st.in_check ? "stalemate"
+                                                            : "no-legal-move";
+  } else if (dead_rule_ && insufficient_material(n)) {
+    st.result = Result::Draw;
+    st.reason = "insufficient-material";
+  }
+  auto f = fields_of(n.fen);
+  st.claim_fifty = f.size() > 4 && std::atoi(f[4].c_str()) >= 100;
+  st.claim_threefold =
+      std::count_if(nodes_.begin(), nodes_.end(), [&](const Node& x) { return x.hash == n.hash; }) >= 3;
+  return st;
+}
+
+uint64_t FairyStockfishEngine::hash() const {
+  return node().hash;
+}
+
+Color FairyStockfishEngine::side_to_move() const {
+  auto f = fields_of(node().fen);
+  return f.size() > 1 && f[1] == "b" ? Color::Black : Color::White;
+}
+
+ActionInfo FairyStockfishEngine::describe(const Action& a) const {
+  const std::string m = decode(a);
+  const Node& n = node();
+  auto at = [&](Coord c) -> char {
+    if (c.x < 0 || c.x >= width_ || c.y < 1 || c.y > height_) return 0;
+    return n.board[(c.y - 1) * width_ + c.x];
+  };
+  Step s;
+  size_t pos = 0;
+  if (m.size() > 2 && m[1] == '@') {
+    s.kind = StepKind::Place;
+    s.piece = upper(m[0]);
+    pos = 2;
+    if (!read_square(m, pos, s.to)) throw std::invalid_argument(name() + ": unreadable move `" + m + "`");
+    return ActionInfo{{s}};
+  }
+  if (!read_square(m, pos, s.from) || !read_square(m, pos, s.to))
+    throw std::invalid_argument(name() + ": unreadable move `" + m + "`");
+  if (pos < m.size()) s.promotion = upper(m[pos]);
+  const char mover = at(s.from);
+  if (!mover) throw std::invalid_argument(name() + ": `" + m + "` moves from an empty square");
+  s.piece = upper(mover);
+  const char target = at(s.to);
+  const int dx = s.to.x - s.from.x;
+  if (s.piece == 'K' && s.to.y == s.from.y && target == (is_white(mover) ? 'R' : 'r')) {
+    // Castling, written king-takes-rook (Chess960 mode): the step names the rook's square
+    // and the king's destination (the g or c file, counted from the board's edges).
+    s.castle = dx > 0 ? Castle::KingSide : Castle::QueenSide;
+    s.king_to = Coord{dx > 0 ? width_ - 2 : 2, s.from.y};
+    return ActionInfo{{s}};
+  }
+  if (target) {
+    s.removed.push_back(PieceAt{s.to, target});
+  } else if (s.piece == 'P' && dx != 0) {
+    const Coord victim{s.to.x, s.from.y};
+    if (at(victim)) s.removed.push_back(PieceAt{victim, at(victim)});
+  }
+  return ActionInfo{{s}};
+}
+
+uint64_t FairyStockfishEngine::perft(int depth) {
+  if (depth <= 0) return 1;
+  if (depth == 1) return node().moves.size();
+  proc_->write(position_command(root_, moves_) + "go perft " + std::to_string(depth) + "\n");
+  // One line per root move; a subtree may take a while.
+  std::string total = read_until("Nodes searched: ", std::max(settings_.timeout, 300.0), nullptr);
+  return std::strtoull(total.c_str() + 16, nullptr, 10);
+}
+
+}  // namespace arb::fsf

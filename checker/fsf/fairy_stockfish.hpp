@@ -1,0 +1,107 @@
+// Fairy-Stockfish as a reference engine: arb::Engine over UCI, for rulesets that have no
+// hand-written reference (a designer's own variant that Fairy-Stockfish knows).
+//
+// One child process per engine object; clone() starts another process (engines are used
+// from several fuzzing threads, and a process of its own keeps each one simple). Actions
+// carry Fairy-Stockfish's move text (`e2e4`, `e7e8q`, `P@e4`), so they stay meaningful
+// without a table. Every node asks the engine once (`position fen ROOT moves ...`, `d`,
+// `go perft 1`) and the answers are kept on a stack, so undo() asks nothing.
+//
+// What it covers: legal moves, check, checkmate and stalemate (their result as the
+// variant scores a position without moves, `go depth 1`), the claims of the fifty-move
+// rule (100 halfmoves) and of threefold repetition (counted from the position set), and
+// dead positions by the classical material rule (kings with at most one knight or bishop,
+// or one bishop each on squares of one colour) when the variant's royal piece K moves as
+// a chess king. Positions are checked before they are sent (FEN shape, the start's
+// letters, one K and one k where the start has them, castling rights, no pawn on the
+// first or last rank, the side not to move not in check): Fairy-Stockfish trusts its
+// input. The engine runs in Chess960 mode (castling written king-takes-rook, whatever file the
+// king stands on); chess960() stays false, so UCI text shows the king's destination.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arbiter/engine.hpp"
+
+namespace arb::fsf {
+
+class Process;
+
+// $ARBITER_FAIRY_STOCKFISH when set, else /usr/games/fairy-stockfish.
+std::string default_command();
+
+// The engine command is missing or does not speak UCI.
+struct EngineMissing : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// The engine does not know the variant (or rejects the variant file).
+struct VariantRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct FsfSettings {
+  std::string command;       // "" = default_command(); split on whitespace, no shell
+  std::string variant;       // UCI_Variant (required)
+  std::string variant_path;  // VariantPath ini file ("" = none)
+  double timeout = 10;       // seconds per answer line (perft: per root move)
+};
+
+class FairyStockfishEngine final : public Engine {
+ public:
+  explicit FairyStockfishEngine(FsfSettings s);
+  ~FairyStockfishEngine() override;
+
+  std::string name() const override { return "fairy-stockfish:" + settings_.variant; }
+  GameConfig config() const override;
+  void set_position(std::string_view text) override;
+  std::string position() const override;
+  void legal_actions(std::vector<Action>& out) override;
+  void apply(const Action& a) override;
+  void undo() override;
+  Status status() override;
+  bool side_in_check() override;
+  uint64_t hash() const override;
+  Color side_to_move() const override;
+  ActionInfo describe(const Action& a) const override;
+  uint64_t perft(int depth) override;
+  std::unique_ptr<Engine> clone() const override;
+
+  // The variant's start position as Fairy-Stockfish writes it.
+  const std::string& start() const { return start_; }
+  // Whether the classical dead-position rule is applied (K moves as a chess king).
+  bool dead_positions() const { return dead_rule_; }
+
+  // One node as the engine answered for it.
+  struct Node {
+    std::string fen;                 // normalised: en passant only with a legal capture
+    std::vector<std::string> moves;  // go perft 1
+    bool in_check = false;
+    uint64_t hash = 0;
+    std::vector<char> board;  // (y-1)*width + x, 0 = empty
+  };
+
+ private:
+  FairyStockfishEngine(const FairyStockfishEngine& other);  // clone(): a new process
+  void start_process();
+  Node query(const std::string& root, const std::vector<std::string>& moves) const;
+  const Node& node() const { return nodes_.back(); }
+  std::string position_command(const std::string& root, const std::vector<std::string>& moves) const;
+  std::string read_until(const std::string& prefix, double seconds, std::vector<std::string>* lines) const;
+  bool insufficient_material(const Node& n) const;
+
+  FsfSettings settings_;
+  std::unique_ptr<Process> proc_;
+  int width_ = 8, height_ = 8;
+  std::string letters_;  // piece letters of the start (both cases)
+  std::string start_;
+  bool kings_ = false;  // the start has one K and one k
+  bool pawns_ = false;  // the start has pawns
+  bool dead_rule_ = false;
+  std::string root_;
+  std::vector<std::string> moves_;
+  std::vector<Node> nodes_;  // nodes_[i]: after moves_[0..i)
+};
+
+}  // namespace arb::fsf

@@ -1,0 +1,316 @@
+// Fairy-Stockfish as a reference engine (checker/fsf/): the adapter's legal moves, status,
+// positions and perft agree with the compiled generator on chess and Knightmate, a fuzz
+// run finds no divergence, and a wrong Knightmate (its royal moving as a king) is caught.
+// Skipped only where /usr/games/fairy-stockfish is absent (CI installs it).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "arbiter/lang/compile.hpp"
+#include "fsf/fairy_stockfish.hpp"
+#include "fuzz/fuzz.hpp"
+#include "helpers.hpp"
+#include "process.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using arb::fsf::FairyStockfishEngine;
+using arb::fsf::FsfSettings;
+using testing_helpers::legal_texts;
+
+#define REQUIRE_FSF()                                  \
+  if (access("/usr/games/fairy-stockfish", X_OK) != 0) \
+  GTEST_SKIP() << "/usr/games/fairy-stockfish is not installed (apt-get install fairy-stockfish)"
+
+FsfSettings settings(const std::string& variant) {
+  FsfSettings s;
+  s.command = "/usr/games/fairy-stockfish";
+  s.variant = variant;
+  return s;
+}
+
+std::shared_ptr<const arb::lang::Program> compile(const std::string& path) {
+  arb::lang::Diagnostics diags;
+  auto c = arb::lang::compile_file(path, {}, diags);
+  EXPECT_FALSE(diags.has_errors()) << diags.render();
+  return c.program;
+}
+
+std::string knightmate_path() {
+  return testing_helpers::source_path("corpus/rulesets/knightmate.rules");
+}
+
+// Knightmate with one rule wrong: the royal moves as a king, not as a knight.
+std::shared_ptr<const arb::lang::Program> wrong_knightmate() {
+  std::string text = testing_helpers::read_text(knightmate_path());
+  const std::string royal = "betza \"N\"\n  royal";
+  size_t at = text.find(royal);
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, royal.size(), "betza \"K\"\n  royal");
+  fs::path dir = fs::temp_directory_path() / ("arbiter-fsf-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "knightmate.rules") << text;
+  // The wrong royal changes more than the moves: the ruleset's own expectations fail, so it
+  // is compiled without them (the check is the fuzzer's to make).
+  arb::lang::Diagnostics diags;
+  auto c = arb::lang::compile_file((dir / "knightmate.rules").string(), {}, diags);
+  fs::remove_all(dir);
+  return c.program;
+}
+
+struct Game {
+  const char* variant;  // UCI_Variant
+  std::shared_ptr<const arb::lang::Program> program;
+};
+
+std::vector<Game> games() {
+  return {{"chess", testing_helpers::bundled_program("chess")}, {"knightmate", compile(knightmate_path())}};
+}
+
+// Plays the same random game on both engines and compares every node.
+void compare_random_games(const Game& g, int n, int plies, uint64_t seed) {
+  auto c = arb::lang::make_compiled_engine(g.program);
+  FairyStockfishEngine f(settings(g.variant));
+  std::mt19937_64 rng(seed);
+  for (int game = 0; game < n; ++game) {
+    c->set_position("start");
+    f.set_position(c->position());
+    ASSERT_EQ(f.position(), c->position()) << g.variant;
+    for (int ply = 0; ply < plies; ++ply) {
+      auto ct = legal_texts(*c), ft = legal_texts(f);
+      ASSERT_EQ(ct, ft) << g.variant << " at " << c->position();
+      ASSERT_EQ(arb::fuzz::status_text(c->status()), arb::fuzz::status_text(f.status())) << c->position();
+      ASSERT_EQ(c->position(), f.position());
+      if (ct.empty() || c->status().result != arb::Result::Ongoing) break;
+      const std::string pick = ct[rng() % ct.size()];
+      c->apply(testing_helpers::find_action(*c, pick));
+      f.apply(testing_helpers::find_action(f, pick));
+    }
+  }
+}
+
+TEST(FairyStockfish, LegalMovesAgreeAlongRandomGames) {
+  REQUIRE_FSF();
+  for (const Game& g : games()) compare_random_games(g, 4, 80, 11);
+}
+
+// Castling both ways, en passant, promotion with and without capture: the canonical texts
+// (arb::uci of describe) equal the compiled generator's.
+TEST(FairyStockfish, SpecialMovesDescribedAsTheCompiledEngineDoes) {
+  REQUIRE_FSF();
+  const std::vector<std::pair<std::string, Game>> cases = {
+      {"r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 2", games()[0]},
+      {"r3k2r/8/8/8/3pP3/8/1p6/R3K2R b KQkq e3 0 2", games()[0]},
+      {"rm2k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 2", games()[1]},
+      // Castling rights with the king off the e file (found by fuzzing Knightmate: the
+      // king's one-file castling f1-h1 was read as a step to g1).
+      {"4k3/8/8/8/8/8/8/5K1R w K - 0 1", games()[1]},
+      {"4k3/8/8/8/8/8/8/5K1R w K - 0 1", games()[0]},
+  };
+  for (const auto& [fen, g] : cases) {
+    auto c = arb::lang::make_compiled_engine(g.program);
+    c->set_position(fen);
+    FairyStockfishEngine f(settings(g.variant));
+    f.set_position(fen);
+    EXPECT_EQ(legal_texts(*c), legal_texts(f)) << fen;
+    EXPECT_EQ(c->position(), f.position());
+    std::vector<arb::Action> acts;
+    f.legal_actions(acts);
+    bool castled = false, passant = false;
+    for (const auto& a : acts) {
+      const arb::Step s = f.describe(a).steps.at(0);
+      castled |= s.castle != arb::Castle::None;
+      if (s.piece == 'P' && s.capture() && s.removed[0].at != s.to) passant = true;
+    }
+    EXPECT_TRUE(castled) << fen;
+    if (testing_helpers::fields(fen).at(3) != "-") {
+      EXPECT_TRUE(passant) << fen;
+    }
+  }
+}
+
+TEST(FairyStockfish, PerftAgreesFromTheStartAndRandomPositions) {
+  REQUIRE_FSF();
+  std::mt19937_64 rng(5);
+  for (const Game& g : games()) {
+    auto c = arb::lang::make_compiled_engine(g.program);
+    FairyStockfishEngine f(settings(g.variant));
+    for (int round = 0; round < 4; ++round) {
+      c->set_position("start");
+      for (int ply = 0, len = round * 12; ply < len; ++ply) {
+        auto t = legal_texts(*c);
+        if (t.empty()) break;
+        c->apply(testing_helpers::find_action(*c, t[rng() % t.size()]));
+      }
+      f.set_position(c->position());
+      EXPECT_EQ(c->perft(3), f.perft(3)) << g.variant << " " << c->position();
+    }
+  }
+}
+
+TEST(FairyStockfish, FuzzFindsNoDivergence) {
+  REQUIRE_FSF();
+  for (const Game& g : games()) {
+    auto program = g.program;
+    auto proto = std::make_shared<FairyStockfishEngine>(settings(g.variant));
+    arb::fuzz::Options o;
+    o.games = 25;
+    o.seed = 3;
+    auto start = arb::lang::make_compiled_engine(program)->position();
+    arb::fuzz::Report r = arb::fuzz::run([program] { return arb::lang::make_compiled_engine(program); },
+                                         [proto] { return proto->clone(); }, start, o);
+    EXPECT_EQ(r.games, 25u);
+    EXPECT_GT(r.positions, 500u);
+    EXPECT_FALSE(r.divergence) << g.variant << ": " << arb::fuzz::to_json(*r.divergence);
+  }
+}
+
+TEST(FairyStockfish, WrongKnightmateIsCaught) {
+  REQUIRE_FSF();
+  auto program = wrong_knightmate();
+  ASSERT_NE(program, nullptr);
+  auto proto = std::make_shared<FairyStockfishEngine>(settings("knightmate"));
+  arb::fuzz::Options o;
+  o.games = 50;
+  o.seed = 1;
+  auto start = arb::lang::make_compiled_engine(program)->position();
+  arb::fuzz::Report r = arb::fuzz::run([program] { return arb::lang::make_compiled_engine(program); },
+                                       [proto] { return proto->clone(); }, start, o);
+  ASSERT_TRUE(r.divergence);
+  EXPECT_EQ(r.divergence->what, "actions");
+  // The royal's moves differ: a K move only one engine has.
+  EXPECT_NE(r.divergence->shape.find('K'), std::string::npos) << arb::fuzz::to_json(*r.divergence);
+}
+
+TEST(FairyStockfish, StatusCheckmateStalemateDeadPositionsAndClaims) {
+  REQUIRE_FSF();
+  FairyStockfishEngine f(settings("chess"));
+  f.set_position("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+  EXPECT_EQ(arb::fuzz::status_text(f.status()), "1-0 checkmate check");
+  f.set_position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+  EXPECT_EQ(arb::fuzz::status_text(f.status()), "1/2-1/2 stalemate");
+  f.set_position("7k/8/6K1/8/8/8/8/1B6 b - - 100 80");
+  EXPECT_EQ(arb::fuzz::status_text(f.status()), "1/2-1/2 insufficient-material claim-fifty");
+  EXPECT_TRUE(f.dead_positions());
+  // The compiled generator says the same of each.
+  for (const char* fen : {"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+                          "7k/8/6K1/8/8/8/8/1B6 b - - 100 80", "7k/8/6K1/8/8/8/8/bB6 b - - 0 80"}) {
+    f.set_position(fen);
+    EXPECT_EQ(arb::fuzz::status_text(f.status()),
+              arb::fuzz::status_text(testing_helpers::compiled_at("chess", fen)->status()))
+        << fen;
+  }
+  // Knightmate's royal moves as a knight: the chess material rule does not hold there.
+  FairyStockfishEngine k(settings("knightmate"));
+  EXPECT_FALSE(k.dead_positions());
+  k.set_position("k7/8/B7/3K4/8/8/8/8 w - - 0 1");
+  EXPECT_EQ(k.status().result, arb::Result::Ongoing);
+  // Threefold: knights out and back twice.
+  f.set_position("start");
+  for (int i = 0; i < 2; ++i)
+    for (const char* m : {"g1f3", "g8f6", "f3g1", "f6g8"}) f.apply(testing_helpers::find_action(f, m));
+  EXPECT_TRUE(f.status().claim_threefold);
+  f.undo();
+  EXPECT_FALSE(f.status().claim_threefold);
+  // A clone plays on by itself from the same node.
+  auto g = f.clone();
+  EXPECT_EQ(g->position(), f.position());
+  g->apply(testing_helpers::find_action(*g, "f6g8"));
+  EXPECT_NE(g->position(), f.position());
+  EXPECT_EQ(g->name(), "fairy-stockfish:chess");
+}
+
+TEST(FairyStockfish, BadPositionsAreRejectedBeforeTheEngineSeesThem) {
+  REQUIRE_FSF();
+  FairyStockfishEngine f(settings("chess"));
+  for (const char* bad :
+       {"8/8/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 x - - 0 1", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+        "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w K - 0 1", "4k3/8/8/8/8/8/8/4K2Z w - - 0 1"})
+    EXPECT_THROW(f.set_position(bad), arb::PositionError) << bad;
+  // The position is unchanged by a rejected text.
+  EXPECT_EQ(f.position(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+}
+
+TEST(FairyStockfish, MissingSilentOrRefusingEnginesAreClearErrors) {
+  REQUIRE_FSF();
+  FsfSettings s = settings("chess");
+  s.command = "/nonexistent/fairy-stockfish";
+  try {
+    FairyStockfishEngine e(s);
+    FAIL() << "a missing engine was started";
+  } catch (const arb::fsf::EngineMissing& e) {
+    EXPECT_NE(std::string(e.what()).find("apt-get install fairy-stockfish"), std::string::npos) << e.what();
+  }
+  // An engine that never answers (cat echoes `uci` back, never `uciok`) times out.
+  s.command = "/bin/cat";
+  s.timeout = 0.3;
+  EXPECT_THROW(FairyStockfishEngine e(s), arb::fsf::EngineMissing);
+  // An engine that exits at once.
+  s.command = "/bin/true";
+  EXPECT_THROW(FairyStockfishEngine e(s), arb::fsf::EngineMissing);
+  // A variant 11.1 does not know.
+  EXPECT_THROW(FairyStockfishEngine e(settings("atomic")), arb::fsf::VariantRefused);
+  FsfSettings p = settings("chess");
+  p.variant_path = "/nonexistent/variants.ini";
+  EXPECT_THROW(FairyStockfishEngine e(p), arb::fsf::VariantRefused);
+}
+
+// A variant of one's own from a VariantPath ini file: unknown without the file, played
+// with it (here Knightmate under another name: its perft 3 from the start is 6,765).
+TEST(FairyStockfish, VariantPathIniFile) {
+  REQUIRE_FSF();
+  fs::path ini = fs::temp_directory_path() / ("arbiter-fsf-" + std::to_string(getpid()) + ".ini");
+  std::ofstream(ini) << "[mymate:knightmate]\n";
+  EXPECT_THROW(FairyStockfishEngine e(settings("mymate")), arb::fsf::VariantRefused);
+  FsfSettings s = settings("mymate");
+  s.variant_path = ini.string();
+  FairyStockfishEngine f(s);
+  EXPECT_EQ(f.name(), "fairy-stockfish:mymate");
+  EXPECT_EQ(f.position(), "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1");
+  EXPECT_EQ(f.perft(3), 6765u);
+  fs::remove(ini);
+}
+
+// The command: `arbiter fuzz --against fairy-stockfish` and `arbiter perft --engine
+// fairy-stockfish`, with exit 2 for a missing engine or a variant it refuses.
+TEST(FairyStockfish, Command) {
+  REQUIRE_FSF();
+  using testing_process::run_arbiter;
+  const char* old = std::getenv("ARBITER_FAIRY_STOCKFISH");
+  const std::string saved = old ? old : "";
+  setenv("ARBITER_FAIRY_STOCKFISH", "/usr/games/fairy-stockfish", 1);
+  fs::path dir = fs::temp_directory_path() / ("arbiter-fsf-cli-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  auto r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--fsf-variant",
+                        "knightmate", "--games", "5", "--json", "--save-dir", dir.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("\"against\":\"fairy-stockfish:knightmate\""), std::string::npos) << r;
+  EXPECT_NE(r.out.find("\"divergence\":null"), std::string::npos) << r;
+  r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--fsf-variant",
+                   "atomic", "--games", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("does not know the variant `atomic`"), std::string::npos) << r;
+  r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--games", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("--fsf-variant"), std::string::npos) << r;
+  r = run_arbiter({"perft", "--engine", "fairy-stockfish", "--fsf-variant", "knightmate", "--depth", "3"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("6765"), std::string::npos) << r;
+  setenv("ARBITER_FAIRY_STOCKFISH", "/nonexistent/fairy-stockfish", 1);
+  r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--fsf-variant",
+                   "knightmate", "--games", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("apt-get install fairy-stockfish"), std::string::npos) << r;
+  if (old)
+    setenv("ARBITER_FAIRY_STOCKFISH", saved.c_str(), 1);
+  else
+    unsetenv("ARBITER_FAIRY_STOCKFISH");
+  fs::remove_all(dir);
+}
+
+}  // namespace
