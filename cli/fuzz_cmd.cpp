@@ -92,17 +92,27 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   // The reference plays the game the --set options choose too (No Stress Chess's level).
-  const auto sets = parse_sets(c.sets);
+  // A ruleset that extends a variant with a reference (a designer's ChessMe) is fuzzed
+  // against that reference, told the ruleset's hands and piles.
+  auto sets = parse_sets(c.sets);
+  std::string ref_variant = l.variant;
+  if (l.compiled.model && l.compiled.program) {
+    std::string rv = arb::registry::reference_variant(*l.compiled.model);
+    if (!rv.empty()) ref_variant = rv;
+    for (const auto& [k, v] : arb::registry::reference_options(*l.compiled.program)) sets.emplace(k, v);
+  }
   try {
-    if (!arb::registry::make_reference(l.variant, sets))
+    if (!arb::registry::make_reference(ref_variant, sets))
       throw UsageError("variant `" + l.variant + "` has no reference engine to fuzz against");
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("the reference engine refuses the --set options: ") + e.what());
   }
   auto program = l.compiled.program;
-  std::string variant = l.variant;
+  const std::string variant = l.variant;
   arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory right = [variant, sets] { return arb::registry::make_reference(variant, sets); };
+  arb::fuzz::EngineFactory right = [ref_variant, sets] {
+    return arb::registry::make_reference(ref_variant, sets);
+  };
   o.progress = !c.json && isatty(2);
   std::string start = l.engine->position();
   std::string sets_text;
@@ -140,7 +150,9 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       }
       auto pp = pc.program;
       arb::fuzz::EngineFactory lf = [pp] { return arb::lang::make_compiled_engine(pp); };
-      arb::fuzz::EngineFactory rf = [variant, over] { return arb::registry::make_reference(variant, over); };
+      arb::fuzz::EngineFactory rf = [ref_variant, over] {
+        return arb::registry::make_reference(ref_variant, over);
+      };
       auto probe = lf();
       probe->set_position(pick_start);
       each.seed = o.seed + i;

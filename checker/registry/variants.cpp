@@ -75,6 +75,31 @@ std::unique_ptr<Engine> make_reference(const std::string& variant,
   return ref::make_reference_engine(variant, options);
 }
 
+std::string reference_variant(const lang::Model& model) {
+  std::vector<std::string> names = {model.name};
+  // `extends` names a ruleset by its path without `.rules`: the variant is the file's stem.
+  for (const std::string& parent : model.lineage) names.push_back(fs::path(parent).filename().string());
+  for (const std::string& n : names) {
+    try {
+      if (ref::make_reference_engine(n) != nullptr) return n;
+    } catch (const std::exception&) {
+      return n;  // it exists; the default options were refused
+    }
+  }
+  return "";
+}
+
+std::map<std::string, std::string> reference_options(const lang::Program& program) {
+  std::map<std::string, std::string> out;
+  if (!program.grid) return out;
+  const TileRules rules = program.grid->tile_rules();
+  const TileRules chessme;
+  if (rules.tiles != chessme.tiles) out["tiles"] = rules.tiles;
+  if (rules.hand_size != chessme.hand_size) out["hand-size"] = std::to_string(rules.hand_size);
+  if (rules.draw != chessme.draw) out["draw"] = std::to_string(rules.draw);
+  return out;
+}
+
 lang::Compiled compile(const std::string& path, const std::map<std::string, std::string>& options,
                        lang::Diagnostics& diags) {
   try {
