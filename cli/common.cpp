@@ -124,7 +124,16 @@ Loaded load_engine(const Common& c) {
       l.variant = l.compiled.model->name;
     }
     try {
-      l.engine = arb::registry::make_reference(l.variant, parse_sets(c.sets));
+      // A ruleset extending a variant with a reference (a designer's ChessMe) runs on that
+      // reference, told the ruleset's hands and piles.
+      std::string ref_variant = l.variant;
+      auto sets = parse_sets(c.sets);
+      if (l.compiled.model) {
+        std::string rv = arb::registry::reference_variant(*l.compiled.model);
+        if (!rv.empty()) ref_variant = rv;
+        for (const auto& [k, v] : arb::registry::reference_options(*l.compiled.model)) sets.emplace(k, v);
+      }
+      l.engine = arb::registry::make_reference(ref_variant, sets);
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--set: ") + e.what());
     }

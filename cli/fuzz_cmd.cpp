@@ -96,10 +96,10 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // against that reference, told the ruleset's hands and piles.
   auto sets = parse_sets(c.sets);
   std::string ref_variant = l.variant;
-  if (l.compiled.model && l.compiled.program) {
+  if (l.compiled.model) {
     std::string rv = arb::registry::reference_variant(*l.compiled.model);
     if (!rv.empty()) ref_variant = rv;
-    for (const auto& [k, v] : arb::registry::reference_options(*l.compiled.program)) sets.emplace(k, v);
+    for (const auto& [k, v] : arb::registry::reference_options(*l.compiled.model)) sets.emplace(k, v);
   }
   try {
     if (!arb::registry::make_reference(ref_variant, sets))

@@ -1054,16 +1054,24 @@ TEST(CompiledChessMeHand4, PerftOneOfSeedOneByHand) {
 }
 
 TEST(CompiledChessMeHand4, RegistryTellsTheReferenceTheHand) {
-  auto p = hand4_program();
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(arb::registry::reference_options(*p),
-            (std::map<std::string, std::string>{{"draw", "4"}, {"hand-size", "4"}}));
-  EXPECT_TRUE(arb::registry::reference_options(*testing_helpers::bundled_program("chessme")).empty());
+  // The reference of a ruleset is the nearest variant of its lineage that has one, told the
+  // hand and pile where they differ from ChessMe's.
   arb::lang::Diagnostics diags;
   auto c =
       arb::lang::compile_file(testing_helpers::source_path("corpus/rulesets/chessme-hand4.rules"), {}, diags);
   ASSERT_NE(c.model, nullptr);
+  EXPECT_EQ(arb::registry::reference_options(*c.model),
+            (std::map<std::string, std::string>{{"draw", "4"}, {"hand-size", "4"}}));
   EXPECT_EQ(arb::registry::reference_variant(*c.model), "chessme");
+  auto base = arb::lang::compile_file(testing_helpers::ruleset_path("chessme"), {}, diags);
+  ASSERT_NE(base.model, nullptr);
+  EXPECT_TRUE(arb::registry::reference_options(*base.model).empty());
+  EXPECT_EQ(arb::registry::reference_variant(*base.model), "chessme");
+  // A bounded child is another game: atomic chess extends chess and has no reference.
+  auto atomic =
+      arb::lang::compile_file(testing_helpers::source_path("corpus/rulesets/atomic.rules"), {}, diags);
+  ASSERT_NE(atomic.model, nullptr);
+  EXPECT_EQ(arb::registry::reference_variant(*atomic.model), "");
 }
 
 TEST(CompiledChessMeHand4, UnsupportedHandsAndPilesAreLocatedErrors) {

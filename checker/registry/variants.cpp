@@ -77,8 +77,12 @@ std::unique_ptr<Engine> make_reference(const std::string& variant,
 
 std::string reference_variant(const lang::Model& model) {
   std::vector<std::string> names = {model.name};
+  // Only a grid ruleset follows its lineage: the ChessMe reference takes the hands and piles
+  // a child may change (reference_options). A bounded child (atomic chess extends chess) is
+  // another game that no reference plays.
   // `extends` names a ruleset by its path without `.rules`: the variant is the file's stem.
-  for (const std::string& parent : model.lineage) names.push_back(fs::path(parent).filename().string());
+  if (model.unbounded)
+    for (const std::string& parent : model.lineage) names.push_back(fs::path(parent).filename().string());
   for (const std::string& n : names) {
     try {
       if (ref::make_reference_engine(n) != nullptr) return n;
@@ -89,14 +93,13 @@ std::string reference_variant(const lang::Model& model) {
   return "";
 }
 
-std::map<std::string, std::string> reference_options(const lang::Program& program) {
+std::map<std::string, std::string> reference_options(const lang::Model& model) {
   std::map<std::string, std::string> out;
-  if (!program.grid) return out;
-  const TileRules rules = program.grid->tile_rules();
+  if (!model.unbounded) return out;
   const TileRules chessme;
-  if (rules.tiles != chessme.tiles) out["tiles"] = rules.tiles;
-  if (rules.hand_size != chessme.hand_size) out["hand-size"] = std::to_string(rules.hand_size);
-  if (rules.draw != chessme.draw) out["draw"] = std::to_string(rules.draw);
+  if (model.pile != chessme.tiles) out["tiles"] = model.pile;
+  if (model.hand_size != chessme.hand_size) out["hand-size"] = std::to_string(model.hand_size);
+  if (model.hand_draw != chessme.draw) out["draw"] = std::to_string(model.hand_draw);
   return out;
 }
 
