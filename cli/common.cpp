@@ -112,17 +112,15 @@ Loaded load_engine(const Common& c) {
   } else if (c.engine == "reference") {
     // The reference engine runs without compiling the ruleset: a bundled variant by its
     // name, a ruleset file by the name it declares (loaded and checked, not compiled).
-    if (!c.variant.empty()) {
-      l.variant = c.variant;
-    } else {
-      l.compiled.model = arb::lang::load_ruleset(path, {}, diags, l.compiled.sources);
-      if (!l.compiled.model) {
-        std::cerr << diags.render();
-        std::cerr << path << ": " << diags.error_count() << " error(s)\n";
-        return l;
-      }
-      l.variant = l.compiled.model->name;
+    // The model says which reference plays it, with which options, and whether its start
+    // is a Chess960 setup.
+    l.compiled.model = arb::lang::load_ruleset(path, {}, diags, l.compiled.sources);
+    if (!l.compiled.model) {
+      std::cerr << diags.render();
+      std::cerr << path << ": " << diags.error_count() << " error(s)\n";
+      return l;
     }
+    l.variant = c.variant.empty() ? l.compiled.model->name : c.variant;
     try {
       // A ruleset extending a variant with a reference (a designer's ChessMe) runs on that
       // reference, told the ruleset's hands and piles.
@@ -150,7 +148,9 @@ Loaded load_engine(const Common& c) {
     position = "start:" + c.seed;
     // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
     // seed, each engine running its own procedure (the same die; README, Chess 2).
-    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup : l.variant == "chess2";
+    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup
+                                         : l.compiled.model &&
+                                               l.compiled.model->setup_kind == arb::lang::SetupKind::Chess960;
     if (dice) {
       const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
       const int n =
