@@ -130,17 +130,15 @@ Loaded load_engine(const Common& c) {
   } else if (c.engine == "reference") {
     // The reference engine runs without compiling the ruleset: a bundled variant by its
     // name, a ruleset file by the name it declares (loaded and checked, not compiled).
-    if (!c.variant.empty()) {
-      l.variant = c.variant;
-    } else {
-      l.compiled.model = arb::lang::load_ruleset(path, {}, diags, l.compiled.sources);
-      if (!l.compiled.model) {
-        std::cerr << diags.render();
-        std::cerr << path << ": " << diags.error_count() << " error(s)\n";
-        return l;
-      }
-      l.variant = l.compiled.model->name;
+    // The model says which reference plays it, with which options, and whether its start
+    // is a Chess960 setup.
+    l.compiled.model = arb::lang::load_ruleset(path, {}, diags, l.compiled.sources);
+    if (!l.compiled.model) {
+      std::cerr << diags.render();
+      std::cerr << path << ": " << diags.error_count() << " error(s)\n";
+      return l;
     }
+    l.variant = c.variant.empty() ? l.compiled.model->name : c.variant;
     try {
       l.engine = arb::registry::make_reference(l.variant, parse_sets(c.sets));
       if (!l.engine && c.variant.empty()) {

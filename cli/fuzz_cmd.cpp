@@ -105,7 +105,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // options stating what it changes (a deck, a hand: registry::reference_of).
   const auto sets = parse_sets(c.sets);
   auto program = l.compiled.program;
-  std::string variant = l.variant;
+  const std::string variant = l.variant;
   arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
   arb::fuzz::EngineFactory right;
   std::string right_name = "reference";

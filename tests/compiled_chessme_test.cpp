@@ -33,6 +33,7 @@
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
 #include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 
@@ -968,16 +969,39 @@ RC_GTEST_PROP(CompiledChessMeProperties, PerftIsOrderIndependentAndNoActionExpos
   if (auto d = arb::fuzz::compare_node(*e, *r)) RC_FAIL(arb::fuzz::to_json(*d));
 }
 
-// A designer's ChessMe with hands of four (corpus/rulesets/chessme-hand4.rules): the grid
-// deals the hand the ruleset states and the position text holds it.
+// ---- A designer's hand: corpus/rulesets/chessme-hand4.rules ------------------------------
+
 namespace {
 
 std::shared_ptr<const arb::lang::Program> hand4_program() {
-  arb::lang::Diagnostics d;
-  auto c =
-      arb::lang::compile_file(testing_helpers::source_path("corpus/rulesets/chessme-hand4.rules"), {}, d);
-  EXPECT_NE(c.program, nullptr) << d.render();
-  return c.program;
+  static std::shared_ptr<const arb::lang::Program> p = [] {
+    arb::lang::Diagnostics diags;
+    auto c = arb::lang::compile_file(testing_helpers::source_path("corpus/rulesets/chessme-hand4.rules"), {},
+                                     diags);
+    EXPECT_FALSE(diags.has_errors()) << diags.render();
+    return c.program;
+  }();
+  return p;
+}
+
+std::unique_ptr<Engine> hand4(const std::string& text = "start") {
+  auto p = hand4_program();
+  if (!p) throw std::runtime_error("chessme-hand4.rules does not compile");
+  auto e = arb::lang::make_compiled_engine(p);
+  e->set_position(text);
+  return e;
+}
+
+// The diagnostics of a ruleset that extends the bundled chessme with `extra` lines.
+std::string chessme_child_errors(const std::string& extra) {
+  testing_helpers::TempDir dir;
+  std::string path =
+      dir.write("child.rules", "ruleset child extends \"" + testing_helpers::source_path("rulesets/chessme") +
+                                   "\"\n" + extra);
+  arb::lang::Diagnostics diags;
+  auto c = arb::lang::compile_file(path, {}, diags);
+  EXPECT_EQ(c.program, nullptr) << extra;
+  return diags.render();
 }
 
 }  // namespace
@@ -1018,4 +1042,121 @@ TEST(CompiledChessMeDesigner, HandsOfFourAreDealtDrawnAndWritten) {
   EXPECT_NE(d.render().find("deal.rules:2:"), std::string::npos) << d.render();
   EXPECT_NE(d.render().find("draws 5 tiles at the start but holds at most 4"), std::string::npos)
       << d.render();
+}
+
+TEST(CompiledChessMeHand4, StartHoldsFourTilesAndReadsBack) {
+  // Seed 1 shuffles White's pile to R Q R N P B P P after the hand B N P of ChessMe
+  // (chessme_start(1)); a start draw of four takes the R too. Black: r b b, then p.
+  auto e = hand4("start:1");
+  const std::string start = "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w RBNP/rbbp QRNPBPP/ppnpqrn -/- 1";
+  EXPECT_EQ(e->position(), start);
+  EXPECT_EQ(e->position(), arb::chessme_start(1, hand4_program()->grid->tile_rules()));
+  auto back = hand4(start);
+  EXPECT_EQ(back->position(), start);
+  EXPECT_EQ(back->hash(), e->hash());
+  // ChessMe's own rules refuse the fourth tile; the hand of four reads it.
+  EXPECT_THROW(compiled()->set_position(start), arb::PositionError);
+  EXPECT_THROW(hand4("kc6,Kc1 w QRBNP/- -/- -/- 1"), arb::PositionError);
+  // A placement draws one tile: the hand refills to four from the pile's top (Q).
+  e->apply(testing_helpers::find_action(*e, "c2c3,R@c2"));
+  EXPECT_EQ(e->position(), "kc6,pa5,pb5,pc5,pd5,Pc3,Pa2,Pb2,Rc2,Pd2,Kc1 b QBNP/rbbp RNPBPP/ppnpqrn -/- 1");
+  e->undo();
+  EXPECT_EQ(e->position(), start);
+}
+
+TEST(CompiledChessMeHand4, PerftOneOfSeedOneByHand) {
+  // Seed 1, White's hand R B N P: three non-pawn tile types and the pawn tile. The six
+  // moves are ChessMe's (StartPositionActions of reference_chessme_test.cpp): a2a3 b2b3
+  // c2c3 d2d3 c1b1 c1d1. After each, the pawn tile goes beside an own pawn, R B N behind
+  // one (Black is far away: no placement or move is in check):
+  //   a2a3: pawns a3 b2 c2 d2. Beside (-1,3) b3 a2 e2 = 4; behind a2 b1 d1 (c1 king) = 3.
+  //         1 + 4 + 3*3 = 14.
+  //   b2b3: pawns a2 b3 c2 d2. Beside (-1,2) b2 a3 c3 e2 = 5; behind a1 b2 d1 = 3. 1+5+9 = 15.
+  //   c2c3: pawns a2 b2 c3 d2. Beside (-1,2) c2 b3 d3 e2 = 5; behind a1 b1 c2 d1 = 4.
+  //         1 + 5 + 12 = 18.
+  //   d2d3: pawns a2 b2 c2 d3. Beside (-1,2) d2 c3 e3 = 4; behind a1 b1 d2 = 3. 1+4+9 = 14.
+  //   c1b1: beside (-1,2) e2 = 2; behind a1 c1 d1 (b1 king) = 3. 1 + 2 + 9 = 12.
+  //   c1d1: beside (-1,2) e2 = 2; behind a1 b1 c1 (d1 king) = 3. 1 + 2 + 9 = 12.
+  // 14 + 15 + 18 + 14 + 12 + 12 = 85 (ChessMe's hand B N P: 66).
+  auto e = hand4("start:1");
+  EXPECT_EQ(e->perft(1), 85u);
+  std::map<std::string, int> per_move;
+  for (const std::string& s : texts_of(*e)) ++per_move[s.substr(0, s.find(','))];
+  EXPECT_EQ(per_move,
+            (std::map<std::string, int>{
+                {"a2a3", 14}, {"b2b3", 15}, {"c2c3", 18}, {"d2d3", 14}, {"c1b1", 12}, {"c1d1", 12}}));
+  Strings c2c3;
+  for (const std::string& s : texts_of(*e))
+    if (s.rfind("c2c3,", 0) == 0 && s.find("@c2") != std::string::npos) c2c3.push_back(s);
+  EXPECT_EQ(c2c3, Strings({"c2c3,B@c2", "c2c3,N@c2", "c2c3,P@c2", "c2c3,R@c2"}));
+}
+
+TEST(CompiledChessMeHand4, RegistryTellsTheReferenceTheHand) {
+  // The reference of a ruleset is the nearest variant of its lineage that has one, told the
+  // hand and pile where they differ from ChessMe's.
+  arb::lang::Diagnostics diags;
+  auto c =
+      arb::lang::compile_file(testing_helpers::source_path("corpus/rulesets/chessme-hand4.rules"), {}, diags);
+  ASSERT_NE(c.model, nullptr);
+  EXPECT_EQ(arb::registry::reference_options(*c.model),
+            (std::map<std::string, std::string>{{"draw", "4"}, {"hand-size", "4"}}));
+  EXPECT_EQ(arb::registry::reference_variant(*c.model), "chessme");
+  auto base = arb::lang::compile_file(testing_helpers::ruleset_path("chessme"), {}, diags);
+  ASSERT_NE(base.model, nullptr);
+  EXPECT_TRUE(arb::registry::reference_options(*base.model).empty());
+  EXPECT_EQ(arb::registry::reference_variant(*base.model), "chessme");
+  // A bounded child is another game: atomic chess extends chess and has no reference.
+  auto atomic =
+      arb::lang::compile_file(testing_helpers::source_path("corpus/rulesets/atomic.rules"), {}, diags);
+  ASSERT_NE(atomic.model, nullptr);
+  EXPECT_EQ(arb::registry::reference_variant(*atomic.model), "");
+}
+
+TEST(CompiledChessMeHand4, UnsupportedHandsAndPilesAreLocatedErrors) {
+  std::string m = chessme_child_errors("hand size 3 draw 4\n");
+  EXPECT_NE(m.find("child.rules:2:1"), std::string::npos) << m;
+  EXPECT_NE(m.find("draws 4 tiles at the start but holds at most 3"), std::string::npos) << m;
+  m = chessme_child_errors("pile Q X*2 shuffled seed $seed\n");
+  EXPECT_NE(m.find("child.rules:2:1"), std::string::npos) << m;
+  EXPECT_NE(m.find("`X`, which is no piece"), std::string::npos) << m;
+  m = chessme_child_errors("pile K Q shuffled seed $seed\n");
+  EXPECT_NE(m.find("royal piece `K`"), std::string::npos) << m;
+  // The board back end's placement words are refused at their location on the grid.
+  m = chessme_child_errors("placement {\n  pawn beside own-pawn\n  region ranks 1..4\n}\n");
+  EXPECT_NE(m.find("child.rules:4:3"), std::string::npos) << m;
+  EXPECT_NE(m.find("region"), std::string::npos) << m;
+}
+
+TEST(CompiledChessMeHand4, AnyPileAndAHandOfTwo) {
+  // A hand larger than its first deal would never fill (one tile is drawn per tile placed):
+  // refused at the statement.
+  const std::string m = chessme_child_errors("hand size 3 draw 2\n");
+  EXPECT_NE(m.find("child.rules:2:1"), std::string::npos) << m;
+  EXPECT_NE(m.find("never holds more than 2"), std::string::npos) << m;
+  // A pile of one queen and two pawns, a hand of 2: seed 1 deals the top two, the third
+  // stays in the pile and a placement draws it.
+  testing_helpers::TempDir dir;
+  std::string path =
+      dir.write("small.rules", "ruleset small extends \"" + testing_helpers::source_path("rulesets/chessme") +
+                                   "\"\npile Q P*2 shuffled seed $seed\nhand size 2 draw 2\n");
+  arb::lang::Diagnostics diags;
+  auto c = arb::lang::compile_file(path, {}, diags);
+  ASSERT_NE(c.program, nullptr) << diags.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  e->set_position("start:1");
+  ChessMePosition p = arb::parse_chessme(e->position(), c.program->grid->tile_rules());
+  EXPECT_EQ(p.hand[0].size(), 2u);
+  EXPECT_EQ(p.pile[0].size(), 1u);
+  std::string all = p.hand[0] + p.pile[0];
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(all, "PPQ");
+  // Place a hand tile after a2a3 (a pawn beside on b3, or any other behind on a2), then
+  // the hand holds 2 again and the pile is empty.
+  const std::string tile(1, p.hand[0][0]);
+  e->apply(testing_helpers::find_action(*e, tile == "P" ? "a2a3,P@b3" : "a2a3," + tile + "@a2"));
+  ChessMePosition q = arb::parse_chessme(e->position(), c.program->grid->tile_rules());
+  EXPECT_EQ(q.hand[0].size(), 2u);
+  EXPECT_TRUE(q.pile[0].empty());
+  // The tile-count check uses the ruleset's set: no rook exists.
+  EXPECT_THROW(e->set_position("kc6,Rc3,Kc1 w -/- -/- -/- 1"), arb::PositionError);
 }

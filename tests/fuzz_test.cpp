@@ -364,8 +364,9 @@ const std::vector<VariantMutants>& mutation_table() {
             "\n", PromoteByExchange},
            {"start shuffle seed 2", "option seed = 1", "option seed = 2", Option},
            {"three pawns in the pile", "pile Q R*2 B*2 N*2 P*4", "pile Q R*2 B*2 N*2 P*3", Pile},
-           {"two tiles drawn at the start", "hand size 3 draw 3", "hand size 3 draw 2", Hand, kRefused},
-           {"a hand of four", "hand size 3 draw 3", "hand size 4 draw 3", Hand, kRefused},
+           // The grid runs any hand (issue 23): these two now show at the start.
+           {"two tiles drawn at the start", "hand size 3 draw 3", "hand size 3 draw 2", Hand},
+           {"a hand of four", "hand size 3 draw 3", "hand size 4 draw 4", Hand},
            {"no placement phase", "  phase place optional\n  phase draw after place\n", "", PhasePlace},
            // The ruleset's own expectation names `chessme-draw`: a status the mutant cannot
            // report, which the compiler refuses (check_expectations).

@@ -110,6 +110,15 @@ std::optional<ReferenceOf> reference_of(const lang::Compiled& c,
   } catch (const std::exception&) {
     return ReferenceOf{own, options};  // it exists; these options are its to refuse
   }
+  // A grid ruleset extending one with a reference (a designer's ChessMe): that reference,
+  // told the hands and piles the ruleset states.
+  if (c.model->unbounded) {
+    const std::string rv = reference_variant(*c.model);
+    if (rv.empty()) return std::nullopt;
+    ReferenceOf r{rv, options};
+    for (const auto& [k, v] : reference_options(*c.model)) r.options.emplace(k, v);
+    return r;
+  }
   const auto& line = c.model->lineage;
   if (!c.program || !c.program->cards || std::find(line.begin(), line.end(), kCardReference) == line.end())
     return std::nullopt;
@@ -135,6 +144,34 @@ std::unique_ptr<Engine> make_reference(const lang::Compiled& c,
                                        const std::map<std::string, std::string>& options) {
   auto r = reference_of(c, options);
   return r ? make_reference(r->variant, r->options) : nullptr;
+}
+
+std::string reference_variant(const lang::Model& model) {
+  std::vector<std::string> names = {model.name};
+  // Only a grid ruleset follows its lineage: the ChessMe reference takes the hands and piles
+  // a child may change (reference_options). A bounded child (atomic chess extends chess) is
+  // another game that no reference plays.
+  // `extends` names a ruleset by its path without `.rules`: the variant is the file's stem.
+  if (model.unbounded)
+    for (const std::string& parent : model.lineage) names.push_back(fs::path(parent).filename().string());
+  for (const std::string& n : names) {
+    try {
+      if (ref::make_reference_engine(n) != nullptr) return n;
+    } catch (const std::exception&) {
+      return n;  // it exists; the default options were refused
+    }
+  }
+  return "";
+}
+
+std::map<std::string, std::string> reference_options(const lang::Model& model) {
+  std::map<std::string, std::string> out;
+  if (!model.unbounded) return out;
+  const TileRules chessme;
+  if (model.pile != chessme.tiles) out["tiles"] = model.pile;
+  if (model.hand_size != chessme.hand_size) out["hand-size"] = std::to_string(model.hand_size);
+  if (model.hand_draw != chessme.draw) out["draw"] = std::to_string(model.hand_draw);
+  return out;
 }
 
 lang::Compiled compile(const std::string& path, const std::map<std::string, std::string>& options,

@@ -66,6 +66,16 @@ std::optional<ReferenceOf> reference_of(const lang::Compiled& c,
 // make_reference does (a reference engine that does not take the deck or hand options).
 std::unique_ptr<Engine> make_reference(const lang::Compiled& c,
                                        const std::map<std::string, std::string>& options);
+// The variant whose reference engine plays a ruleset: its own name, else, for a grid
+// ruleset, the nearest ruleset it extends that has one (`chessme-hand4` extends `chessme`,
+// played with reference_options); "" when none. A bounded child (atomic) has none.
+std::string reference_variant(const lang::Model& model);
+
+// The reference options a ruleset implies beyond its name. A grid ruleset's pile,
+// hand size and start draw (arbiter/chessme_text.hpp TileRules) as `tiles=QRRBBNNPPPP`,
+// `hand-size=N`, `draw=N`, each only when it differs from ChessMe's default: the ChessMe
+// reference takes these options (and refuses any option where it does not yet).
+std::map<std::string, std::string> reference_options(const lang::Model& model);
 
 // Compiles a ruleset file (diagnostics in `diags`; never throws: an unexpected exception
 // becomes a diagnostic naming the file).

@@ -775,7 +775,10 @@ class Compiler {
       d_.error(m_.turn_loc, "a placement phase needs a hand: write `hand size N draw M`");
     if (!m_.pile.empty() && !m_.hand_loc.src)
       d_.error(m_.pile_loc, "a pile needs a hand to draw into: write `hand size N draw M`");
+    std::string reported;
     for (char l : m_.pile) {
+      if (reported.find(l) != std::string::npos) continue;
+      reported.push_back(l);
       size_t t = p.letters.find(l);
       if (t == std::string::npos) {
         d_.error(m_.pile_loc, std::string("the pile names `") + l + "`, which is no piece of this ruleset");
