@@ -295,6 +295,22 @@ TEST(DesignerValidate, RecordsAreJudgedByTheDesignersRules) {
 }
 
 // ---------------------------------------------------------------------------------------
+// The differential checker on designer variants: each against an independent engine (the
+// No Stress Chess and ChessMe references told the ruleset's deck, tiles and hand; Knightmate
+// against Fairy-Stockfish, tests/fsf_test.cpp).
+
+TEST(DesignerFuzz, DesignersDecksAndHandsAgreeWithTheReferences) {
+  using testing_process::run_arbiter;
+  for (const char* file : {"nostress-plain4.rules", "chessme-hand4.rules"}) {
+    auto r = run_arbiter({"fuzz", "--rules", source_path(std::string("corpus/rulesets/") + file), "--games",
+                          fast() ? "6" : "30", "--seed", "7"});
+    EXPECT_EQ(r.code, 0) << file << "\n" << r;
+    EXPECT_NE(r.out.find("no divergence"), std::string::npos) << file << "\n" << r;
+    EXPECT_NE(r.out.find("against reference"), std::string::npos) << file << "\n" << r;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Knightmate against Fairy-Stockfish 11.1 (Debian's `fairy-stockfish`, UCI_Variant
 // knightmate, `go perft N`), counts measured 2026-11-26 and stored here.
 
