@@ -612,6 +612,16 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       return;
     }
   }
+  // The move obeys movement but leaves the own royal piece attacked.
+  auto leaves_royal_attacked = [&] {
+    r.kind = "king-in-check";
+    if (now.in_check)
+      r.reason = "the king is in check and this move does not get it out of check";
+    else if (piece == 'K')
+      r.reason = "the king would move into check";
+    else
+      r.reason = "the move would leave the king in check (the " + name + " is pinned)";
+  };
   // Movement from the engine, when it can tell: its actions that obey movement but may
   // leave a royal piece attacked. Right for any piece set (a designer's royal knight).
   std::vector<Action> pseudo;
@@ -631,13 +641,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
                            " can reach " + square_name(p.to);
       return;
     }
-    r.kind = "king-in-check";
-    if (now.in_check)
-      r.reason = "the king is in check and this move does not get it out of check";
-    else if (piece == 'K')
-      r.reason = "the king would move into check";
-    else
-      r.reason = "the move would leave the king in check (the " + name + " is pinned)";
+    leaves_royal_attacked();
     return;
   }
   std::optional<bool> any_reach = false;
@@ -684,13 +688,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     r.reason = "no card in the hand allows this move";
     return;
   }
-  r.kind = "king-in-check";
-  if (now.in_check)
-    r.reason = "the king is in check and this move does not get it out of check";
-  else if (piece == 'K')
-    r.reason = "the king would move into check";
-  else
-    r.reason = "the move would leave the king in check (the " + name + " is pinned)";
+  leaves_royal_attacked();
 }
 
 }  // namespace

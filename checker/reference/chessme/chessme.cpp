@@ -40,6 +40,7 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "reference.hpp"
+#include "seed_option.hpp"
 
 namespace arb::ref {
 
@@ -670,19 +671,7 @@ std::unique_ptr<Engine> make_chessme_engine(const std::map<std::string, std::str
   uint64_t seed = kChessMeDefaultSeed;
   for (const auto& [key, value] : options) {
     if (key == "seed") {
-      bool ok = !value.empty() && value.size() <= 20 && std::all_of(value.begin(), value.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-      });
-      if (ok) {
-        try {
-          seed = std::stoull(value);
-        } catch (const std::exception&) {
-          ok = false;
-        }
-      }
-      if (!ok)
-        throw std::invalid_argument("chessme: option seed must be a decimal 64-bit number, not '" + value +
-                                    "'");
+      seed = seed_option("chessme", value);
       continue;  // config() names the seed always
     }
     if (key == "tiles") {

@@ -33,6 +33,7 @@
 #include "arbiter/fen.hpp"
 #include "arbiter/nostress_text.hpp"
 #include "reference.hpp"
+#include "seed_option.hpp"
 
 namespace arb::ref {
 namespace {
@@ -985,19 +986,7 @@ std::unique_ptr<Engine> make_nostress_engine(const std::map<std::string, std::st
                                     value + "'");
       advanced_pawns = value == "true";
     } else if (key == "seed") {
-      bool ok = !value.empty() && value.size() <= 20 && std::all_of(value.begin(), value.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-      });
-      if (ok) {
-        try {
-          seed = std::stoull(value);
-        } catch (const std::exception&) {
-          ok = false;
-        }
-      }
-      if (!ok)
-        throw std::invalid_argument("nostress: option seed must be a decimal 64-bit number, not '" + value +
-                                    "'");
+      seed = seed_option("nostress", value);
     } else {
       throw std::invalid_argument("nostress: unknown option '" + key +
                                   "' (the options are deck, hand-size, level, seed, setup-advanced-pawns)");
