@@ -1142,10 +1142,14 @@ class Generator final : public Engine, public CardBoard {
   // Programs without Chess 2's primitives run a copy of the generator without them.
   template <bool Count>
   uint64_t generate(std::vector<Move>* out) {
+    // pseudo_legal_actions() runs a copy of the loop without the legality test (a template
+    // argument: the normal loop pays nothing for it).
+    if (pseudo_) [[unlikely]]
+      return generate_impl<Count, true, true>(out);
     return rich_ ? generate_impl<Count, true>(out) : generate_impl<Count, false>(out);
   }
 
-  template <bool Count, bool Rich>
+  template <bool Count, bool Rich, bool Pseudo = false>
   uint64_t generate_impl(std::vector<Move>* out) {
     uint64_t n = 0;
     auto emit = [&](Move m) {
@@ -1158,7 +1162,7 @@ class Generator final : public Engine, public CardBoard {
     const int us = side_, them = us ^ 1;
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
-    const bool guard = k >= 0 && p_->royal_safe && !pseudo_;
+    const bool guard = k >= 0 && p_->royal_safe && !Pseudo;
     // The royal-move phase follows a legal normal action, which left no royal piece
     // attacked; only a royal piece moves then, so the only pins that matter hold one royal
     // piece against another: none unless two stand on a line with nothing between.
@@ -1182,7 +1186,7 @@ class Generator final : public Engine, public CardBoard {
     // The legality test of this loop: explosions only in the general one.
     const bool blast = Rich && blast_types_;
     auto legal = [&](Move m, bool only_mover = false) {
-      if (pseudo_) return true;
+      if constexpr (Pseudo) return true;
       return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
     };
     BB pins{};
