@@ -69,6 +69,9 @@ std::string wrap(const ConstructDef& def, const std::string& stmt, int& line) {
     case Scope::Deck:
       line = 3;
       return head + "deck shared {\n" + stmt + "\n}\n";
+    case Scope::Records:
+      line = 3;
+      return head + "records {\n" + stmt + "\n}\n";
     default:
       line = 0;
       return "";

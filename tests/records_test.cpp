@@ -120,7 +120,7 @@ TEST(Records, BrokenRecordsGiveTheirDiagnostic) {
       {"chessembly", {"no-piece", "unreadable", "result-mismatch", "wrong-result", "game-over"}},
       {"chessme",
        {"step", "adjacency", "king-in-check", "no-piece", "no-piece-reaches", "false-mate", "wrong-result",
-        "unfinished-marked", "illegal", "bad-position", "unreadable"}},
+        "unfinished-marked", "bad-position", "unreadable"}},
       {"capablanca",
        {"castling", "king-in-check", "ambiguous", "promotion", "no-piece-reaches", "occupied",
         "unfinished-marked", "false-mate"}},

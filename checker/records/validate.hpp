@@ -37,10 +37,17 @@ struct GameReport {
 struct RecordEngine {
   std::unique_ptr<Engine> engine;  // nullptr with `error` set
   std::string error;
-  std::string variant;          // the ruleset's name
-  std::string start;            // the position text of the start without a FEN tag
-  bool placement_p = false;     // write placements `pKe1` (Chessembly)
-  bool agreement_draws = true;  // a draw may be agreed (chess, Chessembly, ChessMe, Capablanca)
+  std::string variant;  // the ruleset's name
+  std::string start;    // the position text of the start without a FEN tag
+  // What the ruleset states (its `records` block and its model), for the explanations.
+  bool placement_p = false;                 // write placements `pKe1` (`placement-notation piece-first`)
+  bool agreement_draws = true;              // a draw may be agreed (`agreement-draws`)
+  bool dice_start = false;                  // `setup chess960`: a seed picks the start by the dice procedure
+  std::map<char, std::string> piece_names;  // letter -> the ruleset's piece name
+  std::string royals;                       // letters of the royal pieces
+  bool royals_apart = false;                // `royals-apart`
+  bool adjacency_rule = false;              // a non-capturing move must end next to a piece
+  std::string name(char letter) const;      // the piece's name ("piece X" when unknown)
 };
 RecordEngine make_record_engine(const std::string& ruleset_path,
                                 const std::map<std::string, std::string>& options);

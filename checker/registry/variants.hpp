@@ -1,7 +1,8 @@
 // The one registry of variants: which bundled rulesets there are, where they live, what
-// engines play each, and the few facts about a variant's texts that are not in its rules
-// (its own placement notation). The command, the tests, the fuzz targets, the solver and
-// the record validator all ask here instead of keeping lists of their own.
+// engines play each, and what each ruleset's `records { ... }` block states about its game
+// records (the names a [Variant] tag uses, the placement notation, agreement draws, tags). The command, the
+// tests, the fuzz targets, the solver and the record validator all ask here instead of keeping lists of their
+// own.
 #pragma once
 
 #include <filesystem>
@@ -20,8 +21,22 @@ struct Variant {
   std::string name;               // rulesets/NAME.rules
   std::filesystem::path ruleset;  // its path
   bool reference = false;         // a hand-written reference engine plays it
-  bool placement_p = false;       // SAN placements in the rule text's own form `pKe1` (Chessembly)
+  bool placement_p = false;       // SAN placements `pKe1` (`placement-notation piece-first`)
+  bool dice_start = false;        // `setup chess960`: a seed picks the start by the dice procedure
+  lang::RecordFacts records;      // the ruleset's `records` block (defaults when it has none)
 };
+
+// The variant commands use when none is named.
+std::string default_variant();
+
+// What a ruleset file states for records, read once per path (thread-safe); nullopt when
+// it does not load.
+std::optional<Variant> facts_of(const std::filesystem::path& ruleset);
+
+// The bundled variant a record's [Variant] tag names: the ruleset's own name or one of its
+// `records { name ... }` (case-insensitive, spaces trimmed); an empty tag is the default.
+// `dir`: the folder of the bundled rulesets (rulesets_dir() when empty).
+std::optional<Variant> by_record_name(const std::string& tag, const std::filesystem::path& dir = {});
 
 // Where the bundled rulesets are: $ARBITER_RULESETS, else the source tree's rulesets/, else
 // rulesets/ beside the running binary (a fuzzing service's runner).
@@ -29,6 +44,8 @@ std::filesystem::path rulesets_dir();
 
 // Every bundled ruleset, sorted by name.
 std::vector<Variant> bundled();
+// The rulesets of another folder, as bundled() reads its own.
+std::vector<Variant> bundled_in(const std::filesystem::path& dir);
 // The bundled variant NAME, or nullptr.
 std::optional<Variant> find(const std::string& name);
 // "chess chessembly ..." for messages.

@@ -191,6 +191,14 @@ class Generator final : public Engine, public CardBoard {
     }
   }
 
+  // The same generation with the royal-safety stage switched off (pseudo_): no pins, no
+  // evasions, and the legality test accepts every action the movement rules produce.
+  void pseudo_legal_actions(std::vector<Action>& out) override {
+    pseudo_ = true;
+    legal_actions(out);
+    pseudo_ = false;
+  }
+
   void apply(const Action& a) override {
     if (a.hi == 1) {
       make(static_cast<Move>(a.lo), /*ends_turn=*/false);
@@ -494,6 +502,7 @@ class Generator final : public Engine, public CardBoard {
   // The turn layer: a second, optional phase moving one royal piece (Program::turn), and
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;
+  bool pseudo_ = false;      // pseudo_legal_actions(): generate without the royal-safety test
   bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
   bool any_only_ = false;  // status(): generate<true> may stop at the first legal action
@@ -1167,18 +1176,18 @@ class Generator final : public Engine, public CardBoard {
     bool evading = false;
     BB evade{};
     if constexpr (!Rich)
-      if (in_check && !multi_royal_ && !borrowing_ && !animal_attacks_) {
+      if (in_check && !multi_royal_ && !borrowing_ && !animal_attacks_ && !pseudo_) {
         evading = true;
         evade = evasion_squares(k, them, occ);
       }
     // The legality test of this loop: explosions only in the general one.
     const bool blast = Rich && blast_types_;
     auto legal = [&](Move m, bool only_mover = false) {
-      return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
+      return pseudo_ || (blast ? safe_after_blast(m) : safe_after<false>(m, only_mover));
     };
     BB pins{};
-    if (guard && !multi_royal_ && !royal_only_) pins = pinned(k, us);
-    if (guard && multi_royal_) {
+    if (guard && !multi_royal_ && !royal_only_ && !pseudo_) pins = pinned(k, us);
+    if (guard && multi_royal_ && !pseudo_) {
       const BB rs = royals(us);
       bool need = !royal_only_;
       for (BB r = rs; r && !need; clear_lsb(r))
@@ -1271,7 +1280,7 @@ class Generator final : public Engine, public CardBoard {
           by_occupancy = mover_only && occupancy_tests_ && !borrowing_ && !(targets & disc);
         else
           by_occupancy = is_royal && guard && plain_king_;
-        if (by_occupancy && !(targets & pp.promote_zone[us])) {
+        if (by_occupancy && !pseudo_ && !(targets & pp.promote_zone[us])) {
           const BB occ_without = occ & ~bit(s);
           for (BB tb = targets; tb; clear_lsb(tb))
             if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
