@@ -81,7 +81,7 @@ std::string rules_path(const Common& c) {
   }
   if (c.variant_given && c.variant.empty())
     throw UsageError("--variant needs a name (omit it for the default, chess)");
-  std::string v = c.variant.empty() ? "chess" : c.variant;
+  std::string v = c.variant.empty() ? arb::registry::default_variant() : c.variant;
   if (v.find_first_of("/\\") != std::string::npos || v == "." || v == "..")
     throw UsageError("--variant `" + v + "`: a variant name, not a path (use --rules FILE)");
   fs::path p = rulesets_dir() / (v + ".rules");
@@ -141,7 +141,16 @@ Loaded load_engine(const Common& c) {
     position = "start:" + c.seed;
     // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
     // seed, each engine running its own procedure (the same die; README, Chess 2).
-    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup : l.variant == "chess2";
+    // Whether the ruleset starts from a dice-picked Chess960 rank: the compiled program, the
+    // loaded model, or the registry's reading of the bundled ruleset says it.
+    bool dice = false;
+    if (l.compiled.program) {
+      dice = l.compiled.program->chess960_setup;
+    } else if (l.compiled.model) {
+      dice = l.compiled.model->setup_kind == arb::lang::SetupKind::Chess960;
+    } else if (auto known = arb::registry::find(l.variant)) {
+      dice = known->dice_start;
+    }
     if (dice) {
       const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
       const int n =

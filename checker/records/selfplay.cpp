@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "arbiter/notation.hpp"
+#include "registry/variants.hpp"
 #include "validate.hpp"
 
 using namespace arb;
@@ -38,7 +39,7 @@ namespace {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string variant = "chess";
+  std::string variant = registry::default_variant();
   uint64_t games = 10, seed = 1, max_plies = 160, first_round = 1;
   double uci_share = 0, faults = 0;
   int64_t seed_start = -1;
@@ -82,14 +83,13 @@ int main(int argc, char** argv) {
       usage("bad number for " + a);
     }
   }
-  std::filesystem::path rules = std::filesystem::path(ARBITER_SOURCE_DIR) / "rulesets" / (variant + ".rules");
+  auto known = registry::find(variant);
+  if (!known) usage("unknown variant " + variant + " (bundled: " + registry::names() + ")");
+  std::filesystem::path rules = known->ruleset;
   records::RecordEngine re = records::make_record_engine(rules.string(), options);
   if (!re.engine) usage(re.error);
   Engine& e = *re.engine;
   std::mt19937_64 rng(seed);
-  // SAN is checked for uniqueness (a Chess 2 king-turn's SAN may be ambiguous: then the
-  // canonical form is written) except for chess and Capablanca, where SAN is unique.
-  bool check_san = variant != "chess" && variant != "capablanca";
   std::vector<Action> legal;
   for (uint64_t g = 0; g < games; ++g) {
     std::string start = re.start;
@@ -149,7 +149,9 @@ int main(int argc, char** argv) {
         text = uci(e.describe(pick), e.chess960());
       } else {
         text = san(e, pick, re.placement_p);
-        if (check_san) {
+        // SAN is checked for uniqueness (a Chess 2 king-turn's SAN may be ambiguous: then
+        // the canonical form is written).
+        {
           std::string bare = text;
           while (!bare.empty() && (bare.back() == '+' || bare.back() == '#')) bare.pop_back();
           int same = 0;
@@ -170,14 +172,11 @@ int main(int argc, char** argv) {
         << "[Event \"Arbiter self-play\"]\n[Site \"arbiter_selfplay\"]\n[Date \"2026.11.22\"]\n[Round \""
         << (first_round + g) << "\"]\n[White \"random\"]\n[Black \"random\"]\n[Result \"" << result
         << "\"]\n";
-    if (variant != "chess") std::cout << "[Variant \"" << variant << "\"]\n";
-    for (const auto& [k, v] : options) {
-      std::string tag = k == "white-army"   ? "WhiteArmy"
-                        : k == "black-army" ? "BlackArmy"
-                        : k == "level"      ? "Level"
-                                            : "";
-      if (!tag.empty()) std::cout << "[" << tag << " \"" << v << "\"]\n";
-    }
+    if (variant != registry::default_variant()) std::cout << "[Variant \"" << variant << "\"]\n";
+    // Each option through the tag the ruleset's `records` block maps to it.
+    for (const auto& [k, v] : options)
+      for (const auto& t : known->records.tags)
+        if (t.target == k) std::cout << "[" << t.tag << " \"" << v << "\"]\n";
     if (seed_start >= 0) std::cout << "[Seed \"" << (seed_start + static_cast<int64_t>(g)) << "\"]\n";
     if (fault_ply) std::cout << "[FaultPly \"" << fault_ply << "\"]\n";
     if (!st.reason.empty() && !fault_ply) std::cout << "[Termination \"" << st.reason << "\"]\n";

@@ -70,7 +70,7 @@ std::vector<Variant> bundled_in(const fs::path& dir) {
 }
 
 std::string default_variant() {
-  return "chess";
+  return kStandard;
 }
 
 std::optional<Variant> facts_of(const fs::path& ruleset) {

@@ -26,6 +26,12 @@ struct Variant {
   lang::RecordFacts records;      // the ruleset's `records` block (defaults when it has none)
 };
 
+// The bundled variants by the role a caller needs them in (the fuzz targets, the defaults):
+// the one place outside the rulesets that names them.
+inline constexpr const char* kStandard = "chess";      // the FIDE game, the default variant
+inline constexpr const char* kReserve = "chessembly";  // placements from a reserve
+inline constexpr const char* kGrid = "chessme";        // the unbounded grid and its text
+
 // The variant commands use when none is named.
 std::string default_variant();
 
