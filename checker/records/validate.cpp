@@ -130,6 +130,24 @@ const RecordEngine& EngineCache::get(const std::string& path,
   return *cache_.emplace(key, std::move(re)).first->second;
 }
 
+std::string EngineCache::ruleset_named(const std::string& variant_tag) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = named_.find(variant_tag);
+  if (it != named_.end()) return it->second;
+  auto known = registry::by_record_name(variant_tag, rulesets_);
+  return named_[variant_tag] = known ? known->ruleset.string() : "";
+}
+
+const std::vector<lang::RecordTagMap>& EngineCache::tag_maps(const std::string& ruleset_path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& slot = tag_maps_[ruleset_path];
+  if (!slot) {
+    slot = std::make_unique<std::vector<lang::RecordTagMap>>();
+    if (auto facts = registry::facts_of(ruleset_path)) *slot = facts->records.tags;
+  }
+  return *slot;
+}
+
 namespace {
 
 std::string lower(std::string s) {
@@ -646,15 +664,14 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     path = rp.string();
   } else {
     // The bundled ruleset whose name or `records { name ... }` the tag gives.
-    auto known = registry::by_record_name(vtag ? vtag->value : "", cache_.rulesets_dir());
-    if (!known) {
+    path = cache_.ruleset_named(vtag ? vtag->value : "");
+    if (path.empty()) {
       fail_at(
           vtag->line, vtag->value_column, 0, vtag->value, "unknown-variant",
           "unknown variant `" + vtag->value + "` (no bundled ruleset of that name; use [Rules \"FILE\"])");
       syntax_first();
       return;
     }
-    path = known->ruleset.string();
   }
   std::error_code ec;
   if (!rtag || !fs::is_regular_file(path, ec)) {
@@ -666,8 +683,7 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     }
   }
   // The tags the ruleset's `records` block maps to options or to the seeded start.
-  std::vector<lang::RecordTagMap> tag_maps;
-  if (auto facts = registry::facts_of(path)) tag_maps = facts->records.tags;
+  const std::vector<lang::RecordTagMap>& tag_maps = cache_.tag_maps(path);
   std::map<std::string, std::string> opts;
   std::string seed, start_n;
   bool dice_seed = false;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
+#include "arbiter/lang/model.hpp"
 #include "pgn.hpp"
 
 namespace arb::records {
@@ -59,11 +60,18 @@ class EngineCache {
   explicit EngineCache(std::string rulesets) : rulesets_(std::move(rulesets)) {}
   const RecordEngine& get(const std::string& ruleset_path, const std::map<std::string, std::string>& options);
   const std::string& rulesets_dir() const { return rulesets_; }
+  // The bundled ruleset a [Variant] tag names ("" for none), by the rulesets' `records`
+  // blocks; and the tag map a ruleset file states (empty when it does not load). Both read
+  // once per value and process.
+  std::string ruleset_named(const std::string& variant_tag);
+  const std::vector<lang::RecordTagMap>& tag_maps(const std::string& ruleset_path);
 
  private:
   std::string rulesets_;
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<RecordEngine>> cache_;
+  std::map<std::string, std::string> named_;
+  std::map<std::string, std::unique_ptr<std::vector<lang::RecordTagMap>>> tag_maps_;
 };
 
 // Validates games; one per thread. Keeps a clone of each engine it has used.
