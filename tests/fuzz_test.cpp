@@ -388,11 +388,26 @@ const std::vector<VariantMutants>& mutation_table() {
 }
 
 // Constructs that state no behaviour of their own: metadata, containers whose contents
-// are constructs, and the expectations a ruleset states about itself.
+// are constructs, the expectations a ruleset states about itself, and what it states
+// about its game records (read by the record validator, no move changes).
 bool container_or_metadata(ConstructId id) {
-  static const std::set<ConstructId> ids = {Ruleset,     Title,        Piece,       Turn,
-                                            Placement,   Legal,        End,         Expect,
-                                            ExpectPerft, ExpectStatus, ExpectLegal, ExpectIllegal};
+  static const std::set<ConstructId> ids = {Ruleset,
+                                            Title,
+                                            Piece,
+                                            Turn,
+                                            Placement,
+                                            Legal,
+                                            End,
+                                            Expect,
+                                            ExpectPerft,
+                                            ExpectStatus,
+                                            ExpectLegal,
+                                            ExpectIllegal,
+                                            Records,
+                                            RecordName,
+                                            RecordTag,
+                                            RecordPlacementNotation,
+                                            RecordAgreementDraws};
   return ids.count(id) > 0;
 }
 
