@@ -6,13 +6,16 @@
 //   unreadable        an action text that is no notation of any action
 //   ambiguous         SAN that several legal actions match
 //   no-piece          no own piece of that type (on that file/rank/square)
-//   no-piece-reaches  own pieces of that type exist, none can reach the square
+//   no-piece-reaches  own pieces of that type exist, no pseudo-legal action of them reaches
 //   occupied          the destination holds an own piece / a placement onto a piece
-//   king-in-check     the action would leave (or put) the own king in check
+//   king-in-check     a pseudo-legal action (Engine::pseudo_legal_actions) that is not legal:
+//                     it leaves (or puts) the own royal piece attacked
 //   castling          castling that is not allowed
 //   promotion         a promotion missing, not allowed, or to the wrong piece
-//   placement-outside-half, not-in-reserve, king-first, kings-adjacent   (placements)
-//   adjacency         ChessMe: a non-capturing move must end next to another piece
+//   placement-outside-half, not-in-reserve, king-first, kings-adjacent   (placements, from
+//                     the squares and pieces the engine places and the ruleset's royals-apart)
+//   adjacency         `move-condition non-capture adjacent-to any`: the destination touches
+//                     no other piece
 //   card              No Stress Chess: the card is not in the hand or does not allow it
 //   step              a later step of a multi-step turn (a ChessMe placement, a Chess 2
 //                     king-turn) is not legal after the first

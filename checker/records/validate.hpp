@@ -33,8 +33,8 @@ struct GameReport {
 };
 
 // The engine that plays a record's game: the compiled generator when the ruleset compiles
-// to one, otherwise the variant's reference engine (No Stress Chess and Chess 2 today).
-// When those rulesets compile, the same call returns the compiled generator.
+// to one, otherwise the variant's reference engine; with the facts of its ruleset (the
+// `records` block, the pieces' names, the royal pieces) that the explanations read.
 struct RecordEngine {
   std::unique_ptr<Engine> engine;  // nullptr with `error` set
   std::string error;
