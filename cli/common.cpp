@@ -167,13 +167,22 @@ Loaded load_engine(const Common& c) {
     position = "start:" + c.seed;
     // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
     // seed, each engine running its own procedure (the same die; README, Chess 2).
-    const bool dice = l.compiled.program ? l.compiled.program->chess960_setup
-                                         : arb::registry::reference_dice_start(l.variant, 0).has_value();
+    // Whether the ruleset starts from a dice-picked Chess960 rank: the compiled program, the
+    // loaded model, or the registry's reading of the bundled ruleset says it.
+    bool dice = false;
+    if (l.compiled.program) {
+      dice = l.compiled.program->chess960_setup;
+    } else if (l.compiled.model) {
+      dice = l.compiled.model->setup_kind == arb::lang::SetupKind::Chess960;
+    } else if (auto known = arb::registry::find(l.variant)) {
+      dice = known->dice_start;
+    }
     if (dice) {
       const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
-      const int n = l.compiled.program ? arb::lang::chess960_dice_start(seed)
-                                       : *arb::registry::reference_dice_start(l.variant, seed);
-      position = "start:" + std::to_string(n);
+      std::optional<int> n = l.compiled.program ? std::optional<int>(arb::lang::chess960_dice_start(seed))
+                                                : arb::registry::reference_dice_start(l.variant, seed);
+      if (!n) throw UsageError("--seed: the reference engine of `" + l.variant + "` has no dice start");
+      position = "start:" + std::to_string(*n);
     }
   }
   if (position.empty() && c.engine != "compiled") position = "start";

@@ -69,6 +69,9 @@ std::string wrap(const ConstructDef& def, const std::string& stmt, int& line) {
     case Scope::Deck:
       line = 3;
       return head + "deck shared {\n" + stmt + "\n}\n";
+    case Scope::Records:
+      line = 3;
+      return head + "records {\n" + stmt + "\n}\n";
     default:
       line = 0;
       return "";
@@ -355,4 +358,44 @@ TEST(Constructs, CardStatementsAreLocatedErrors) {
                         x.loc.col == c.col && x.message.find(c.part) != std::string::npos && !x.hint.empty());
     EXPECT_TRUE(found) << c.text << d.render();
   }
+}
+
+// The `records` block: its statements reach the model typed, names are not inherited from
+// the parent, and a bad statement is an error at its line:col.
+TEST(Constructs, RecordsBlockReachesTheModel) {
+  auto l = load(scratch().write("rec.rules", R"(ruleset rec extends chess
+option army = one "an option a tag sets" one-of one two
+records {
+  name "Rec Chess" "rec-chess"
+  placement-notation piece-first
+  agreement-draws no
+  tag Army -> army "1" = one "2" = two
+  tag Seed -> seed
+}
+)"));
+  ASSERT_NE(l->model, nullptr) << l->diags.render();
+  const auto& rf = l->model->records;
+  EXPECT_EQ(rf.names, (std::vector<std::string>{"Rec Chess", "rec-chess"}));
+  EXPECT_EQ(rf.names_of, "rec");
+  EXPECT_TRUE(rf.piece_first);
+  EXPECT_FALSE(rf.agreement_draws);
+  ASSERT_EQ(rf.tags.size(), 2u);
+  EXPECT_EQ(rf.tags[0].tag, "Army");
+  EXPECT_EQ(rf.tags[0].target, "army");
+  EXPECT_EQ(rf.tags[0].values,
+            (std::vector<std::pair<std::string, std::string>>{{"1", "one"}, {"2", "two"}}));
+  EXPECT_EQ(rf.tags[1].target, "seed");
+  // A child without a block of its own inherits the parent's facts, not its names' owner.
+  auto child = load(scratch().write("child.rules", "ruleset child extends chess\n"));
+  ASSERT_NE(child->model, nullptr);
+  EXPECT_TRUE(child->model->records.agreement_draws);
+  EXPECT_EQ(child->model->records.names_of, "chess");
+  // Errors at their place, with a hint.
+  auto bad =
+      load(scratch().write("bad.rules", "ruleset bad extends chess\nrecords {\n  tag Level -> nosuch\n}\n"));
+  EXPECT_EQ(bad->model, nullptr);
+  EXPECT_TRUE(has_error_at(bad->diags, 3, 16, "no option")) << bad->diags.render();
+  auto bad2 = load(scratch().write("bad2.rules", "ruleset bad extends chess\nrecords {\n  names \"x\"\n}\n"));
+  EXPECT_EQ(bad2->model, nullptr);
+  EXPECT_FALSE(bad2->diags.render().find("3:3") == std::string::npos) << bad2->diags.render();
 }

@@ -287,7 +287,10 @@ TEST(DesignerValidate, RecordsAreJudgedByTheDesignersRules) {
                                "[Result \"*\"]\n\n1. Kd3 *\n");
   auto check = run_arbiter({"validate", "--rules", km, into});
   EXPECT_EQ(check.code, 1) << check;
-  EXPECT_NE(check.out.find("`Kd3`: the king would move into check [king-in-check]"), std::string::npos)
+  EXPECT_NE(
+      check.out.find(
+          "`Kd3`: it leaves the royal piece attacked (the king would stand attacked on d3) [king-in-check]"),
+      std::string::npos)
       << check;
   // A ruleset that does not exist is unusable input.
   auto missing = run_arbiter({"validate", "--rules", dir.path() + "/none.rules", good});

@@ -364,8 +364,9 @@ const std::vector<VariantMutants>& mutation_table() {
             "\n", PromoteByExchange},
            {"start shuffle seed 2", "option seed = 1", "option seed = 2", Option},
            {"three pawns in the pile", "pile Q R*2 B*2 N*2 P*4", "pile Q R*2 B*2 N*2 P*3", Pile},
-           // The grid runs any hand (issue 23): these two now show at the start.
-           {"two tiles drawn at the start", "hand size 3 draw 3", "hand size 3 draw 2", Hand},
+           // The grid runs any hand (issue 23): a hand of four shows at the start; a first deal
+           // smaller than the hand is refused (the hand would never fill).
+           {"two tiles drawn at the start", "hand size 3 draw 3", "hand size 3 draw 2", Hand, kRefused},
            {"a hand of four", "hand size 3 draw 3", "hand size 4 draw 4", Hand},
            {"no placement phase", "  phase place optional\n  phase draw after place\n", "", PhasePlace},
            // The ruleset's own expectation names `chessme-draw`: a status the mutant cannot
@@ -391,11 +392,26 @@ const std::vector<VariantMutants>& mutation_table() {
 }
 
 // Constructs that state no behaviour of their own: metadata, containers whose contents
-// are constructs, and the expectations a ruleset states about itself.
+// are constructs, the expectations a ruleset states about itself, and what it states
+// about its game records (read by the record validator, no move changes).
 bool container_or_metadata(ConstructId id) {
-  static const std::set<ConstructId> ids = {Ruleset,     Title,        Piece,       Turn,
-                                            Placement,   Legal,        End,         Expect,
-                                            ExpectPerft, ExpectStatus, ExpectLegal, ExpectIllegal};
+  static const std::set<ConstructId> ids = {Ruleset,
+                                            Title,
+                                            Piece,
+                                            Turn,
+                                            Placement,
+                                            Legal,
+                                            End,
+                                            Expect,
+                                            ExpectPerft,
+                                            ExpectStatus,
+                                            ExpectLegal,
+                                            ExpectIllegal,
+                                            Records,
+                                            RecordName,
+                                            RecordTag,
+                                            RecordPlacementNotation,
+                                            RecordAgreementDraws};
   return ids.count(id) > 0;
 }
 

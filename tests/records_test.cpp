@@ -4,12 +4,14 @@
 // the command's exit codes, JSON, JUnit, --jobs and --shard (with GNU parallel).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "arbiter/lang/compile.hpp"
 #include "process.hpp"
 #include "run.hpp"
 
@@ -120,7 +122,7 @@ TEST(Records, BrokenRecordsGiveTheirDiagnostic) {
       {"chessembly", {"no-piece", "unreadable", "result-mismatch", "wrong-result", "game-over"}},
       {"chessme",
        {"step", "adjacency", "king-in-check", "no-piece", "no-piece-reaches", "false-mate", "wrong-result",
-        "unfinished-marked", "illegal", "bad-position", "unreadable"}},
+        "unfinished-marked", "bad-position", "unreadable"}},
       {"capablanca",
        {"castling", "king-in-check", "ambiguous", "promotion", "no-piece-reaches", "occupied",
         "unfinished-marked", "false-mate"}},
@@ -330,4 +332,153 @@ TEST(RecordsCli, GnuParallelRecipe) {
   for (std::string l; std::getline(in, l);) got.push_back(l);
   EXPECT_EQ(got.size(), 200u);
   EXPECT_EQ(got, lines);
+}
+
+namespace {
+
+// A designer's variant in a folder of its own (its parent chess.rules beside it): Knightmate,
+// whose royal K moves as a knight and whose non-royal mann M moves as a king.
+std::string knightmate_dir() {
+  fs::path dir = fs::temp_directory_path() / ("arbiter-records-km-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(source_dir() / "rulesets" / "chess.rules", dir / "chess.rules",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "knightmate.rules", std::ios::binary) << R"(ruleset knightmate extends chess
+title "Knightmate"
+piece king K {
+  betza "N"
+  royal
+}
+piece mann M { betza "K" }
+setup "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1"
+records {
+  name "Knightmate"
+  agreement-draws no
+}
+)";
+  return dir.string();
+}
+
+std::vector<GameReport> validate_in(const std::string& dir, const std::string& pgn) {
+  EngineCache cache((source_dir() / "rulesets").string());
+  Validator val(cache);
+  ParsedGame g;
+  parse_game(pgn, 1, g);
+  GameReport r;
+  r.game = 1;
+  val.validate(g, dir, r);
+  return {r};
+}
+
+}  // namespace
+
+// The explanations come from the engine's actions, so they are right for a designer's
+// pieces: the validator has no movement tables of its own.
+TEST(Records, DesignerVariantFaultsAreExplainedByItsEngine) {
+  const std::string dir = knightmate_dir();
+  const std::string head = "[Rules \"knightmate.rules\"]\n";
+  // A legal game: the royal knight, the mann, castling.
+  auto ok = validate_in(dir, head + "\n1. c3 c6 2. Mc2 Mc7 3. Kd3 Kd6 *\n");
+  EXPECT_TRUE(ok[0].valid) << report_text("knightmate", ok[0]);
+  EXPECT_EQ(ok[0].variant, "knightmate");
+  EXPECT_EQ(ok[0].plies, 6);
+  auto castle =
+      validate_in(dir, head + "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/r7/8/R3K2R w KQ - 0 1\"]\n\n1. O-O *\n");
+  EXPECT_TRUE(castle[0].valid) << report_text("knightmate", castle[0]);
+  // The royal knight onto a square the rook on a3 attacks.
+  auto r =
+      validate_in(dir, head + "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/r7/8/R3K2R w KQ - 0 1\"]\n\n1. Kd3 *\n");
+  EXPECT_FALSE(r[0].valid);
+  EXPECT_EQ(r[0].kind, "king-in-check") << r[0].reason;
+  EXPECT_NE(r[0].reason.find("leaves the royal piece attacked"), std::string::npos) << r[0].reason;
+  EXPECT_NE(r[0].reason.find("king would stand attacked on d3"), std::string::npos) << r[0].reason;
+  // A king step of the royal piece: it moves as a knight, nothing reaches.
+  r = validate_in(dir, head + "\n1. e4 e5 2. Ke2 *\n");
+  EXPECT_FALSE(r[0].valid);
+  EXPECT_EQ(r[0].ply, 3);
+  EXPECT_EQ(r[0].kind, "no-piece-reaches") << r[0].reason;
+  EXPECT_EQ(r[0].reason, "no king (e1) can reach e2");
+  // The mann moves as a king: b3 is two squares from b1 and g1 is far.
+  r = validate_in(dir, head + "\n1. Mb3 *\n");
+  EXPECT_FALSE(r[0].valid);
+  EXPECT_EQ(r[0].kind, "no-piece-reaches") << r[0].reason;
+  EXPECT_EQ(r[0].reason, "no mann can reach b3");
+  // A chess knight move in a game without knights.
+  r = validate_in(dir, head + "\n1. Nf3 *\n");
+  EXPECT_EQ(r[0].kind, "no-piece") << r[0].reason;
+  // A pinned mann: the explanation names it.
+  r = validate_in(dir, head + "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/r2MK3 w - - 0 1\"]\n\n1. Mc2 *\n");
+  EXPECT_EQ(r[0].kind, "king-in-check") << r[0].reason;
+  EXPECT_NE(r[0].reason.find("the mann on d1 is pinned"), std::string::npos) << r[0].reason;
+  // `agreement-draws no` in its records block: an agreed draw is refused.
+  r = validate_in(dir, head + "\n1. e4 e5 1/2-1/2\n");
+  EXPECT_EQ(r[0].kind, "impossible-draw") << r[0].reason;
+  fs::remove_all(dir);
+}
+
+// [Variant] names come from the rulesets' `records { name ... }`, option tags from their
+// `tag` statements.
+TEST(Records, VariantNamesAndTagsComeFromTheRulesets) {
+  for (const char* name : {"Chess 2", "chess 2: the sequel", "  CHESS 2 "}) {
+    auto r = validate_text(std::string("[Variant \"") + name + "\"]\n[WhiteArmy \"Reaper\"]\n\n1. e4 e5 *\n");
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_TRUE(r[0].valid) << name << ": " << report_text("", r[0]);
+    EXPECT_EQ(r[0].variant, "chess2") << name;
+  }
+  // The army tag reaches the option: a bad army is a bad option at the tag.
+  auto bad = validate_text("[Variant \"Chess 2\"]\n[WhiteArmy \"banana\"]\n\n1. e4 *\n");
+  EXPECT_EQ(bad[0].kind, "bad-option") << bad[0].reason;
+  EXPECT_EQ(bad[0].line, 2u);
+  // The reaper army has no queen: Qh5 is no move of it, but of the classic army.
+  auto reaper = validate_text("[Variant \"Chess 2\"]\n[WhiteArmy \"reaper\"]\n\n1. e4 e5 2. Qh5 *\n");
+  EXPECT_FALSE(reaper[0].valid);
+  auto classic = validate_text("[Variant \"Chess 2\"]\n\n1. e4 e5 2. Qh5 *\n");
+  EXPECT_TRUE(classic[0].valid) << report_text("", classic[0]);
+  for (const char* name : {"Chess 960", "chess-960", "Regular", "Standard", "From Position", ""}) {
+    auto r = validate_text(std::string("[Variant \"") + name + "\"]\n\n1. e4 e5 *\n");
+    EXPECT_TRUE(r[0].valid) << name << ": " << report_text("", r[0]);
+    EXPECT_EQ(r[0].variant, "chess") << name;
+  }
+  auto ns = validate_text("[Variant \"No Stress Chess\"]\n[Level \"4\"]\n[Seed \"3\"]\n\n*\n");
+  EXPECT_TRUE(ns[0].valid) << report_text("", ns[0]);
+  EXPECT_EQ(ns[0].variant, "nostress");
+  auto unknown = validate_text("[Variant \"Chess 3\"]\n\n1. e4 *\n");
+  EXPECT_EQ(unknown[0].kind, "unknown-variant");
+}
+
+// Engine::pseudo_legal_actions of the compiled generators (bitboard and grid): every legal
+// action, plus those that only royal safety forbids.
+TEST(Records, PseudoLegalActionsAddOnlyWhatRoyalSafetyForbids) {
+  struct Case {
+    const char* variant;
+    const char* position;
+    size_t legal, pseudo;
+  };
+  // A knight pinned against its king (6 knight moves added); a king in check by a rook on
+  // its file (the king's steps along it and the other pieces' moves that do not parry).
+  for (const Case& c : {Case{"chess", "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", 4, 10},
+                        Case{"chess", "4k3/8/8/8/8/8/8/R3K2r w Q - 0 1", 3, 5 + 10},
+                        Case{"chessme", "ke8,rc8,Kc1,Ra1 w -/- -/- -/- 1", 0, 0}}) {
+    arb::lang::Diagnostics d;
+    auto compiled = arb::lang::compile_file(
+        (source_dir() / "rulesets" / (std::string(c.variant) + ".rules")).string(), {}, d);
+    ASSERT_TRUE(compiled.program) << d.render();
+    auto e = arb::lang::make_compiled_engine(compiled.program);
+    e->set_position(c.position);
+    std::vector<arb::Action> legal, pseudo;
+    e->legal_actions(legal);
+    e->pseudo_legal_actions(pseudo);
+    for (const auto& a : legal)
+      EXPECT_NE(std::find(pseudo.begin(), pseudo.end(), a), pseudo.end()) << c.position;
+    if (c.pseudo) {
+      EXPECT_EQ(legal.size(), c.legal) << c.position;
+      EXPECT_EQ(pseudo.size(), c.pseudo) << c.position;
+    } else {
+      EXPECT_GT(pseudo.size(), legal.size()) << c.position;
+    }
+    // The position is untouched and legal_actions() unchanged after the call.
+    std::vector<arb::Action> again;
+    e->legal_actions(again);
+    EXPECT_EQ(again.size(), legal.size());
+  }
 }

@@ -83,15 +83,13 @@ int main(int argc, char** argv) {
       usage("bad number for " + a);
     }
   }
-  auto found = registry::find(variant);
-  if (!found) usage("unknown variant `" + variant + "` (bundled: " + registry::names() + ")");
-  std::filesystem::path rules = found->ruleset;
+  auto known = registry::find(variant);
+  if (!known) usage("unknown variant " + variant + " (bundled: " + registry::names() + ")");
+  std::filesystem::path rules = known->ruleset;
   records::RecordEngine re = records::make_record_engine(rules.string(), options);
   if (!re.engine) usage(re.error);
   Engine& e = *re.engine;
   std::mt19937_64 rng(seed);
-  // SAN is unique in every position of every ruleset (designer_test's property), so the
-  // SAN of the chosen action is written as it is.
   std::vector<Action> legal;
   for (uint64_t g = 0; g < games; ++g) {
     std::string start = re.start;
@@ -151,6 +149,19 @@ int main(int argc, char** argv) {
         text = uci(e.describe(pick), e.chess960());
       } else {
         text = san(e, pick, re.placement_p);
+        // SAN is checked for uniqueness (a Chess 2 king-turn's SAN may be ambiguous: then
+        // the canonical form is written).
+        {
+          std::string bare = text;
+          while (!bare.empty() && (bare.back() == '+' || bare.back() == '#')) bare.pop_back();
+          int same = 0;
+          for (const auto& a : legal) {
+            std::string o = san(e, a, re.placement_p);
+            while (!o.empty() && (o.back() == '+' || o.back() == '#')) o.pop_back();
+            if (o == bare) ++same;
+          }
+          if (same > 1) text = uci(e.describe(pick), e.chess960());
+        }
       }
       moves.push_back(text);
       e.apply(pick);
@@ -162,13 +173,10 @@ int main(int argc, char** argv) {
         << (first_round + g) << "\"]\n[White \"random\"]\n[Black \"random\"]\n[Result \"" << result
         << "\"]\n";
     if (variant != registry::default_variant()) std::cout << "[Variant \"" << variant << "\"]\n";
-    for (const auto& [k, v] : options) {
-      std::string tag = k == "white-army"   ? "WhiteArmy"
-                        : k == "black-army" ? "BlackArmy"
-                        : k == "level"      ? "Level"
-                                            : "";
-      if (!tag.empty()) std::cout << "[" << tag << " \"" << v << "\"]\n";
-    }
+    // Each option through the tag the ruleset's `records` block maps to it.
+    for (const auto& [k, v] : options)
+      for (const auto& t : known->records.tags)
+        if (t.target == k) std::cout << "[" << t.tag << " \"" << v << "\"]\n";
     if (seed_start >= 0) std::cout << "[Seed \"" << (seed_start + static_cast<int64_t>(g)) << "\"]\n";
     if (fault_ply) std::cout << "[FaultPly \"" << fault_ply << "\"]\n";
     if (!st.reason.empty() && !fault_ply) std::cout << "[Termination \"" << st.reason << "\"]\n";

@@ -6,13 +6,16 @@
 //   unreadable        an action text that is no notation of any action
 //   ambiguous         SAN that several legal actions match
 //   no-piece          no own piece of that type (on that file/rank/square)
-//   no-piece-reaches  own pieces of that type exist, none can reach the square
+//   no-piece-reaches  own pieces of that type exist, no pseudo-legal action of them reaches
 //   occupied          the destination holds an own piece / a placement onto a piece
-//   king-in-check     the action would leave (or put) the own king in check
+//   king-in-check     a pseudo-legal action (Engine::pseudo_legal_actions) that is not legal:
+//                     it leaves (or puts) the own royal piece attacked
 //   castling          castling that is not allowed
 //   promotion         a promotion missing, not allowed, or to the wrong piece
-//   placement-outside-half, not-in-reserve, king-first, kings-adjacent   (placements)
-//   adjacency         ChessMe: a non-capturing move must end next to another piece
+//   placement-outside-half, not-in-reserve, king-first, kings-adjacent   (placements, from
+//                     the squares and pieces the engine places and the ruleset's royals-apart)
+//   adjacency         `move-condition non-capture adjacent-to any`: the destination touches
+//                     no other piece
 //   card              No Stress Chess: the card is not in the hand or does not allow it
 //   step              a later step of a multi-step turn (a ChessMe placement, a Chess 2
 //                     king-turn) is not legal after the first
@@ -37,10 +40,33 @@
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
 #include "reference.hpp"
+#include "registry/variants.hpp"
 
 namespace arb::records {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The facts the explanations read from the ruleset's model.
+void take_facts(RecordEngine& r, const lang::Model& m) {
+  r.placement_p = m.records.piece_first;
+  r.agreement_draws = m.records.agreement_draws;
+  r.dice_start = m.setup_kind == lang::SetupKind::Chess960;
+  for (const lang::PieceDef& p : m.pieces) {
+    r.piece_names[p.letter] = p.name;
+    if (p.royal) r.royals.push_back(p.letter);
+  }
+  r.royals_apart = m.royals_apart;
+  r.adjacency_rule = m.adjacency_rule;
+}
+
+}  // namespace
+
+std::string RecordEngine::name(char letter) const {
+  auto it = piece_names.find(static_cast<char>(std::toupper(static_cast<unsigned char>(letter))));
+  return it == piece_names.end() ? std::string("piece ") + letter : it->second;
+}
 
 RecordEngine make_record_engine(const std::string& path, const std::map<std::string, std::string>& options) {
   RecordEngine r;
@@ -55,23 +81,25 @@ RecordEngine make_record_engine(const std::string& path, const std::map<std::str
   if (c.program) {
     r.engine = lang::make_compiled_engine(c.program);
     r.variant = c.model->name;
+    take_facts(r, *c.model);
   } else {
     // Not executable by the compiled generator (yet): the reference engine of the variant
     // the ruleset declares.
-    std::string name;
-    if (c.model) {
-      name = c.model->name;
-    } else {
+    std::unique_ptr<lang::Model> loaded;
+    const lang::Model* m = c.model.get();
+    if (!m) {
       lang::Diagnostics d2;
       std::vector<std::unique_ptr<lang::Source>> sources;
-      auto m = lang::load_ruleset(path, {}, d2, sources);
-      if (!m) {
+      loaded = lang::load_ruleset(path, {}, d2, sources);
+      if (!loaded) {
         r.error = path + ": the ruleset does not load (" + std::to_string(d2.error_count()) + " error(s))";
         return r;
       }
-      name = m->name;
+      m = loaded.get();
     }
+    const std::string name = m->name;
     r.variant = name;
+    take_facts(r, *m);
     try {
       r.engine = ref::make_reference_engine(name, options);
     } catch (const std::invalid_argument& ex) {
@@ -91,8 +119,6 @@ RecordEngine make_record_engine(const std::string& path, const std::map<std::str
     }
   }
   r.start = r.engine->position();
-  r.placement_p = r.variant == "chessembly";
-  r.agreement_draws = r.variant != "chess2" && r.variant != "nostress";
   return r;
 }
 
@@ -107,6 +133,24 @@ const RecordEngine& EngineCache::get(const std::string& path,
   return *cache_.emplace(key, std::move(re)).first->second;
 }
 
+std::string EngineCache::ruleset_named(const std::string& variant_tag) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = named_.find(variant_tag);
+  if (it != named_.end()) return it->second;
+  auto known = registry::by_record_name(variant_tag, rulesets_);
+  return named_[variant_tag] = known ? known->ruleset.string() : "";
+}
+
+const std::vector<lang::RecordTagMap>& EngineCache::tag_maps(const std::string& ruleset_path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& slot = tag_maps_[ruleset_path];
+  if (!slot) {
+    slot = std::make_unique<std::vector<lang::RecordTagMap>>();
+    if (auto facts = registry::facts_of(ruleset_path)) *slot = facts->records.tags;
+  }
+  return *slot;
+}
+
 namespace {
 
 std::string lower(std::string s) {
@@ -116,21 +160,6 @@ std::string lower(std::string s) {
 std::string trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-// The bundled ruleset a Variant tag names ("" when the tag is absent: chess).
-std::string variant_file_name(std::string v) {
-  v = lower(trim(v));
-  if (v.empty() || v == "standard" || v == "chess" || v == "chess960" || v == "fischerandom" ||
-      v == "from position" || v == "fromposition" || v == "normal")
-    return "chess";
-  if (v == "no stress chess" || v == "no-stress-chess" || v == "no stress" || v == "nostress")
-    return "nostress";
-  if (v == "chess 2" || v == "chess2" || v == "chess 2: the sequel") return "chess2";
-  if (v == "capablanca chess" || v == "capablanca") return "capablanca";
-  if (v == "chessme" || v == "chess me") return "chessme";
-  if (v == "chessembly") return "chessembly";
-  return v;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -171,7 +200,7 @@ struct BoardView {
   }
 };
 
-BoardView read_board(const std::string& pos, const std::string& variant) {
+BoardView read_board(const std::string& pos) {
   BoardView b;
   std::vector<std::string> f;
   size_t i = 0;
@@ -186,7 +215,9 @@ BoardView read_board(const std::string& pos, const std::string& variant) {
     if (x.rfind("whand:", 0) == 0) b.whand = x.substr(6);
     if (x.rfind("bhand:", 0) == 0) b.bhand = x.substr(6);
   }
-  if (variant == "chessme") {
+  // A board without ranks (no `/`): a list of pieces on squares, `Ke1,Pa2,...` (the
+  // unbounded grid's text).
+  if (f[0].find('/') == std::string::npos) {
     std::string_view l = f[0];
     size_t p = 0;
     while (p < l.size()) {
@@ -245,120 +276,6 @@ char upper(char c) {
   return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
 }
 
-std::string piece_name(char p, const std::string& variant) {
-  p = upper(p);
-  if (variant == "chess2") {
-    switch (p) {
-      case 'M':
-        return "nemesis";
-      case 'L':
-        return "nemesis pawn";
-      case 'O':
-        return "empowered queen";
-      case 'X':
-        return "empowered bishop";
-      case 'Y':
-        return "empowered knight";
-      case 'Z':
-        return "empowered rook";
-      case 'A':
-        return "reaper";
-      case 'G':
-        return "ghost";
-      case 'W':
-        return "warrior king";
-      case 'E':
-        return "elephant";
-      case 'H':
-        return "wild horse";
-      case 'T':
-        return "tiger";
-      case 'J':
-        return "jungle queen";
-      default:
-        break;
-    }
-  }
-  switch (p) {
-    case 'K':
-      return "king";
-    case 'Q':
-      return "queen";
-    case 'R':
-      return "rook";
-    case 'B':
-      return "bishop";
-    case 'N':
-      return "knight";
-    case 'P':
-      return "pawn";
-    case 'A':
-      return "archbishop";
-    case 'C':
-      return "chancellor";
-    default:
-      return std::string("piece ") + p;
-  }
-}
-
-// Whether the piece on `from` could move to `to` by its movement alone (path clear,
-// destination empty or enemy), before king safety: for the chess pieces (and Capablanca's
-// archbishop and chancellor). nullopt for a piece whose movement this does not know.
-std::optional<bool> reaches(const BoardView& b, Coord from, Coord to, char piece,
-                            const std::string& variant) {
-  char up = upper(piece);
-  bool white = is_upper(piece);
-  char target = b.at(to);
-  if (target && is_upper(target) == white) return false;
-  int dx = to.x - from.x, dy = to.y - from.y;
-  auto knight = [&] {
-    return (std::abs(dx) == 1 && std::abs(dy) == 2) || (std::abs(dx) == 2 && std::abs(dy) == 1);
-  };
-  auto slide = [&](bool diag, bool ortho) {
-    bool d = std::abs(dx) == std::abs(dy) && dx != 0;
-    bool o = (dx == 0) != (dy == 0);
-    if (!((diag && d) || (ortho && o))) return false;
-    int sx = (dx > 0) - (dx < 0), sy = (dy > 0) - (dy < 0);
-    for (Coord c{from.x + sx, from.y + sy}; c != to; c = Coord{c.x + sx, c.y + sy})
-      if (b.at(c)) return false;
-    return true;
-  };
-  bool capable = variant == "capablanca";
-  switch (up) {
-    case 'N':
-      return knight();
-    case 'B':
-      return slide(true, false);
-    case 'R':
-      return slide(false, true);
-    case 'Q':
-      return slide(true, true);
-    case 'K':
-      return std::max(std::abs(dx), std::abs(dy)) == 1;
-    case 'A':
-      if (!capable) return std::nullopt;
-      return knight() || slide(true, false);
-    case 'C':
-      if (!capable) return std::nullopt;
-      return knight() || slide(false, true);
-    case 'P': {
-      int dir = white ? 1 : -1;
-      if (dx == 0) {
-        if (target) return false;
-        if (dy == dir) return true;
-        bool two_from = variant == "chessembly" ? (white ? from.y <= 2 : from.y >= 7)
-                                                : (white ? from.y == 2 : from.y == 7);
-        if (variant == "chessme") return false;
-        return dy == 2 * dir && two_from && !b.at(Coord{from.x, from.y + dir});
-      }
-      if (std::abs(dx) != 1 || dy != dir) return false;
-      return target != 0 || (b.ep && *b.ep == to);
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
 std::string side_name(Color c) {
   return c == Color::White ? "White" : "Black";
 }
@@ -407,7 +324,6 @@ std::vector<std::string> nearest(Ctx& c, const std::vector<StepPat>& pats, size_
 // Why no legal action matches: sets r.kind, r.reason and r.alternatives.
 void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
   Engine& e = c.e;
-  const std::string& variant = c.proto.variant;
   Color side = e.side_to_move();
   std::vector<size_t> all(c.legal.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -446,7 +362,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
   }
   const StepPat& p = pats[0];
   r.alternatives = nearest(c, pats, 0, all);
-  BoardView b = read_board(e.position(), variant);
+  BoardView b = read_board(e.position());
   // Cards (No Stress Chess).
   if (p.card) {
     bool any_with_card = false;
@@ -473,8 +389,66 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       r.reason = std::string("the card ") + p.card + " allows no action here (it cannot be played)";
       return;
     }
+    // The card's legal actions move other piece types than the one written.
+    if (p.kind == StepKind::Move && p.castle == Castle::None) {
+      const char mover = p.piece ? p.piece : p.full ? 0 : 'P';
+      bool moves_it = false;
+      std::string moved;
+      for (const auto& info : c.infos) {
+        if (info.steps.empty() || info.steps[0].card != p.card || info.steps[0].kind != StepKind::Move)
+          continue;
+        const char pc = info.steps[0].piece;
+        if (!mover || pc == mover) moves_it = true;
+        if (moved.find(pc) == std::string::npos) moved.push_back(pc);
+      }
+      if (!moves_it && !moved.empty()) {
+        std::string names;
+        for (char pc : moved) names += (names.empty() ? "" : ", ") + c.proto.name(pc);
+        r.kind = "card";
+        r.reason = std::string("the card ") + p.card + " does not move a " + c.proto.name(mover) +
+                   " (here it moves: " + names + ")";
+        return;
+      }
+    }
   }
-  Status now = e.status();
+  const Status now = e.status();
+  const RecordEngine& re = c.proto;
+  // The engine's pseudo-legal actions: the movement rules obeyed, royal safety not tested.
+  // What one of them allows and no legal action does leaves the royal piece attacked.
+  std::vector<Action> pseudo;
+  e.pseudo_legal_actions(pseudo);
+  std::vector<ActionInfo> pinfo(pseudo.size());
+  for (size_t i = 0; i < pseudo.size(); ++i) pinfo[i] = e.describe(pseudo[i]);
+  auto is_royal = [&](char letter) { return re.royals.find(upper(letter)) != std::string::npos; };
+  // Explains a pseudo-legal action that is not legal.
+  auto attacked = [&](const ActionInfo& a) {
+    const Step& s = a.steps[0];
+    if (re.royals_apart && is_royal(s.piece)) {
+      for (const auto& [sq, pc] : b.sq)
+        if (is_royal(pc) && !owned_by(pc, side) &&
+            std::max(std::abs(sq.x - s.to.x), std::abs(sq.y - s.to.y)) <= 1) {
+          r.kind = "kings-adjacent";
+          r.reason = "the royal pieces may not stand adjacent (" + re.name(s.piece) + " on " +
+                     square_name(s.to) + ", the enemy's on " + square_name(sq) + ")";
+          return;
+        }
+    }
+    r.kind = "king-in-check";
+    std::string why;
+    if (now.in_check)
+      why = (re.royals.empty() ? std::string("the royal piece") : "the " + re.name(re.royals[0])) +
+            " is in check and this does not parry it";
+    else if (s.kind == StepKind::Move && is_royal(s.piece))
+      why = "the " + re.name(s.piece) + " would stand attacked on " + square_name(s.to);
+    else if (s.kind == StepKind::Move)
+      why = "the " + re.name(s.piece) + " on " + square_name(s.from) + " is pinned";
+    r.reason = "it leaves the royal piece attacked" + (why.empty() ? "" : " (" + why + ")");
+  };
+  auto pseudo_match = [&]() -> const ActionInfo* {
+    for (const ActionInfo& a : pinfo)
+      if (a.steps.size() == pats.size() && action_matches(pats, a, pats.size(), false)) return &a;
+    return nullptr;
+  };
   switch (p.kind) {
     case StepKind::Place: {
       char own = side == Color::White ? p.piece : static_cast<char>(std::tolower(p.piece));
@@ -483,47 +457,49 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
         r.reason = "placement onto " + square_name(p.to) + ", which is occupied";
         return;
       }
-      if (variant == "chessembly" && (side == Color::White ? p.to.y > 4 : p.to.y < 5)) {
-        r.kind = "placement-outside-half";
-        r.reason = "placement outside the own half (" + side_name(side) + " places on ranks " +
-                   (side == Color::White ? "1-4" : "5-8") + ")";
-        return;
-      }
       if (b.ok && !b.reserve.empty() && b.reserve.find(own) == std::string::npos) {
         r.kind = "not-in-reserve";
-        r.reason =
-            std::string("no ") + piece_name(p.piece, variant) + " left in " + side_name(side) + "'s reserve";
+        r.reason = "no " + re.name(p.piece) + " left in " + side_name(side) + "'s reserve";
         return;
       }
-      bool own_king = false;
-      Coord enemy_king{INT32_MIN, INT32_MIN};
-      for (const auto& [sq, pc] : b.sq) {
-        if (upper(pc) == 'K' && owned_by(pc, side)) own_king = true;
-        if (upper(pc) == 'K' && !owned_by(pc, side)) enemy_king = sq;
+      if (const ActionInfo* a = pseudo_match()) {
+        attacked(*a);
+        return;
       }
-      if (variant == "chessembly" && !own_king && p.piece != 'K') {
+      // Where the engine places this piece, and which pieces it places at all.
+      int lo = INT32_MAX, hi = INT32_MIN;
+      std::string placed;
+      for (const ActionInfo& a : pinfo) {
+        if (a.steps.empty() || a.steps[0].kind != StepKind::Place) continue;
+        const Step& st = a.steps[0];
+        if (placed.find(st.piece) == std::string::npos) placed.push_back(st.piece);
+        if (st.piece != p.piece) continue;
+        lo = std::min(lo, st.to.y);
+        hi = std::max(hi, st.to.y);
+      }
+      if (lo <= hi) {
+        r.kind = "placement-outside-half";
+        r.reason = "a " + re.name(p.piece) + " may not be placed on " + square_name(p.to) + " (" +
+                   side_name(side) + " places it on ranks " + std::to_string(lo) + "-" + std::to_string(hi) +
+                   ")";
+        return;
+      }
+      if (!placed.empty() && std::all_of(placed.begin(), placed.end(), is_royal)) {
         r.kind = "king-first";
-        r.reason = "the king must be placed first";
-        return;
-      }
-      if (p.piece == 'K' && enemy_king.x != INT32_MIN &&
-          std::max(std::abs(enemy_king.x - p.to.x), std::abs(enemy_king.y - p.to.y)) <= 1) {
-        r.kind = "kings-adjacent";
-        r.reason = "the kings may not stand adjacent";
-        return;
-      }
-      if (now.in_check) {
-        r.kind = "king-in-check";
-        r.reason = "the king is in check and this placement does not block it";
+        r.reason = "the " + re.name(placed[0]) + " must be placed first";
         return;
       }
       r.kind = "illegal";
-      r.reason = "no legal placement of a " + piece_name(p.piece, variant) + " on " + square_name(p.to);
+      r.reason = "no placement of a " + re.name(p.piece) + " is allowed now";
       return;
     }
     case StepKind::Move:
       break;
     default:
+      if (const ActionInfo* a = pseudo_match()) {
+        attacked(*a);
+        return;
+      }
       r.kind = "illegal";
       r.reason = "this action is not legal here";
       return;
@@ -555,7 +531,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     return;
   }
   char piece = p.piece ? p.piece : 'P';
-  std::string name = piece_name(piece, variant);
+  std::string name = re.name(piece);
   // Own pieces of that type that the text allows as the mover.
   std::vector<Coord> cands;
   bool any_of_type = false;
@@ -579,7 +555,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       char there = b.at(f);
       r.reason = there == 0 ? "there is no piece on " + square_name(f)
                  : owned_by(there, side)
-                     ? square_name(f) + " holds a " + piece_name(there, variant) + ", not a " + name
+                     ? square_name(f) + " holds a " + re.name(there) + ", not a " + name
                      : "the piece on " + square_name(f) + " is not " + side_name(side) + "'s";
     } else if (!any_of_type) {
       r.reason = side_name(side) + " has no " + name + " on the board";
@@ -591,14 +567,14 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     }
     return;
   }
-  if (p.full && !p.piece) piece = upper(b.at(cands[0]));
+  if (p.full && !p.piece) name = re.name(b.at(cands[0]));
   char target = b.at(p.to);
   if (target && owned_by(target, side)) {
     r.kind = "occupied";
     r.reason = square_name(p.to) + " is occupied by an own piece";
     return;
   }
-  // A legal action moving this piece type to that square, from elsewhere or promoting.
+  // A legal action moving one of these pieces to that square, with another promotion.
   for (size_t i : all) {
     const auto& st = c.infos[i].steps;
     if (st.empty() || st[0].kind != StepKind::Move || st[0].to != p.to || st[0].castle != Castle::None)
@@ -608,68 +584,29 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       r.reason = p.promo == 0 ? "the pawn must promote: name the piece (=Q, =R, ...)"
                  : st[0].promotion == 0
                      ? std::string("no promotion on ") + square_name(p.to)
-                     : std::string("a pawn cannot promote to ") + piece_name(p.promo, variant) + " here";
+                     : std::string("a pawn cannot promote to ") + re.name(p.promo) + " here";
       return;
     }
   }
-  // The move obeys movement but leaves the own royal piece attacked.
-  auto leaves_royal_attacked = [&] {
-    r.kind = "king-in-check";
-    if (now.in_check)
-      r.reason = "the king is in check and this move does not get it out of check";
-    else if (piece == 'K')
-      r.reason = "the king would move into check";
-    else
-      r.reason = "the move would leave the king in check (the " + name + " is pinned)";
-  };
-  // Movement from the engine, when it can tell: its actions that obey movement but may
-  // leave a royal piece attacked. Right for any piece set (a designer's royal knight).
-  std::vector<Action> pseudo;
-  if (e.pseudo_legal_actions(pseudo)) {
-    bool reach = false;
-    for (const Action& a : pseudo) {
-      const StepBrief s = e.brief(a);
-      if (s.kind == StepKind::Move && s.castle == Castle::None && s.to == p.to && s.piece == piece &&
-          std::find(cands.begin(), cands.end(), s.from) != cands.end())
-        reach = true;
-    }
-    if (!reach) {
-      r.kind = "no-piece-reaches";
-      r.reason = p.full
-                     ? "the " + name + " on " + square_name(cands[0]) + " cannot reach " + square_name(p.to)
-                     : "no " + name + (cands.size() > 1 ? "" : " (" + square_name(cands[0]) + ")") +
-                           " can reach " + square_name(p.to);
+  // The movement allows it, royal safety does not.
+  if (const ActionInfo* a = pseudo_match()) {
+    attacked(*a);
+    return;
+  }
+  for (const ActionInfo& a : pinfo) {
+    if (a.steps.empty()) continue;
+    const Step& st = a.steps[0];
+    if (st.kind == StepKind::Move && st.castle == Castle::None && st.to == p.to &&
+        std::find(cands.begin(), cands.end(), st.from) != cands.end()) {
+      attacked(a);
       return;
     }
-    leaves_royal_attacked();
-    return;
   }
-  std::optional<bool> any_reach = false;
-  for (Coord f : cands) {
-    auto rc = reaches(b, f, p.to, b.at(f), variant);
-    if (!rc) {
-      any_reach = std::nullopt;
-      break;
-    }
-    if (*rc) any_reach = true;
-  }
-  if (!any_reach) {
-    r.kind = "illegal";
-    r.reason = "no legal " + name + " move to " + square_name(p.to);
-    return;
-  }
-  if (!*any_reach) {
-    r.kind = "no-piece-reaches";
-    r.reason = "no " + name + (cands.size() > 1 || p.full ? "" : " (" + square_name(cands[0]) + ")") +
-               " can reach " + square_name(p.to);
-    if (p.full)
-      r.reason = "the " + name + " on " + square_name(cands[0]) + " cannot reach " + square_name(p.to);
-    return;
-  }
-  if (variant == "chessme" && !target) {
+  // `move-condition non-capture adjacent-to any`: the rule the destination breaks.
+  if (re.adjacency_rule && !target) {
     bool adjacent = false;
     for (const auto& [sq, pc] : b.sq) {
-      if (std::find(cands.begin(), cands.end(), sq) != cands.end() && cands.size() == 1) continue;
+      if (cands.size() == 1 && sq == cands[0]) continue;
       if (sq != p.to && std::max(std::abs(sq.x - p.to.x), std::abs(sq.y - p.to.y)) == 1) adjacent = true;
     }
     if (!adjacent) {
@@ -677,18 +614,13 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       r.reason = "a non-capturing move must end next to another piece";
       return;
     }
-    if (piece == 'K' && (side == Color::White ? p.to.y < cands[0].y : p.to.y > cands[0].y)) {
-      r.kind = "illegal";
-      r.reason = "the king moves without capturing only sideways or forward";
-      return;
-    }
   }
-  if (variant == "nostress" && b.castling == "-" && !now.in_check) {
-    r.kind = "card";
-    r.reason = "no card in the hand allows this move";
-    return;
-  }
-  leaves_royal_attacked();
+  r.kind = "no-piece-reaches";
+  if (p.full)
+    r.reason = "the " + name + " on " + square_name(cands[0]) + " cannot reach " + square_name(p.to);
+  else
+    r.reason = "no " + name + (cands.size() > 1 ? "" : " (" + square_name(cands[0]) + ")") + " can reach " +
+               square_name(p.to);
 }
 
 }  // namespace
@@ -728,8 +660,9 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   // The ruleset and its options.
   const Tag* vtag = tag_at("Variant");
   const Tag* rtag = tag_at("Rules");
-  std::string path, vname;
+  std::string path;
   if (!cache_.forced_rules().empty()) {
+    // `arbiter validate --rules FILE`: every record is of that ruleset, whatever it says.
     path = cache_.forced_rules();
     rtag = nullptr;
   } else if (rtag && !trim(rtag->value).empty()) {
@@ -737,19 +670,15 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     if (rp.is_relative() && !dir.empty()) rp = fs::path(dir) / rp;
     path = rp.string();
   } else {
-    vname = variant_file_name(vtag ? vtag->value : "");
-    // The error_code form: a name too long for a file name (ENAMETOOLONG) is an unknown
-    // variant, not an exception (the PGN fuzz target found it).
-    std::error_code vec;
-    if (vname.find_first_of("/\\") != std::string::npos || vname == "." || vname == ".." ||
-        !fs::is_regular_file(fs::path(cache_.rulesets_dir()) / (vname + ".rules"), vec)) {
+    // The bundled ruleset whose name or `records { name ... }` the tag gives.
+    path = cache_.ruleset_named(vtag ? vtag->value : "");
+    if (path.empty()) {
       fail_at(
           vtag->line, vtag->value_column, 0, vtag->value, "unknown-variant",
           "unknown variant `" + vtag->value + "` (no bundled ruleset of that name; use [Rules \"FILE\"])");
       syntax_first();
       return;
     }
-    path = (fs::path(cache_.rulesets_dir()) / (vname + ".rules")).string();
   }
   std::error_code ec;
   if (!rtag || !fs::is_regular_file(path, ec)) {
@@ -760,21 +689,28 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
       return;
     }
   }
+  // The tags the ruleset's `records` block maps to options or to the seeded start.
+  const std::vector<lang::RecordTagMap>& tag_maps = cache_.tag_maps(path);
   std::map<std::string, std::string> opts;
   std::string seed, start_n;
+  bool dice_seed = false;
   const Tag* opt_tag = nullptr;
+  const Tag* seed_tag = nullptr;
   for (const auto& t : g.tags) {
     std::string v = lower(trim(t.value));
     for (char& ch : v)
       if (ch == ' ') ch = '-';
-    if (vname == "chess2" && (t.name == "WhiteArmy" || t.name == "BlackArmy")) {
-      opts[t.name == "WhiteArmy" ? "white-army" : "black-army"] = v;
-      opt_tag = &t;
-    } else if (vname == "nostress" && t.name == "Level") {
-      opts["level"] = v == "4" ? "advanced" : v;
-      opt_tag = &t;
-    } else if (vname == "nostress" && t.name == "AdvancedPawns") {
-      opts["setup-advanced-pawns"] = v;
+    const lang::RecordTagMap* map = nullptr;
+    for (const auto& m : tag_maps)
+      if (m.tag == t.name) map = &m;
+    if (map && (map->target == "seed" || map->target == "dice-seed")) {
+      seed = trim(t.value);
+      dice_seed = map->target == "dice-seed";
+      seed_tag = &t;
+    } else if (map) {
+      for (const auto& [from, to] : map->values)
+        if (lower(from) == v) v = to;
+      opts[map->target] = v;
       opt_tag = &t;
     } else if (t.name == "Options") {
       opt_tag = &t;
@@ -790,8 +726,6 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
         if (eq != std::string::npos && eq > 0) opts[kv.substr(0, eq)] = kv.substr(eq + 1);
         i = j + 1;
       }
-    } else if (t.name == "Seed") {
-      seed = trim(t.value);
     } else if (t.name == "Start") {
       start_n = trim(t.value);
     }
@@ -822,15 +756,16 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   if (fen && !(setup && trim(setup->value) == "0")) {
     start = trim(fen->value);
     start_tag = fen;
-  } else if (!seed.empty() && (proto.variant == "chessme" || proto.variant == "nostress")) {
+  } else if (!seed.empty() && !dice_seed) {
     start = "start:" + seed;
-    start_tag = tag_at("Seed");
-  } else if (!seed.empty() && proto.variant == "chess2") {
+    start_tag = seed_tag;
+  } else if (!seed.empty()) {
+    // `tag Seed -> dice-seed`: the back rank the rule text's dice procedure picks.
     uint64_t sv = 0;
     for (char ch : seed)
       if (is_digit(ch) && sv < UINT64_MAX / 10) sv = sv * 10 + static_cast<uint64_t>(ch - '0');
-    start = "start:" + std::to_string(ref::chess2_dice_start(sv));
-    start_tag = tag_at("Seed");
+    start = "start:" + std::to_string(lang::chess960_dice_start(sv));
+    start_tag = seed_tag;
   } else if (!start_n.empty()) {
     start = "start:" + start_n;
     start_tag = tag_at("Start");

@@ -204,6 +204,20 @@ std::vector<ConstructDef> make_table() {
       custom(ExpectStatus, "status", S::Expect, BG, "`status [\"POSITION\"] = REASON`"),
       custom(ExpectLegal, "legal", S::Expect, BG, "`legal [\"POSITION\"] ACTION`"),
       custom(ExpectIllegal, "illegal", S::Expect, BG, "`illegal [\"POSITION\"] ACTION`"),
+      custom(Records, "records", S::Top, BG,
+             "facts about the variant's game records (names, notation, tags)"),
+      // ---- records block (read by the record validator, no move changes) --------------
+      custom(RecordName, "name", S::Records, BG,
+             "`name \"TEXT\"...`: the names a record's [Variant] tag uses"),
+      schema(
+          RecordPlacementNotation, "placement-notation", S::Records,
+          {choice("", {"at-sign", "piece-first"}, true, "`K@e1` (default) or the piece-first form `pKe1`")},
+          BG, "how a record writes a placement"),
+      schema(RecordAgreementDraws, "agreement-draws", S::Records,
+             {choice("", {"yes", "no"}, true, "whether a record may end in an agreed draw")}, BG,
+             "whether a draw by agreement exists"),
+      custom(RecordTag, "tag", S::Records, BG,
+             "`tag NAME -> OPTION|seed|dice-seed [\"TEXT\" = VALUE]...`: what a record tag sets"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

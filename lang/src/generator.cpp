@@ -191,11 +191,12 @@ class Generator final : public Engine, public CardBoard {
     }
   }
 
-  bool pseudo_legal_actions(std::vector<Action>& out) override {
+  // The same generation with the royal-safety stage switched off (pseudo_): no pins, no
+  // evasions, and the legality test accepts every action the movement rules produce.
+  void pseudo_legal_actions(std::vector<Action>& out) override {
     pseudo_ = true;
     legal_actions(out);
     pseudo_ = false;
-    return true;
   }
 
   void apply(const Action& a) override {
@@ -501,9 +502,9 @@ class Generator final : public Engine, public CardBoard {
   // The turn layer: a second, optional phase moving one royal piece (Program::turn), and
   // while generating it, only royal pieces move (no castling, no placement).
   bool royal_phase_ = false;
+  bool pseudo_ = false;      // pseudo_legal_actions(): generate without the royal-safety test
   bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
-  bool pseudo_ = false;    // pseudo_legal_actions(): royal safety untested
   bool any_only_ = false;  // status(): generate<true> may stop at the first legal action
   // More than one royal piece per colour or royal type (RULINGS 4.9): every royal piece
   // must stay safe, and every action gets the full legality test.
@@ -1162,7 +1163,7 @@ class Generator final : public Engine, public CardBoard {
     const int us = side_, them = us ^ 1;
     const BB occ = occupied(), own = by_color_[us], opp = by_color_[them];
     const int k = royal_square(us);
-    const bool guard = k >= 0 && p_->royal_safe && !Pseudo;
+    const bool guard = k >= 0 && p_->royal_safe;
     // The royal-move phase follows a legal normal action, which left no royal piece
     // attacked; only a royal piece moves then, so the only pins that matter hold one royal
     // piece against another: none unless two stand on a line with nothing between.
@@ -1179,7 +1180,7 @@ class Generator final : public Engine, public CardBoard {
     bool evading = false;
     BB evade{};
     if constexpr (!Rich)
-      if (in_check && !multi_royal_ && !borrowing_ && !animal_attacks_) {
+      if (in_check && !multi_royal_ && !borrowing_ && !animal_attacks_ && !Pseudo) {
         evading = true;
         evade = evasion_squares(k, them, occ);
       }
@@ -1190,8 +1191,8 @@ class Generator final : public Engine, public CardBoard {
       return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
     };
     BB pins{};
-    if (guard && !multi_royal_ && !royal_only_) pins = pinned(k, us);
-    if (guard && multi_royal_) {
+    if (guard && !multi_royal_ && !royal_only_ && !Pseudo) pins = pinned(k, us);
+    if (guard && multi_royal_ && !Pseudo) {
       const BB rs = royals(us);
       bool need = !royal_only_;
       for (BB r = rs; r && !need; clear_lsb(r))
@@ -1284,7 +1285,7 @@ class Generator final : public Engine, public CardBoard {
           by_occupancy = mover_only && occupancy_tests_ && !borrowing_ && !(targets & disc);
         else
           by_occupancy = is_royal && guard && plain_king_;
-        if (by_occupancy && !(targets & pp.promote_zone[us])) {
+        if (by_occupancy && !Pseudo && !(targets & pp.promote_zone[us])) {
           const BB occ_without = occ & ~bit(s);
           for (BB tb = targets; tb; clear_lsb(tb))
             if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));

@@ -132,6 +132,13 @@ class GridGenerator final : public Engine {
     out.clear();
     generate<false>(&out);
   }
+  // The same generation without the royal-safety test (moves that leave the royal
+  // piece attacked included): the record validator's explanations.
+  void pseudo_legal_actions(std::vector<Action>& out) override {
+    pseudo_ = true;
+    legal_actions(out);
+    pseudo_ = false;
+  }
 
   void apply(const Action& a) override { make(a); }
   void undo() override {
@@ -314,6 +321,8 @@ class GridGenerator final : public Engine {
     return false;
   }
 
+  bool pseudo_ = false;  // pseudo_legal_actions(): no royal-safety test
+
   bool own_royal_safe(int us) const {
     const Slot& k = slots_[royal_slot_[us]];
     return !attacked(k.x, k.y, us ^ 1);
@@ -364,7 +373,7 @@ class GridGenerator final : public Engine {
       if (victim >= 0) slots_[victim].code = -1;
       s.x = static_cast<int32_t>(tx);
       s.y = static_cast<int32_t>(ty);
-      if (own_royal_safe(us)) {
+      if (pseudo_ || own_royal_safe(us)) {
         // Exchange choices (RULINGS 2.7): on the enemy royal's rank, for an own piece type
         // the opponent has captured; the plain move is always a choice.
         int choices[kMaxTypes + 1];

@@ -353,6 +353,8 @@ class Checker {
       end(s);
     } else if (k == "expect") {
       expect(s);
+    } else if (k == "records") {
+      records(s);
     } else if (k == "move-condition") {
       if (typed_use(ConstructId::MoveCondition, s)) m_.adjacency_rule = true;
     } else if (k == "army") {
@@ -801,6 +803,73 @@ class Checker {
         unknown(c, keywords(Scope::Placement), "placement statement");
       }
     }
+  }
+
+  void records(const Stmt& s) {
+    m_.records = RecordFacts{};
+    m_.records.loc = s.loc;
+    use(ConstructId::Records, s.loc);
+    for (const Stmt& c : body(s)) {
+      if (c.keyword == "name") {
+        if (c.args.empty()) d_.error(c.loc, "`name` needs one or more quoted names");
+        for (const Value& v : c.args) {
+          if (v.kind != ValueKind::String || v.text.empty())
+            d_.error(v.loc, "`name` takes quoted names, found `" + v.text + "`");
+          else
+            m_.records.names.push_back(v.text);
+          m_.records.names_of = m_.name;
+        }
+        use(ConstructId::RecordName, c.loc);
+      } else if (c.keyword == "placement-notation") {
+        if (auto u = typed(construct_def(ConstructId::RecordPlacementNotation), c)) {
+          m_.records.piece_first = u->arg("").text == "piece-first";
+          m_.constructs.push_back(*u);
+        }
+      } else if (c.keyword == "agreement-draws") {
+        if (auto u = typed(construct_def(ConstructId::RecordAgreementDraws), c)) {
+          m_.records.agreement_draws = u->arg("").text == "yes";
+          m_.constructs.push_back(*u);
+        }
+      } else if (c.keyword == "tag") {
+        record_tag(c);
+      } else {
+        unknown(c, keywords(Scope::Records), "records statement");
+      }
+    }
+  }
+
+  // `tag NAME -> TARGET ["TEXT" = VALUE]...`
+  void record_tag(const Stmt& c) {
+    const auto& a = c.args;
+    if (a.size() < 3 || a[0].kind != ValueKind::Word || !a[1].is("->") || a[2].kind != ValueKind::Word) {
+      d_.error(c.loc, "`tag` is written `tag NAME -> OPTION` (or `-> seed`, `-> dice-seed`)");
+      return;
+    }
+    RecordTagMap t{a[0].text, a[2].text, {}, c.loc};
+    if (t.target != "seed" && t.target != "dice-seed" && !m_.option(t.target)) {
+      d_.error(a[2].loc, "`tag " + t.tag + " -> " + t.target + "`: no option of that name",
+               "a tag sets an option, `seed` (the start `start:N`) or `dice-seed` (the Chess960 dice start)");
+      return;
+    }
+    for (size_t i = 3; i < a.size(); i += 3) {
+      if (i + 2 >= a.size() || !a[i + 1].is("=") || a[i + 2].kind == ValueKind::Symbol) {
+        d_.error(a[i].loc, "a value mapping is written `\"TEXT\" = VALUE`");
+        return;
+      }
+      t.values.push_back({a[i].kind == ValueKind::Number ? std::to_string(a[i].num) : a[i].text,
+                          a[i + 2].kind == ValueKind::Number ? std::to_string(a[i + 2].num) : a[i + 2].text});
+      // The value must be one the option takes (its `one-of` list).
+      const OptionDef* o = m_.option(t.target);
+      if (o && !o->choices.empty() &&
+          std::find(o->choices.begin(), o->choices.end(), t.values.back().second) == o->choices.end()) {
+        d_.error(a[i + 2].loc, "option `" + o->name + "` takes no value `" + t.values.back().second + "`",
+                 did_you_mean(t.values.back().second, o->choices));
+        return;
+      }
+    }
+    std::erase_if(m_.records.tags, [&](const RecordTagMap& o) { return o.tag == t.tag; });
+    m_.records.tags.push_back(std::move(t));
+    use(ConstructId::RecordTag, c.loc);
   }
 
   void legal(const Stmt& s) {

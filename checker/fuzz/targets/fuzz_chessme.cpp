@@ -37,11 +37,11 @@ void play_and_read_back(Engine& e, Engine& probe, const std::string& text) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  auto program = fuzz_targets::bundled_program("chessme");
+  auto program = fuzz_targets::bundled_program(registry::kGrid);
   compiled = lang::make_compiled_engine(program);
   compiled_probe = lang::make_compiled_engine(program);
-  reference = registry::make_reference("chessme");
-  reference_probe = registry::make_reference("chessme");
+  reference = registry::make_reference(registry::kGrid);
+  reference_probe = registry::make_reference(registry::kGrid);
   return 0;
 }
 

@@ -47,12 +47,16 @@ void fen_round_trip(std::string_view text, int w, int h) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  auto chess = fuzz_targets::bundled_program("chess");
-  auto embly = fuzz_targets::bundled_program("chessembly");
-  engines = new Engines{lang::make_compiled_engine(chess),      lang::make_compiled_engine(chess),
-                        registry::make_reference("chess"),      registry::make_reference("chess"),
-                        lang::make_compiled_engine(embly),      lang::make_compiled_engine(embly),
-                        registry::make_reference("chessembly"), registry::make_reference("chessembly")};
+  auto chess = fuzz_targets::bundled_program(registry::kStandard);
+  auto embly = fuzz_targets::bundled_program(registry::kReserve);
+  engines = new Engines{lang::make_compiled_engine(chess),
+                        lang::make_compiled_engine(chess),
+                        registry::make_reference(registry::kStandard),
+                        registry::make_reference(registry::kStandard),
+                        lang::make_compiled_engine(embly),
+                        lang::make_compiled_engine(embly),
+                        registry::make_reference(registry::kReserve),
+                        registry::make_reference(registry::kReserve)};
   return 0;
 }
 

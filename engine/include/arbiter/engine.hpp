@@ -166,14 +166,11 @@ class Engine {
 
   // All legal actions of the side to move, appended to `out` (cleared first).
   virtual void legal_actions(std::vector<Action>& out) = 0;
-  // The actions that obey every rule of movement and placement but may leave a royal piece
-  // attacked (royal safety is not tested), appended to `out` (cleared first): what the
-  // record validator uses to tell "no piece can reach" from "leaves the royal piece
-  // attacked" for any piece set. Returns false, `out` empty, when the engine cannot tell.
-  virtual bool pseudo_legal_actions(std::vector<Action>& out) {
-    out.clear();
-    return false;
-  }
+  // The actions that obey the movement rules but may leave (or put) an own royal piece
+  // attacked (or royal pieces adjacent where they must stay apart): a superset of
+  // legal_actions(), each one describable and appliable. The record validator explains a
+  // fault with them. The default lists the legal actions ("unknown: treat as legal").
+  virtual void pseudo_legal_actions(std::vector<Action>& out) { legal_actions(out); }
   virtual void apply(const Action& a) = 0;
   virtual void undo() = 0;
 

@@ -24,7 +24,7 @@
 namespace arb::lang {
 
 // Where a construct may stand: at the top of a file, or in the block of one of these.
-enum class Scope : uint8_t { Top, Piece, Turn, Placement, Legal, End, Army, Deck, Expect, Castling };
+enum class Scope : uint8_t { Top, Piece, Turn, Placement, Legal, End, Army, Deck, Expect, Castling, Records };
 
 // The compiler's back ends, as a bit set.
 enum Backend : uint8_t {
@@ -149,6 +149,12 @@ enum class ConstructId : uint16_t {
   ExpectStatus,
   ExpectLegal,
   ExpectIllegal,
+  // Records block: facts about the variant's game records (read by the record validator).
+  Records,
+  RecordName,
+  RecordPlacementNotation,
+  RecordAgreementDraws,
+  RecordTag,
 };
 
 struct ConstructDef {

@@ -98,6 +98,22 @@ struct WhenTest {
   bool negate = false;
 };
 
+// What a `records { ... }` block states: how game records of the variant are read.
+struct RecordTagMap {
+  std::string tag;     // the PGN tag name, e.g. WhiteArmy
+  std::string target;  // an option name, `seed` (start:N) or `dice-seed` (Chess960 dice start)
+  std::vector<std::pair<std::string, std::string>> values;  // tag text -> option value
+  Loc loc;
+};
+struct RecordFacts {
+  std::vector<std::string> names;  // [Variant] tag values naming it (compared case-insensitively)
+  std::string names_of;            // the ruleset that stated them: names are not inherited
+  bool piece_first = false;        // placements written `pKe1` instead of `K@e1`
+  bool agreement_draws = true;     // a record may end in an agreed draw
+  std::vector<RecordTagMap> tags;
+  Loc loc;
+};
+
 struct Model {
   std::string name;
   std::string title;
@@ -163,6 +179,8 @@ struct Model {
   std::optional<int> claim_fifty;
 
   std::vector<Expectation> expects;
+
+  RecordFacts records;
 
   std::vector<ArmyDef> armies;  // in declaration order (a child's army replaces one of its name)
 
