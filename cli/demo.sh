@@ -61,3 +61,13 @@ step "Z3: three positions where Black is checkmated with K+R v K, each verified 
 step "Validating the Chessembly sample game and the self-play records" \
   "$arbiter" validate "$root/corpus/records/chessembly-sample.pgn" "$root"/corpus/records/selfplay/*
 step "A board diagram (SVG)" "$arbiter" diagram --variant chessme --position "start" --svg "$build/demo-chessme.svg"
+# A designer's variants, each a ruleset outside the bundled set (README, "A variant of your own").
+step "Knightmate (a designer's ruleset, extends chess): perft as Fairy-Stockfish counts it (324)" \
+  "$arbiter" perft --rules "$root/corpus/rulesets/knightmate.rules" --depth 2
+step "Knightmate: K+B v K is no dead draw there; the solver proves the mate" \
+  "$arbiter" solve --rules "$root/corpus/rulesets/knightmate.rules" --goal mate --depth 2 \
+  --position "k7/8/B7/3K4/8/8/8/8 w - - 0 1"
+step "No Stress Chess without Again cards, hands of four, fuzzed against the reference told that deck" \
+  "$arbiter" fuzz --rules "$root/corpus/rulesets/nostress-plain4.rules" --games 50 --save-dir "$build"
+step "The shortest Berolina game to a mate, proved shortest" \
+  "$arbiter" proofgame --rules "$root/corpus/rulesets/berolina.rules" --goal mate --max-plies 4
