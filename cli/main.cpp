@@ -135,7 +135,8 @@ int cmd_moves(const std::vector<std::string>& args) {
     std::string o = "{\"position\":\"" + json_escape(e.position()) + "\",\"actions\":[";
     for (size_t i = 0; i < texts.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(texts[i]) + "\"";
     o += "],\"count\":" + std::to_string(texts.size()) + ",\"result\":\"" + arb::to_string(st.result) +
-         "\",\"reason\":\"" + st.reason + "\",\"in_check\":" + (st.in_check ? "true" : "false") +
+         "\",\"end\":\"" + arb::to_string(st.end) + "\",\"reason\":\"" + json_escape(st.reason) +
+         "\",\"in_check\":" + (st.in_check ? "true" : "false") +
          ",\"claim_threefold\":" + (st.claim_threefold ? "true" : "false") +
          ",\"claim_fifty\":" + (st.claim_fifty ? "true" : "false") + "}";
     std::cout << o << "\n";

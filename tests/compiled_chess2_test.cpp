@@ -93,8 +93,9 @@ TEST(CompiledChess2TwoKings, WhirlwindBesideTheOtherKingIsIllegal) {
   ASSERT_TRUE(has(*e, "d3e3,W*c3"));
   auto info = e->describe(find_action(*e, "d3e3,W*c3"));
   ASSERT_EQ(info.steps.size(), 2u);
-  EXPECT_EQ(info.steps[1].kind, arb::StepKind::Whirlwind);
-  EXPECT_TRUE(info.steps[1].king_turn);
+  EXPECT_EQ(info.steps[1].kind, arb::StepKind::Remove);
+  EXPECT_EQ(info.steps[1].to, info.steps[1].from);  // a whirlwind
+  EXPECT_EQ(info.steps[1].phase, 1);
   EXPECT_EQ(removed_of(*e, "d3e3,W*c3", 1), "c2P b4r ");
   ASSERT_TRUE(play(*e, "d3e3,W*c3"));
   EXPECT_EQ(e->position(), "7k/8/8/8/8/2W1W3/8/8 b - - 0 1");
@@ -214,7 +215,8 @@ TEST(CompiledChess2Animals, TigerStrikesWithoutMoving) {
   EXPECT_EQ(from_square(*e, "c1"), (Squares{"^a3", "b2"}));
   auto info = e->describe(find_action(*e, "c1^a3"));
   ASSERT_EQ(info.steps.size(), 1u);
-  EXPECT_EQ(info.steps[0].kind, arb::StepKind::Strike);
+  EXPECT_EQ(info.steps[0].kind, arb::StepKind::Remove);
+  EXPECT_NE(info.steps[0].to, info.steps[0].from);  // a strike
   EXPECT_EQ(removed_of(*e, "c1^a3"), "a3p ");
   ASSERT_TRUE(play(*e, "c1^a3"));
   EXPECT_EQ(e->position(), "4k3/8/8/8/8/4n3/3P4/2T1K3 b - - 0 1");

@@ -466,7 +466,7 @@ TEST(CompiledNoStressCompile, CardConstructsAreCheckedWhereTheyStand) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Merged chance (Engine::set_merged_chance, nostress_text.hpp "Merged chance"): draws made
+// Merged chance (ChanceControl::set_merged_chance, nostress_text.hpp "Merged chance"): draws made
 // as one multiset node and open hand orders give the same expectimax values as the
 // one-card-at-a-time engine.
 
@@ -529,7 +529,7 @@ TEST(CompiledNoStressMerged, ExpectimaxEqualsTheOneCardEngine) {
   auto one = arb::lang::make_compiled_engine(program("2"));
   one->set_position(merged_case());
   auto merged = one->clone();
-  merged->set_merged_chance(true);
+  merged->chance_control()->set_merged_chance(true);
   const double a = expectimax(*one, plies), b = expectimax(*merged, plies);
   EXPECT_NEAR(a, b, 1e-12);
   EXPECT_GT(a, 0);
@@ -542,7 +542,7 @@ TEST(CompiledNoStressMerged, OpenOrdersAfterPlayedCardsMatchTheOneCardEngine) {
   auto one = arb::lang::make_compiled_engine(program("2"));
   one->set_position(merged_case());
   auto merged = one->clone();
-  merged->set_merged_chance(true);
+  merged->chance_control()->set_merged_chance(true);
   // Draw the open hand, then compare from each outcome of the merged node against the
   // weighted one-card draws: one ply deeper than the test above.
   std::vector<arb::ChanceOutcome> outs;
@@ -589,7 +589,7 @@ TEST(CompiledNoStressMerged, MultisetWeightsAreTheSequentialDrawsSummedOverOrder
     std::map<std::string, double> seq;
     sequential(*one, n, 1.0, "", seq);
     auto merged = one->clone();
-    merged->set_merged_chance(true);
+    merged->chance_control()->set_merged_chance(true);
     std::vector<arb::ChanceOutcome> outs;
     merged->chance_outcomes(outs);
     ASSERT_EQ(outs.size(), seq.size()) << pos;

@@ -46,7 +46,8 @@ TEST(Notation, RemovedPiecesAreListedAndStrikesRoundTrip) {
   bool found = false;
   for (const auto& x : acts) {
     auto i = t->describe(x);
-    if (i.steps.empty() || i.steps[0].kind != arb::StepKind::Strike) continue;
+    if (i.steps.empty() || i.steps[0].kind != arb::StepKind::Remove || i.steps[0].to == i.steps[0].from)
+      continue;
     found = true;
     std::string text = arb::uci(i);
     EXPECT_EQ(text, "c1^a3");

@@ -286,7 +286,8 @@ TEST(ReferenceChess2Animals, TigerStrikesWithoutMoving) {
   EXPECT_EQ(starting_with(*e, "c1"), (std::vector<std::string>{"c1^a3", "c1b2"}));
   auto info = e->describe(find(*e, "c1^a3"));
   ASSERT_EQ(info.steps.size(), 1u);
-  EXPECT_EQ(info.steps[0].kind, arb::StepKind::Strike);
+  EXPECT_EQ(info.steps[0].kind, arb::StepKind::Remove);
+  EXPECT_NE(info.steps[0].to, info.steps[0].from);  // a strike
   EXPECT_EQ(removed_of(*e, "c1^a3"), "a3p ");
   play(*e, "c1^a3");
   EXPECT_EQ(e->position(), "4k3/8/8/8/8/4n3/3P4/2T1K3 b - - 0 1");
@@ -317,8 +318,9 @@ TEST(ReferenceChess2TwoKings, Whirlwind) {
   ASSERT_TRUE(has(*e, "d3e3,W*c3"));
   auto info = e->describe(find(*e, "d3e3,W*c3"));
   ASSERT_EQ(info.steps.size(), 2u);
-  EXPECT_EQ(info.steps[1].kind, arb::StepKind::Whirlwind);
-  EXPECT_TRUE(info.steps[1].king_turn);
+  EXPECT_EQ(info.steps[1].kind, arb::StepKind::Remove);
+  EXPECT_EQ(info.steps[1].to, info.steps[1].from);  // a whirlwind
+  EXPECT_EQ(info.steps[1].phase, 1);
   EXPECT_EQ(removed_of(*e, "d3e3,W*c3", 1), "c2P b4r ");
   play(*e, "d3e3,W*c3");
   EXPECT_EQ(e->position(), "7k/8/8/8/8/2W1W3/8/8 b - - 0 1");
@@ -725,13 +727,13 @@ TEST(ReferenceChess2Playouts, ApplyUndoAndRoundTrip) {
             auto d = e->describe(any);
             ASSERT_GE(d.steps.size(), 1u);
             ASSERT_LE(d.steps.size(), 2u);
-            EXPECT_FALSE(d.steps[0].king_turn);
+            EXPECT_EQ(d.steps[0].phase, 0);
             if (d.steps.size() == 2) {
-              EXPECT_TRUE(d.steps[1].king_turn);
+              EXPECT_EQ(d.steps[1].phase, 1);
               EXPECT_EQ(d.steps[1].piece, 'W');
             }
             for (const auto& st : d.steps) {
-              if (st.kind == arb::StepKind::Whirlwind) {
+              if (st.kind == arb::StepKind::Remove && st.to == st.from) {
                 EXPECT_FALSE(st.removed.empty());
               }
               for (const auto& r : st.removed) {

@@ -172,8 +172,8 @@ TEST(TurnLayer, EnPassantSurvivesTheSecondStep) {
   e->undo();
   auto info = e->describe(*quiet);
   ASSERT_EQ(info.steps.size(), 2u);
-  EXPECT_FALSE(info.steps[0].king_turn);
-  EXPECT_TRUE(info.steps[1].king_turn);
+  EXPECT_EQ(info.steps[0].phase, 0);
+  EXPECT_EQ(info.steps[1].phase, 1);
   EXPECT_EQ(arb::san(*e, *quiet), "Kf3,Kg3");
 }
 

@@ -449,11 +449,13 @@ Status FairyStockfishEngine::status() {
       st.result = Result::Draw;
     else
       throw std::runtime_error(name() + ": no score for a position without moves: " + position());
-    st.reason = st.result == loss && st.in_check            ? "checkmate"
-                : st.result == Result::Draw && !st.in_check ? "stalemate"
-                                                            : "no-legal-move";
+    st.end = st.result == loss && st.in_check            ? Termination::Checkmate
+             : st.result == Result::Draw && !st.in_check ? Termination::Stalemate
+                                                         : Termination::NoLegalMove;
+    st.reason = to_string(st.end);
   } else if (dead_rule_ && insufficient_material(n)) {
     st.result = Result::Draw;
+    st.end = Termination::InsufficientMaterial;
     st.reason = "insufficient-material";
   }
   auto f = fields_of(n.fen);

@@ -57,7 +57,10 @@ std::string join(const std::vector<std::string>& v, size_t from) {
 }  // namespace
 
 std::string status_text(const Status& s) {
-  std::string t = to_string(s.result) + " " + (s.reason.empty() ? "ongoing" : s.reason);
+  // The end condition, then the ruleset's label where it names the end otherwise: engines
+  // agree when both match (a reference may not know a ruleset's labels: see fuzz.hpp).
+  std::string t = to_string(s.result) + " " + (s.end == Termination::None ? "ongoing" : to_string(s.end));
+  if (!s.reason.empty() && s.reason != to_string(s.end)) t += " \"" + s.reason + "\"";
   if (s.in_check) t += " check";
   if (s.claim_threefold) t += " claim-threefold";
   if (s.claim_fifty) t += " claim-fifty";
@@ -110,20 +113,18 @@ std::string shape(const ActionInfo& info) {
         out += "@";
         continue;
       case StepKind::Pass:
-        out += "pass";
+        out += st.label.empty() ? "pass" : st.label;
         continue;
-      case StepKind::Redraw:
-        out += "redraw";
-        continue;
-      case StepKind::Whirlwind:
-        out += "*" + std::to_string(st.removed.size());
-        continue;
-      case StepKind::Draw:
-        out += "draw";
-        continue;
-      case StepKind::Strike:
+      case StepKind::Remove:
+        if (st.to == st.from) {
+          out += "*" + std::to_string(st.removed.size());
+          continue;
+        }
         out += "^";
         break;
+      case StepKind::Chance:
+        out += "draw";
+        continue;
       case StepKind::Move:
         break;
     }

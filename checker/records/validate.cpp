@@ -306,8 +306,8 @@ std::vector<std::string> nearest(Ctx& c, const std::vector<StepPat>& pats, size_
     const Step& s = st[first_bad];
     char want_piece = p->piece ? p->piece : (p->kind == StepKind::Move && !p->full ? 'P' : 0);
     bool same_piece = want_piece && s.piece == want_piece;
-    bool same_to = (p->kind == StepKind::Move || p->kind == StepKind::Place || p->kind == StepKind::Strike) &&
-                   s.to == p->to && p->castle == Castle::None;
+    bool same_to = (p->kind == StepKind::Move || p->kind == StepKind::Place || p->aimed) && s.to == p->to &&
+                   p->castle == Castle::None;
     bool same_from = p->fx != INT32_MIN && p->fy != INT32_MIN && s.from.x == p->fx && s.from.y == p->fy;
     bool same_kind = s.kind == p->kind;
     int score = (same_to ? 0 : 4) + (same_piece || same_from ? 0 : 2) + (same_kind ? 0 : 1);
@@ -858,8 +858,9 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
       }
       size_t found = SIZE_MAX, count = 0;
       std::vector<size_t> matches;
-      // Later steps and drawn texts are not in the brief: check them on the description.
-      const bool check_described = pats.size() > 1 || pats[0].kind == StepKind::Draw;
+      // Later steps, drawn texts and pass labels are not in the brief: check them on the description.
+      const bool check_described =
+          pats.size() > 1 || pats[0].kind == StepKind::Chance || pats[0].kind == StepKind::Pass;
       const StepPat& p0 = pats[0];
       const size_t nsteps = pats.size();
       // A plain move names its destination: most actions differ there.
@@ -894,7 +895,7 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
       if (!variation) r.plies = ply;
       if (t.mate_mark) {
         Status st = e.status();
-        if (st.reason != "checkmate") {
+        if (st.end != Termination::Checkmate) {
           fail_at(t.line, t.column, ply, t.text, "false-mate",
                   "marked `#` but the position after it is not checkmate" +
                       std::string(st.in_check ? " (only check)" : " (not even check)"));

@@ -18,6 +18,26 @@ std::string to_string(Result r) {
   return "*";
 }
 
+const char* to_string(Termination t) {
+  switch (t) {
+    case Termination::None:
+      return "none";
+    case Termination::Checkmate:
+      return "checkmate";
+    case Termination::Stalemate:
+      return "stalemate";
+    case Termination::NoLegalMove:
+      return "no-legal-move";
+    case Termination::RoyalCapture:
+      return "royal-capture";
+    case Termination::RegionReached:
+      return "region-reached";
+    case Termination::InsufficientMaterial:
+      return "insufficient-material";
+  }
+  return "none";
+}
+
 std::string GameConfig::value(const std::string& name) const {
   for (const auto& [k, v] : options)
     if (k == name) return v;
@@ -38,6 +58,7 @@ StepBrief Engine::brief(const Action& a) const {
   b.castle = s.castle;
   b.king_to = s.king_to;
   b.card = s.card;
+  b.phase = s.phase;
   b.capture = s.capture();
   return b;
 }

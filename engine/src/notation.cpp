@@ -58,6 +58,12 @@ std::optional<Coord> parse_square(std::string_view s, size_t& pos) {
 
 namespace {
 
+// A removal aimed at another square (a strike), written like a move with `^`; a removal
+// around the acting piece itself (a whirlwind) is written `W*d4`.
+bool aimed_removal(const Step& s) {
+  return s.kind == StepKind::Remove && s.to != s.from;
+}
+
 std::string card_prefix(const Step& s) {
   return s.card ? std::string(1, s.card) + ":" : std::string();
 }
@@ -67,17 +73,15 @@ std::string card_prefix(const Step& s) {
 std::string non_move_text(const Step& s, bool placement_p) {
   switch (s.kind) {
     case StepKind::Pass:
-      return card_prefix(s) + "pass";
-    case StepKind::Redraw:
-      return "redraw";
-    case StepKind::Whirlwind:
+      return card_prefix(s) + (s.label.empty() ? std::string("pass") : s.label);
+    case StepKind::Remove:
+      if (s.to != s.from) break;  // aimed at one square: written as a move (`c1^a3`)
       return card_prefix(s) + std::string(1, s.piece ? s.piece : 'W') + "*" + square_name(s.from);
     case StepKind::Place:
       return card_prefix(s) + (placement_p ? "p" + std::string(1, s.piece) + square_name(s.to)
                                            : std::string(1, s.piece) + "@" + square_name(s.to));
-    case StepKind::Draw:
+    case StepKind::Chance:
       return "draw:" + s.drawn;
-    case StepKind::Strike:
     case StepKind::Move:
       break;
   }
@@ -85,7 +89,7 @@ std::string non_move_text(const Step& s, bool placement_p) {
 }
 
 std::string step_uci(const Step& s, bool chess960) {
-  if (s.kind == StepKind::Strike) return card_prefix(s) + square_name(s.from) + "^" + square_name(s.to);
+  if (aimed_removal(s)) return card_prefix(s) + square_name(s.from) + "^" + square_name(s.to);
   if (s.kind != StepKind::Move) return non_move_text(s, false);
   std::string out = card_prefix(s) + square_name(s.from);
   if (s.castle != Castle::None && !chess960)
@@ -104,7 +108,7 @@ std::string step_uci(const Step& s, bool chess960) {
 // SAN of one step without check marks. `others` are the same step of the other legal
 // actions that agree with this one on every step before it, for disambiguation.
 std::string step_san(const Step& s, const std::vector<const Step*>* others, bool placement_p) {
-  if (s.kind != StepKind::Move && s.kind != StepKind::Strike) return non_move_text(s, placement_p);
+  if (s.kind != StepKind::Move && !aimed_removal(s)) return non_move_text(s, placement_p);
   const std::string card = card_prefix(s);
   if (s.castle == Castle::KingSide) return card + "O-O";
   if (s.castle == Castle::QueenSide) return card + "O-O-O";
@@ -140,7 +144,7 @@ std::string step_san(const Step& s, const std::vector<const Step*>* others, bool
     else
       out += from;
   }
-  if (s.kind == StepKind::Strike)
+  if (aimed_removal(s))
     out += "^";
   else if (s.capture())
     out += "x";
@@ -151,7 +155,8 @@ std::string step_san(const Step& s, const std::vector<const Step*>* others, bool
 
 bool same_step(const Step& a, const Step& b) {
   return a.kind == b.kind && a.piece == b.piece && a.from == b.from && a.to == b.to &&
-         a.promotion == b.promotion && a.castle == b.castle && a.card == b.card && a.drawn == b.drawn;
+         a.promotion == b.promotion && a.castle == b.castle && a.card == b.card && a.drawn == b.drawn &&
+         a.label == b.label && a.phase == b.phase;
 }
 
 // SAN of an action: every step disambiguated against the other legal actions that share
@@ -277,10 +282,8 @@ bool parse_step_pattern(std::string_view s, StepPattern& p) {
     s.remove_prefix(2);
   }
   if (s.empty()) return false;
-  if (s == "pass") return p.kind = StepKind::Pass, true;
-  if (s == "redraw") return p.kind = StepKind::Redraw, true;
   if (s.substr(0, 5) == "draw:") {
-    p.kind = StepKind::Draw;
+    p.kind = StepKind::Chance;
     p.drawn = std::string(s.substr(5));
     return true;
   }
@@ -298,9 +301,17 @@ bool parse_step_pattern(std::string_view s, StepPattern& p) {
     return square_to_end(2, p.to);
   }
   if (s.size() >= 3 && is_upper(s[0]) && (s[1] == '@' || s[1] == '*')) {
-    p.kind = s[1] == '@' ? StepKind::Place : StepKind::Whirlwind;
+    p.kind = s[1] == '@' ? StepKind::Place : StepKind::Remove;
     p.piece = s[0];
     return square_to_end(2, p.to);
+  }
+  // A pass: `pass` (a lost turn), or the name of the turn phase that left the board as it
+  // was, from the language's phase words (lang/README.md, "Turn structure": `redraw`, the hand
+  // exchanged). Any other word is no step: a record's stray word stays unreadable.
+  if (s == "pass" || s == "redraw") {
+    p.kind = StepKind::Pass;
+    p.label = s == "pass" ? std::string() : std::string(s);
+    return true;
   }
   size_t pos = 0;
   if (is_upper(s[0])) {
@@ -351,7 +362,8 @@ bool parse_step_pattern(std::string_view s, StepPattern& p) {
       if (c == ':') p.capture = true;
       ++pos;
     } else if (c == '^') {
-      p.kind = StepKind::Strike;
+      p.kind = StepKind::Remove;
+      p.aimed = true;
       ++pos;
     } else if (c == '=') {
       if (pos + 1 >= s.size() || !is_upper(s[pos + 1]) || nsq == 0) return false;
@@ -375,7 +387,7 @@ bool parse_step_pattern(std::string_view s, StepPattern& p) {
   } else {
     return false;
   }
-  if (p.promo && p.kind == StepKind::Strike) return false;
+  if (p.promo && p.aimed) return false;
   return true;
 }
 
@@ -420,23 +432,26 @@ bool step_matches_t(const StepPattern& p, const S& st, bool ignore_card) {
   if (p.card && !ignore_card && st.card != p.card) return false;
   switch (p.kind) {
     case StepKind::Pass:
-    case StepKind::Redraw:
-      return st.kind == p.kind;
-    case StepKind::Draw:
       if constexpr (std::is_same_v<S, Step>)
-        return st.kind == StepKind::Draw && st.drawn == p.drawn;
+        return st.kind == StepKind::Pass && st.label == p.label;
       else
-        return st.kind == StepKind::Draw;
+        return st.kind == StepKind::Pass;
+    case StepKind::Chance:
+      if constexpr (std::is_same_v<S, Step>)
+        return st.kind == StepKind::Chance && st.drawn == p.drawn;
+      else
+        return st.kind == StepKind::Chance;
     case StepKind::Place:
       return st.kind == StepKind::Place && st.piece == p.piece && st.to == p.to;
-    case StepKind::Whirlwind:
-      return st.kind == StepKind::Whirlwind && st.from == p.to && (st.piece == p.piece || st.piece == 0);
-    case StepKind::Strike:
+    case StepKind::Remove:
+      if (p.aimed) break;
+      return st.kind == StepKind::Remove && st.from == st.to && st.from == p.to &&
+             (st.piece == p.piece || st.piece == 0);
     case StepKind::Move:
       break;
   }
   if (p.castle != Castle::None) return st.kind == StepKind::Move && st.castle == p.castle;
-  if (st.kind != p.kind) return false;
+  if (st.kind != p.kind || (p.aimed && st.from == st.to)) return false;
   if (st.castle != Castle::None)
     return p.full && !p.promo && st.from.x == p.fx && st.from.y == p.fy &&
            (p.to == st.king_to || p.to == st.to) && (!p.piece || p.piece == st.piece);

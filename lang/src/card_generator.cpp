@@ -53,6 +53,10 @@ struct CardZones {
 // what the action is.
 // kDrawSet (merged chance): bits 0-27 the drawn multiset, four bits per kind; kOrder: bits
 // 0-26 the open cards' order, three bits per card (kind index + 1, oldest first).
+// The turn's phases in the order card_compile.cpp requires them (Step::phase): the draw,
+// the card played (its move or a lost turn), the optional redraw.
+constexpr uint8_t kPhasePlay = 1, kPhaseRedraw = 2;
+
 enum ActKind : uint64_t { kPlay = 0, kPass = 1, kRedraw = 2, kDraw = 3, kDrawSet = 4, kOrder = 5 };
 Action make_action(ActKind k, int card, uint64_t move = 0) {
   return Action{move | (uint64_t(card) << 32) | (uint64_t(k) << 40), 0};
@@ -65,7 +69,7 @@ int act_card(const Action& a) {
 }
 
 template <int kMaxCards, int kHand>
-class CardEngine final : public Engine {
+class CardEngine final : public Engine, public ChanceControl {
   using Cards = CardZones<kMaxCards, kHand>;
 
  public:
@@ -248,26 +252,32 @@ class CardEngine final : public Engine {
     switch (act_kind(a)) {
       case kPlay: {
         ActionInfo info = board_->describe(Action{a.lo & 0xFFFFFFFFu, 0});
-        for (Step& st : info.steps) st.card = card;
+        for (Step& st : info.steps) {
+          st.card = card;
+          st.phase = kPhasePlay;
+        }
         return info;
       }
       case kPass:
         s.kind = StepKind::Pass;
         s.card = card;
+        s.phase = kPhasePlay;
         break;
       case kRedraw:
-        s.kind = StepKind::Redraw;
+        s.kind = StepKind::Pass;
+        s.label = "redraw";
+        s.phase = kPhaseRedraw;
         break;
       case kDraw:
-        s.kind = StepKind::Draw;
+        s.kind = StepKind::Chance;
         s.drawn = std::string(1, card);
         break;
       case kDrawSet:
-        s.kind = StepKind::Draw;
+        s.kind = StepKind::Chance;
         s.drawn = letters(set_of(a));
         break;
       case kOrder:
-        s.kind = StepKind::Draw;
+        s.kind = StepKind::Chance;
         s.drawn = "order:" + order_of(a);
         break;
     }
@@ -280,6 +290,7 @@ class CardEngine final : public Engine {
     const int P = side();
     if (!hook_->has_royal(P)) {
       st.result = P == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.end = Termination::RoyalCapture;
       st.reason = "royal-capture";
       return st;
     }
@@ -293,8 +304,9 @@ class CardEngine final : public Engine {
       // RULINGS 3.7: check, checkmate and stalemate at the advanced level, judged at the
       // start of the turn whatever the cards.
       st.in_check = b.in_check;
-      if (b.reason == "checkmate" || b.reason == "stalemate") {
+      if (b.end == Termination::Checkmate || b.end == Termination::Stalemate) {
         st.result = b.result;
+        st.end = b.end;
         st.reason = b.reason;
         st.claim_fifty = st.claim_threefold = false;  // a decided game has nothing to claim
       }
@@ -383,6 +395,7 @@ class CardEngine final : public Engine {
     return h;
   }
 
+  ChanceControl* chance_control() override { return this; }
   void set_merged_chance(bool on) override { merged_ = on; }
   void set_deferred_draws(bool on) override { defer_ = on; }
 

@@ -766,11 +766,12 @@ class Compiler {
                    std::to_string(m_.hand_size),
                "write `hand size N draw N`");
     else if (m_.hand_loc.src && m_.hand_draw < m_.hand_size)
-      d_.error(m_.hand_loc,
-               "a hand of " + std::to_string(m_.hand_size) + " first dealt " + std::to_string(m_.hand_draw) +
-                   " tiles never holds more than " + std::to_string(m_.hand_draw) +
-                   " (one tile is drawn per tile placed)",
-               "write `hand size " + std::to_string(m_.hand_draw) + " draw " + std::to_string(m_.hand_draw) + "`");
+      d_.error(
+          m_.hand_loc,
+          "a hand of " + std::to_string(m_.hand_size) + " first dealt " + std::to_string(m_.hand_draw) +
+              " tiles never holds more than " + std::to_string(m_.hand_draw) +
+              " (one tile is drawn per tile placed)",
+          "write `hand size " + std::to_string(m_.hand_draw) + " draw " + std::to_string(m_.hand_draw) + "`");
     if (g->place && !m_.hand_loc.src)
       d_.error(m_.turn_loc, "a placement phase needs a hand: write `hand size N draw M`");
     if (!m_.pile.empty() && !m_.hand_loc.src)
@@ -827,6 +828,7 @@ class Compiler {
         mate = true;
       } else if ((r.condition == "no-legal-move" || r.condition == "stalemate") && r.result == "draw") {
         g->no_move_reason = r.reason;
+        g->no_move_end = r.condition == "stalemate" ? Termination::Stalemate : Termination::NoLegalMove;
       } else if (r.condition == "agreement") {
         // A record may end with an agreed draw; it changes no move.
       } else {

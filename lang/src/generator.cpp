@@ -221,7 +221,7 @@ class Generator final : public Engine, public CardBoard {
       after.make(static_cast<Move>(a.lo), /*ends_turn=*/false);
       ActionInfo second = after.describe(Action{static_cast<Move>(a.lo >> 32), 0});
       for (Step& s : second.steps) {
-        s.king_turn = true;
+        s.phase = 1;  // the turn's second phase (Chess 2: the king-turn)
         info.steps.push_back(s);
       }
       return info;
@@ -236,9 +236,7 @@ class Generator final : public Engine, public CardBoard {
       s.to = coord(to);
       return ActionInfo{{s}};
     }
-    s.kind = sub_of(m) == kSubStrike  ? StepKind::Strike
-             : sub_of(m) == kSubWhirl ? StepKind::Whirlwind
-                                      : StepKind::Move;
+    s.kind = sub_of(m) == kSubStrike || sub_of(m) == kSubWhirl ? StepKind::Remove : StepKind::Move;
     s.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     s.from = coord(from);
     s.to = coord(to);
@@ -287,8 +285,7 @@ class Generator final : public Engine, public CardBoard {
     }
     b.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     b.from = coord(from);
-    if (sub_of(m) == kSubStrike) b.kind = StepKind::Strike;
-    if (sub_of(m) == kSubWhirl) b.kind = StepKind::Whirlwind;
+    if (sub_of(m) == kSubStrike || sub_of(m) == kSubWhirl) b.kind = StepKind::Remove;
     if (sub_of(m) == kSubRampage || sub_of(m) == kSubWhirl) {
       b.capture = true;  // a rampage always removes a piece
       return b;
@@ -328,26 +325,31 @@ class Generator final : public Engine, public CardBoard {
     }
     if (p_->invasion && invaded(side_ ^ 1)) {
       st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.end = Termination::RegionReached;
       st.reason = p_->invasion_reason;
       return st;
     }
     if (royal_ends_ && royal_lost(side_)) {
       st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+      st.end = Termination::RoyalCapture;
       st.reason = "royal-capture";
       return st;
     }
     if (n == 0) {
       if (st.in_check || p_->no_move_loses) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+        st.end = st.in_check ? Termination::Checkmate : Termination::NoLegalMove;
         st.reason = st.in_check ? "checkmate" : "no-legal-move";
       } else {
         st.result = Result::Draw;
+        st.end = Termination::Stalemate;
         st.reason = "stalemate";
       }
       return st;
     }
     if (p_->insufficient_draw && insufficient()) {
       st.result = Result::Draw;
+      st.end = Termination::InsufficientMaterial;
       st.reason = "insufficient-material";
     }
     return st;

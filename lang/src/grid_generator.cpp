@@ -195,9 +195,11 @@ class GridGenerator final : public Engine {
     if (generate<true>(nullptr) == 0) {
       if (st.in_check) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+        st.end = Termination::Checkmate;
         st.reason = "checkmate";
       } else {
         st.result = Result::Draw;
+        st.end = g_.no_move_end;
         st.reason = g_.no_move_reason;
       }
     }

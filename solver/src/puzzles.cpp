@@ -38,7 +38,7 @@ bool goal_met(const Status& st, Color prover, solve::Goal goal) {
     case solve::Goal::Win:
       return st.result == mine;
     case solve::Goal::Mate:
-      return st.result == mine && st.reason == "checkmate";
+      return st.result == mine && st.end == Termination::Checkmate;
     case solve::Goal::Draw:
       return st.result == Result::Draw || st.result == mine;
   }

@@ -267,11 +267,18 @@ struct Shared {
   }
 };
 
+// Deferred draws where the engine offers them (ChanceControl); an engine without them
+// draws every card when it is dealt, which gives the same values at a higher cost.
+void defer_draws(Engine& e, bool on) {
+  if (ChanceControl* c = e.chance_control()) c->set_deferred_draws(on);
+}
+
 class Worker {
  public:
   Worker(Shared& sh, std::unique_ptr<Engine> e, bool main) : sh_(sh), e_(std::move(e)), main_(main) {
     last_progress_ = Clock::now();
-    if (sh_.opt.chance != Chance::Known) e_->set_merged_chance(true);  // draws met as multisets
+    if (sh_.opt.chance != Chance::Known)
+      if (ChanceControl* c = e_->chance_control()) c->set_merged_chance(true);  // draws met as multisets
     // Fixed sizes: a search holds references into these across its recursion.
     moves_.resize(kMaxPly);
     killers_.resize(kMaxPly);
@@ -309,7 +316,7 @@ class Worker {
       case Goal::Win:
         return st.result == mine;
       case Goal::Mate:
-        return st.result == mine && st.reason == "checkmate";
+        return st.result == mine && st.end == Termination::Checkmate;
       case Goal::Draw:
         return st.result == arb::Result::Draw || st.result == mine;
     }
@@ -868,9 +875,9 @@ class Worker {
     if (st.result != arb::Result::Ongoing) return goal_met(st) ? 1.0 : 0.0;
     if (r == 0) return 0;
     // With one prover move left, a hand drawn now for a later turn is never looked at
-    // within the horizon: it may stay hidden (Engine::set_deferred_draws), which spares a
+    // within the horizon: it may stay hidden (ChanceControl::set_deferred_draws), which spares a
     // chance node over every hand (No Stress Chess: 462 after a redraw) below this node.
-    e_->set_deferred_draws(r == 1);
+    defer_draws(*e_, r == 1);
     uint64_t key = e_->hash() * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(r);
     auto it = memo_.find(key);
     if (it != memo_.end()) return it->second;
@@ -1031,7 +1038,7 @@ std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
       size_t chosen = w.expect_choice(r);  // expect() keeps its choice: no search again
       if (chosen < ms.size()) pick = chosen;
       for (size_t i = 0; i < ms.size() && chosen >= ms.size(); ++i) {
-        e.set_deferred_draws(defer);
+        defer_draws(e, defer);
         e.apply(ms[i]);
         double p = w.expect(mine ? r - 1 : r, 1);
         e.undo();
@@ -1044,7 +1051,7 @@ std::vector<std::string> expected_line(Worker& w, Color prover, int moves) {
     }
     if (pick == kNoMove) break;
     line.push_back(text(e, ms[pick]));
-    e.set_deferred_draws(defer);
+    defer_draws(e, defer);
     e.apply(ms[pick]);
     ++applied;
   }
@@ -1109,7 +1116,7 @@ Result solve(const Engine& root, const Options& opt) {
       e.legal_actions(ms);
       for (const Action& a : ms) {
         std::string t = text(e, a);
-        e.set_deferred_draws(searched == 1);
+        defer_draws(e, searched == 1);
         e.apply(a);
         double q = main.expect(searched - 1, 1);
         e.undo();

@@ -216,9 +216,11 @@ class ChessEngine final : public Engine {
     generate_legal(ml);
     if (ml.size == 0) {
       st.result = st.in_check ? (side_ == kWhite ? Result::BlackWins : Result::WhiteWins) : Result::Draw;
+      st.end = st.in_check ? Termination::Checkmate : Termination::Stalemate;
       st.reason = st.in_check ? "checkmate" : "stalemate";
     } else if (insufficient_material()) {
       st.result = Result::Draw;
+      st.end = Termination::InsufficientMaterial;
       st.reason = "insufficient-material";
     }
     st.claim_fifty = halfmove_ >= 100;

@@ -27,7 +27,7 @@
 // Chess960 back rank, mirrored for Black, with full castling rights for a Classic side.
 //
 // Actions: one action is one complete turn: the normal action, then for a Two Kings side
-// the optional king-turn (a second step with king_turn set). A game that is over (the side
+// the optional king-turn (a second step, phase 1). A game that is over (the side
 // that just moved has all its kings across the midline) has no legal actions.
 //
 // Board: 64 squares, index = rank index * 8 + file (rank index 0 = rank 1). Positions are
@@ -905,12 +905,14 @@ class Chess2Engine final : public Engine {
     auto win_for = [](int c) { return c == kWhite ? Result::WhiteWins : Result::BlackWins; };
     if (Rules::over(pos_)) {
       st.result = win_for(1 - pos_.side);
+      st.end = Termination::RegionReached;
       st.reason = "midline-invasion";
     } else {
       std::vector<Turn> turns;
       rules_.legal_turns(pos_, turns);
       if (turns.empty()) {
         st.result = win_for(1 - pos_.side);
+        st.end = st.in_check ? Termination::Checkmate : Termination::NoLegalMove;
         st.reason = st.in_check ? "checkmate" : "no-legal-move";
       }
     }
@@ -932,12 +934,12 @@ class Chess2Engine final : public Engine {
       if (!mover || color_of(mover) != p.side)
         throw std::invalid_argument("reference:chess2: action does not move a piece of the side to move");
       Step s;
-      s.kind = m.kind == kWhirl ? StepKind::Whirlwind : m.kind == kStrike ? StepKind::Strike : StepKind::Move;
+      s.kind = m.kind == kWhirl || m.kind == kStrike ? StepKind::Remove : StepKind::Move;
       s.piece = upper_letter(type_of(mover));
       s.from = to_coord(m.from);
       s.to = to_coord(m.to);
       s.promotion = m.promo ? upper_letter(m.promo) : 0;
-      s.king_turn = i == 1;
+      s.phase = static_cast<uint8_t>(i);  // 1: the optional king-turn (RULINGS 4.9)
       if (m.kind == kCastle) {
         bool king_side = file_of(m.to) > file_of(m.from);
         s.castle = king_side ? Castle::KingSide : Castle::QueenSide;

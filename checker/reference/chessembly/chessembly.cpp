@@ -679,13 +679,16 @@ class ChessemblyEngine final : public Engine {
     if (moves.empty()) {
       if (st.in_check) {
         st.result = pos_.side == Color::White ? Result::BlackWins : Result::WhiteWins;
+        st.end = Termination::Checkmate;
         st.reason = "checkmate";
       } else {
         st.result = Result::Draw;
+        st.end = Termination::Stalemate;
         st.reason = "stalemate";
       }
     } else if (insufficient_material(pos_)) {
       st.result = Result::Draw;
+      st.end = Termination::InsufficientMaterial;
       st.reason = "insufficient-material";
     }
     st.claim_fifty = pos_.halfmove >= 100;

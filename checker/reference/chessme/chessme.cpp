@@ -267,9 +267,11 @@ class ChessMeEngine final : public Engine {
     if (!moves.empty()) return s;
     if (s.in_check) {
       s.result = side_ == Color::White ? Result::BlackWins : Result::WhiteWins;
+      s.end = Termination::Checkmate;
       s.reason = "checkmate";
     } else {
       s.result = Result::Draw;
+      s.end = Termination::NoLegalMove;  // RULINGS 2.8: no legal move is a draw
       s.reason = "chessme-draw";
     }
     return s;

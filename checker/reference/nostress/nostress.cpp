@@ -441,12 +441,15 @@ class NoStressEngine final : public Engine {
     if (ph == Phase::Over) {
       int winner;
       if (king_square(st_.board, st_.side) < 0) {
+        out.end = Termination::RoyalCapture;
         out.reason = "royal-capture";
         winner = 1 - st_.side;
       } else if (out.in_check) {
+        out.end = Termination::Checkmate;
         out.reason = "checkmate";
         winner = 1 - st_.side;
       } else {
+        out.end = Termination::Stalemate;
         out.reason = "stalemate";
         winner = -1;
       }
@@ -483,15 +486,18 @@ class NoStressEngine final : public Engine {
     Step s;
     switch (a.kind) {
       case kDraw:
-        s.kind = StepKind::Draw;
+        s.kind = StepKind::Chance;  // phase 0: the turn's draw (RULINGS 3.4)
         s.drawn = std::string(1, a.card);
         break;
       case kRedraw:
-        s.kind = StepKind::Redraw;
+        s.kind = StepKind::Pass;  // phase 2: the redraw (RULINGS 3.4)
+        s.label = "redraw";
+        s.phase = 2;
         break;
       case kPass:
-        s.kind = StepKind::Pass;
+        s.kind = StepKind::Pass;  // phase 1: the card played, no move (RULINGS 3.9)
         s.card = a.card;
+        s.phase = 1;
         break;
       case kPlay: {
         const Board& b = st_.board;
@@ -500,6 +506,7 @@ class NoStressEngine final : public Engine {
           throw std::invalid_argument("reference:nostress: action does not move a piece of the side to move");
         s.kind = StepKind::Move;
         s.card = a.card;
+        s.phase = 1;  // the card played with its move
         s.piece = upper(mover);
         s.from = to_coord(a.move.from);
         s.to = to_coord(a.move.to);

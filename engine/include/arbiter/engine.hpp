@@ -42,17 +42,19 @@ struct Action {
 
 // What an action does, in engine-neutral terms; notation (UCI-like canonical text, SAN,
 // the variants' own forms) is built from this. An action is one complete turn as the
-// rulings count it (RULINGS 2.4, 3.9, 4.9): its steps are the turn's phases in order
-// (ChessMe: the move, then the optional placement; Chess 2: the normal action, then the
-// optional king-turn; No Stress Chess: the card played with its move, a pass or a redraw).
+// rulings count it (RULINGS 2.4, 3.9, 4.9): its steps are the turn's phases in order, each
+// step naming its phase (ChessMe: the move, then the optional placement; Chess 2: the
+// normal action, then the optional king-turn; No Stress Chess: the card played with its
+// move, a pass or a redraw). The kinds are generic: no kind belongs to one game.
 enum class StepKind : uint8_t {
-  Move,       // a piece moves from `from` to `to`; `removed` lists what it takes off
-  Place,      // a piece from a reserve or hand is put on `to`
-  Pass,       // a lost turn (No Stress Chess): `card` was played and allows no move
-  Redraw,     // the hand is discarded and a new one drawn (No Stress Chess)
-  Whirlwind,  // the piece on `from` stays and removes the pieces in `removed` (Chess 2)
-  Strike,     // the piece on `from` stays and removes the piece on `to` (Chess 2's tiger)
-  Draw,       // a chance outcome: `drawn` names what was drawn (see Engine::chance)
+  Move,    // a piece moves from `from` to `to`; `removed` lists what it takes off
+  Place,   // a piece from a reserve or hand is put on `to`
+  Remove,  // in-place removal: the piece on `from` stays and takes off the pieces in
+           // `removed`, aimed at the square `to` (a strike: Chess 2's tiger) or all around
+           // itself with `to` == `from` (a whirlwind: Chess 2's warrior king)
+  Pass,    // the board does not change: `label` says what the phase did instead ("" for a
+           // lost turn, written `pass`; "redraw": the hand exchanged for a new one)
+  Chance,  // a chance outcome: `drawn` names what was drawn (see Engine::chance)
 };
 enum class Castle : uint8_t { None = 0, KingSide, QueenSide };
 
@@ -76,10 +78,15 @@ struct Step {
   // The mover leaving `from` is not listed; a self-capture lists an own piece.
   std::vector<PieceAt> removed;
   Castle castle = Castle::None;
-  Coord king_to{};         // for castling: the king's destination
-  char card = 0;           // No Stress Chess: the card played (P N B R Q K, or A for Again)
-  bool king_turn = false;  // Chess 2: this step is the optional king-turn after the normal action
-  std::string drawn;       // StepKind::Draw: what the chance event drew (card letters, tiles)
+  Coord king_to{};  // for castling: the king's destination
+  char card = 0;    // the card played for this step, its letter (No Stress Chess: P N B R Q K, A for Again)
+  // The turn phase this step fills, counted from 0 in the order the rules give a turn's
+  // phases: ChessMe 0 the move, 1 the placement; Chess 2 0 the normal action, 1 the
+  // king-turn; No Stress Chess 0 the draw, 1 the card played (a move or a lost turn), 2 the
+  // redraw. A one-phase turn is phase 0.
+  uint8_t phase = 0;
+  std::string label;  // StepKind::Pass: what the phase did (see StepKind)
+  std::string drawn;  // StepKind::Chance: what the chance event drew (card letters, tiles)
 
   bool capture() const { return !removed.empty(); }
 };
@@ -100,18 +107,35 @@ struct StepBrief {
   Castle castle = Castle::None;
   Coord king_to{};
   char card = 0;
+  uint8_t phase = 0;
   bool capture = false;
   uint8_t steps = 0;  // describe(a).steps.size(), saturating at 255
+  // A brief names no Pass label and no Chance outcome: describe() tells them apart.
 };
 
 enum class Result : uint8_t { Ongoing, WhiteWins, BlackWins, Draw };
 
-// Status of the position for the side to move. `reason` names why the game ended
-// ("checkmate", "stalemate", "insufficient-material", "no-legal-move", "royal-capture",
-// "midline-invasion", "chessme-draw") and is empty while the game goes on. A decided game
-// names its winner in `result`; every reason reaches notation through it.
+// How a game ended: the end condition a ruleset's `end` block names (lang/README.md, "End
+// conditions"), the same for every game and engine. The detail is the ruleset's label.
+enum class Termination : uint8_t {
+  None,                  // the game goes on
+  Checkmate,             // no legal action, the royal piece attacked
+  Stalemate,             // no legal action, not in check (a ruleset where that is a draw)
+  NoLegalMove,           // no legal action, where check does not matter (or not in check)
+  RoyalCapture,          // a royal piece was captured (No Stress Chess)
+  RegionReached,         // a royal piece reached its goal region (Chess 2's midline invasion)
+  InsufficientMaterial,  // neither side can win any more
+};
+const char* to_string(Termination t);  // "none", "checkmate", ... as the `end` block spells them
+
+// Status of the position for the side to move: how the game ended (`end`), who won
+// (`result`) and the detail (`reason`: the label the ruleset gives the end, its condition's
+// own name unless it states one, e.g. "checkmate", "midline-invasion", "chessme-draw").
+// A game that goes on has end None, result Ongoing and an empty reason. Code decides by
+// `end` and `result`; `reason` is for people and records.
 struct Status {
   Result result = Result::Ongoing;
+  Termination end = Termination::None;
   std::string reason;
   bool in_check = false;
   bool claim_threefold = false;  // a threefold-repetition claim is available
@@ -148,6 +172,27 @@ struct PositionError : std::runtime_error {
 // perft and other walks that need a fixed draw met a chance node.
 struct ChanceError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// Controls over how an engine with chance lays out its chance nodes, for searches that
+// weigh them (the solver's expected and adversarial modes). Only engines whose draws allow
+// it implement this (the compiled card layer: nostress_text.hpp, "Merged chance"); others
+// return nullptr from Engine::chance_control(), and a search then runs without them.
+class ChanceControl {
+ public:
+  virtual ~ChanceControl() = default;
+  // Merged chance: with it on, the engine may make several draws whose order nothing
+  // observes yet one chance node (outcomes: what was drawn, weighted), and draw the order
+  // itself only when it shows, so that lines differing only in that order meet in a memo.
+  // Values over the tree equal those without it; positions, texts and actions differ.
+  virtual void set_merged_chance(bool on) = 0;
+  // Deferred draws, for a search whose horizon ends before the side to move acts again:
+  // with it on, cards the side to move draws for a later turn (a redraw's new hand) may
+  // stay hidden until that turn and be drawn then, one chance node. Exact only when
+  // nothing the search still values depends on those cards before that turn (the solver's
+  // expected mode turns it on at nodes with one prover move left); the probabilities of
+  // the draws in between are unchanged (exchangeability).
+  virtual void set_deferred_draws(bool on) = 0;
 };
 
 class Engine {
@@ -209,7 +254,7 @@ class Engine {
   // part of the action that causes it) or leaves it open (an unknown pile, a reshuffle
   // whose order the position does not fix). In the second case the position is a chance
   // node: chance() is true, legal_actions() lists the outcomes, chance_outcomes() gives
-  // them with their weights, apply() takes one (describe() shows a StepKind::Draw step),
+  // them with their weights, apply() takes one (describe() shows a StepKind::Chance step),
   // and side_to_move() names the player who acts after the draw. status() of a chance node
   // is Ongoing. Engines of variants without chance keep the defaults.
   virtual bool chance() const { return false; }
@@ -220,22 +265,8 @@ class Engine {
   // never guesses a hidden part: drawing from it is a chance node.
   virtual std::vector<std::string> hidden() const { return {}; }
 
-  // Merged chance, for searches that weigh chance nodes (the solver's expected and
-  // adversarial modes): with it on, an engine may make several draws whose order nothing
-  // observes yet one chance node (outcomes: what was drawn, weighted), and draw the order
-  // itself only when it shows, so that lines differing only in that order meet in a memo.
-  // Values over the tree equal those without it; positions, texts and actions differ (the
-  // compiled No Stress Chess engine: nostress_text.hpp, "Merged chance"). Off by default;
-  // engines without such draws ignore it.
-  virtual void set_merged_chance(bool /*on*/) {}
-
-  // Deferred draws, for a search whose horizon ends before the side to move acts again:
-  // with it on, cards the side to move draws for a later turn (No Stress Chess: the new
-  // hand of a redraw) may stay hidden until that turn and be drawn then, one chance node.
-  // Exact only when nothing the search still values depends on those cards before that
-  // turn (the solver's expected mode turns it on at nodes with one prover move left); the
-  // probabilities of the draws in between are unchanged (exchangeability).
-  virtual void set_deferred_draws(bool /*on*/) {}
+  // Controls that only some engines with chance have (ChanceControl below), or nullptr.
+  virtual ChanceControl* chance_control() { return nullptr; }
 
   // Leaf-node count of the legal-action tree, counting complete turns. The default walks
   // legal_actions/apply/undo; engines override it with faster code. Throws ChanceError

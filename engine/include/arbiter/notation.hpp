@@ -59,11 +59,13 @@ struct StepPattern {
   char piece = 0;                          // upper case; 0 when not written (a pawn in SAN, any piece in UCI)
   bool full = false;                       // the from square written in full (UCI, long algebraic)
   int32_t fx = INT32_MIN, fy = INT32_MIN;  // the from file / rank, when written
-  Coord to{};                              // a whirlwind's acting square for StepKind::Whirlwind
+  Coord to{};                              // a whirlwind's acting square (StepKind::Remove, not aimed)
   char promo = 0;
   bool capture = false;  // written with `x` or `:` (not required to match: see step_matches)
   Castle castle = Castle::None;
+  bool aimed = false;  // StepKind::Remove written `c1^a3`: a strike at `to`
   std::string drawn;
+  std::string label;            // StepKind::Pass: "" for `pass`, else the word written (`redraw`)
   std::optional<Coord> victim;  // `d5e6xe5`: the square an en-passant capture empties
 };
 // One step's text (no marks). False when it is no notation of a step.
@@ -76,8 +78,9 @@ struct ActionPattern {
 };
 bool parse_action_pattern(std::string_view text, ActionPattern& out);
 // Whether a step (or the brief of an action's first step) is one the pattern describes. A
-// capture mark is not checked (real-world records write `x` loosely); a Draw pattern
-// matches every Draw brief (a brief has no drawn text). `ignore_card` skips the card.
+// capture mark is not checked (real-world records write `x` loosely); a Chance or Pass
+// pattern matches every Chance or Pass brief (a brief has no drawn text and no label). `ignore_card` skips
+// the card.
 bool step_matches(const StepPattern& p, const Step& s, bool ignore_card = false);
 bool step_matches(const StepPattern& p, const StepBrief& s, bool ignore_card = false);
 

@@ -229,7 +229,7 @@ bool meets(Engine& e, const Goal& g, const Status& st) {
   }
   switch (g.kind) {
     case Goal::Kind::Mate:
-      return st.reason == "checkmate";
+      return st.end == Termination::Checkmate;
     case Goal::Kind::Draw:
       return st.result == arb::Result::Draw;
     case Goal::Kind::Win:

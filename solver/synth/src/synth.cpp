@@ -787,7 +787,7 @@ void parse_material(const Geo& g, const std::string& text, int (&n)[2][lang::kMa
 
 // A position whose game is already over by midline invasion meets no goal (RULINGS 4.12).
 bool over_by_invasion(const Program& p, const Status& st) {
-  return p.invasion && st.result != Result::Ongoing && st.reason == p.invasion_reason;
+  return p.invasion && st.end == Termination::RegionReached;
 }
 
 // No Stress Chess, judged by the card engine: the goal, or (mate-in-1) an action of the
@@ -806,11 +806,11 @@ bool verify_card_position(const std::shared_ptr<const Program>& p, const std::st
     case Goal::InCheck:
       return st.in_check;
     case Goal::Checkmated:
-      return st.reason == "checkmate";
+      return st.end == Termination::Checkmate;
     case Goal::Stalemated:
-      return st.reason == "stalemate";
+      return st.end == Termination::Stalemate;
     case Goal::NoLegalMove:
-      return st.reason == "checkmate" || st.reason == "stalemate";
+      return st.end == Termination::Checkmate || st.end == Termination::Stalemate;
     case Goal::MateIn1: {
       std::vector<Action> acts;
       e->legal_actions(acts);
@@ -822,7 +822,8 @@ bool verify_card_position(const std::shared_ptr<const Program>& p, const std::st
         e->apply(a);
         Status after = e->status();
         e->undo();
-        if (after.result == win && after.reason == (advanced ? "checkmate" : "royal-capture")) {
+        if (after.result == win &&
+            after.end == (advanced ? Termination::Checkmate : Termination::RoyalCapture)) {
           if (found) *found = t;
           return true;
         }
@@ -892,9 +893,9 @@ class Synth {
       if (st.castle != Castle::None || st.kind == StepKind::Place) continue;
       int t = type_of(g_, st.piece), fr = g_.cell(st.from.x, st.from.y), to = g_.cell(st.to.x, st.to.y);
       const lang::PieceProgram& pp = p.types[t];
-      if (st.kind == StepKind::Whirlwind)
+      if (st.kind == StepKind::Remove && st.to == st.from)  // a whirlwind
         gen.insert({3, fr, fr});
-      else if (st.kind == StepKind::Strike)
+      else if (st.kind == StepKind::Remove)  // a strike
         gen.insert({2, fr, to});
       else if (pp.rampage_range > 0 && !st.removed.empty() &&
                !(st.removed.size() == 1 && st.removed[0].at == st.to && captures_to(c, t, fr, to)))
@@ -1627,9 +1628,9 @@ class Synth {
         if (d >= 0 && add_conjunct(board, b, c, 4, t, f, d)) any = true;
       } else if (s.kind == StepKind::Move && s.castle == Castle::None) {
         if (f >= 0 && to >= 0 && add_conjunct(board, b, c, 0, t, f, to)) any = true;
-      } else if (s.kind == StepKind::Strike) {
+      } else if (s.kind == StepKind::Remove && s.to != s.from) {  // a strike
         if (f >= 0 && to >= 0 && add_conjunct(board, b, c, 2, t, f, to)) any = true;
-      } else if (s.kind == StepKind::Whirlwind) {
+      } else if (s.kind == StepKind::Remove) {  // a whirlwind
         if (f >= 0 && add_conjunct(board, b, c, 3, t, f, f)) any = true;
       } else if (s.kind == StepKind::Place) {
         int to = g_.cell(s.to.x, s.to.y);

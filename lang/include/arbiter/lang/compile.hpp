@@ -334,7 +334,8 @@ struct GridProgram {
   bool place = false;        // an optional placement phase follows the move
   bool place_pawn_beside = false, place_other_behind = false;
   bool draw_after_place = false;
-  std::string no_move_reason = "no-legal-move";  // status reason when not in check and no move
+  std::string no_move_reason = "no-legal-move";        // status reason when not in check and no move
+  Termination no_move_end = Termination::NoLegalMove;  // and its end condition
   // The position text's rules (arbiter/chessme_text.hpp): this pile, hand and setup.
   TileRules tile_rules() const {
     TileRules r;
