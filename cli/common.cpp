@@ -22,6 +22,7 @@
 #include "arbiter/numbers.hpp"
 #include "fsf/fairy_stockfish.hpp"
 #include "reference.hpp"
+#include "registry/engines.hpp"
 #include "registry/variants.hpp"
 
 namespace arb::cli {
@@ -99,17 +100,36 @@ arb::lang::Compiled compile_ruleset(const std::string& path,
   return arb::registry::compile(path, overrides, diags);
 }
 
+arb::registry::EngineSpec engine_spec(const Common& c) {
+  arb::registry::EngineSpec spec;
+  auto kind = arb::registry::engine_kind(c.engine);
+  if (!kind)
+    throw UsageError("--engine must be `compiled`, `reference` or `fairy-stockfish`, not `" + c.engine + "`");
+  spec.kind = *kind;
+  if (spec.kind != arb::registry::EngineKind::FairyStockfish) spec.rules = rules_path(c);
+  spec.options = parse_sets(c.sets);
+  spec.fsf_variant = c.fsf_variant;
+  spec.fsf_variant_path = c.fsf_variant_path;
+  spec.position = c.position;
+  if (c.position_given && spec.position.find_first_not_of(" \t") == std::string::npos)
+    throw UsageError("--position needs a position text (omit it for the start position)");
+  if (c.seed_given && c.seed.empty()) throw UsageError("--seed needs a number");
+  if (!c.seed.empty()) {
+    if (!spec.position.empty()) throw UsageError("give --seed or --position, not both");
+    spec.seed = uint_option("seed", c.seed, 0, UINT64_MAX);
+  }
+  return spec;
+}
+
 std::unique_ptr<arb::Engine> make_fairy_stockfish(const Common& c) {
-  if (c.fsf_variant.empty())
-    throw UsageError("Fairy-Stockfish needs --fsf-variant NAME (a UCI_Variant it lists under `uci`)");
-  arb::fsf::FsfSettings s;
-  s.variant = c.fsf_variant;
-  s.variant_path = c.fsf_variant_path;
+  arb::registry::EngineSpec spec = engine_spec(c);
+  spec.kind = arb::registry::EngineKind::FairyStockfish;
+  spec.position.clear();
+  spec.seed.reset();
+  arb::lang::Diagnostics diags;
   try {
-    return std::make_unique<arb::fsf::FairyStockfishEngine>(s);
-  } catch (const arb::fsf::EngineMissing& e) {
-    throw UsageError(e.what());
-  } catch (const arb::fsf::VariantRefused& e) {
+    return arb::registry::open_engine(spec, diags).engine;
+  } catch (const arb::registry::OpenError& e) {
     throw UsageError(e.what());
   }
 }
@@ -117,85 +137,27 @@ std::unique_ptr<arb::Engine> make_fairy_stockfish(const Common& c) {
 Loaded load_engine(const Common& c) {
   Loaded l;
   arb::lang::Diagnostics diags;
-  std::string path = rules_path(c);
-  if (c.engine == "compiled") {
-    l.compiled = compile_ruleset(path, parse_sets(c.sets), diags);
-    if (diags.has_errors()) {
-      std::cerr << diags.render();
-      std::cerr << path << ": " << diags.error_count() << " error(s)\n";
-      return l;
-    }
-    l.variant = l.compiled.model->name;
-    l.engine = arb::lang::make_compiled_engine(l.compiled.program);
-  } else if (c.engine == "reference") {
-    // The reference engine runs without compiling the ruleset: a bundled variant by its
-    // name, a ruleset file by the name it declares (loaded and checked, not compiled).
-    // The model says which reference plays it, with which options, and whether its start
-    // is a Chess960 setup.
-    l.compiled.model = arb::lang::load_ruleset(path, {}, diags, l.compiled.sources);
-    if (!l.compiled.model) {
-      std::cerr << diags.render();
-      std::cerr << path << ": " << diags.error_count() << " error(s)\n";
-      return l;
-    }
-    l.variant = c.variant.empty() ? l.compiled.model->name : c.variant;
-    try {
-      l.engine = arb::registry::make_reference(l.variant, parse_sets(c.sets));
-      if (!l.engine && c.variant.empty()) {
-        // A ruleset descending from a variant with a reference (a designer's No Stress
-        // deck): compiled, to read the deck and hand it states (registry::reference_of).
-        arb::lang::Diagnostics cd;
-        arb::lang::Compiled full = compile_ruleset(path, parse_sets(c.sets), cd);
-        if (full.program) l.engine = arb::registry::make_reference(full, parse_sets(c.sets));
-      }
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--set: ") + e.what());
-    }
-    if (!l.engine) throw UsageError("variant `" + l.variant + "` has no reference engine yet");
-  } else if (c.engine == "fairy-stockfish") {
-    l.engine = make_fairy_stockfish(c);
-    l.variant = l.engine->name();
-  } else {
-    throw UsageError("--engine must be `compiled`, `reference` or `fairy-stockfish`, not `" + c.engine + "`");
+  const arb::registry::EngineSpec spec = engine_spec(c);
+  arb::registry::OpenedEngine o;
+  try {
+    o = arb::registry::open_engine(spec, diags);
+  } catch (const arb::registry::OpenError& e) {
+    throw UsageError(e.what());
+  } catch (const arb::PositionError& e) {
+    const std::string& position = spec.position;
+    std::cerr << "error: bad position: " << e.what() << "\n  " << position << "\n  "
+              << std::string(std::min(e.column, position.size()), ' ') << "^\n";
+    return l;
   }
-  std::string position = c.position;
-  if (c.position_given && position.find_first_not_of(" \t") == std::string::npos)
-    throw UsageError("--position needs a position text (omit it for the start position)");
-  if (c.seed_given && c.seed.empty()) throw UsageError("--seed needs a number");
-  if (!c.seed.empty()) {
-    if (!position.empty()) throw UsageError("give --seed or --position, not both");
-    position = "start:" + c.seed;
-    // A Chess960 setup (Chess 2): the start the rule text's dice procedure builds from the
-    // seed, each engine running its own procedure (the same die; README, Chess 2).
-    // Whether the ruleset starts from a dice-picked Chess960 rank: the compiled program, the
-    // loaded model, or the registry's reading of the bundled ruleset says it.
-    bool dice = false;
-    if (l.compiled.program) {
-      dice = l.compiled.program->chess960_setup;
-    } else if (l.compiled.model) {
-      dice = l.compiled.model->setup_kind == arb::lang::SetupKind::Chess960;
-    } else if (auto known = arb::registry::find(l.variant)) {
-      dice = known->dice_start;
-    }
-    if (dice) {
-      const uint64_t seed = uint_option("seed", c.seed, 0, UINT64_MAX);
-      std::optional<int> n = l.compiled.program ? std::optional<int>(arb::lang::chess960_dice_start(seed))
-                                                : arb::registry::reference_dice_start(l.variant, seed);
-      if (!n) throw UsageError("--seed: the reference engine of `" + l.variant + "` has no dice start");
-      position = "start:" + std::to_string(*n);
-    }
+  if (!o.engine) {
+    std::cerr << diags.render();
+    std::cerr << spec.rules.string() << ": " << diags.error_count() << " error(s)\n";
+    return l;
   }
-  if (position.empty() && c.engine != "compiled") position = "start";
-  if (!position.empty()) {
-    try {
-      l.engine->set_position(position);
-    } catch (const arb::PositionError& e) {
-      std::cerr << "error: bad position: " << e.what() << "\n  " << position << "\n  "
-                << std::string(std::min(e.column, position.size()), ' ') << "^\n";
-      l.engine.reset();
-      return l;
-    }
-  }
+  l.compiled = std::move(o.compiled);
+  l.engine = std::move(o.engine);
+  l.make = std::move(o.make);
+  l.variant = o.variant;
   if (!c.moves.empty()) {
     std::istringstream in(c.moves);
     std::string tok;

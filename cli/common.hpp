@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "arbiter/lang/compile.hpp"
+#include "registry/engines.hpp"
 
 namespace arb::cli {
 
@@ -61,12 +63,16 @@ arb::lang::Compiled compile_ruleset(const std::string& path,
                                     arb::lang::Diagnostics& diags);
 
 // The engine a command runs: nullptr after unusable input was reported on stderr.
+// registry::open_engine does the work: this maps the options to its spec and reports.
 struct Loaded {
   arb::lang::Compiled compiled;
   std::unique_ptr<arb::Engine> engine;
+  std::function<std::unique_ptr<arb::Engine>()> make;  // more engines of the same game, at its start
   std::string variant;
 };
 Loaded load_engine(const Common& c);
+// The engine spec the options name (UsageError for unusable options).
+arb::registry::EngineSpec engine_spec(const Common& c);
 
 // Fairy-Stockfish playing --fsf-variant (checker/fsf/): a missing engine or a variant it
 // refuses is a UsageError (exit 2) that says how to install it.

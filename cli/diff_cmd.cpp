@@ -10,6 +10,7 @@
 #include "arbiter/lang/syntax.hpp"
 #include "common.hpp"
 #include "fuzz/fuzz.hpp"
+#include "registry/engines.hpp"
 
 namespace arb::cli {
 
@@ -130,8 +131,8 @@ int cmd_diff(const std::vector<std::string>& args) {
     programs[i] = compiled.program;
   }
   auto p_old = programs[0], p_new = programs[1];
-  arb::fuzz::EngineFactory left = [p_old] { return arb::lang::make_compiled_engine(p_old); };
-  arb::fuzz::EngineFactory right = [p_new] { return arb::lang::make_compiled_engine(p_new); };
+  arb::fuzz::EngineFactory left = arb::registry::program_engines(p_old);
+  arb::fuzz::EngineFactory right = arb::registry::program_engines(p_new);
   std::vector<Difference> found;
   std::string start_old = left()->position(), start_new = right()->position();
   std::string start = position.empty() ? start_old : position;

@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "fsf/fairy_stockfish.hpp"
 #include "fuzz/fuzz.hpp"
+#include "registry/engines.hpp"
 #include "registry/variants.hpp"
 
 namespace arb::cli {
@@ -104,37 +105,37 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // and a ruleset descending from a variant with a reference gets that reference with the
   // options stating what it changes (a deck, a hand: registry::reference_of).
   const auto sets = parse_sets(c.sets);
-  auto program = l.compiled.program;
   const std::string variant = l.variant;
-  arb::fuzz::EngineFactory left = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory right;
-  std::string right_name = "reference";
+  arb::fuzz::EngineFactory left = l.make;
   std::string start = l.engine->position();
+  // The second engine, opened as every engine is (registry::open_engine): Fairy-Stockfish
+  // started and checked once (exit 2 when it is missing or refuses the variant), every job
+  // and shrinking step a clone of it; or the reference that plays the ruleset, given the
+  // options that state what a descendant changes (a deck, a hand: registry::reference_of).
+  arb::registry::EngineSpec right_spec = engine_spec(c);
+  right_spec.position.clear();
+  right_spec.seed.reset();
+  right_spec.kind = against == "fairy-stockfish" ? arb::registry::EngineKind::FairyStockfish
+                                                 : arb::registry::EngineKind::Reference;
+  arb::registry::OpenedEngine opened;
+  try {
+    arb::lang::Diagnostics rd;
+    opened = arb::registry::open_engine(right_spec, rd);
+    if (!opened.engine) throw UsageError("the ruleset does not load for the reference engine");
+  } catch (const arb::registry::OpenError& e) {
+    if (against == "fairy-stockfish") throw UsageError(e.what());
+    throw UsageError(std::string(e.what()) +
+                     " (try --against fairy-stockfish --fsf-variant NAME when Fairy-Stockfish knows it)");
+  }
+  arb::fuzz::EngineFactory right = opened.make;
+  std::string right_name = against == "fairy-stockfish" ? opened.engine->name() : "reference";
   if (against == "fairy-stockfish") {
-    // One engine started and checked here (exit 2 when it is missing or refuses the
-    // variant); every job and every shrinking step clones it: a process of its own each.
-    std::shared_ptr<const arb::Engine> proto = make_fairy_stockfish(c);
-    right_name = proto->name();
-    right = [proto] { return proto->clone(); };
-    auto probe = proto->clone();
     try {
-      probe->set_position(start);
+      opened.engine->set_position(start);
     } catch (const arb::PositionError& e) {
       throw UsageError(right_name + " refuses the ruleset's start " + start + ": " + e.what());
     }
     if (matchups_text.size()) throw UsageError("--matchups runs against the reference engine only");
-  } else {
-    const std::string none = "variant `" + l.variant +
-                             "` has no reference engine to fuzz against (try --against fairy-stockfish "
-                             "--fsf-variant NAME when Fairy-Stockfish knows it)";
-    auto ref_of = arb::registry::reference_of(l.compiled, sets);
-    if (!ref_of) throw UsageError(none);
-    try {
-      if (!arb::registry::make_reference(ref_of->variant, ref_of->options)) throw UsageError(none);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("the reference engine refuses the --set options: ") + e.what());
-    }
-    right = [ref_of] { return arb::registry::make_reference(ref_of->variant, ref_of->options); };
   }
   o.progress = !c.json && isatty(2);
   std::string sets_text;
@@ -170,9 +171,11 @@ int cmd_fuzz(const std::vector<std::string>& args) {
         ++skipped;
         continue;
       }
-      auto pp = pc.program;
-      arb::fuzz::EngineFactory lf = [pp] { return arb::lang::make_compiled_engine(pp); };
-      arb::fuzz::EngineFactory rf = [variant, over] { return arb::registry::make_reference(variant, over); };
+      arb::registry::EngineSpec rs = right_spec;
+      rs.options = over;
+      arb::lang::Diagnostics od;
+      arb::fuzz::EngineFactory lf = arb::registry::program_engines(pc.program);
+      arb::fuzz::EngineFactory rf = arb::registry::open_engine(rs, od).make;
       auto probe = lf();
       probe->set_position(pick_start);
       each.seed = o.seed + i;

@@ -307,9 +307,8 @@ int cmd_test(const std::vector<std::string>& args) {
       cases.push_back(tc);
       continue;
     }
-    auto program = c.program;
     for (const auto& out : arb::lang::run_expectations(
-             c.program->expects, [&] { return arb::lang::make_compiled_engine(program); }, kMaxDepth)) {
+             c.program->expects, arb::registry::program_engines(c.program), kMaxDepth)) {
       const arb::lang::Expectation& ex = *out.expectation;
       const std::string &where = out.where, &want = out.want, &got = out.got;
       const bool ok = out.ok;

@@ -129,19 +129,22 @@ int cmd_mutate(const std::vector<std::string>& args) {
     return kOk;
   }
   if (against == "reference") {
-    arb::lang::Diagnostics diags;
-    auto c = compile_ruleset(path, mo.overrides, diags);
-    std::string variant = c.model ? c.model->name : "";
-    auto overrides = mo.overrides;
-    std::unique_ptr<arb::Engine> probe;
+    // The reference that plays the original ruleset, opened as every engine is (a
+    // designer's descendant of a variant with a reference gets it with its deck or hand).
+    arb::registry::EngineSpec spec;
+    spec.kind = arb::registry::EngineKind::Reference;
+    spec.rules = path;
+    spec.options = mo.overrides;
+    arb::registry::OpenedEngine opened;
     try {
-      probe = variant.empty() ? nullptr : arb::ref::make_reference_engine(variant, overrides);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--set: ") + e.what());
+      arb::lang::Diagnostics diags;
+      opened = arb::registry::open_engine(spec, diags);
+    } catch (const arb::registry::OpenError& e) {
+      throw UsageError(std::string("--against reference: ") + e.what());
     }
-    if (!probe) throw UsageError("--against reference: ruleset `" + variant + "` has no reference engine");
-    mo.oracle = [variant, overrides] { return arb::ref::make_reference_engine(variant, overrides); };
-    mo.oracle_name = "reference:" + variant;
+    if (!opened.engine) throw UsageError("--against reference: the ruleset does not load");
+    mo.oracle = opened.make;
+    mo.oracle_name = "reference:" + opened.variant;
   }
   bool progress = !json && isatty(2);
   std::mutex out_mu;

@@ -141,9 +141,17 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     }
     checked.push_back(fresh->name());
     std::unique_ptr<Engine> ref;
-    try {
-      ref = registry::make_reference(l.variant, parse_sets(c.sets));
-    } catch (const std::invalid_argument&) {
+    if (c.engine == "compiled") {
+      // The reference that plays the ruleset, if any, replays the game too.
+      registry::EngineSpec spec = engine_spec(c);
+      spec.kind = registry::EngineKind::Reference;
+      spec.position.clear();
+      spec.seed.reset();
+      try {
+        lang::Diagnostics diags;
+        ref = registry::open_engine(spec, diags).engine;
+      } catch (const std::exception&) {
+      }
     }
     if (ref && ref->name() != fresh->name()) {
       err = proofgame::replay(*ref, start, r.line, o.goal);

@@ -574,7 +574,7 @@ TEST_F(Cli, NumericOptionsAreRangeChecked) {
                    "--max-differences", "18446744073709551615"},
                   "--max-differences");
   expect_unusable({"perft", "--depth", "5", "--timeout", "inf"}, "--timeout `inf`");
-  expect_unusable({"moves", "--variant", "chessme", "--seed", "-1"}, "start:-1");
+  expect_unusable({"moves", "--variant", "chessme", "--seed", "-1"}, "--seed `-1`");
 }
 
 TEST_F(Cli, TimeoutStopsEveryLongRun) {

@@ -47,6 +47,7 @@
 #include "arbiter/notation.hpp"
 #include "fuzz/fuzz.hpp"
 #include "fuzz/mutate.hpp"
+#include "registry/engines.hpp"
 #include "registry/variants.hpp"
 
 namespace {
@@ -54,7 +55,7 @@ namespace {
 struct Target {
   std::string variant;
   std::map<std::string, std::string> options;  // the configuration (`one-of` option values)
-  std::shared_ptr<const arb::lang::Program> program;
+  arb::registry::EngineMaker left, right;      // the compiled engine and the reference (open_engine)
   // Where inputs start: the start position, for ChessMe with both hands emptied, so that
   // nodes stay narrow (a turn with a placement multiplies the actions by the hand's tiles
   // and the squares it may go to: 600 actions instead of 30, each generated, described and
@@ -136,8 +137,7 @@ bool accepts(arb::Engine& e, const std::string& text) {
                          const arb::fuzz::Divergence& found) {
   std::string actions;
   for (const auto& a : played) actions += (actions.empty() ? "" : " ") + a;
-  arb::fuzz::EngineFactory left = [&t] { return arb::lang::make_compiled_engine(t.program); };
-  arb::fuzz::EngineFactory right = [&t] { return arb::registry::make_reference(t.variant, t.options); };
+  arb::fuzz::EngineFactory left = t.left, right = t.right;
   arb::fuzz::Divergence d = found;
   {
     auto a = left(), b = right();
@@ -164,22 +164,30 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     if (!base.program) continue;
     std::vector<Target> configs;
     for (const auto& sets : configurations(base)) {
-      arb::lang::Diagnostics d;
-      arb::lang::Compiled c = arb::registry::compile(v.ruleset.string(), sets, d);
-      std::unique_ptr<arb::Engine> ref;
+      // Both engines opened as every engine is: the compiled one, and the reference with the
+      // same options (a configuration the reference does not take is skipped).
+      arb::registry::EngineSpec spec;
+      spec.rules = v.ruleset;
+      spec.options = sets;
+      arb::registry::OpenedEngine compiled, reference;
       try {
-        ref = arb::registry::make_reference(v.name, sets);
+        arb::lang::Diagnostics d;
+        compiled = arb::registry::open_engine(spec, d);
+        spec.kind = arb::registry::EngineKind::Reference;
+        reference = arb::registry::open_engine(spec, d);
       } catch (const std::invalid_argument&) {
+        continue;
       }
-      if (!c.program || !ref) continue;
+      if (!compiled.engine || !reference.engine) continue;
       Target t;
       t.variant = v.name;
       t.options = sets;
-      t.program = c.program;
-      t.a = arb::lang::make_compiled_engine(t.program);
-      t.b = std::move(ref);
-      t.probe_a = arb::lang::make_compiled_engine(t.program);
-      t.probe_b = arb::registry::make_reference(v.name, sets);
+      t.left = compiled.make;
+      t.right = reference.make;
+      t.a = std::move(compiled.engine);
+      t.b = std::move(reference.engine);
+      t.probe_a = t.left();
+      t.probe_b = t.right();
       t.start = t.a->position();
       t.alphabet = arb::fuzz::piece_alphabet(t.start);
       if (arb::fuzz::detect_format(t.start) == arb::fuzz::TextFormat::ChessMe) {

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <thread>
 
+#include "registry/engines.hpp"
+
 namespace arb::mutate {
 
 namespace fs = std::filesystem;
@@ -138,12 +140,10 @@ MutantResult judge(const RuleMutant& m, const std::string& original_path, const 
     r.how = "compiles to the same program as the original";
     return done();
   }
-  auto program = c.program;
-  arb::fuzz::EngineFactory mutant = [program] { return arb::lang::make_compiled_engine(program); };
-  arb::fuzz::EngineFactory oracle =
-      o.oracle ? o.oracle
-               : arb::fuzz::EngineFactory([original] { return arb::lang::make_compiled_engine(original); });
-  std::string start = arb::lang::make_compiled_engine(original)->position();
+  arb::fuzz::EngineFactory mutant = arb::registry::program_engines(c.program);
+  arb::fuzz::EngineFactory original_engines = arb::registry::program_engines(original);
+  arb::fuzz::EngineFactory oracle = o.oracle ? o.oracle : original_engines;
+  std::string start = original_engines()->position();
   std::string mutant_start = mutant()->position();
   if (mutant_start != start) {
     r.verdict = "killed";
@@ -174,7 +174,7 @@ MutantResult judge(const RuleMutant& m, const std::string& original_path, const 
   if (rep.divergence) {
     // The divergence must be the mutation's: the original must not show it (against a
     // reference engine the original could disagree on its own).
-    auto a = arb::lang::make_compiled_engine(original);
+    auto a = original_engines();
     auto b = oracle();
     if (o.oracle && arb::fuzz::reproduce(*a, *b, rep.divergence->position, rep.divergence->action)) {
       r.verdict = "survived";

@@ -39,7 +39,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
-#include "reference.hpp"
+#include "registry/engines.hpp"
 #include "registry/variants.hpp"
 
 namespace arb::records {
@@ -70,54 +70,42 @@ std::string RecordEngine::name(char letter) const {
 
 RecordEngine make_record_engine(const std::string& path, const std::map<std::string, std::string>& options) {
   RecordEngine r;
-  lang::Diagnostics diags;
-  lang::Compiled c;
+  // The compiled generator, opened as every engine is (registry::open_engine); a ruleset it
+  // does not execute (yet) is played by the reference engine of the variant it declares.
+  registry::EngineSpec spec;
+  spec.rules = path;
+  spec.options = options;
+  registry::OpenedEngine o;
   try {
-    c = lang::compile_file(path, options, diags);
+    lang::Diagnostics diags;
+    o = registry::open_engine(spec, diags);
+    if (!o.engine) {
+      lang::Diagnostics d2;
+      spec.kind = registry::EngineKind::Reference;
+      o = registry::open_engine(spec, d2);
+      if (!o.engine && !o.compiled.model) {
+        r.error = path + ": the ruleset does not load (" + std::to_string(d2.error_count()) + " error(s))";
+        return r;
+      }
+      if (!o.engine) {
+        r.error = "variant `" + o.variant + "` neither compiles nor has a reference engine";
+        return r;
+      }
+    }
+  } catch (const registry::OpenError& ex) {
+    // The kind of fault reads the prefix: "option: " makes a bad-option fault.
+    r.error = ex.bad_option ? std::string("option: ") + ex.what() : std::string(ex.what());
+    return r;
+  } catch (const PositionError& ex) {
+    r.error = std::string("start position: ") + ex.what();
+    return r;
   } catch (const std::exception& ex) {
     r.error = path + ": " + ex.what();
     return r;
   }
-  if (c.program) {
-    r.engine = lang::make_compiled_engine(c.program);
-    r.variant = c.model->name;
-    take_facts(r, *c.model);
-  } else {
-    // Not executable by the compiled generator (yet): the reference engine of the variant
-    // the ruleset declares.
-    std::unique_ptr<lang::Model> loaded;
-    const lang::Model* m = c.model.get();
-    if (!m) {
-      lang::Diagnostics d2;
-      std::vector<std::unique_ptr<lang::Source>> sources;
-      loaded = lang::load_ruleset(path, {}, d2, sources);
-      if (!loaded) {
-        r.error = path + ": the ruleset does not load (" + std::to_string(d2.error_count()) + " error(s))";
-        return r;
-      }
-      m = loaded.get();
-    }
-    const std::string name = m->name;
-    r.variant = name;
-    take_facts(r, *m);
-    try {
-      r.engine = ref::make_reference_engine(name, options);
-    } catch (const std::invalid_argument& ex) {
-      r.error = std::string("option: ") + ex.what();
-      return r;
-    }
-    if (!r.engine) {
-      r.error = "variant `" + name + "` neither compiles nor has a reference engine";
-      return r;
-    }
-    try {
-      r.engine->set_position("start");
-    } catch (const PositionError& ex) {
-      r.error = std::string("start position: ") + ex.what();
-      r.engine.reset();
-      return r;
-    }
-  }
+  r.engine = std::move(o.engine);
+  r.variant = o.variant;
+  if (o.compiled.model) take_facts(r, *o.compiled.model);
   r.start = r.engine->position();
   return r;
 }

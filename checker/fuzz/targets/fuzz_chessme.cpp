@@ -37,11 +37,11 @@ void play_and_read_back(Engine& e, Engine& probe, const std::string& text) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  auto program = fuzz_targets::bundled_program(registry::kGrid);
-  compiled = lang::make_compiled_engine(program);
-  compiled_probe = lang::make_compiled_engine(program);
-  reference = registry::make_reference(registry::kGrid);
-  reference_probe = registry::make_reference(registry::kGrid);
+  using fuzz_targets::bundled_engine;
+  compiled = bundled_engine(registry::kGrid);
+  compiled_probe = bundled_engine(registry::kGrid);
+  reference = bundled_engine(registry::kGrid, registry::EngineKind::Reference);
+  reference_probe = bundled_engine(registry::kGrid, registry::EngineKind::Reference);
   return 0;
 }
 

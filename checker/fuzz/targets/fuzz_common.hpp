@@ -13,6 +13,7 @@
 #include "arbiter/engine.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "reference.hpp"
+#include "registry/engines.hpp"
 #include "registry/variants.hpp"
 
 namespace arb::fuzz_targets {
@@ -25,20 +26,32 @@ inline std::filesystem::path rulesets_dir() {
 
 // The compiled program of a bundled variant (aborts when it does not compile: the target
 // would test nothing).
-inline std::shared_ptr<const lang::Program> bundled_program(const std::string& variant) {
-  lang::Diagnostics diags;
+// An engine of a bundled variant, opened as every engine is (registry::open_engine): the
+// compiled generator or the reference. Aborts when it cannot (a broken installation).
+inline std::unique_ptr<Engine> bundled_engine(const std::string& variant,
+                                              registry::EngineKind kind = registry::EngineKind::Compiled) {
   auto v = registry::find(variant);
   if (!v) {
     std::fprintf(stderr, "fuzz target: no bundled variant %s in %s\n", variant.c_str(),
                  rulesets_dir().c_str());
     std::abort();
   }
-  auto c = registry::compile(v->ruleset.string(), {}, diags);
-  if (!c.program) {
+  registry::EngineSpec spec;
+  spec.kind = kind;
+  spec.rules = v->ruleset;
+  lang::Diagnostics diags;
+  std::unique_ptr<Engine> e;
+  try {
+    e = registry::open_engine(spec, diags).engine;
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "fuzz target: %s: %s\n", v->ruleset.c_str(), ex.what());
+    std::abort();
+  }
+  if (!e) {
     std::fprintf(stderr, "fuzz target: %s does not compile\n%s", v->ruleset.c_str(), diags.render().c_str());
     std::abort();
   }
-  return c.program;
+  return e;
 }
 
 [[noreturn]] inline void finding(const std::string& what) {

@@ -47,16 +47,12 @@ void fen_round_trip(std::string_view text, int w, int h) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  auto chess = fuzz_targets::bundled_program(registry::kStandard);
-  auto embly = fuzz_targets::bundled_program(registry::kReserve);
-  engines = new Engines{lang::make_compiled_engine(chess),
-                        lang::make_compiled_engine(chess),
-                        registry::make_reference(registry::kStandard),
-                        registry::make_reference(registry::kStandard),
-                        lang::make_compiled_engine(embly),
-                        lang::make_compiled_engine(embly),
-                        registry::make_reference(registry::kReserve),
-                        registry::make_reference(registry::kReserve)};
+  using fuzz_targets::bundled_engine;
+  const auto kRef = registry::EngineKind::Reference;
+  engines = new Engines{bundled_engine(registry::kStandard),       bundled_engine(registry::kStandard),
+                        bundled_engine(registry::kStandard, kRef), bundled_engine(registry::kStandard, kRef),
+                        bundled_engine(registry::kReserve),        bundled_engine(registry::kReserve),
+                        bundled_engine(registry::kReserve, kRef),  bundled_engine(registry::kReserve, kRef)};
   return 0;
 }
 

@@ -49,21 +49,20 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     if (!pos.empty()) e->set_position(pos);
     fixed->push_back({std::move(e), pos});
   };
-  auto chess = fuzz_targets::bundled_program(registry::kStandard);
-  auto embly = fuzz_targets::bundled_program(registry::kReserve);
-  auto me = fuzz_targets::bundled_program(registry::kGrid);
-  add(lang::make_compiled_engine(chess), "");
-  add(lang::make_compiled_engine(chess),
+  using fuzz_targets::bundled_engine;
+  const auto kRef = registry::EngineKind::Reference;
+  add(bundled_engine(registry::kStandard), "");
+  add(bundled_engine(registry::kStandard),
       "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-  add(lang::make_compiled_engine(chess), "4k3/1P6/8/8/8/8/8/4K2R w K - 0 1");
-  add(registry::make_reference(registry::kStandard),
+  add(bundled_engine(registry::kStandard), "4k3/1P6/8/8/8/8/8/4K2R w K - 0 1");
+  add(bundled_engine(registry::kStandard, kRef),
       "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
-  add(lang::make_compiled_engine(embly), "");
-  add(lang::make_compiled_engine(embly), "8/4k3/8/8/8/8/4R3/4K3[QRBBNNPPPPPPPPqrrbbnnpppppppp] b - - 1 2");
-  add(lang::make_compiled_engine(me), "");
-  add(lang::make_compiled_engine(me),
+  add(bundled_engine(registry::kReserve), "");
+  add(bundled_engine(registry::kReserve), "8/4k3/8/8/8/8/4R3/4K3[QRBBNNPPPPPPPPqrrbbnnpppppppp] b - - 1 2");
+  add(bundled_engine(registry::kGrid), "");
+  add(bundled_engine(registry::kGrid),
       "k(-999,1006),p(-1000,1004),P(-1000,1001),K(-998,1000) w Q/n -/- -/- 5");
-  add(registry::make_reference(registry::kGrid), "start:2");
+  add(bundled_engine(registry::kGrid, kRef), "start:2");
   return 0;
 }
 

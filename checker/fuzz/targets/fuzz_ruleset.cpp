@@ -82,7 +82,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (rendered.size() > 64 * 1024 + 2000 * arb::lang::kMaxDiagnostics)
     arb::fuzz_targets::finding("diagnostics render too large: " + std::to_string(rendered.size()));
   if (!c.program) return 0;
-  auto e = arb::lang::make_compiled_engine(c.program);
+  arb::registry::EngineSpec spec;
+  spec.program = c.program;
+  arb::lang::Diagnostics open_diags;
+  auto e = arb::registry::open_engine(spec, open_diags).engine;
   std::string start = e->position();
   try {
     e->set_position(start);

@@ -1,0 +1,149 @@
+#include "registry/engines.hpp"
+
+#include "fsf/fairy_stockfish.hpp"
+#include "registry/variants.hpp"
+
+namespace arb::registry {
+
+std::optional<EngineKind> engine_kind(const std::string& word) {
+  if (word == "compiled") return EngineKind::Compiled;
+  if (word == "reference") return EngineKind::Reference;
+  if (word == "fairy-stockfish") return EngineKind::FairyStockfish;
+  return std::nullopt;
+}
+
+const char* to_string(EngineKind k) {
+  switch (k) {
+    case EngineKind::Compiled:
+      return "compiled";
+    case EngineKind::Reference:
+      return "reference";
+    case EngineKind::FairyStockfish:
+      return "fairy-stockfish";
+  }
+  return "compiled";
+}
+
+namespace {
+
+// The compiled generator of `c.program`.
+void open_compiled(OpenedEngine& o) {
+  auto program = o.compiled.program;
+  o.make = [program] { return lang::make_compiled_engine(program); };
+}
+
+// The reference engine of a ruleset: the one of its own name, else (a designer's ruleset
+// descending from a variant with a reference) the one reference_of() names, given the deck,
+// hand or tiles the ruleset states. The model alone is loaded first: a reference plays a
+// ruleset the compiler does not execute yet.
+void open_reference(const EngineSpec& spec, OpenedEngine& o, lang::Diagnostics& diags) {
+  if (!o.compiled.model) {
+    o.compiled.model = lang::load_ruleset(spec.rules.string(), {}, diags, o.compiled.sources);
+    if (!o.compiled.model) return;
+  }
+  o.variant = o.compiled.model->name;
+  std::string variant = o.variant;
+  std::map<std::string, std::string> options = spec.options;
+  try {
+    if (!make_reference(variant, options)) {
+      lang::Diagnostics cd;
+      lang::Compiled full = compile(spec.rules.string(), spec.options, cd);
+      auto of = full.program ? reference_of(full, spec.options) : std::nullopt;
+      if (!of) throw OpenError("variant `" + o.variant + "` has no reference engine yet");
+      variant = of->variant;
+      options = of->options;
+    }
+    if (!make_reference(variant, options))
+      throw OpenError("variant `" + o.variant + "` has no reference engine yet");
+  } catch (const OpenError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw OpenError(std::string("the reference engine refuses the options: ") + e.what(), true);
+  }
+  o.make = [variant, options] { return make_reference(variant, options); };
+}
+
+void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
+  if (spec.fsf_variant.empty())
+    throw OpenError("Fairy-Stockfish needs --fsf-variant NAME (a UCI_Variant it lists under `uci`)");
+  fsf::FsfSettings s;
+  s.variant = spec.fsf_variant;
+  s.variant_path = spec.fsf_variant_path;
+  std::shared_ptr<const Engine> proto;
+  try {
+    proto = std::make_shared<fsf::FairyStockfishEngine>(s);
+  } catch (const fsf::EngineMissing& e) {
+    throw OpenError(e.what());
+  } catch (const fsf::VariantRefused& e) {
+    throw OpenError(e.what());
+  }
+  // Every further engine is a clone: a process of its own, the variant already accepted.
+  o.make = [proto] { return proto->clone(); };
+  o.variant = proto->name();
+}
+
+// The first position the spec names, as text for set_position ("" for the engine's own).
+std::string first_position(const EngineSpec& spec, const OpenedEngine& o) {
+  if (spec.seed) {
+    if (!spec.position.empty()) throw OpenError("give a seed or a position, not both");
+    bool dice = false;
+    if (o.compiled.program)
+      dice = o.compiled.program->chess960_setup;
+    else if (o.compiled.model)
+      dice = o.compiled.model->setup_kind == lang::SetupKind::Chess960;
+    if (!dice) return "start:" + std::to_string(*spec.seed);
+    // A Chess960 setup: the start the rule text's dice procedure builds from the seed.
+    std::optional<int> n = spec.kind == EngineKind::Compiled
+                               ? std::optional<int>(lang::chess960_dice_start(*spec.seed))
+                               : reference_dice_start(o.variant, *spec.seed);
+    if (!n)
+      throw OpenError("the " + std::string(to_string(spec.kind)) + " engine of `" + o.variant +
+                      "` has no dice start");
+    return "start:" + std::to_string(*n);
+  }
+  if (!spec.position.empty()) return spec.position;
+  return spec.kind == EngineKind::Compiled ? std::string() : std::string("start");
+}
+
+}  // namespace
+
+OpenedEngine open_engine(const EngineSpec& spec, lang::Diagnostics& diags) {
+  OpenedEngine o;
+  if (spec.program) {
+    if (spec.kind != EngineKind::Compiled)
+      throw OpenError("a compiled program opens only as the compiled engine");
+    o.compiled.program = spec.program;
+    o.variant = spec.program->variant;
+  }
+  switch (spec.kind) {
+    case EngineKind::Compiled:
+      if (!o.compiled.program) {
+        o.compiled = compile(spec.rules.string(), spec.options, diags);
+        if (diags.has_errors() || !o.compiled.program) return o;
+        o.variant = o.compiled.model->name;
+      }
+      open_compiled(o);
+      break;
+    case EngineKind::Reference:
+      open_reference(spec, o, diags);
+      if (!o.make) return o;
+      break;
+    case EngineKind::FairyStockfish:
+      open_fairy_stockfish(spec, o);
+      break;
+  }
+  o.engine = o.make();
+  if (!o.engine) throw OpenError("no engine plays `" + o.variant + "`");
+  const std::string position = first_position(spec, o);
+  if (!position.empty()) o.engine->set_position(position);  // PositionError passes to the caller
+  return o;
+}
+
+EngineMaker program_engines(std::shared_ptr<const lang::Program> program) {
+  EngineSpec spec;
+  spec.program = std::move(program);
+  lang::Diagnostics diags;
+  return open_engine(spec, diags).make;
+}
+
+}  // namespace arb::registry
