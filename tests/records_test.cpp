@@ -116,8 +116,8 @@ TEST(Records, BrokenRecordsGiveTheirDiagnostic) {
   for (const char* k : {"placement-outside-half", "king-first", "kings-adjacent", "not-in-reserve",
                         "king-in-check", "ambiguous", "false-mate"})
     EXPECT_TRUE(kinds["chessembly"].count(k)) << k;
-  // The other variants: moves, steps and results (No Stress Chess and Chess 2 run on their
-  // reference engines: their rulesets do not compile yet).
+  // The other variants: moves, steps and results, each explained through the engine's
+  // pseudo-legal actions (No Stress Chess's advanced game: a pinned piece's move).
   const std::map<std::string, std::vector<const char*>> per_variant = {
       {"chessembly", {"no-piece", "unreadable", "result-mismatch", "wrong-result", "game-over"}},
       {"chessme",
@@ -126,7 +126,9 @@ TEST(Records, BrokenRecordsGiveTheirDiagnostic) {
       {"capablanca",
        {"castling", "king-in-check", "ambiguous", "promotion", "no-piece-reaches", "occupied",
         "unfinished-marked", "false-mate"}},
-      {"nostress", {"card", "impossible-draw", "no-piece-reaches", "illegal", "unreadable", "bad-option"}},
+      {"nostress",
+       {"card", "impossible-draw", "no-piece-reaches", "illegal", "unreadable", "bad-option",
+        "king-in-check"}},
       {"chess2",
        {"impossible-draw", "ambiguous", "bad-option", "no-piece-reaches", "step", "wrong-result",
         "unfinished-marked", "false-mate", "no-piece", "illegal"}},

@@ -34,6 +34,9 @@ class CardBoard {
   // Legal moves under the current mask, counted or listed (as the generator's actions).
   virtual uint64_t count_moves() = 0;
   virtual void list_moves(std::vector<Action>& out) = 0;
+  // The moves under the mask by movement alone, royal safety not tested (a pinned piece's
+  // move, a king's step into check): Engine::pseudo_legal_actions.
+  virtual void list_pseudo_moves(std::vector<Action>& out) = 0;
   // A turn without a move (a lost turn, a redraw): the side changes, the clock advances,
   // en passant lapses. Undone by Engine::undo().
   virtual void pass_turn() = 0;

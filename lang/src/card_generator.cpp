@@ -195,6 +195,36 @@ class CardEngine final : public Engine, public ChanceControl {
     enumerate(&out);
   }
 
+  // The legal actions, and the moves each card in hand allows by movement alone where the
+  // level tests royal safety (RULINGS 3.7: a pinned piece's move, a king's step into
+  // check), so that the record validator can say why such a move is refused.
+  void pseudo_legal_actions(std::vector<Action>& out) override {
+    legal_actions(out);
+    if (!p_->royal_safe || card_chance() || !hook_->has_royal(side())) return;
+    const int P = side();
+    const Cards s = acting(P);
+    std::array<int, kKinds> count{};
+    for (int i = 0; i < s.hand_n[P]; ++i) {
+      int k = nostress_card_index(s.hand[P][i]);
+      if (k >= 0) ++count[k];
+    }
+    for (int k = 0; k < kKinds; ++k) count[k] += s.uno[P][k];
+    for (int k = 0; k < kKinds; ++k) {
+      const uint32_t mask = !count[k]     ? 0u
+                            : k == kAgain ? again_mask(s, P)
+                                          : (type_[k] >= 0 ? 1u << type_[k] : 0u);
+      if (!mask) continue;
+      hook_->set_move_types(mask);
+      moves_.clear();
+      hook_->list_pseudo_moves(moves_);
+      for (const Action& m : moves_) {
+        const Action a = make_action(kPlay, k, m.lo);
+        if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+      }
+    }
+    hook_->set_move_types(CardBoard::kAllTypes);
+  }
+
   void apply(const Action& a) override {
     stack_.push_back(Frame{cs_, false});
     const int P = side();

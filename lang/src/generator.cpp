@@ -368,6 +368,11 @@ class Generator final : public Engine, public CardBoard {
     generate<false>(&card_moves_);
     for (Move m : card_moves_) out.push_back(Action{m, 0});
   }
+  void list_pseudo_moves(std::vector<Action>& out) override {
+    pseudo_ = true;
+    list_moves(out);
+    pseudo_ = false;
+  }
   void pass_turn() override { make(make_move(0, 0, kNull)); }
   bool has_royal(int c) const override { return royal_square(c) >= 0; }
   bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
