@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,9 +15,12 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <thread>
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/compile.hpp"
+#include "arbiter/parallel.hpp"
 #include "fuzz/mutate.hpp"
 #include "helpers.hpp"
 #include "reference.hpp"
@@ -620,4 +624,24 @@ TEST(Fuzz, CoverageCountsEndsClaimsAndEndings) {
   auto plain = fuzz(program, "chess", o);
   EXPECT_EQ(plain.coverage.games.count("claim: threefold"), 0u);
   EXPECT_EQ(plain.coverage.games.count("end: insufficient-material"), 0u);
+}
+
+// parallel_for, the project's one fan-out: every job runs once, the first exception reaches
+// the caller after all jobs ended, and it asks the others to stop.
+TEST(ParallelFor, RunsEveryJobAndPassesTheFirstErrorOn) {
+  std::vector<std::atomic<int>> ran(8);
+  int threads = arb::parallel_for(8, [&](int j, std::stop_token) { ++ran[static_cast<size_t>(j)]; });
+  EXPECT_GE(threads, 1);
+  for (auto& r : ran) EXPECT_EQ(r.load(), 1);
+  std::atomic<int> stopped{0};
+  EXPECT_THROW(arb::parallel_for(4,
+                                 [&](int j, std::stop_token stop) {
+                                   if (j == 2) throw std::runtime_error("job 2 failed");
+                                   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+                                   while (!stop.stop_requested() && std::chrono::steady_clock::now() < until)
+                                     std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                                   if (stop.stop_requested()) ++stopped;
+                                 }),
+               std::runtime_error);
+  EXPECT_EQ(stopped.load(), 3);  // every other job saw the stop request instead of running 20 s
 }

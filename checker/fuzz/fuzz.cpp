@@ -13,6 +13,7 @@
 
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
+#include "arbiter/parallel.hpp"
 
 namespace arb::fuzz {
 
@@ -489,32 +490,23 @@ Report run_parallel(const EngineFactory& left, const EngineFactory& right, const
                     const Options& o, int jobs) {
   if (jobs <= 1) return run(left, right, start, o);
   std::vector<Report> reports(static_cast<size_t>(jobs));
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(jobs));
   std::atomic<bool> stop{false};
   Progress shared;
-  {
-    std::vector<std::thread> threads;
-    for (int j = 0; j < jobs; ++j) {
-      Options oj = o;
-      oj.seed = o.seed + static_cast<uint64_t>(j);
-      oj.games = o.games / static_cast<uint64_t>(jobs) + (static_cast<uint64_t>(j) < o.games % jobs ? 1 : 0);
-      oj.progress = o.progress && j == 0;
-      oj.shared = &shared;
-      if (o.seconds > 0) oj.stop = &stop;
-      threads.emplace_back([&, oj, j] {
-        try {
-          reports[static_cast<size_t>(j)] = run(left, right, start, oj);
-          if (!reports[static_cast<size_t>(j)].divergences.empty()) stop = true;
-        } catch (...) {
-          errors[static_cast<size_t>(j)] = std::current_exception();
-          stop = true;
-        }
-      });
+  parallel_for(jobs, [&](int j, std::stop_token) {
+    Options oj = o;
+    oj.seed = o.seed + static_cast<uint64_t>(j);
+    oj.games = o.games / static_cast<uint64_t>(jobs) + (static_cast<uint64_t>(j) < o.games % jobs ? 1 : 0);
+    oj.progress = o.progress && j == 0;
+    oj.shared = &shared;
+    if (o.seconds > 0) oj.stop = &stop;
+    try {
+      reports[static_cast<size_t>(j)] = run(left, right, start, oj);
+    } catch (...) {
+      stop = true;  // the other jobs end their games (parallel_for passes the error on)
+      throw;
     }
-    for (auto& t : threads) t.join();
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    if (!reports[static_cast<size_t>(j)].divergences.empty()) stop = true;
+  });
   Report r;
   for (const auto& rj : reports) merge(r, rj, o.max_divergences, o.max_examples);
   return r;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "arbiter/parallel.hpp"
 #include "registry/engines.hpp"
 
 namespace arb::mutate {
@@ -233,13 +234,7 @@ MutateReport run_mutants(const std::string& path, const MutateOptions& o) {
     if (!dir.empty()) fs::remove_all(dir, ec);
   };
   int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(std::max<size_t>(mutants.size(), 1))));
-  if (jobs == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> threads;
-    for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
-    for (auto& t : threads) t.join();
-  }
+  parallel_for(jobs, [&](int, std::stop_token) { worker(); });
   if (error) std::rethrow_exception(error);
   std::vector<MutantResult> kept;
   for (size_t i = 0; i < mutants.size(); ++i)
