@@ -344,4 +344,38 @@ TEST(DesignerKnightmate, PerftAgreesWithFairyStockfish) {
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// Berolina against current Fairy-Stockfish (npm fairy-stockfish-nnue.wasm 1.1.12, UCI_Variant
+// berolina, `go perft N`; Debian's 11.1 has no berolina), counts measured 2026-11-27 and
+// stored here. The first comparison found the ruleset without en passant, which Berolina
+// chess has (a diagonal double step taken by the pawn straight ahead of the square passed):
+// 45,759 here against 45,761 from the first position below, one `e7c5` reply apart.
+
+TEST(DesignerBerolina, PerftAgreesWithFairyStockfish) {
+  const Game* g = game_named("berolina.rules");
+  ASSERT_NE(g, nullptr);
+  struct Case {
+    const char* fen;
+    int depth;
+    uint64_t nodes;
+  };
+  const std::vector<Case> cases = {
+      {kChessStart, 3, 28328},
+      {kChessStart, 4, 882717},
+      {kChessStart, 5, 29119802},
+      // Random-play positions (arbiter's generator chose the moves; Fairy-Stockfish counted).
+      {"rnbqkbnr/1p2p1pp/1p4p1/1p2p3/2B1P3/4PP2/PP1P2PP/RNBQK1NR w KQkq - 0 5", 3, 45761},
+      {"rnbqkb1r/pp2pp1p/1p5n/1p2P3/RP3p2/1P6/1BP1PPPP/1N1QKBNR b Kkq - 0 6", 3, 63327},
+      {"rnbqkb1r/pp2pp1p/1p5n/1p2P3/RP3p2/1P6/1BP1PPPP/1N1QKBNR b Kkq - 0 6", 4, 2596274},
+      {"rn1q1b1r/Rppbpk1p/1pp2npp/8/6P1/1P2P3/1PPP1KPP/1NB1QBNR b - - 0 8", 3, 42197},
+      {"rn2kbnr/p3p1pp/b5p1/B3p3/2PpP1p1/4P1P1/4P1PP/RN1QKBNR w KQkq - 0 9", 3, 32707},
+  };
+  auto e = arb::lang::make_compiled_engine(g->program);
+  for (const Case& c : cases) {
+    e->set_position(c.fen);
+    if (fast() && c.nodes > perft_budget(UINT64_MAX)) continue;
+    EXPECT_EQ(e->perft(c.depth), c.nodes) << c.fen << " depth " << c.depth;
+  }
+}
+
 }  // namespace
