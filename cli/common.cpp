@@ -1,7 +1,6 @@
 #include "common.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -188,10 +187,6 @@ void write_atomically(const fs::path& path, const std::string& text) {
   std::error_code ec;
   if (fs::is_directory(path, ec))
     throw std::runtime_error("cannot write " + path.string() + ": it is a directory");
-  fs::file_status st = fs::symlink_status(path, ec);
-  if (!ec && fs::exists(st) && !fs::is_regular_file(st))
-    throw std::runtime_error("cannot write " + path.string() +
-                             ": it is not a regular file (a link, FIFO or device); refusing to replace it");
   fs::path dir = path.parent_path();
   if (!dir.empty()) fs::create_directories(dir);
   // A unique temporary in the target directory (so that the rename stays on one file
@@ -222,27 +217,6 @@ void write_atomically(const fs::path& path, const std::string& text) {
   int err = errno;
   std::remove(tmp.c_str());
   throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
-}
-
-FileLock::FileLock(const fs::path& path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw std::runtime_error("cannot lock " + path.string() + ": " + std::strerror(errno));
-  while (::flock(fd_, LOCK_EX) != 0) {
-    if (errno == EINTR) continue;
-    int err = errno;
-    ::close(fd_);
-    fd_ = -1;
-    throw std::runtime_error("cannot lock " + path.string() + ": " + std::strerror(err));
-  }
-}
-
-FileLock::~FileLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
-}
-
-fs::path lock_path(const fs::path& output) {
-  fs::path dir = output.parent_path();
-  return dir.empty() ? fs::path(".") : dir;
 }
 
 po::variables_map parse_command_line(const std::vector<std::string>& args, const po::options_description& d,
@@ -332,24 +306,6 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
   std::error_code ec;
   if (fs::is_directory(path, ec))
     throw UsageError(std::string("--") + option + " " + path + ": is a directory, expected a file");
-  // An output replaces a regular file or makes a new one: never a FIFO, a device or a
-  // symbolic link (renaming over one would replace it with a regular file).
-  fs::file_status st = fs::symlink_status(path, ec);
-  if (!ec && fs::exists(st) && !fs::is_regular_file(st))
-    throw UsageError(std::string("--") + option + " " + path +
-                     ": is not a regular file (a link, FIFO or device); refusing to replace it");
-  // The folder must be there, or be creatable: checked now, not after the work.
-  fs::path dir = fs::path(path).parent_path();
-  for (fs::path d = dir; !d.empty(); d = d.parent_path()) {
-    std::error_code e2;
-    fs::file_status ds = fs::status(d, e2);
-    if (fs::exists(ds)) {
-      if (!fs::is_directory(ds))
-        throw UsageError(std::string("--") + option + " " + path + ": " + d.string() + " is not a directory");
-      break;
-    }
-    if (d == d.parent_path()) break;
-  }
   for (const auto& in : inputs) {
     if (in.empty()) continue;
     std::error_code e1;

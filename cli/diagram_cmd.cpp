@@ -24,10 +24,10 @@ int cmd_diagram(const std::vector<std::string>& args) {
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
-  if (vm.count("puzzles")) {
-    if (!vm.count("html")) throw UsageError("--puzzles needs --html FILE");
+  if (!puzzles.empty()) {
+    if (html.empty()) throw UsageError("--puzzles needs --html FILE");
     check_input_file(puzzles, "puzzle file", 64 << 20);
-    check_output_path(html, {puzzles, c.rules}, "html");
+    check_output_path(html, {puzzles}, "html");
     std::ifstream in(puzzles, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -42,8 +42,6 @@ int cmd_diagram(const std::vector<std::string>& args) {
     std::cout << "wrote " << html << " (" << rows.size() << " puzzles)\n";
     return kOk;
   }
-  if (vm.count("svg")) check_output_path(svg, {c.rules}, "svg");
-  if (vm.count("html")) check_output_path(html, {c.rules}, "html");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   std::string text = l.engine->position();
@@ -54,8 +52,12 @@ int cmd_diagram(const std::vector<std::string>& args) {
     throw UsageError(std::string("cannot draw `") + text + "`: " + e.what());
   }
   std::string out = synth::diagram_svg(dg, title.empty() ? l.variant : title);
-  if (vm.count("svg")) write_atomically(svg, out);
-  if (vm.count("html")) {
+  if (!svg.empty()) {
+    check_output_path(svg, {}, "svg");
+    write_atomically(svg, out);
+  }
+  if (!html.empty()) {
+    check_output_path(html, {}, "html");
     synth::PuzzleRow row{text, "position", "", "", l.variant, ""};
     write_atomically(html, synth::puzzle_page(title.empty() ? l.variant : title, {row}));
   }

@@ -68,7 +68,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   o.seed = uint_option("seed", seed, 0, UINT64_MAX);
   o.max_nodes = uint_option("max-nodes", max_nodes, 1, UINT64_MAX);
   o.max_games = uint_option("max-games", max_games, 1, UINT64_MAX);
-  if (vm.count("timeout")) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
+  if (!timeout.empty()) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
   if (append && out.empty()) throw UsageError("--append needs --out FILE");
   if (from != "selfplay" && from != "synth")
     throw UsageError("--from must be selfplay or synth, not `" + from + "`");
@@ -83,28 +83,22 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     window_w = static_cast<int>(int_option("window", window.substr(0, x), 1, 64));
     window_h = static_cast<int>(int_option("window", window.substr(x + 1), 1, 64));
   }
-  if (vm.count("out")) check_output_path(out, {c.rules}, "out");
+  if (!out.empty()) check_output_path(out, {}, "out");
   o.shuffle_starts = !c.position_given && c.moves.empty();
 
-  // The file --append adds to: read now to refuse a broken one before the search, and
-  // read again under the lock when writing (another run may have added to it meanwhile).
-  auto read_kept = [&](std::vector<arb::puzzles::Puzzle>& into) -> bool {
-    into.clear();
-    if (!append || !fs::exists(out)) return true;
+  std::vector<arb::puzzles::Puzzle> kept;
+  if (append && fs::exists(out)) {
     check_input_file(out, "puzzle file", 64 << 20);
     std::ifstream in(out, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     try {
-      into = arb::puzzles::from_csv(ss.str());
+      kept = arb::puzzles::from_csv(ss.str());
     } catch (const std::invalid_argument& e) {
       std::cerr << out << ": " << e.what() << "\n";
-      return false;
+      return kBadInput;
     }
-    return true;
-  };
-  std::vector<arb::puzzles::Puzzle> kept;
-  if (!read_kept(kept)) return kBadInput;
+  }
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
@@ -153,14 +147,6 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   }
   if (tty) std::fprintf(stderr, "\r%78s\r", "");
 
-  // Concurrent runs appending to one file: each merges and writes under an exclusive lock
-  // on its folder, so that no run's puzzles are lost.
-  std::unique_ptr<FileLock> lock;
-  if (append && !out.empty()) {
-    fs::create_directories(lock_path(out));
-    lock = std::make_unique<FileLock>(lock_path(out));
-    if (!read_kept(kept)) return kBadInput;
-  }
   std::set<std::string> have;
   for (const auto& p : kept) have.insert(p.position + "\n" + p.goal + "\n" + std::to_string(p.depth));
   size_t added = 0;
@@ -175,7 +161,6 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   } else if (!c.json) {
     std::cout << csv;
   }
-  lock.reset();
   std::ostringstream secs;
   secs.precision(3);
   secs << std::fixed << stats.seconds;

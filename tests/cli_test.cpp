@@ -4,7 +4,6 @@
 // The binary is found beside this test's build directory: /proc/self/exe is
 // BUILD/tests/cli_test, the command is BUILD/cli/arbiter (build the `arbiter` target too).
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -614,7 +612,7 @@ TEST_F(Cli, OutputsAreAtomicAndNeverOverwriteInputs) {
   expect_unusable({"diff", "--rules", rules, "--rules", rules, "--junit", rules}, "refusing to overwrite it");
   expect_unusable({"fuzz", "--rules", rules, "--games", "1", "--junit", rules}, "refusing to overwrite it");
   expect_unusable({"test", rules, "--junit", dir.path()}, "is a directory");
-  EXPECT_EQ(testing_helpers::read_text(rules), before);
+  EXPECT_EQ(read_text(rules), before);
   // Two runs writing the same report at once: each writes a whole file through its own
   // temporary, and none is left behind.
   std::string out = dir.path() + "/report.xml";
@@ -691,92 +689,3 @@ TEST_F(Cli, SynthDiscardPiles) {
 }
 
 }  // namespace
-
-namespace {
-
-// Runs `arbiter ARGS...` with its standard output sent to `target` (a shell redirection).
-int run_redirected(const std::vector<std::string>& args, const std::string& target) {
-  std::string cmd = "cd " + shell_quote(ARBITER_SOURCE_DIR) + " && " + shell_quote(arbiter_path());
-  for (const auto& a : args) cmd += " " + shell_quote(a);
-  cmd += " >" + shell_quote(target) + " 2>/dev/null";
-  int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-}  // namespace
-
-// Outputs (issue 29): only regular files are replaced, never an input, an empty name is no
-// name, the folder is checked before the work, and a write error is a failed run.
-TEST_F(Cli, OutputsReplaceOnlyRegularFilesThatAreNoInput) {
-  namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("arbiter-outputs-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string fifo = (dir / "fifo").string(), link = (dir / "link").string();
-  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  fs::create_symlink(dir / "target.svg", link);
-  for (const std::string& path : {fifo, link}) {
-    expect_unusable({"diagram", "--svg", path}, "not a regular file");
-    expect_unusable({"test", "corpus/rulesets/knightmate.rules", "--junit", path}, "not a regular file");
-    EXPECT_TRUE(fs::is_symlink(link));
-    EXPECT_TRUE(fs::is_fifo(fifo));
-  }
-  EXPECT_FALSE(fs::exists(dir / "target.svg"));
-  // The ruleset read is no output.
-  const std::string rules = (dir / "mine.rules").string();
-  fs::copy_file(source_path("corpus/rulesets/knightmate.rules"), rules);
-  const std::string before = testing_helpers::read_text(rules);
-  expect_unusable({"diagram", "--rules", rules, "--svg", rules}, "is an input file");
-  expect_unusable({"proofgame", "--rules", rules, "--goal", "mate", "--max-plies", "2", "--svg", rules},
-                  "is an input file");
-  expect_unusable({"puzzles", "--rules", rules, "--goal", "mate", "--depth", "1", "--out", rules},
-                  "is an input file");
-  EXPECT_EQ(testing_helpers::read_text(rules), before);
-  // An empty name is refused, not taken for "no output"; a path through a file is refused
-  // before the search.
-  expect_unusable({"diagram", "--svg", ""}, "needs a file name");
-  expect_unusable({"solve", "--depth", "1", "--timeout", ""}, "--timeout");
-  std::ofstream((dir / "afile").string()) << "x";
-  expect_unusable({"puzzles", "--goal", "mate", "--depth", "1", "--out", (dir / "afile" / "p.csv").string()},
-                  "is not a directory");
-  // A full disk is a failed run.
-  if (fs::exists("/dev/full")) {
-    EXPECT_EQ(run_redirected({"moves"}, "/dev/full"), 1);
-    EXPECT_EQ(run_redirected({"moves"}, "/dev/null"), 0);
-  }
-  fs::remove_all(dir);
-}
-
-// Four runs appending to one puzzle file at once keep every puzzle (issue 29: 3 of 12 were
-// kept): each merges under a lock.
-TEST_F(Cli, ConcurrentAppendsKeepEveryPuzzle) {
-  namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("arbiter-append-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const std::string out = (dir / "p.csv").string();
-  std::string cmd = "cd " + shell_quote(ARBITER_SOURCE_DIR) + " && (";
-  for (int seed = 1; seed <= 4; ++seed)
-    cmd += shell_quote(arbiter_path()) + " puzzles --goal mate --depth 1 --count 3 --append --seed " +
-           std::to_string(seed) + " --out " + shell_quote(out) + " 2>/dev/null & ";
-  cmd += "wait)";
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
-  std::ifstream in(out);
-  std::set<std::string> rows;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line))
-    if (!line.empty()) rows.insert(line);
-  // Each run finds 3; runs with other seeds may find the same puzzle, kept once.
-  std::set<std::string> alone;
-  for (int seed = 1; seed <= 4; ++seed) {
-    Outcome r =
-        run({"puzzles", "--goal", "mate", "--depth", "1", "--count", "3", "--seed", std::to_string(seed)});
-    std::istringstream ls(r.out);
-    std::getline(ls, line);
-    while (std::getline(ls, line))
-      if (!line.empty()) alone.insert(line);
-  }
-  EXPECT_EQ(rows, alone);
-  fs::remove_all(dir);
-}
