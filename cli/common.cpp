@@ -182,11 +182,29 @@ Loaded load_engine(const Common& c) {
   return l;
 }
 
+namespace {
+
+// What stands at `path` when it is not a regular file an output may replace: "" for a
+// regular file or nothing at all (lstat: a symbolic link is named, not followed).
+std::string not_a_regular_file(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return "";
+  if (S_ISREG(st.st_mode)) return "";
+  if (S_ISDIR(st.st_mode)) return "is a directory";
+  if (S_ISLNK(st.st_mode)) return "is a symbolic link";
+  if (S_ISFIFO(st.st_mode)) return "is a FIFO";
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "is a device";
+  if (S_ISSOCK(st.st_mode)) return "is a socket";
+  return "is not a regular file";
+}
+
+}  // namespace
+
 void write_atomically(const fs::path& path, const std::string& text) {
   if (path.empty()) throw std::runtime_error("cannot write to an empty file name");
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw std::runtime_error("cannot write " + path.string() + ": it is a directory");
+  if (std::string what = not_a_regular_file(path.string()); !what.empty())
+    throw std::runtime_error("cannot write " + path.string() + ": it " + what +
+                             "; an output is written only as a regular file");
   fs::path dir = path.parent_path();
   if (!dir.empty()) fs::create_directories(dir);
   // A unique temporary in the target directory (so that the rename stays on one file
@@ -213,8 +231,17 @@ void write_atomically(const fs::path& path, const std::string& text) {
   umask(mask);
   if (fchmod(fd, 0666 & ~mask) != 0) ok = false;
   if (::close(fd) != 0) ok = false;
-  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
   int err = errno;
+  // Checked again just before the rename: what appeared at the path meanwhile (a FIFO, a
+  // link) is not replaced either.
+  std::string what = ok ? not_a_regular_file(path.string()) : "";
+  if (!what.empty()) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path.string() + ": it " + what +
+                             "; an output is written only as a regular file");
+  }
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
+  if (ok) err = errno;
   std::remove(tmp.c_str());
   throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
 }
@@ -301,17 +328,42 @@ void check_input_file(const std::string& path, const std::string& what, uintmax_
   if (!probe) throw UsageError(path + ": cannot read the " + what + ": " + std::strerror(errno));
 }
 
+std::vector<std::string> input_files(const Common& c) {
+  std::vector<std::string> in{c.rules, c.fsf_variant_path};
+  try {
+    in.push_back(rules_path(c));
+  } catch (const UsageError&) {
+    // Reported when the engine is loaded.
+  }
+  return in;
+}
+
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs, const char* option) {
-  if (path.empty()) throw UsageError(std::string("--") + option + " needs a file name");
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    throw UsageError(std::string("--") + option + " " + path + ": is a directory, expected a file");
+  const std::string opt = std::string("--") + option;
+  if (path.empty()) throw UsageError(opt + " needs a file name");
+  if (std::string what = not_a_regular_file(path); !what.empty())
+    throw UsageError(opt + " " + path + ": " + what + "; an output is written only as a regular file");
   for (const auto& in : inputs) {
     if (in.empty()) continue;
     std::error_code e1;
     if (fs::exists(path, e1) && fs::equivalent(path, in, e1))
-      throw UsageError(std::string("--") + option + " " + path + ": is an input file (" + in +
-                       "); refusing to overwrite it");
+      throw UsageError(opt + " " + path + ": is an input file (" + in + "); refusing to overwrite it");
+  }
+  // The folder it goes in: the nearest existing ancestor must be a directory (so that
+  // `--out afile/p.csv` is refused now, not after the run).
+  fs::path dir = fs::path(path).parent_path();
+  while (!dir.empty()) {
+    struct stat st;
+    if (::stat(dir.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        throw UsageError(opt + " " + path + ": " + dir.string() + " is not a directory");
+      if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        throw UsageError(opt + " " + path + ": cannot write in " + dir.string() + ": " +
+                         std::strerror(errno));
+      break;
+    }
+    if (errno == ENOTDIR) throw UsageError(opt + " " + path + ": " + dir.string() + " is not a directory");
+    dir = dir.parent_path();
   }
 }
 

@@ -103,7 +103,12 @@ double seconds_option(const char* name, const std::string& text, double lo, doub
 void check_input_file(const std::string& path, const std::string& what, uintmax_t max_bytes);
 // Throws UsageError when `path` (an output of `option`) is empty, is a directory, or is
 // one of `inputs` (an output never overwrites an input).
+// Also refused: anything there but a regular file (a directory, FIFO, device or symbolic
+// link), and a path whose folder is a file.
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs, const char* option);
+// The files the options of `c` read (the ruleset, bundled or given, and a variants.ini):
+// the inputs an output must not overwrite.
+std::vector<std::string> input_files(const Common& c);
 
 // --timeout: after `seconds` (0: never) prints `arbiter CMD: --timeout ...` on stderr and
 // exits with status 1 (the run did not complete), from any computation. disarm() (or the

@@ -24,10 +24,18 @@ int cmd_diagram(const std::vector<std::string>& args) {
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
-  if (!puzzles.empty()) {
-    if (html.empty()) throw UsageError("--puzzles needs --html FILE");
+  // Every output checked before any work: not empty, a regular file or nothing, no input.
+  std::vector<std::string> inputs = input_files(c);
+  if (vm.count("puzzles")) inputs.push_back(puzzles);
+  if (vm.count("svg")) check_output_path(svg, inputs, "svg");
+  if (vm.count("html")) check_output_path(html, inputs, "html");
+  if (vm.count("svg") && vm.count("html") &&
+      fs::absolute(svg).lexically_normal() == fs::absolute(html).lexically_normal())
+    throw UsageError("--svg and --html name the same file");
+  if (vm.count("puzzles")) {
+    if (!vm.count("html")) throw UsageError("--puzzles needs --html FILE");
+    if (vm.count("svg")) throw UsageError("--svg draws one position; with --puzzles give --html only");
     check_input_file(puzzles, "puzzle file", 64 << 20);
-    check_output_path(html, {puzzles}, "html");
     std::ifstream in(puzzles, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -52,16 +60,12 @@ int cmd_diagram(const std::vector<std::string>& args) {
     throw UsageError(std::string("cannot draw `") + text + "`: " + e.what());
   }
   std::string out = synth::diagram_svg(dg, title.empty() ? l.variant : title);
-  if (!svg.empty()) {
-    check_output_path(svg, {}, "svg");
-    write_atomically(svg, out);
-  }
-  if (!html.empty()) {
-    check_output_path(html, {}, "html");
+  if (vm.count("svg")) write_atomically(svg, out);
+  if (vm.count("html")) {
     synth::PuzzleRow row{text, "position", "", "", l.variant, ""};
     write_atomically(html, synth::puzzle_page(title.empty() ? l.variant : title, {row}));
   }
-  if (svg.empty() && html.empty()) std::cout << out;
+  if (!vm.count("svg") && !vm.count("html")) std::cout << out;
   return kOk;
 }
 

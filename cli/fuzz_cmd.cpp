@@ -89,7 +89,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     o.max_divergences = static_cast<size_t>(int_option("max-divergences", max_div_text, 1, 1000));
   double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
   if (vm.count("save-dir") && save_dir.empty()) throw UsageError("--save-dir needs a directory");
-  if (vm.count("junit")) check_output_path(junit, {c.rules}, "junit");
+  if (vm.count("junit")) check_output_path(junit, input_files(c), "junit");
   o.strict_acceptance = strict;
   o.bias = !no_bias;
   if (c.engine != "compiled")

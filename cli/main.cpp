@@ -1,7 +1,10 @@
 // The `arbiter` command. Exit status: 0 success, 1 a check failed, 2 unusable input.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
@@ -51,7 +54,7 @@ bool parse_file_args(const char* usage, const char* cmd, const std::vector<std::
   po::variables_map vm = parse_command_line(args, d, "file");
   if (fa.files.empty()) throw UsageError(std::string("arbiter ") + cmd + " needs at least one FILE.rules");
   if (vm.count("junit")) check_output_path(fa.junit, fa.files, "junit");
-  fa.timeout_seconds = fa.timeout.empty() ? 0 : seconds_option("timeout", fa.timeout, 0, kMaxTimeout);
+  fa.timeout_seconds = !vm.count("timeout") ? 0 : seconds_option("timeout", fa.timeout, 0, kMaxTimeout);
   return true;
 }
 
@@ -371,16 +374,7 @@ void usage() {
                "exit status: 0 success, 1 a check failed, 2 unusable input\n";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
-      std::string(argv[1]) == "help") {
-    usage();
-    return argc < 2 ? kBadInput : kOk;
-  }
-  std::string cmd = argv[1];
-  std::vector<std::string> args(argv + 2, argv + argc);
+int dispatch(const std::string& cmd, const std::vector<std::string>& args) {
   try {
     if (cmd == "check") return cmd_check(args);
     if (cmd == "moves") return cmd_moves(args);
@@ -408,4 +402,35 @@ int main(int argc, char** argv) {
     std::cerr << "arbiter " << cmd << ": " << e.what() << "\n";
     return kBadInput;
   }
+}
+
+// Whether everything written to standard output reached it: a full disk or a closed pipe
+// is an error of the run (exit 2), never a silent success.
+bool stdout_written() {
+  std::cout.flush();
+  errno = 0;
+  bool flushed = std::fflush(stdout) == 0;
+  bool ok = flushed && !std::cout.fail() && !std::ferror(stdout);
+  if (!ok) {
+    int err = errno;
+    std::cerr << "arbiter: cannot write standard output"
+              << (err ? std::string(": ") + std::strerror(err) : "") << "\n";
+  }
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+      std::string(argv[1]) == "help") {
+    usage();
+    if (!stdout_written()) return kBadInput;
+    return argc < 2 ? kBadInput : kOk;
+  }
+  std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  int code = dispatch(cmd, args);
+  if (!stdout_written()) return kBadInput;
+  return code;
 }

@@ -90,10 +90,10 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     throw UsageError("--notation must be `san` or `uci`, not `" + notation + "`");
   o.max_plies = static_cast<int>(int_option("max-plies", max_plies, 1, 60));
   o.beam_width = static_cast<int>(int_option("beam", beam, 0, 100000));
-  if (!max_nodes.empty()) o.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
-  if (!timeout.empty()) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
+  if (vm.count("max-nodes")) o.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
+  if (vm.count("timeout")) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
   o.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
-  if (!svg.empty()) check_output_path(svg, {}, "svg");
+  if (vm.count("svg")) check_output_path(svg, input_files(c), "svg");
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
@@ -162,7 +162,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       checked.push_back(ref->name());
     }
   }
-  if (!svg.empty() && r.found) {
+  if (vm.count("svg") && r.found) {
     try {
       write_atomically(svg, synth::diagram_svg(synth::parse_diagram(r.final_position),
                                                l.variant + ": " + o.goal.text() + " after " +

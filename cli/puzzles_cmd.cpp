@@ -68,7 +68,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   o.seed = uint_option("seed", seed, 0, UINT64_MAX);
   o.max_nodes = uint_option("max-nodes", max_nodes, 1, UINT64_MAX);
   o.max_games = uint_option("max-games", max_games, 1, UINT64_MAX);
-  if (!timeout.empty()) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
+  if (vm.count("timeout")) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
   if (append && out.empty()) throw UsageError("--append needs --out FILE");
   if (from != "selfplay" && from != "synth")
     throw UsageError("--from must be selfplay or synth, not `" + from + "`");
@@ -83,7 +83,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     window_w = static_cast<int>(int_option("window", window.substr(0, x), 1, 64));
     window_h = static_cast<int>(int_option("window", window.substr(x + 1), 1, 64));
   }
-  if (!out.empty()) check_output_path(out, {}, "out");
+  if (vm.count("out")) check_output_path(out, input_files(c), "out");
   o.shuffle_starts = !c.position_given && c.moves.empty();
 
   std::vector<arb::puzzles::Puzzle> kept;

@@ -120,7 +120,7 @@ int cmd_synth(const std::vector<std::string>& args) {
   r.smallest = smallest;
   r.eager = eager;
   r.count = static_cast<int>(int_option("count", count, 1, 1000000));
-  if (!timeout.empty()) r.timeout_seconds = seconds_option("timeout", timeout, 0, kMaxTimeout);
+  if (vm.count("timeout")) r.timeout_seconds = seconds_option("timeout", timeout, 0, kMaxTimeout);
 
   arb::lang::Diagnostics diags;
   std::string path = rules_path(c);

@@ -4,6 +4,7 @@
 // The binary is found beside this test's build directory: /proc/self/exe is
 // BUILD/tests/cli_test, the command is BUILD/cli/arbiter (build the `arbiter` target too).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -623,6 +624,57 @@ TEST_F(Cli, OutputsAreAtomicAndNeverOverwriteInputs) {
   EXPECT_TRUE(contains(read_text(out), "</testsuites>"));
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))
     EXPECT_TRUE(e.path().filename() == "chess.rules" || e.path().filename() == "report.xml") << e.path();
+}
+
+// Outputs are regular files only: a FIFO, a device or a symbolic link at the path is
+// refused by name (never replaced by a regular file); an input named as an output, an
+// empty name or a folder that is a file is refused before any work; a write error on
+// standard output is an error, not exit 0.
+TEST_F(Cli, OutputsAreRegularFilesOnly) {
+  TempDir dir;
+  std::string rules = dir.copy_ruleset("chess");
+  const std::string before = read_text(rules);
+  const std::string fifo = dir.path() + "/fifo", link = dir.path() + "/link";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  ASSERT_EQ(symlink((dir.path() + "/target").c_str(), link.c_str()), 0);
+  expect_unusable({"test", rules, "--junit", fifo}, "is a FIFO");
+  expect_unusable({"test", rules, "--junit", link}, "is a symbolic link");
+  expect_unusable({"test", rules, "--junit", "/dev/null"}, "is a device");
+  expect_unusable({"diagram", "--variant", "chess", "--svg", fifo}, "is a FIFO");
+  EXPECT_EQ(std::filesystem::status(fifo).type(), std::filesystem::file_type::fifo);
+  EXPECT_TRUE(std::filesystem::is_symlink(std::filesystem::symlink_status(link)));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/target"));
+  // An input as the output: the ruleset given or the bundled one.
+  expect_unusable({"diagram", "--rules", rules, "--svg", rules}, "refusing to overwrite it");
+  expect_unusable({"diagram", "--variant", "chess", "--svg", "rulesets/chess.rules"},
+                  "refusing to overwrite it");
+  expect_unusable({"proofgame", "--rules", rules, "--svg", rules}, "refusing to overwrite it");
+  expect_unusable({"puzzles", "--rules", rules, "--depth", "1", "--out", rules}, "refusing to overwrite it");
+  EXPECT_EQ(read_text(rules), before);
+  // A folder that is a file: refused up front (at once, not after the search).
+  auto t0 = std::chrono::steady_clock::now();
+  expect_unusable(
+      {"puzzles", "--variant", "chess", "--depth", "3", "--count", "1000", "--out", rules + "/p.csv"},
+      "is not a directory");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+  // Empty names are errors, not "not given".
+  expect_unusable({"puzzles", "--variant", "chess", "--depth", "1", "--out", ""}, "--out needs a file name");
+  expect_unusable({"diagram", "--variant", "chess", "--svg", ""}, "--svg needs a file name");
+  expect_unusable({"proofgame", "--variant", "chess", "--svg", ""}, "--svg needs a file name");
+  expect_unusable({"solve", "--variant", "chess", "--depth", "1", "--timeout", ""}, "--timeout ``");
+  expect_unusable({"perft", "--depth", "1", "--timeout", ""}, "--timeout ``");
+  // Standard output on a full device.
+  int rc = std::system((shell_quote(arbiter_path()) + " perft --depth 1 --divide >/dev/full 2>" +
+                        shell_quote(dir.path() + "/err"))
+                           .c_str());
+  ASSERT_TRUE(WIFEXITED(rc));
+  EXPECT_EQ(WEXITSTATUS(rc), 2);
+  EXPECT_TRUE(contains(read_text(dir.path() + "/err"), "cannot write standard output"));
+  // A regular file is still replaced.
+  std::string svg = dir.write("old.svg", "old");
+  Outcome ok = run({"diagram", "--variant", "chess", "--svg", svg});
+  EXPECT_EQ(ok.code, 0) << ok;
+  EXPECT_TRUE(contains(read_text(svg), "<svg")) << read_text(svg);
 }
 
 TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
