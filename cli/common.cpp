@@ -1,6 +1,7 @@
 #include "common.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -244,6 +245,27 @@ void write_atomically(const fs::path& path, const std::string& text) {
   if (ok) err = errno;
   std::remove(tmp.c_str());
   throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
+}
+
+FileLock::FileLock(const fs::path& path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw std::runtime_error("cannot lock " + path.string() + ": " + std::strerror(errno));
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    throw std::runtime_error("cannot lock " + path.string() + ": " + std::strerror(err));
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+fs::path lock_path(const fs::path& output) {
+  fs::path dir = output.parent_path();
+  return dir.empty() ? fs::path(".") : dir;
 }
 
 po::variables_map parse_command_line(const std::vector<std::string>& args, const po::options_description& d,

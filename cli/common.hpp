@@ -85,6 +85,23 @@ bool print_help(const po::options_description& d, const std::vector<std::string>
 // target directory, then renamed over `path`. Refuses a directory.
 void write_atomically(const fs::path& path, const std::string& text);
 
+// An exclusive advisory lock (flock) on `path` (a folder or a file that exists), held until
+// destroyed: concurrent runs that read, merge and write one output take it around that.
+// Throws std::runtime_error when it cannot be opened.
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& path);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+// What an output's writers lock: its folder (no lock file is left behind; the rename that
+// writes the output happens inside that folder).
+fs::path lock_path(const fs::path& output);
+
 // Parses the command line: every argument must be an option of `d`, except that positional
 // arguments go to the option named by `positional` when given. Throws UsageError naming
 // any other argument (a stray word is never ignored).

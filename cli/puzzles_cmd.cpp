@@ -86,19 +86,25 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   if (vm.count("out")) check_output_path(out, input_files(c), "out");
   o.shuffle_starts = !c.position_given && c.moves.empty();
 
-  std::vector<arb::puzzles::Puzzle> kept;
-  if (append && fs::exists(out)) {
+  // The file --append adds to: read now to refuse a broken one before the search, and
+  // read again under the lock when writing (another run may have added to it meanwhile).
+  auto read_kept = [&](std::vector<arb::puzzles::Puzzle>& into) -> bool {
+    into.clear();
+    if (!append || !fs::exists(out)) return true;
     check_input_file(out, "puzzle file", 64 << 20);
     std::ifstream in(out, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
     try {
-      kept = arb::puzzles::from_csv(ss.str());
+      into = arb::puzzles::from_csv(ss.str());
     } catch (const std::invalid_argument& e) {
       std::cerr << out << ": " << e.what() << "\n";
-      return kBadInput;
+      return false;
     }
-  }
+    return true;
+  };
+  std::vector<arb::puzzles::Puzzle> kept;
+  if (!read_kept(kept)) return kBadInput;
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
@@ -147,6 +153,14 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   }
   if (tty) std::fprintf(stderr, "\r%78s\r", "");
 
+  // Concurrent runs appending to one file: each merges and writes under an exclusive lock
+  // on its folder, so that no run's puzzles are lost.
+  std::unique_ptr<FileLock> lock;
+  if (append && !out.empty()) {
+    fs::create_directories(lock_path(out));
+    lock = std::make_unique<FileLock>(lock_path(out));
+    if (!read_kept(kept)) return kBadInput;
+  }
   std::set<std::string> have;
   for (const auto& p : kept) have.insert(p.position + "\n" + p.goal + "\n" + std::to_string(p.depth));
   size_t added = 0;
@@ -161,6 +175,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   } else if (!c.json) {
     std::cout << csv;
   }
+  lock.reset();
   std::ostringstream secs;
   secs.precision(3);
   secs << std::fixed << stats.seconds;
