@@ -6,6 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <set>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "arbiter/notation.hpp"
+#include "arbiter/solver.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 
@@ -375,6 +377,133 @@ TEST(DesignerBerolina, PerftAgreesWithFairyStockfish) {
     e->set_position(c.fen);
     if (fast() && c.nodes > perft_budget(UINT64_MAX)) continue;
     EXPECT_EQ(e->perft(c.depth), c.nodes) << c.fen << " depth " << c.depth;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Every designer variant through `validate` and `solve`, on games its own engine plays.
+
+const char* const kDesignerFiles[] = {"knightmate.rules", "berolina.rules", "nostress-plain4.rules",
+                                      "chessme-hand4.rules"};
+
+// A random game of `plies` turns from the ruleset's start (fewer when it ends), as actions.
+std::vector<Action> random_game(Engine& e, std::mt19937_64& rng, int plies) {
+  std::vector<Action> line, actions;
+  for (int i = 0; i < plies && !e.chance(); ++i) {
+    e.legal_actions(actions);
+    if (actions.empty()) break;
+    line.push_back(actions[rng() % actions.size()]);
+    e.apply(line.back());
+  }
+  return line;
+}
+
+// A record of a random game is valid under the ruleset that played it; the same record
+// with one action replaced by a word no legal action has is invalid at that ply.
+TEST(DesignerValidate, RandomGamesOfEveryDesignerVariantAreValidAndAFaultIsFound) {
+  using testing_process::run_arbiter;
+  TempDir dir;
+  std::mt19937_64 rng(20261127);
+  for (const char* file : kDesignerFiles) {
+    const std::string rules = source_path(std::string("corpus/rulesets/") + file);
+    auto program = compile_at(rules, {});
+    ASSERT_TRUE(program) << file;
+    for (int game = 0; game < 3; ++game) {
+      auto e = arb::lang::make_compiled_engine(program);
+      const std::string start = e->position();
+      std::vector<std::string> sans;
+      for (int i = 0; i < 24 && !e->chance(); ++i) {
+        std::vector<Action> actions;
+        e->legal_actions(actions);
+        if (actions.empty() || e->status().result != arb::Result::Ongoing) break;
+        const Action a = actions[rng() % actions.size()];
+        sans.push_back(arb::san(*e, a));
+        e->apply(a);
+      }
+      ASSERT_GE(sans.size(), 4u) << file;
+      auto record = [&](const std::vector<std::string>& moves) {
+        std::string pgn = "[Event \"designer\"]\n[SetUp \"1\"]\n[FEN \"" + start + "\"]\n[Result \"*\"]\n\n";
+        for (size_t i = 0; i < moves.size(); ++i)
+          pgn += (i % 2 == 0 ? std::to_string(i / 2 + 1) + ". " : std::string()) + moves[i] + " ";
+        return pgn + "*\n";
+      };
+      const std::string good = dir.path() + "/good.pgn", bad = dir.path() + "/bad.pgn";
+      std::ofstream(good) << record(sans);
+      auto ok = run_arbiter({"validate", "--rules", rules, good});
+      EXPECT_EQ(ok.code, 0) << file << " game " << game << "\n" << record(sans) << "\n" << ok;
+      std::vector<std::string> broken = sans;
+      const size_t at = 1 + rng() % (broken.size() - 1);
+      broken[at] = "Kz9";  // no square of the board: no action reads so
+      std::ofstream(bad) << record(broken);
+      auto wrong = run_arbiter({"validate", "--rules", rules, "--json", bad});
+      EXPECT_EQ(wrong.code, 1) << file << "\n" << wrong;
+      EXPECT_NE(wrong.out.find("\"ply\":" + std::to_string(at + 1)), std::string::npos) << file << "\n"
+                                                                                        << wrong;
+    }
+  }
+}
+
+// Within `n` moves of the side `prover`, by plain minimax over every legal action: a check of
+// the solver (its proof numbers, tables and move orders) by the simplest search there is.
+bool wins_within(Engine& e, arb::Color prover, int n) {
+  const arb::Status st = e.status();
+  const arb::Result mine = prover == arb::Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins;
+  if (st.result != arb::Result::Ongoing) return st.result == mine;
+  if (n == 0 || e.chance()) return false;
+  std::vector<Action> actions;
+  e.legal_actions(actions);
+  const bool mover = e.side_to_move() == prover;
+  for (const Action& a : actions) {
+    e.apply(a);
+    const bool w = wins_within(e, prover, mover ? n - 1 : n);
+    e.undo();
+    if (mover && w) return true;
+    if (!mover && !w) return false;
+  }
+  return !mover;
+}
+
+TEST(DesignerSolve, EveryDesignerVariantsWinsAgreeWithPlainMinimax) {
+  std::mt19937_64 rng(7);
+  for (const char* file : kDesignerFiles) {
+    auto program = compile_at(source_path(std::string("corpus/rulesets/") + file), {});
+    ASSERT_TRUE(program) << file;
+    int positions = 0, wins = 0;
+    for (int game = 0; game < 12; ++game) {
+      auto e = arb::lang::make_compiled_engine(program);
+      random_game(*e, rng, 6 + static_cast<int>(rng() % 30));
+      if (e->chance() || e->status().result != arb::Result::Ongoing) continue;
+      const arb::Color prover = e->side_to_move();
+      std::vector<Action> actions;
+      e->legal_actions(actions);
+      std::set<std::string> want;  // every first move that wins within one move
+      for (const Action& a : actions) {
+        e->apply(a);
+        const bool w = wins_within(*e, prover, 0);
+        e->undo();
+        if (w) want.insert(arb::uci(e->describe(a), e->chess960()));
+      }
+      arb::solve::Options o;
+      o.goal = arb::solve::Goal::Win;
+      o.depth = 1;
+      o.all_keys = true;
+      const arb::solve::Result r = arb::solve::solve(*e, o);
+      ASSERT_NE(r.outcome, arb::solve::Outcome::Unknown) << file << " " << e->position();
+      EXPECT_EQ(std::set<std::string>(r.keys.begin(), r.keys.end()), want) << file << " " << e->position();
+      EXPECT_EQ(r.outcome == arb::solve::Outcome::Proved, !want.empty()) << file << " " << e->position();
+      // Two moves: the solver's answer against minimax (skipped where the tree is large).
+      if (actions.size() <= 40 && !fast()) {
+        o.depth = 2;
+        o.all_keys = false;
+        const arb::solve::Result r2 = arb::solve::solve(*e, o);
+        EXPECT_EQ(r2.outcome == arb::solve::Outcome::Proved, wins_within(*e, prover, 2))
+            << file << " " << e->position();
+      }
+      ++positions;
+      wins += !want.empty();
+    }
+    EXPECT_GE(positions, 6) << file;
+    RecordProperty(std::string(file) + "_wins_in_one", wins);
   }
 }
 
