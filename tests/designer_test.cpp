@@ -315,6 +315,21 @@ TEST(DesignerFuzz, DesignersDecksAndHandsAgreeWithTheReferences) {
   }
 }
 
+// Perft counts another program established (its name and command beside each list).
+struct PerftCase {
+  const char* fen;
+  int depth;
+  uint64_t nodes;
+};
+void expect_perft(const Game& g, const std::vector<PerftCase>& cases) {
+  auto e = arb::lang::make_compiled_engine(g.program);
+  for (const PerftCase& c : cases) {
+    e->set_position(c.fen);
+    if (fast() && c.nodes > perft_budget(UINT64_MAX)) continue;
+    EXPECT_EQ(e->perft(c.depth), c.nodes) << g.label << ": " << c.fen << " depth " << c.depth;
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Knightmate against Fairy-Stockfish 11.1 (Debian's `fairy-stockfish`, UCI_Variant
 // knightmate, `go perft N`), counts measured 2026-11-26 and stored here.
@@ -322,12 +337,7 @@ TEST(DesignerFuzz, DesignersDecksAndHandsAgreeWithTheReferences) {
 TEST(DesignerKnightmate, PerftAgreesWithFairyStockfish) {
   const Game* g = game_named("knightmate.rules");
   ASSERT_NE(g, nullptr);
-  struct Case {
-    const char* fen;
-    int depth;
-    uint64_t nodes;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<PerftCase> cases = {
       {"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1", 1, 18},
       {"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1", 2, 324},
       {"rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR w KQkq - 0 1", 3, 6765},
@@ -338,12 +348,7 @@ TEST(DesignerKnightmate, PerftAgreesWithFairyStockfish) {
       {"r1m3mr/p1p1Qpbp/1p4p1/4p2P/1P2P1P1/K1p3kB/PBMP1q2/R5MR w - - 3 21", 3, 58221},
       {"5mm1/rpp1b2r/4pkpp/7P/p4PM1/PPMKP1P1/4P1b1/R1B5 w - - 0 31", 3, 18989},
   };
-  auto e = arb::lang::make_compiled_engine(g->program);
-  for (const Case& c : cases) {
-    e->set_position(c.fen);
-    if (fast() && c.nodes > perft_budget(UINT64_MAX)) continue;
-    EXPECT_EQ(e->perft(c.depth), c.nodes) << c.fen << " depth " << c.depth;
-  }
+  expect_perft(*g, cases);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -356,12 +361,7 @@ TEST(DesignerKnightmate, PerftAgreesWithFairyStockfish) {
 TEST(DesignerBerolina, PerftAgreesWithFairyStockfish) {
   const Game* g = game_named("berolina.rules");
   ASSERT_NE(g, nullptr);
-  struct Case {
-    const char* fen;
-    int depth;
-    uint64_t nodes;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<PerftCase> cases = {
       {kChessStart, 3, 28328},
       {kChessStart, 4, 882717},
       {kChessStart, 5, 29119802},
@@ -372,12 +372,7 @@ TEST(DesignerBerolina, PerftAgreesWithFairyStockfish) {
       {"rn1q1b1r/Rppbpk1p/1pp2npp/8/6P1/1P2P3/1PPP1KPP/1NB1QBNR b - - 0 8", 3, 42197},
       {"rn2kbnr/p3p1pp/b5p1/B3p3/2PpP1p1/4P1P1/4P1PP/RN1QKBNR w KQkq - 0 9", 3, 32707},
   };
-  auto e = arb::lang::make_compiled_engine(g->program);
-  for (const Case& c : cases) {
-    e->set_position(c.fen);
-    if (fast() && c.nodes > perft_budget(UINT64_MAX)) continue;
-    EXPECT_EQ(e->perft(c.depth), c.nodes) << c.fen << " depth " << c.depth;
-  }
+  expect_perft(*g, cases);
 }
 
 // ---------------------------------------------------------------------------------------

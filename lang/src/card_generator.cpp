@@ -203,12 +203,7 @@ class CardEngine final : public Engine, public ChanceControl {
     if (!p_->royal_safe || card_chance() || !hook_->has_royal(side())) return;
     const int P = side();
     const Cards s = acting(P);
-    std::array<int, kKinds> count{};
-    for (int i = 0; i < s.hand_n[P]; ++i) {
-      int k = nostress_card_index(s.hand[P][i]);
-      if (k >= 0) ++count[k];
-    }
-    for (int k = 0; k < kKinds; ++k) count[k] += s.uno[P][k];
+    const std::array<int, kKinds> count = kinds_in_hand(s, P);
     for (int k = 0; k < kKinds; ++k) {
       const uint32_t mask = !count[k]     ? 0u
                             : k == kAgain ? again_mask(s, P)
@@ -875,6 +870,17 @@ class CardEngine final : public Engine, public ChanceControl {
   // was: logically const, so chance() (a const query of the interface) may use it.
   bool decided_now() const { return const_cast<CardEngine*>(this)->decided(); }
 
+  // How many cards of each kind player P may play: the hand's and the Again cards set aside.
+  static std::array<int, kKinds> kinds_in_hand(const Cards& s, int P) {
+    std::array<int, kKinds> count{};
+    for (int i = 0; i < s.hand_n[P]; ++i) {
+      int k = nostress_card_index(s.hand[P][i]);
+      if (k >= 0) ++count[k];
+    }
+    for (int k = 0; k < kKinds; ++k) count[k] += s.uno[P][k];
+    return count;
+  }
+
   // The turn's actions (RULINGS 3.4, 3.7, 3.9): one per card kind in hand and move of that
   // kind, or a pass for a kind that allows no move, and the redraw when three or more
   // cards are alike or no card allows a move. In check (advanced), only the cards that
@@ -882,12 +888,7 @@ class CardEngine final : public Engine, public ChanceControl {
   uint64_t enumerate(std::vector<Action>* out) {
     const int P = side();
     const Cards s = acting(P);
-    std::array<int, kKinds> count{};
-    for (int i = 0; i < s.hand_n[P]; ++i) {
-      int k = nostress_card_index(s.hand[P][i]);
-      if (k >= 0) ++count[k];
-    }
-    for (int k = 0; k < kKinds; ++k) count[k] += s.uno[P][k];
+    const std::array<int, kKinds> count = kinds_in_hand(s, P);
     std::array<uint64_t, kKinds> moves{};
     std::array<uint32_t, kKinds> mask{};
     bool any = false, alike = false;
