@@ -546,6 +546,39 @@ TEST_F(Cli, RulesetLimits) {
   expect_unusable({"perft", "--depth", "1", "--set", "fifty-move=99999999999999999999"}, "number too large");
 }
 
+// Numbers past 32 bits in a ruleset or an option are refused where they stand, never
+// wrapped (4294967298 was read as rank 2, R*12345 as 1234 tiles).
+TEST_F(Cli, RulesetNumbersNeverWrap) {
+  TempDir dir;
+  for (const char* v : {"chess", "chessme"}) dir.copy_ruleset(v);
+  std::string chess = read_text(dir.path() + "/chess.rules");
+  std::string f = dir.write("initial.rules",
+                            "ruleset initial extends chess\npiece pawn P {\n  initial ranks 4294967298\n}\n");
+  expect_unusable({"check", f}, f + ":3:17: error: rank 4294967298 is out of range");
+  f = dir.write("range.rules",
+                "ruleset range extends chess\npiece pawn P {\n  initial ranks 1..4294967298\n}\n");
+  expect_unusable({"check", f}, f + ":3:17: error: rank 4294967298 is out of range");
+  size_t at = chess.find("promote on rank 8");
+  ASSERT_NE(at, std::string::npos);
+  std::string promote = chess;
+  promote.replace(at, 17, "promote on rank 4294967304");
+  f = dir.write("promote.rules", promote);
+  expect_unusable({"check", f}, "error: rank 4294967304 is out of range");
+  std::string chessme = read_text(dir.path() + "/chessme.rules");
+  at = chessme.find("P*4");
+  ASSERT_NE(at, std::string::npos);
+  std::string pile = chessme;
+  pile.replace(at, 3, "R*12345");
+  f = dir.write("pile.rules", pile);
+  expect_unusable({"check", f}, "a count must be 1..999, found `12345` in `R*12345`");
+  expect_unusable(
+      {"synth", "--variant", "chessme", "--goal", "mate-in-1", "--origin", "(2147483647,2147483647)"},
+      "reaches past coordinate 2147483647");
+  // The ones that fit still work.
+  Outcome ok = run({"check", dir.path() + "/chessme.rules"});
+  EXPECT_EQ(ok.code, 0) << ok;
+}
+
 TEST_F(Cli, StrayAndEmptyArguments) {
   expect_unusable({"perft", "--depth", "1", "stray"}, "unexpected argument `stray`");
   expect_unusable({"moves", "e2e4"}, "unexpected argument `e2e4`");
