@@ -26,8 +26,9 @@ constexpr int kMaxDepth = arb::kMaxSuiteDepth;
 struct FileArgs {
   std::vector<std::string> files, sets;
   bool json = false;
-  std::string junit, timeout;
+  std::string junit, timeout, max_nodes;
   double timeout_seconds = 0;
+  uint64_t max_nodes_value = arb::lang::ExpectBudget::kDefaultMaxNodes;
 };
 
 // A ruleset file that cannot be read (missing, a directory, a device, too large): the
@@ -49,12 +50,17 @@ bool parse_file_args(const char* usage, const char* cmd, const std::vector<std::
                                                              "machine-readable output");
   if (with_junit)
     d.add_options()("junit", po::value(&fa.junit), "also write the results as JUnit XML to FILE");
-  if (std::string(cmd) == "test") d.add_options()("timeout", po::value(&fa.timeout), kTimeoutHelp);
+  if (std::string(cmd) == "test")
+    d.add_options()("timeout", po::value(&fa.timeout), kTimeoutHelp)(
+        "max-nodes", po::value(&fa.max_nodes),
+        "node budget of each perft expectation (default 1000000000, 0: none): a depth estimated past it "
+        "is not run and the line fails");
   if (print_help(d, args)) return false;
   po::variables_map vm = parse_command_line(args, d, "file");
   if (fa.files.empty()) throw UsageError(std::string("arbiter ") + cmd + " needs at least one FILE.rules");
   if (vm.count("junit")) check_output_path(fa.junit, fa.files, "junit");
   fa.timeout_seconds = !vm.count("timeout") ? 0 : seconds_option("timeout", fa.timeout, 0, kMaxTimeout);
+  if (vm.count("max-nodes")) fa.max_nodes_value = uint_option("max-nodes", fa.max_nodes, 0, UINT64_MAX);
   return true;
 }
 
@@ -164,18 +170,29 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
     std::cerr << "error: " << ex.what() << "\n";
     return kBadInput;
   }
+  if (cases.empty()) {
+    std::cerr << "error: " << path
+              << ": the suite has no positions (`epd FEN` then `perft DEPTH NODES` lines)\n";
+    return kBadInput;
+  }
+  // Every position read before any count is run: a line the engine cannot use makes the
+  // suite unusable (exit 2), not a failed check.
+  bool unusable = false;
+  for (const auto& pc : cases) {
+    try {
+      l.engine->set_position(pc.position);
+    } catch (const arb::PositionError& e) {
+      std::cerr << path << ":" << pc.line << ": bad position: " << e.what() << "\n  " << pc.position << "\n";
+      unusable = true;
+    }
+  }
+  if (unusable) return kBadInput;
   uint64_t checked = 0, skipped = 0, failed = 0, nodes = 0;
   auto t0 = std::chrono::steady_clock::now();
   bool tty = isatty(2);
   for (size_t i = 0; i < cases.size(); ++i) {
     const auto& pc = cases[i];
-    try {
-      l.engine->set_position(pc.position);
-    } catch (const arb::PositionError& e) {
-      std::cerr << path << ":" << pc.line << ": bad position: " << e.what() << "\n";
-      ++failed;
-      continue;
-    }
+    l.engine->set_position(pc.position);
     for (auto [depth, expected] : pc.expected) {
       if (max_nodes && expected > max_nodes) {
         ++skipped;
@@ -290,6 +307,13 @@ int cmd_test(const std::vector<std::string>& args) {
   std::string jrows;
   std::vector<JUnitCase> cases;
   Watchdog watchdog(fa.timeout_seconds, "test");
+  // The expectations' budget: the command's node budget and the time --timeout leaves.
+  arb::lang::ExpectBudget budget;
+  budget.max_nodes = fa.max_nodes_value;
+  if (fa.timeout_seconds > 0)
+    budget.deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(fa.timeout_seconds));
   for (const auto& f : files) {
     arb::lang::Diagnostics diags;
     std::string problem = unreadable(f);
@@ -311,12 +335,16 @@ int cmd_test(const std::vector<std::string>& args) {
       continue;
     }
     for (const auto& out : arb::lang::run_expectations(
-             c.program->expects, arb::registry::program_engines(c.program), kMaxDepth)) {
+             c.program->expects, arb::registry::program_engines(c.program), kMaxDepth, budget)) {
       const arb::lang::Expectation& ex = *out.expectation;
       const std::string &where = out.where, &want = out.want, &got = out.got;
       const bool ok = out.ok;
       if (ok) {
         ++passed;
+      } else if (out.unusable) {
+        ++failed;
+        unusable = true;
+        std::cerr << where << ": unusable expectation: " << got << "\n";
       } else {
         ++failed;
         std::cerr << where << ": expectation failed: " << ex.kind << " expected " << want << ", got " << got

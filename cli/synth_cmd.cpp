@@ -99,6 +99,11 @@ int cmd_synth(const std::vector<std::string>& args) {
   if (!window.empty()) parse_window(window, r.window_w, r.window_h);
   if (!origin.empty()) {
     Coord o = square_option("origin", origin);
+    // The window's far corner must be a square too (int32 coordinates): never wrapped.
+    const int64_t w = r.window_w > 0 ? r.window_w : 6, h = r.window_h > 0 ? r.window_h : 6;
+    if (int64_t{o.x} + w - 1 > INT32_MAX || int64_t{o.y} + h - 1 > INT32_MAX)
+      throw UsageError("--origin `" + origin + "`: the window (" + std::to_string(w) + "x" +
+                       std::to_string(h) + ") from there reaches past coordinate 2147483647");
     r.origin_x = o.x;
     r.origin_y = o.y;
   }

@@ -149,11 +149,24 @@ TEST_F(Cli, PerftSuites) {
   EXPECT_EQ(g.code, 0) << g;
   EXPECT_TRUE(contains(g.out, "1 positions, 2 checks, 1 skipped over --max-nodes, 0 failed")) << g;
   EXPECT_EQ(g.last_line(), "nodes 420") << g;
-  // A bad position in a suite is a failed check too.
-  const std::string badpos = dir.write("badpos.perft", "id x\nepd rnbqkbnr/pppppppp w KQkq -\nperft 1 20\n");
+  // A position the engine cannot read makes the suite unusable (exit 2), every such line
+  // named, before any count runs.
+  const std::string badpos = dir.write("badpos.perft",
+                                       "id x\nepd rnbqkbnr/pppppppp w KQkq -\nperft 1 20\n"
+                                       "epd garbage\nperft 1 1\n"
+                                       "epd 8/8/8/8/8/8/8/K6k w - - 0 99999999999\nperft 1 3\n");
   Outcome b = run({"perft", "--suite", badpos});
-  EXPECT_EQ(b.code, 1) << b;
+  EXPECT_EQ(b.code, 2) << b;
   EXPECT_TRUE(contains(b.err, badpos + ":2: bad position")) << b;
+  EXPECT_TRUE(contains(b.err, badpos + ":4: bad position")) << b;
+  EXPECT_TRUE(contains(b.err, badpos + ":6: bad position: bad fullmove number")) << b;
+  EXPECT_TRUE(b.out.empty()) << b;
+  // A suite without positions (empty, or comments only) checks nothing: unusable.
+  for (const char* text : {"", "# only a comment\n\n"}) {
+    Outcome e = run({"perft", "--suite", dir.write("empty.perft", text)});
+    EXPECT_EQ(e.code, 2) << e;
+    EXPECT_TRUE(contains(e.err, "the suite has no positions")) << e;
+  }
   // A suite that cannot be read: unusable input.
   Outcome m = run({"perft", "--suite", dir.path() + "/missing.perft"});
   EXPECT_EQ(m.code, 2) << m;
@@ -547,6 +560,62 @@ TEST_F(Cli, RulesetLimits) {
   expect_unusable({"perft", "--depth", "1", "--set", "fifty-move=99999999999999999999"}, "number too large");
 }
 
+// Numbers past 32 bits in a ruleset or an option are refused where they stand, never
+// wrapped (4294967298 was read as rank 2, R*12345 as 1234 tiles).
+TEST_F(Cli, RulesetNumbersNeverWrap) {
+  TempDir dir;
+  for (const char* v : {"chess", "chessme"}) dir.copy_ruleset(v);
+  std::string chess = read_text(dir.path() + "/chess.rules");
+  std::string f = dir.write("initial.rules",
+                            "ruleset initial extends chess\npiece pawn P {\n  initial ranks 4294967298\n}\n");
+  expect_unusable({"check", f}, f + ":3:17: error: rank 4294967298 is out of range");
+  f = dir.write("range.rules",
+                "ruleset range extends chess\npiece pawn P {\n  initial ranks 1..4294967298\n}\n");
+  expect_unusable({"check", f}, f + ":3:17: error: rank 4294967298 is out of range");
+  size_t at = chess.find("promote on rank 8");
+  ASSERT_NE(at, std::string::npos);
+  std::string promote = chess;
+  promote.replace(at, 17, "promote on rank 4294967304");
+  f = dir.write("promote.rules", promote);
+  expect_unusable({"check", f}, "error: rank 4294967304 is out of range");
+  std::string chessme = read_text(dir.path() + "/chessme.rules");
+  at = chessme.find("P*4");
+  ASSERT_NE(at, std::string::npos);
+  std::string pile = chessme;
+  pile.replace(at, 3, "R*12345");
+  f = dir.write("pile.rules", pile);
+  expect_unusable({"check", f}, "a count must be 1..999, found `12345` in `R*12345`");
+  expect_unusable(
+      {"synth", "--variant", "chessme", "--goal", "mate-in-1", "--origin", "(2147483647,2147483647)"},
+      "reaches past coordinate 2147483647");
+  // The ones that fit still work.
+  Outcome ok = run({"check", dir.path() + "/chessme.rules"});
+  EXPECT_EQ(ok.code, 0) << ok;
+}
+
+// A perft expectation runs within the command's node and time budget: `perft 12 = 1`
+// used to run without end.
+TEST_F(Cli, ExpectationsKeepTheBudget) {
+  TempDir dir;
+  dir.copy_ruleset("chess");
+  std::string f =
+      dir.write("deep.rules", "ruleset deep extends chess\nexpect {\n  perft 12 = 1\n  perft 3 = 8902\n}\n");
+  auto t0 = std::chrono::steady_clock::now();
+  Outcome r = run({"test", f, "--max-nodes", "1000000"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_TRUE(contains(r.err, f + ":3:3: expectation failed: perft expected 1, got not counted: perft")) << r;
+  EXPECT_TRUE(contains(r.err, "node budget of 1000000")) << r;
+  EXPECT_TRUE(contains(r.out, "1 passed, 1 failed")) << r;
+  // The default budget holds too (no option given).
+  t0 = std::chrono::steady_clock::now();
+  Outcome d = run({"test", f});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 60);
+  EXPECT_EQ(d.code, 1) << d;
+  EXPECT_TRUE(contains(d.err, "not counted")) << d;
+  expect_unusable({"test", f, "--max-nodes", "-1"}, "--max-nodes `-1`");
+}
+
 TEST_F(Cli, StrayAndEmptyArguments) {
   expect_unusable({"perft", "--depth", "1", "stray"}, "unexpected argument `stray`");
   expect_unusable({"moves", "e2e4"}, "unexpected argument `e2e4`");
@@ -597,8 +666,17 @@ TEST_F(Cli, TimeoutStopsEveryLongRun) {
   dir.copy_ruleset("chess");
   std::string deep =
       dir.write("deep.rules", "ruleset deep extends chess\nexpect {\n  perft 9 = 2439530234167\n}\n");
-  timed_out({"test", deep, "--timeout", "0.5", "--junit", dir.path() + "/out.xml"});
-  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/out.xml"));
+  // `test`: the expectation's perft is not started past the time --timeout leaves, so the
+  // run ends with that line failed (and the JUnit file says so) rather than cut off.
+  auto t0 = std::chrono::steady_clock::now();
+  Outcome t = run({"test", deep, "--timeout", "0.5", "--max-nodes", "0", "--junit", dir.path() + "/out.xml"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20);
+  EXPECT_EQ(t.code, 1) << t;
+  EXPECT_TRUE(contains(t.err, "would pass the time budget") || contains(t.err, "--timeout")) << t;
+  if (std::filesystem::exists(dir.path() + "/out.xml")) {
+    EXPECT_TRUE(contains(read_text(dir.path() + "/out.xml"), "failures=\"1\""))
+        << read_text(dir.path() + "/out.xml");
+  }
   timed_out(
       {"fuzz", "--variant", "chess", "--games", "100000000", "--timeout", "0.5", "--save-dir", dir.path()});
   timed_out({"diff", "--rules", "rulesets/chess.rules", "--rules", "rulesets/chess.rules", "--games",

@@ -59,3 +59,34 @@ TEST(Expectations, AWrongOneFailsWithWhatWasFound) {
   EXPECT_FALSE(o.ok);
   EXPECT_NE(o.got.find("bad position"), std::string::npos);
 }
+
+TEST(Expectations, APerftKeepsItsBudget) {
+  arb::lang::Expectation ex;
+  ex.kind = "perft";
+  ex.depth = 12;  // from the start: far past any budget
+  ex.nodes = 1;
+  arb::lang::ExpectBudget budget;
+  budget.max_nodes = 100000;
+  auto make = [] { return testing_helpers::compiled_engine("chess"); };
+  auto o = arb::lang::run_expectation(ex, make, 20, budget);
+  EXPECT_FALSE(o.ok);
+  EXPECT_FALSE(o.unusable);
+  EXPECT_NE(o.got.find("not counted: perft 4 would pass the node budget of 100000"), std::string::npos)
+      << o.got;
+  // A deadline already past: nothing beyond depth 1 is started.
+  budget.max_nodes = 0;
+  budget.deadline = std::chrono::steady_clock::now();
+  o = arb::lang::run_expectation(ex, make, 20, budget);
+  EXPECT_FALSE(o.ok);
+  EXPECT_NE(o.got.find("time budget"), std::string::npos) << o.got;
+  // Within the budget the count is the engine's.
+  ex.depth = 3;
+  ex.nodes = 8902;
+  o = arb::lang::run_expectation(ex, make, 20, arb::lang::ExpectBudget{});
+  EXPECT_TRUE(o.ok) << o.got;
+  // A position the engine refuses is unusable, not a failed count.
+  ex.position = "garbage";
+  o = arb::lang::run_expectation(ex, make, 20);
+  EXPECT_FALSE(o.ok);
+  EXPECT_TRUE(o.unusable);
+}

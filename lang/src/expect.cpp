@@ -1,12 +1,52 @@
 #include "arbiter/lang/expect.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "arbiter/notation.hpp"
 
 namespace arb::lang {
 
-ExpectOutcome run_expectation(const Expectation& ex, const EngineMaker& make, int max_depth) {
+namespace {
+
+// perft(depth) of `e` within `budget`, depth by depth; `why` says what stopped it early.
+std::optional<uint64_t> budgeted_perft(Engine& e, int depth, const ExpectBudget& budget, std::string& why) {
+  using clock = std::chrono::steady_clock;
+  uint64_t prev = 1, n = 1;
+  double seconds = 0;
+  for (int d = 1; d <= depth; ++d) {
+    if (d > 1) {
+      // No leaf at depth d-1: none deeper either.
+      if (n == 0) return 0;
+      const double growth = std::max(1.0, static_cast<double>(n) / static_cast<double>(prev));
+      const double nodes = static_cast<double>(n) * growth;
+      if (budget.max_nodes && nodes > static_cast<double>(budget.max_nodes)) {
+        why = "not counted: perft " + std::to_string(d) + " would pass the node budget of " +
+              std::to_string(budget.max_nodes) + " (perft " + std::to_string(d - 1) + " = " +
+              std::to_string(n) + ")";
+        return std::nullopt;
+      }
+      if (budget.deadline != clock::time_point::max() &&
+          clock::now() + std::chrono::duration_cast<clock::duration>(
+                             std::chrono::duration<double>(seconds * growth)) >
+              budget.deadline) {
+        why = "not counted: perft " + std::to_string(d) + " would pass the time budget";
+        return std::nullopt;
+      }
+    }
+    auto t0 = clock::now();
+    prev = n;
+    n = e.perft(d);
+    seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  }
+  return n;
+}
+
+}  // namespace
+
+ExpectOutcome run_expectation(const Expectation& ex, const EngineMaker& make, int max_depth,
+                              const ExpectBudget& budget) {
   ExpectOutcome o;
   o.expectation = &ex;
   if (ex.loc.src)
@@ -20,8 +60,8 @@ ExpectOutcome run_expectation(const Expectation& ex, const EngineMaker& make, in
       if (ex.depth < 0 || ex.depth > max_depth)
         o.got =
             "depth " + std::to_string(ex.depth) + " (over the limit of " + std::to_string(max_depth) + ")";
-      else
-        o.got = std::to_string(e->perft(ex.depth));
+      else if (auto n = budgeted_perft(*e, ex.depth, budget, o.got))
+        o.got = std::to_string(*n);
     } else if (ex.kind == "status") {
       Status st = e->status();
       o.got = st.reason.empty() ? "ongoing" : st.reason;
@@ -33,6 +73,7 @@ ExpectOutcome run_expectation(const Expectation& ex, const EngineMaker& make, in
     o.ok = o.got == o.want;
   } catch (const PositionError& pe) {
     o.got = std::string("bad position: ") + pe.what();
+    o.unusable = true;
   } catch (const ChanceError& ce) {
     o.got = std::string("chance node: ") + ce.what();
   }
@@ -41,9 +82,9 @@ ExpectOutcome run_expectation(const Expectation& ex, const EngineMaker& make, in
 }
 
 std::vector<ExpectOutcome> run_expectations(const std::vector<Expectation>& expects, const EngineMaker& make,
-                                            int max_depth) {
+                                            int max_depth, const ExpectBudget& budget) {
   std::vector<ExpectOutcome> out;
-  for (const Expectation& ex : expects) out.push_back(run_expectation(ex, make, max_depth));
+  for (const Expectation& ex : expects) out.push_back(run_expectation(ex, make, max_depth, budget));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // stand where, with which arguments, and what it means in the model.
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -119,8 +120,20 @@ class Checker {
   }
   std::optional<Range> ranks(const Value& raw) {
     Value v = resolve(raw);
-    if (v.kind == ValueKind::Number) return Range{static_cast<int>(v.num), static_cast<int>(v.num)};
+    // A rank is an int (the grid's coordinates are int32): a larger number is refused
+    // here, never wrapped to some other rank.
+    auto out_of_int = [&](long long n) {
+      if (n >= INT32_MIN && n <= INT32_MAX) return false;
+      d_.error(v.loc, "rank " + std::to_string(n) + " is out of range",
+               "a rank is between -2147483648 and 2147483647");
+      return true;
+    };
+    if (v.kind == ValueKind::Number) {
+      if (out_of_int(v.num)) return std::nullopt;
+      return Range{static_cast<int>(v.num), static_cast<int>(v.num)};
+    }
     if (v.kind == ValueKind::Range) {
+      if (out_of_int(v.lo) || out_of_int(v.hi)) return std::nullopt;
       if (v.lo > v.hi) {
         d_.error(v.loc, "empty rank range", "write the lower rank first");
         return std::nullopt;
@@ -217,7 +230,8 @@ class Checker {
     use(ConstructId::Deck, s.loc);
   }
 
-  // Letters such as `Q R*2 P*8` into a string of letters.
+  // Letters such as `Q R*2 P*8` into a string of letters (at most kMaxLetterCount of a kind).
+  static constexpr int64_t kMaxLetterCount = 999;
   std::string letter_list(const std::vector<Value>& args, size_t from) {
     std::string out;
     for (size_t i = from; i < args.size(); ++i) {
@@ -232,7 +246,13 @@ class Checker {
           d_.error(v.loc, "expected `LETTER*COUNT`, found `" + t + "`");
           continue;
         }
-        count = std::stoi(n.substr(0, 4));
+        auto c = arb::parse_integer(n, 1, kMaxLetterCount);
+        if (!c) {
+          d_.error(v.loc, "a count must be 1.." + std::to_string(kMaxLetterCount) + ", found `" + n +
+                              "` in `" + t + "`");
+          continue;
+        }
+        count = static_cast<int>(*c);
         t = t.substr(0, star);
       }
       if (v.kind != ValueKind::Word || t.empty() || !std::isupper(static_cast<unsigned char>(t[0])) ||
@@ -960,12 +980,10 @@ class Checker {
   int option_int(const std::string& name, int dflt) {
     const OptionDef* o = m_.option(name);
     if (!o) return dflt;
-    try {
-      return std::stoi(o->value);
-    } catch (...) {
-      d_.error(o->loc, "option `" + name + "` must be a number");
-      return dflt;
-    }
+    if (auto n = arb::parse_integer(o->value, INT32_MIN, INT32_MAX)) return static_cast<int>(*n);
+    d_.error(o->loc, "option `" + name +
+                         "` must be a number: " + arb::integer_problem(o->value, INT32_MIN, INT32_MAX));
+    return dflt;
   }
 
   void expect(const Stmt& s) {
@@ -990,8 +1008,8 @@ class Checker {
         auto d = number(c.args[i], "a depth", 0, 12);
         if (!d) continue;
         e.depth = *d;
-        if (c.args[i + 2].kind != ValueKind::Number) {
-          d_.error(c.args[i + 2].loc, "expected a node count");
+        if (c.args[i + 2].kind != ValueKind::Number || c.args[i + 2].num < 0) {
+          d_.error(c.args[i + 2].loc, "expected a node count (a number, 0 or more)");
           continue;
         }
         e.nodes = static_cast<unsigned long long>(c.args[i + 2].num);
