@@ -75,7 +75,7 @@ TEST(SolverChess, BackRankMateAndNoShorter) {
   auto e = compiled("chess", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
   auto r = solve(*e, Goal::Mate, 2);
   EXPECT_EQ(r.outcome, Outcome::None);
-  EXPECT_EQ(r.proved_none_below, 2);
+  EXPECT_EQ(r.proved_none_within, 2);
 }
 
 TEST(SolverChess, StalemateIsADrawNotAWin) {
@@ -204,7 +204,7 @@ TEST(SolverChess, MatetrackOneToFour) {
     auto r = solve(*e, Goal::Mate, n);
     ASSERT_EQ(r.outcome, Outcome::Proved) << line;
     EXPECT_EQ(r.moves, n) << line;
-    EXPECT_EQ(r.proved_none_below, n - 1) << line;
+    EXPECT_EQ(r.proved_none_within, n - 1) << line;
     EXPECT_EQ(static_cast<int>(r.line.size()), 2 * n - 1) << line;
     ++cases;
   }
@@ -410,12 +410,14 @@ TEST(SolveCommand, JsonLastLineAndExitCodes) {
                              "4", "--max-nodes", "1000", "--json"},
                             ARBITER_SOURCE_DIR);
   EXPECT_EQ(budget.code, 3) << budget;
-  EXPECT_NE(budget.out.find("unknown within budget"), std::string::npos) << budget;
-  EXPECT_EQ(nlohmann::json::parse(budget.last_line())["result"], "unknown");
+  // --json: the object is all of stdout.
+  auto bj = nlohmann::json::parse(budget.out);
+  EXPECT_EQ(bj["result"], "unknown");
+  EXPECT_NE(bj["why"].get<std::string>().find("node budget"), std::string::npos) << budget;
 
   auto bad = run_arbiter({"solve", "--depth", "0"}, ARBITER_SOURCE_DIR);
   EXPECT_EQ(bad.code, 2) << bad;
-  auto goal = run_arbiter({"solve", "--depth", "1", "--goal", "stalemate"}, ARBITER_SOURCE_DIR);
+  auto goal = run_arbiter({"solve", "--depth", "1", "--goal", "checkmate"}, ARBITER_SOURCE_DIR);
   EXPECT_EQ(goal.code, 2) << goal;
 }
 

@@ -1200,14 +1200,14 @@ Result solve(const Engine& root, const Options& opt) {
     if (sh.fallback) {
       sh.fallback = false;
       main.pn_mode = false;
-      res.proved_none_below = 0;
+      res.proved_none_within = 0;
       d = 0;
       continue;
     }
     if (v == kYes) {
       proved = d;
     } else if (v == kNo) {
-      res.proved_none_below = d;
+      res.proved_none_within = d;
     } else {
       unknown = true;
     }

@@ -78,7 +78,7 @@ enum class Outcome {
 struct Result {
   Outcome outcome = Outcome::Unknown;
   int moves = 0;                  // Proved: the prover's move count
-  int proved_none_below = 0;      // no win within this many moves is proved (all outcomes)
+  int proved_none_within = 0;     // no win within this many moves is proved (all outcomes)
   std::vector<std::string> line;  // main line in the canonical UCI-like notation
   std::vector<std::string> keys;  // with all_keys: every first move that forces it
   double probability = -1;        // Expected mode: the winning probability within depth

@@ -1,0 +1,93 @@
+// Composers' stipulations (Popeye's orthodox ones) for any engine behind arb::Engine:
+//   #N    direct mate: the attacker forces mate within N of its moves
+//   =N    direct stalemate
+//   h#N   helpmate: both sides cooperate, 2N half-moves, the last one mates (h#N.5: 2N+1)
+//   h=N   helpstalemate
+//   s#N   selfmate: the attacker forces the defender to mate it within N moves
+//   s=N   selfstalemate
+//   r#N   reflexmate: a selfmate where either side that can mate on the move must do so
+//   r=N   reflexstalemate
+//   ser-#N, ser-=N, ser-h#N, ser-h=N, ser-s#N, ser-s=N: series movers (one side plays N
+//         moves in a row, none but the last giving check; ser-h: then the other side mates
+//         in one; ser-s: then the other side must mate)
+// "Mate" is any terminal the ruleset awards to the mating side (checkmate in chess, a king
+// capture in No Stress Chess, any of Chess 2's wins); "stalemate" is the side to move left
+// without a legal action and not in check (Termination Stalemate or NoLegalMove).
+// Insufficient material does not end a line (composers' convention, and Popeye's).
+//
+// Exactness: help and series solutions are lines of exactly N moves; direct, self and
+// reflex solutions are keys that force the aim within N (Popeye's "in at most N"). Either
+// way the answer names the solutions of length N and, apart, the shorter ones.
+//
+// Series play needs the side to move to change without a move: the solver rewrites the
+// position text's second field (`w`/`b`, FEN-shaped texts) and clears the en-passant
+// field; a position text without that field is refused for series play.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arbiter/engine.hpp"
+
+namespace arb::stip {
+
+enum class Play : uint8_t { Direct, Help, Self, Reflex };
+enum class Aim : uint8_t { Mate, Stalemate };
+
+struct Stipulation {
+  Play play = Play::Direct;
+  Aim aim = Aim::Mate;
+  bool series = false;
+  int moves = 1;      // N
+  bool half = false;  // help play only: N.5 (one more half-move, taken first)
+  // Popeye's spelling: "#2", "h#2.5", "ser-h#3", "s=1", "r#2".
+  std::string text() const;
+};
+// Reads Popeye's spelling (case-insensitive, as text() writes it); std::nullopt otherwise.
+std::optional<Stipulation> parse_stipulation(std::string_view text);
+
+constexpr int kMaxMoves = 30;
+
+struct Options {
+  Stipulation stip;
+  // The side that moves first. Unset: direct, self and reflex play and ser-#, ser-s# take
+  // the position's side to move; help play takes Popeye's default (Black starts h#N and
+  // ser-h#N, White h#N.5). A start other than the position's side to move rewrites the
+  // position text's side field (as series play does).
+  std::optional<Color> start;
+  bool shorter = true;     // also look for the solutions shorter than N
+  uint64_t max_nodes = 0;  // actions applied, 0: none
+  double timeout = 0;      // seconds, 0: none
+  size_t table_mb = 64;    // transposition table of refuted (position, moves left) nodes
+  std::function<void(uint64_t nodes, double seconds)> progress;  // about every 0.25 s
+};
+
+enum class Outcome { Solved, None, Unknown };
+
+struct Line {
+  int moves = 0;                 // its length in the stipulation's moves
+  std::vector<std::string> uci;  // canonical (arbiter moves --notation uci)
+  std::vector<std::string> san;
+};
+
+struct Result {
+  Outcome outcome = Outcome::Unknown;
+  Color start = Color::White;
+  std::vector<Line> solutions;  // of length N (help, series: whole lines; else keys)
+  std::vector<Line> shorter;    // of fewer moves (Options::shorter), shortest first
+  // No solution of fewer than this many moves exists (proved; 1 = nothing is proved).
+  int proved_none_below = 1;
+  std::string why;  // Unknown: what stopped the search
+  uint64_t nodes = 0;
+  double seconds = 0;
+};
+
+// Solves from `root`'s position (a clone is searched). Throws std::invalid_argument for a
+// stipulation out of range or a start side the position text cannot take.
+Result solve(const Engine& root, const Options& options);
+
+}  // namespace arb::stip

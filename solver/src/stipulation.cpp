@@ -1,0 +1,535 @@
+// Composers' stipulations (see arbiter/stipulation.hpp for what each one asks).
+//
+// Direct, self and reflex play are AND/OR proofs over (position, attacker moves left);
+// help and series play are exhaustive cooperative searches that list every line, with a
+// table of the (position, half-moves left) nodes proved to hold no solution. Every table
+// entry is a proof; a node cut by the budget stores nothing.
+#include "arbiter/stipulation.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "arbiter/notation.hpp"
+
+namespace arb::stip {
+
+std::string Stipulation::text() const {
+  std::string s = series ? "ser-" : "";
+  if (play == Play::Help) s += "h";
+  if (play == Play::Self) s += "s";
+  if (play == Play::Reflex) s += "r";
+  s += aim == Aim::Mate ? "#" : "=";
+  s += std::to_string(moves);
+  if (half) s += ".5";
+  return s;
+}
+
+std::optional<Stipulation> parse_stipulation(std::string_view text) {
+  std::string t;
+  for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  Stipulation s;
+  size_t i = 0;
+  if (t.rfind("ser-", 0) == 0) {
+    s.series = true;
+    i = 4;
+  }
+  if (i < t.size() && (t[i] == 'h' || t[i] == 's' || t[i] == 'r')) {
+    s.play = t[i] == 'h' ? Play::Help : t[i] == 's' ? Play::Self : Play::Reflex;
+    ++i;
+  }
+  if (s.series && s.play == Play::Reflex) return std::nullopt;
+  if (i >= t.size() || (t[i] != '#' && t[i] != '=')) return std::nullopt;
+  s.aim = t[i] == '#' ? Aim::Mate : Aim::Stalemate;
+  ++i;
+  size_t j = i;
+  while (j < t.size() && std::isdigit(static_cast<unsigned char>(t[j]))) ++j;
+  if (j == i || j - i > 3) return std::nullopt;
+  s.moves = std::stoi(t.substr(i, j - i));
+  if (t.substr(j) == ".5") {
+    if (s.play != Play::Help || s.series) return std::nullopt;
+    s.half = true;
+  } else if (j != t.size()) {
+    return std::nullopt;
+  }
+  if (s.moves < (s.half ? 0 : 1) || s.moves > kMaxMoves) return std::nullopt;
+  return s;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+struct Stop {};  // the budget or the timeout ended the search
+
+// The position text with the other side to move: the second field swapped (`w`/`b`), the
+// en-passant field (the fourth) cleared.
+std::string flipped(const std::string& text) {
+  std::vector<std::string> f;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) f.push_back(w);
+  if (f.size() < 2 || (f[1] != "w" && f[1] != "b"))
+    throw std::invalid_argument(
+        "this stipulation needs the side to move changed without a move, and the position text has no "
+        "`w`/`b` side field to change (FEN-shaped texts only)");
+  f[1] = f[1] == "w" ? "b" : "w";
+  if (f.size() >= 4) f[3] = "-";
+  std::string o;
+  for (const auto& w : f) o += (o.empty() ? "" : " ") + w;
+  return o;
+}
+
+class Search {
+ public:
+  Search(const Engine& root, const Options& o) : e_(root.clone()), o_(o), start_(Clock::now()) {
+    cap_ = std::max<size_t>(o.table_mb, 1) * (size_t{1} << 20) / 40;
+  }
+  Engine& engine() { return *e_; }
+  uint64_t nodes() const { return nodes_; }
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  void flip() {
+    std::string t = flipped(e_->position());
+    Color before = e_->side_to_move();
+    e_->set_position(t);
+    if (e_->side_to_move() == before)
+      throw std::invalid_argument("the engine kept the side to move of `" + t + "`");
+  }
+
+  // ---- keyed play (direct, self, reflex) ----------------------------------------------
+  // Whether the move just played (by the attacker) achieves the stipulation within r
+  // attacker moves counted from it.
+  bool after_attack(int r) {
+    Status st = status();
+    const Color d = e_->side_to_move();
+    switch (o_.stip.play) {
+      case Play::Direct:
+        if (reached(st, d)) return true;
+        if (over(st) || r == 1) return false;
+        return defend(r - 1);
+      case Play::Self:
+        if (over(st)) return false;
+        return self_defend(r);
+      case Play::Reflex:
+        if (over(st)) return false;
+        return reflex_defend(r);
+      case Play::Help:
+        break;
+    }
+    return false;
+  }
+
+  // ---- help play ---------------------------------------------------------------------
+  // Every line of exactly h half-moves from here whose last move reaches the aim against
+  // the side that does not make it; appended to `found` (the path so far prefixed).
+  bool help(int h) {
+    const uint64_t key = mix(e_->hash(), h, 11);
+    if (refuted(key)) return false;
+    std::vector<Action> ms;
+    e_->legal_actions(ms);
+    const Color x = e_->side_to_move();
+    bool any = false;
+    for (const Action& m : ms) {
+      play(m);
+      Status st = status();
+      if (h == 1) {
+        if (reached(st, opposite(x))) {
+          record();
+          any = true;
+        }
+      } else if (!over(st)) {
+        any |= help(h - 1);
+      }
+      unplay();
+    }
+    if (!any) store(key);
+    return any;
+  }
+
+  // ---- series play -------------------------------------------------------------------
+  // The series side to move with h series moves left (then the stipulation's ending).
+  bool series(int h) {
+    const uint64_t key = mix(e_->hash(), h, 12);
+    if (refuted(key)) return false;
+    std::vector<Action> ms;
+    e_->legal_actions(ms);
+    const Color s = e_->side_to_move();
+    const std::string here = e_->position();
+    bool any = false;
+    for (const Action& m : ms) {
+      if (h == 1) {
+        play(m);
+        any |= series_end(s);
+        unplay();
+        continue;
+      }
+      play(m);
+      Status st = status();
+      // No check before the last move, and no end but a stalemate of the side that does
+      // not move (series play never asks it to move).
+      const bool on = !st.in_check &&
+                      (!over(st) || st.end == Termination::Stalemate || st.end == Termination::NoLegalMove);
+      if (on) {
+        flip();
+        any |= series(h - 1);
+        e_->set_position(here);  // the flip replaced the engine's history: back by text
+      } else {
+        e_->undo();
+      }
+      path_.pop_back();
+    }
+    if (!any) store(key);
+    return any;
+  }
+
+  std::vector<std::vector<Action>> found;
+
+ private:
+  // The status of the side to move; insufficient material does not end a line, but a side
+  // left without a legal action there is mated or stalemated as anywhere else.
+  Status status() {
+    Status st = e_->status();
+    if (st.end == Termination::InsufficientMaterial) {
+      std::vector<Action> ms;
+      e_->legal_actions(ms);
+      if (!ms.empty()) return Status{};
+      if (st.in_check) {
+        st.end = Termination::Checkmate;
+        st.result = e_->side_to_move() == Color::White ? arb::Result::BlackWins : arb::Result::WhiteWins;
+      } else {
+        st.end = Termination::Stalemate;
+        st.result = arb::Result::Draw;
+      }
+    }
+    return st;
+  }
+  static bool over(const Status& st) { return st.end != Termination::None; }
+  // Whether `st` (of `victim`, the side to move) is the stipulation's aim against victim.
+  bool reached(const Status& st, Color victim) const {
+    if (o_.stip.aim == Aim::Mate)
+      return st.result == (victim == Color::White ? arb::Result::BlackWins : arb::Result::WhiteWins);
+    return (st.end == Termination::Stalemate || st.end == Termination::NoLegalMove) && !st.in_check;
+  }
+
+ public:
+  // Whether the side to move has an action that reaches the aim against its opponent.
+  bool can_reach_now() {
+    std::vector<Action> ms;
+    e_->legal_actions(ms);
+    const Color v = opposite(e_->side_to_move());
+    for (const Action& m : ms) {
+      play(m);
+      bool r = reached(status(), v);
+      unplay();
+      if (r) return true;
+    }
+    return false;
+  }
+
+ private:
+  bool defend(int r) {  // direct: the defender to move, r attacker moves left
+    const uint64_t key = mix(e_->hash(), r, 1);
+    int8_t v;
+    if (lookup(key, v)) return v;
+    std::vector<Action> ms;
+    e_->legal_actions(ms);
+    bool ok = true;
+    for (const Action& m : ms) {
+      play(m);
+      Status st = status();
+      bool held = !over(st) && attack(r);
+      unplay();
+      if (!held) {
+        ok = false;
+        break;
+      }
+    }
+    put(key, ok);
+    return ok;
+  }
+  bool attack(int r) {  // the attacker to move (direct, self, reflex)
+    const uint64_t key = mix(e_->hash(), r, 2 + static_cast<int>(o_.stip.play));
+    int8_t v;
+    if (lookup(key, v)) return v;
+    bool ok = false;
+    if (!(o_.stip.play == Play::Reflex && can_reach_now())) {  // reflex: a mate in one must be played
+      std::vector<Action> ms;
+      e_->legal_actions(ms);
+      for (const Action& m : ms) {
+        play(m);
+        ok = after_attack(r);
+        unplay();
+        if (ok) break;
+      }
+    }
+    put(key, ok);
+    return ok;
+  }
+  bool self_defend(int r) {  // the defender to move, r attacker moves counted from the last
+    const uint64_t key = mix(e_->hash(), r, 7);
+    int8_t v;
+    if (lookup(key, v)) return v;
+    const Color a = opposite(e_->side_to_move());
+    std::vector<Action> ms;
+    e_->legal_actions(ms);
+    bool ok = !ms.empty();
+    for (const Action& m : ms) {
+      play(m);
+      Status st = status();
+      bool held = reached(st, a) || (r > 1 && !over(st) && attack(r - 1));
+      unplay();
+      if (!held) {
+        ok = false;
+        break;
+      }
+    }
+    put(key, ok);
+    return ok;
+  }
+  bool reflex_defend(int r) {
+    const uint64_t key = mix(e_->hash(), r, 8);
+    int8_t v;
+    if (lookup(key, v)) return v;
+    bool ok;
+    if (can_reach_now()) {
+      ok = true;  // the defender must mate
+    } else if (r == 1) {
+      ok = false;
+    } else {
+      std::vector<Action> ms;
+      e_->legal_actions(ms);
+      ok = !ms.empty();
+      for (const Action& m : ms) {
+        play(m);
+        Status st = status();
+        bool held = !over(st) && attack(r - 1);
+        unplay();
+        if (!held) {
+          ok = false;
+          break;
+        }
+      }
+    }
+    put(key, ok);
+    return ok;
+  }
+
+  // The series is played (by `s`); its ending: ser-# and ser-= reach the aim with that
+  // move, ser-h the other side reaches it in one, ser-s the other side must reach it.
+  bool series_end(Color s) {
+    Status st = status();
+    switch (o_.stip.play) {
+      case Play::Direct:
+        if (!reached(st, opposite(s))) return false;
+        record();
+        return true;
+      case Play::Help: {
+        if (over(st)) return false;
+        std::vector<Action> ms;
+        e_->legal_actions(ms);
+        bool any = false;
+        for (const Action& m : ms) {
+          play(m);
+          if (reached(status(), s)) {
+            record();
+            any = true;
+          }
+          unplay();
+        }
+        return any;
+      }
+      case Play::Self: {
+        if (over(st)) return false;
+        std::vector<Action> ms;
+        e_->legal_actions(ms);
+        bool all = !ms.empty();
+        for (const Action& m : ms) {
+          play(m);
+          all = reached(status(), s);
+          unplay();
+          if (!all) break;
+        }
+        if (all) record();
+        return all;
+      }
+      case Play::Reflex:
+        break;
+    }
+    return false;
+  }
+
+  void play(const Action& m) {
+    if ((++nodes_ & 4095) == 0) tick();
+    e_->apply(m);
+    path_.push_back(m);
+  }
+  void unplay() {
+    e_->undo();
+    path_.pop_back();
+  }
+  void record() { found.push_back(path_); }
+  void tick() {
+    if (o_.max_nodes && nodes_ >= o_.max_nodes) {
+      why_ = "node budget (" + std::to_string(o_.max_nodes) + " actions) spent";
+      throw Stop{};
+    }
+    double s = seconds();
+    if (o_.timeout > 0 && s >= o_.timeout) {
+      why_ = "timeout after " + std::to_string(o_.timeout) + " s";
+      throw Stop{};
+    }
+    if (o_.progress && s >= next_progress_) {
+      next_progress_ = s + 0.25;
+      o_.progress(nodes_, s);
+    }
+  }
+
+  static uint64_t mix(uint64_t h, int r, int tag) {
+    uint64_t x = (static_cast<uint64_t>(r) << 8 | static_cast<uint64_t>(tag)) * 0x9E3779B97F4A7C15ull;
+    return h ^ (x ^ (x >> 29));
+  }
+  bool lookup(uint64_t key, int8_t& v) const {
+    auto it = table_.find(key);
+    if (it == table_.end()) return false;
+    v = it->second;
+    return true;
+  }
+  void put(uint64_t key, bool v) {
+    if (table_.size() < cap_) table_.emplace(key, static_cast<int8_t>(v));
+  }
+  bool refuted(uint64_t key) const { return table_.count(key) > 0; }
+  void store(uint64_t key) { put(key, false); }
+
+  std::unique_ptr<Engine> e_;
+  const Options& o_;
+  Clock::time_point start_;
+  uint64_t nodes_ = 0;
+  double next_progress_ = 0.25;
+  size_t cap_ = 0;
+  std::unordered_map<uint64_t, int8_t> table_;
+  std::vector<Action> path_;
+
+ public:
+  std::string why_;
+  void clear_path() { path_.clear(); }
+  void push(const Action& a) { path_.push_back(a); }
+};
+
+bool keyed(const Stipulation& s) {
+  return !s.series && s.play != Play::Help;
+}
+
+// Texts of a line from the (start) position: series moves before the last are each
+// followed by a change of the side to move.
+Line texts(const Engine& start, const std::vector<Action>& line, const Stipulation& s, int moves) {
+  auto e = start.clone();
+  Line l;
+  l.moves = moves;
+  for (size_t i = 0; i < line.size(); ++i) {
+    l.uci.push_back(uci(e->describe(line[i]), e->chess960()));
+    l.san.push_back(san(*e, line[i]));
+    e->apply(line[i]);
+    if (s.series && static_cast<int>(i) + 1 < moves) {
+      std::string t = flipped(e->position());
+      e->set_position(t);
+    }
+  }
+  return l;
+}
+
+}  // namespace
+
+Result solve(const Engine& root, const Options& o) {
+  const Stipulation& s = o.stip;
+  if (s.moves < (s.half ? 0 : 1) || s.moves > kMaxMoves)
+    throw std::invalid_argument("stipulation moves must be 1.." + std::to_string(kMaxMoves));
+  if (s.series && s.play == Play::Reflex) throw std::invalid_argument("series reflex play is not supported");
+  if (s.half && (s.play != Play::Help || s.series))
+    throw std::invalid_argument("N.5 is for help play only (h#N.5, h=N.5)");
+
+  Result res;
+  Search sr(root, o);
+  Engine& e = sr.engine();
+  Color start = e.side_to_move();
+  if (o.start)
+    start = *o.start;
+  else if (s.play == Play::Help)
+    start = (s.series || !s.half) ? Color::Black : Color::White;
+  if (start != e.side_to_move()) sr.flip();
+  res.start = start;
+  auto start_pos = e.clone();
+
+  try {
+    if (keyed(s)) {
+      std::vector<Action> ms;
+      e.legal_actions(ms);
+      // Reflex: an attacker that can mate at once must, and solves nothing.
+      std::vector<int> fastest(ms.size(), 0);
+      for (int k = o.shorter ? 1 : s.moves; k <= s.moves; ++k) {
+        bool any = false;
+        for (size_t i = 0; i < ms.size(); ++i) {
+          if (fastest[i]) continue;
+          e.apply(ms[i]);
+          bool v = sr.after_attack(k);
+          e.undo();
+          if (v) {
+            fastest[i] = k;
+            any = true;
+          }
+        }
+        (void)any;
+      }
+      // Reflex: an attacker that can reach the aim at once must, and solves nothing.
+      if (s.play == Play::Reflex && sr.can_reach_now()) std::fill(fastest.begin(), fastest.end(), 0);
+      for (size_t i = 0; i < ms.size(); ++i) {
+        if (!fastest[i]) continue;
+        Line l = texts(*start_pos, {ms[i]}, s, fastest[i]);
+        (fastest[i] == s.moves ? res.solutions : res.shorter).push_back(l);
+      }
+      int best = 0;
+      for (int f : fastest)
+        if (f && (!best || f < best)) best = f;
+      // Every length below the fastest key was searched (with `shorter`; else only N).
+      res.proved_none_below = best ? best : o.shorter ? s.moves + 1 : 1;
+      if (!o.shorter && best) res.proved_none_below = 1;  // only N was searched
+    } else {
+      // Help and series: each length from the shortest up, N last.
+      const int full = s.series ? s.moves : 2 * s.moves + (s.half ? 1 : 0);
+      const int step = s.series ? 1 : 2;
+      std::vector<int> lengths;
+      for (int h = o.shorter ? (full % step == 0 ? step : 1) : full; h <= full; h += step)
+        lengths.push_back(h);
+      int best = -1;
+      for (int h : lengths) {
+        sr.found.clear();
+        sr.clear_path();
+        bool any = s.series ? sr.series(h) : sr.help(h);
+        const int moves = s.series ? h : h / 2;
+        for (const auto& line : sr.found) {
+          Line l = texts(*start_pos, line, s, moves);
+          (h == full ? res.solutions : res.shorter).push_back(l);
+        }
+        if (any && best < 0) best = moves;
+      }
+      // The lengths below the shortest solution were all searched (with `shorter`).
+      if (!o.shorter)
+        res.proved_none_below = 1;  // only N was searched, and lengths are not monotone
+      else
+        res.proved_none_below = best < 0 ? s.moves + 1 : best;
+    }
+    res.outcome = res.solutions.empty() && res.shorter.empty() ? Outcome::None : Outcome::Solved;
+  } catch (const Stop&) {
+    res.outcome = Outcome::Unknown;
+    res.why = sr.why_;
+    res.solutions.clear();
+    res.shorter.clear();
+    res.proved_none_below = 1;
+  }
+  res.nodes = sr.nodes();
+  res.seconds = sr.seconds();
+  return res;
+}
+
+}  // namespace arb::stip

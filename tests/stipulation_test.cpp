@@ -1,0 +1,241 @@
+// Composers' stipulations (solver/include/arbiter/stipulation.hpp, `arbiter solve
+// --stipulation`): Popeye's answers on positions the solver was never tuned on
+// (corpus/stipulations/*.txt, each file's header names the Popeye build and command that
+// made it), an independent brute force over the engine interface for help play on a
+// designer's ruleset, and the command's output.
+#include "arbiter/stipulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "arbiter/lang/compile.hpp"
+#include "arbiter/notation.hpp"
+#include "process.hpp"
+#include "reference.hpp"
+
+namespace {
+
+using arb::stip::Outcome;
+
+std::unique_ptr<arb::Engine> compiled_file(const std::string& path, const std::string& position) {
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(path, {}, d);
+  EXPECT_TRUE(c.program) << d.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  e->set_position(position);
+  return e;
+}
+std::unique_ptr<arb::Engine> compiled(const std::string& ruleset, const std::string& position) {
+  return compiled_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/" + ruleset + ".rules", position);
+}
+
+arb::stip::Result solve(const arb::Engine& e, const std::string& stip) {
+  arb::stip::Options o;
+  auto s = arb::stip::parse_stipulation(stip);
+  EXPECT_TRUE(s) << stip;
+  o.stip = *s;
+  o.table_mb = 16;
+  return arb::stip::solve(e, o);
+}
+
+// Every solution (of N and shorter) as Popeye lists them: keys for direct, self and
+// reflex play, whole lines in UCI for help and series play.
+std::set<std::string> answer_set(const arb::stip::Result& r, bool keyed) {
+  std::set<std::string> out;
+  for (const auto* v : {&r.solutions, &r.shorter})
+    for (const auto& l : *v) {
+      std::string t;
+      for (size_t i = 0; i < (keyed ? 1 : l.uci.size()); ++i) t += (t.empty() ? "" : " ") + l.uci[i];
+      out.insert(t);
+    }
+  return out;
+}
+
+TEST(Stipulation, ParsesPopeyesSpelling) {
+  for (const char* t : {"#2", "=3", "h#2", "h#2.5", "h=1", "s#3", "s=2", "r#2", "r=1", "ser-#5", "ser-=2",
+                        "ser-h#4", "ser-h=3", "ser-s#2", "ser-s=2", "h#0.5"}) {
+    auto s = arb::stip::parse_stipulation(t);
+    ASSERT_TRUE(s) << t;
+    EXPECT_EQ(s->text(), t);
+  }
+  EXPECT_EQ(arb::stip::parse_stipulation("H#2")->text(), "h#2");
+  for (const char* t : {"", "#", "#0", "#2.5", "s#2.5", "ser-r#2", "x#2", "h#2x", "#31", "ser-h#2.5", "hs#2"})
+    EXPECT_FALSE(arb::stip::parse_stipulation(t)) << t;
+}
+
+// ---- Popeye's answers -------------------------------------------------------------------
+
+TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(ARBITER_SOURCE_DIR) / "corpus" / "stipulations";
+  ASSERT_TRUE(fs::is_directory(dir)) << dir;
+  std::map<std::string, int> per_stip, with_solutions;
+  auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  for (const auto& f : fs::directory_iterator(dir)) {
+    if (f.path().extension() != ".txt") continue;
+    std::ifstream in(f.path());
+    int lineno = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++lineno;
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> field;
+      std::stringstream ss(line);
+      for (std::string x; std::getline(ss, x, ';');) field.push_back(x);
+      if (field.size() == 2) field.push_back("");
+      ASSERT_EQ(field.size(), 3u) << f.path() << ":" << lineno;
+      std::set<std::string> want;
+      std::stringstream sols(field[2]);
+      for (std::string x; std::getline(sols, x, '|');)
+        if (!x.empty()) want.insert(x);
+      chess->set_position(field[0]);
+      auto r = solve(*chess, field[1]);
+      const bool keyed = field[1][0] != 'h' && field[1].rfind("ser-", 0) != 0;
+      EXPECT_NE(r.outcome, Outcome::Unknown) << f.path() << ":" << lineno;
+      EXPECT_EQ(answer_set(r, keyed), want)
+          << f.path() << ":" << lineno << " " << field[0] << " " << field[1];
+      EXPECT_EQ(r.outcome == Outcome::None, want.empty()) << f.path() << ":" << lineno;
+      ++per_stip[field[1]];
+      with_solutions[field[1]] += !want.empty();
+    }
+  }
+  // Every stipulation is covered by positions with solutions and without.
+  for (const char* s : {"#2"}) {
+    EXPECT_GE(per_stip[s], 20) << s;
+    EXPECT_GT(with_solutions[s], 0) << s;
+    EXPECT_LT(with_solutions[s], per_stip[s]) << s;
+  }
+}
+
+// ---- any ruleset ------------------------------------------------------------------------
+
+// Plain enumeration over the engine interface: every line of `h` half-moves from the
+// position, none ending the game before the last, the last one winning for its mover.
+void brute_help(arb::Engine& e, int h, std::vector<std::string>& path, std::set<std::string>& out) {
+  std::vector<arb::Action> ms;
+  e.legal_actions(ms);
+  const arb::Color mover = e.side_to_move();
+  for (const auto& m : ms) {
+    path.push_back(arb::uci(e.describe(m), e.chess960()));
+    e.apply(m);
+    arb::Status st = e.status();
+    if (h == 1) {
+      if (st.result == (mover == arb::Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins)) {
+        std::string t;
+        for (const auto& s : path) t += (t.empty() ? "" : " ") + s;
+        out.insert(t);
+      }
+    } else if (st.end == arb::Termination::None) {
+      brute_help(e, h - 1, path, out);
+    }
+    e.undo();
+    path.pop_back();
+  }
+}
+
+TEST(Stipulation, KnightmateHelpmatesEqualABruteForce) {
+  const std::string rules = std::string(ARBITER_SOURCE_DIR) + "/corpus/rulesets/knightmate.rules";
+  int solved = 0;
+  for (const char* pos : {"k7/8/B7/3K4/8/8/8/8 b - - 0 1", "k7/8/2B5/3K4/8/8/8/8 b - - 0 1",
+                          "1k6/8/1M6/3K4/8/8/6R1/8 b - - 0 1", "8/8/8/2k5/8/1M6/2K5/3Q4 b - - 0 1"}) {
+    auto e = compiled_file(rules, pos);
+    for (const char* stip : {"h#1", "h#2"}) {
+      auto r = solve(*e, stip);
+      ASSERT_NE(r.outcome, Outcome::Unknown) << pos;
+      EXPECT_EQ(r.start, arb::Color::Black);
+      std::set<std::string> want;
+      std::vector<std::string> path;
+      const int h = stip[2] - '0';
+      brute_help(*e, 2 * h, path, want);  // the position has Black to move already
+      std::set<std::string> got;
+      for (const auto& l : r.solutions) {
+        std::string t;
+        for (const auto& s : l.uci) t += (t.empty() ? "" : " ") + s;
+        got.insert(t);
+        EXPECT_EQ(l.san.back().back(), '#') << t;  // SAN marks the win
+      }
+      EXPECT_EQ(got, want) << pos << " " << stip;
+      solved += !want.empty();
+    }
+  }
+  EXPECT_GT(solved, 0);  // the brute force found something to compare
+}
+
+TEST(Stipulation, SeriesMateWithAShorterOne) {
+  // On the reference engine: the series changes sides through the position text.
+  auto e = arb::ref::make_reference_engine("chess", {});
+  e->set_position("7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
+  auto r = solve(*e, "ser-#3");
+  EXPECT_EQ(r.outcome, Outcome::Solved);
+  EXPECT_GT(r.solutions.size(), 20u);
+  ASSERT_EQ(r.shorter.size(), 1u);
+  EXPECT_EQ(r.shorter[0].san, (std::vector<std::string>{"Kf7", "Rh1#"}));
+  EXPECT_EQ(r.proved_none_below, 2);
+}
+
+TEST(Stipulation, ExactnessAndShorterApart) {
+  auto e = compiled("chess", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+  auto r = solve(*e, "#2");
+  EXPECT_TRUE(r.solutions.empty());
+  ASSERT_EQ(r.shorter.size(), 1u);
+  EXPECT_EQ(r.shorter[0].uci[0], "d1d8");
+  EXPECT_EQ(r.shorter[0].moves, 1);
+  EXPECT_EQ(r.proved_none_below, 1);
+  // No mate at all: none below 3 means none within 2.
+  e->set_position("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+  r = solve(*e, "#2");
+  EXPECT_EQ(r.outcome, Outcome::None);
+  EXPECT_EQ(r.proved_none_below, 3);
+}
+
+// ---- the command ------------------------------------------------------------------------
+
+TEST(StipulationCommand, JsonIsTheWholeOutput) {
+  using testing_process::run_arbiter;
+  auto h = run_arbiter({"solve", "--variant", "chess", "--position", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1",
+                        "--goal", "helpmate", "--half-moves", "3", "--json"},
+                       ARBITER_SOURCE_DIR);
+  ASSERT_EQ(h.code, 0) << h;
+  auto j = nlohmann::json::parse(h.out);  // the whole of stdout is one object
+  EXPECT_EQ(j["stipulation"], "h#1.5");
+  EXPECT_EQ(j["start"], "white");
+  EXPECT_EQ(j["solutions"].size(), 3u);
+  EXPECT_EQ(j["solutions"][0]["san"].back(), "Rh1#");
+
+  auto s = run_arbiter({"solve", "--position", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1", "--goal", "helpmate",
+                        "--depth", "2", "--series", "--notation", "uci"},
+                       ARBITER_SOURCE_DIR);
+  ASSERT_EQ(s.code, 0) << s;
+  EXPECT_NE(s.out.find("ser-h#2 (black starts)"), std::string::npos) << s;
+  EXPECT_NE(s.out.find("h8h7 h7h6 g1h1"), std::string::npos) << s;
+
+  auto old = run_arbiter({"solve", "--position", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "--goal", "mate",
+                          "--depth", "2", "--json"},
+                         ARBITER_SOURCE_DIR);
+  ASSERT_EQ(old.code, 0) << old;
+  j = nlohmann::json::parse(old.out);
+  EXPECT_EQ(j["moves"], 1);
+  EXPECT_EQ(j["proved_none_below"], 1);  // nothing below a mate in 1 to prove
+  auto none = run_arbiter({"solve", "--position", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "--goal", "mate",
+                           "--depth", "2", "--json"},
+                          ARBITER_SOURCE_DIR);
+  j = nlohmann::json::parse(none.out);
+  EXPECT_EQ(j["proved_none_within"], 2);
+  EXPECT_EQ(j["proved_none_below"], 3);
+
+  for (auto args : std::vector<std::vector<std::string>>{
+           {"solve", "--stipulation", "hs#2"},
+           {"solve", "--goal", "reflexmate", "--series", "--depth", "2"},
+           {"solve", "--goal", "selfmate", "--half-moves", "3"},
+           {"solve", "--stipulation", "h#2", "--depth", "2"},
+           {"solve", "--goal", "helpmate", "--depth", "2", "--side", "x"}}) {
+    auto bad = run_arbiter(args, ARBITER_SOURCE_DIR);
+    EXPECT_EQ(bad.code, 2) << bad;
+  }
+}
+
+}  // namespace
