@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "arbiter/parallel.hpp"
+#include "arbiter/popeye_input.hpp"
 #include "arbiter/solver.hpp"
 #include "arbiter/stipulation.hpp"
 #include "common.hpp"
@@ -173,7 +174,7 @@ void stip_text(const arb::stip::Result& r, const arb::stip::Options& o, bool uci
     }
   }
   if (r.outcome != Outcome::Unknown)
-    std::cout << "none shorter than " << r.proved_none_below << " (proved)\n";
+    std::cout << "none shorter than " << r.proved_none_below << (o.stip.half ? ".5" : "") << " (proved)\n";
   std::cout << "nodes " << r.nodes << ", " << std::fixed << std::setprecision(3) << r.seconds << " s\n";
 }
 
@@ -207,6 +208,8 @@ struct Problem {
   int line = 0;
   std::string position;
   arb::stip::Stipulation stip;
+  std::optional<arb::Color> start;  // Popeye input: who starts, as its options say
+  int tries = 0;                    // Popeye input: Option Try
 };
 
 std::string trim(const std::string& s) {
@@ -285,9 +288,28 @@ std::vector<Problem> read_batch(const std::string& path, const std::optional<arb
 
 // `arbiter solve --epd FILE`: every problem, --jobs at a time, a progress line on a
 // terminal, then the answers in file order and a summary per stipulation.
-int solve_batch(const Common& c, const std::string& path, const arb::stip::Options& base, bool per_line,
-                bool uci, int jobs) {
-  std::vector<Problem> problems = read_batch(path, per_line ? std::nullopt : std::optional(base.stip));
+// Popeye's input language (solver/include/arbiter/popeye_input.hpp).
+std::vector<Problem> read_popeye_file(const std::string& path) {
+  check_input_file(path, "--popeye", size_t{64} << 20);
+  std::ifstream in(path);
+  if (!in) throw UsageError("--popeye: cannot read `" + path + "`");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::vector<Problem> out;
+  try {
+    for (const auto& p : arb::stip::read_popeye(ss.str())) {
+      const bool keyed = !p.stip.series && p.stip.play != arb::stip::Play::Help;
+      out.push_back(Problem{p.line, p.position, p.stip, p.start, p.tries && keyed ? 1 : 0});
+    }
+  } catch (const arb::stip::PopeyeError& e) {
+    throw UsageError(path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.what());
+  }
+  if (out.empty()) throw UsageError("--popeye: `" + path + "` holds no problem");
+  return out;
+}
+
+int solve_batch(const Common& c, const std::string& path, std::vector<Problem> problems,
+                const arb::stip::Options& base, bool uci, int jobs) {
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   // Every position loads before any search starts: a bad line is reported at once.
@@ -310,6 +332,8 @@ int solve_batch(const Common& c, const std::string& path, const arb::stip::Optio
     for (size_t i; !stop.stop_requested() && (i = next.fetch_add(1)) < problems.size();) {
       arb::stip::Options o = base;
       o.stip = problems[i].stip;
+      if (problems[i].start) o.start = problems[i].start;
+      o.tries = std::max(o.tries, problems[i].tries);
       e->set_position(problems[i].position);
       try {
         results[i] = arb::stip::solve(*e, o);
@@ -339,6 +363,7 @@ int solve_batch(const Common& c, const std::string& path, const arb::stip::Optio
     const auto& r = results[i];
     arb::stip::Options o = base;
     o.stip = problems[i].stip;
+    o.tries = std::max(o.tries, problems[i].tries);
     Tally& t = tally[o.stip.text()];
     ++t.problems;
     t.seconds += r.seconds;
@@ -391,7 +416,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   std::string goal = "win", chance = "known", depth, max_nodes, timeout, jobs = "1", hash = "64",
               search = "pn";
   std::string stipulation, half_moves, side, notation = "san";
-  std::string tries, epd;
+  std::string tries, epd, popeye;
   bool all_keys = false, series = false, tree = false;
   po::options_description d(
       "arbiter solve [--variant V | --rules F] [--position P] --goal GOAL --depth N\n"
@@ -412,6 +437,9 @@ int cmd_solve(const std::vector<std::string>& args) {
       "notation", po::value(&notation), "san (default) or uci, for stipulations")(
       "epd", po::value(&epd),
       "a batch: one problem a line, `POSITION;STIPULATION` or EPD (`bm #N;`, `dm N;`, `stip X;`)")(
+      "popeye", po::value(&popeye),
+      "a batch in Popeye's input language, the orthodox subset (Pieces, Stipulation, Option NoCastling "
+      "EnPassant HalfDuplex WhiteToPlay Try)")(
       "tree", po::bool_switch(&tree),
       "direct, self and reflex play: each key's threat or zugzwang, defences, duals")(
       "tries", po::value(&tries)->implicit_value("1"),
@@ -434,6 +462,19 @@ int cmd_solve(const std::vector<std::string>& args) {
     throw UsageError("--notation must be san or uci, not `" + notation + "`");
   const bool stip_goal = goal == "stalemate" || goal == "helpmate" || goal == "selfmate" ||
                          goal == "reflexmate" || (goal == "mate" && series);
+  if (!popeye.empty()) {
+    if (!epd.empty() || !stipulation.empty() || vm.count("goal") || !depth.empty() || !half_moves.empty() ||
+        series || !side.empty() || tree || !tries.empty() || c.position_given)
+      throw UsageError(
+          "--popeye FILE states each problem: give no --epd, --position, --stipulation, --goal, "
+          "--depth, --half-moves, --series, --side, --tree or --tries with it");
+    arb::stip::Options so;
+    if (!max_nodes.empty()) so.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
+    if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
+    so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
+    return solve_batch(c, popeye, read_popeye_file(popeye), so, notation == "uci",
+                       static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
+  }
   if (!epd.empty() && (tree || !tries.empty()))
     throw UsageError("--tree and --tries are for one problem, not --epd");
   const bool per_line = !epd.empty() && stipulation.empty() && !stip_goal && !vm.count("goal");
@@ -496,8 +537,8 @@ int cmd_solve(const std::vector<std::string>& args) {
     if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
     so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
     if (!epd.empty())
-      return solve_batch(c, epd, so, per_line, notation == "uci",
-                         static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
+      return solve_batch(c, epd, read_batch(epd, per_line ? std::nullopt : std::optional(so.stip)), so,
+                         notation == "uci", static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
     return solve_stipulation(c, so, notation == "uci", stipulation.empty() ? goal : so.stip.text());
   }
   if (series || !half_moves.empty() || !side.empty() || tree || !tries.empty())

@@ -15,6 +15,7 @@
 
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
+#include "arbiter/popeye_input.hpp"
 #include "process.hpp"
 #include "reference.hpp"
 
@@ -104,7 +105,7 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     }
   }
   // Every stipulation is covered by positions with solutions and without.
-  for (const char* s : {"#2", "=2", "h#2"}) {
+  for (const char* s : {"#2", "=2", "h#2", "h=2"}) {
     EXPECT_GE(per_stip[s], 20) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
@@ -185,6 +186,60 @@ TEST(Stipulation, TreeThreatDefencesAndDuals) {
       duals += d.next.size() > 1;
     }
   EXPECT_GT(duals, 0);
+}
+
+// ---- Popeye's input language --------------------------------------------------------------
+
+TEST(PopeyeInput, ReadsTheOrthodoxSubset) {
+  auto ps = arb::stip::read_popeye(
+      "BeginProblem\nTitle a test: anything here\nPieces White Kf6 Rg1 Pa2 Black Kh8 Pa7\nStipulation #2\n"
+      "Option NoBoard Try\nNextProblem\npie whi Ke1 Rh1 Ra1 bla Ke8 Ra8\nsti h#2\nopt WhiteToPlay NoCastling "
+      "a1\n"
+      "NextProblem\nPieces White Ka1 Pe5 Black Kh8 Pd5\nStipulation ser-h#3\nOption HalfDuplex EnPassant d6\n"
+      "Condition\nEndProblem\n");
+  ASSERT_EQ(ps.size(), 3u);
+  EXPECT_EQ(ps[0].position, "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
+  EXPECT_EQ(ps[0].stip.text(), "#2");
+  EXPECT_TRUE(ps[0].tries);
+  EXPECT_FALSE(ps[0].start);
+  // WhiteToPlay turns h#2 into h#1.5 (as Popeye solves it); castling as NoCastling leaves it.
+  EXPECT_EQ(ps[1].stip.text(), "h#1.5");
+  EXPECT_EQ(ps[1].start, arb::Color::White);
+  EXPECT_EQ(ps[1].position, "r3k3/8/8/8/8/8/8/R3K2R w Kq - 0 1");
+  EXPECT_EQ(ps[1].line, 6);
+  // HalfDuplex: the other side starts (and is the one to mate).
+  EXPECT_EQ(ps[2].start, arb::Color::White);
+  EXPECT_EQ(ps[2].position, "7k/8/8/3pP3/8/8/8/K7 w - d6 0 1");
+}
+
+TEST(PopeyeInput, RefusesAnythingElseByName) {
+  struct Case {
+    const char* text;
+    int line, column;
+    const char* says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"BeginProblem\nPieces White Kf6 Nd4\nStipulation #2\nEndProblem\n", 2, 18, "Nd4"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nCondition Circe\nEndProblem\n", 4, 11,
+            "Circe"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nOption Intelligent\nEndProblem\n", 4,
+            8, "Intelligent"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation dia3.5\nEndProblem\n", 3, 13, "dia3.5"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nTwin Move a8 b8\nEndProblem\n", 4, 1,
+            "Twin"},
+           {"BeginProblem\nPieces Neutral Kf6\nStipulation #2\nEndProblem\n", 2, 8, "neutral"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nEndProblem\n", 1, 1, "Stipulation"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\n", 1, 1, "EndProblem"},
+       }) {
+    try {
+      arb::stip::read_popeye(c.text);
+      ADD_FAILURE() << c.text;
+    } catch (const arb::stip::PopeyeError& e) {
+      EXPECT_EQ(e.line, c.line) << c.text << e.what();
+      EXPECT_EQ(e.column, c.column) << c.text << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+    }
+  }
 }
 
 // ---- any ruleset ------------------------------------------------------------------------
