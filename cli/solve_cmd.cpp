@@ -1,11 +1,18 @@
 // `arbiter solve`: forced wins, mates and draws within N moves (solver/).
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
+#include "arbiter/parallel.hpp"
+#include "arbiter/popeye_input.hpp"
 #include "arbiter/solver.hpp"
 #include "arbiter/stipulation.hpp"
 #include "common.hpp"
@@ -26,52 +33,85 @@ std::string join(const std::vector<std::string>& v) {
   return o;
 }
 
-std::string json_line(const arb::stip::Line& l) {
-  return "{\"moves\":" + std::to_string(l.moves) + ",\"uci\":" + json_list(l.uci) +
-         ",\"san\":" + json_list(l.san) + "}";
+std::string json_node(const arb::stip::TreeNode& n) {
+  std::string j = "{\"uci\":\"" + json_escape(n.uci) + "\",\"san\":\"" + json_escape(n.san) + "\"";
+  if (n.dual) j += ",\"dual\":true";
+  if (!n.next.empty()) {
+    j += ",\"next\":[";
+    for (size_t i = 0; i < n.next.size(); ++i) j += (i ? "," : "") + json_node(n.next[i]);
+    j += "]";
+  }
+  return j + "}";
+}
+std::string json_nodes(const std::vector<arb::stip::TreeNode>& v) {
+  std::string j = "[";
+  for (size_t i = 0; i < v.size(); ++i) j += (i ? "," : "") + json_node(v[i]);
+  return j + "]";
 }
 
-// The composer's stipulations (solver/include/arbiter/stipulation.hpp).
-int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, const std::string& goal) {
-  Loaded l = load_engine(c);
-  if (!l.engine) return kBadInput;
-  arb::stip::Options opt = o;
-  bool tty = isatty(2);
-  if (tty)
-    opt.progress = [](uint64_t nodes, double secs) {
-      std::fprintf(stderr, "\rsolve: %llu nodes, %.1f s   ", static_cast<unsigned long long>(nodes), secs);
-      std::fflush(stderr);
-    };
-  arb::stip::Result r;
-  try {
-    r = arb::stip::solve(*l.engine, opt);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
+// A solution tree as problemists print it: `1...d 2.a` per defence, deeper play indented.
+void print_answers(const std::vector<arb::stip::TreeNode>& defences, int num, const std::string& indent,
+                   bool uci) {
+  for (const auto& d : defences) {
+    std::string line = indent + std::to_string(num) + "..." + (uci ? d.uci : d.san);
+    for (size_t i = 0; i < d.next.size(); ++i)
+      line += (i ? ", " : " ") + std::to_string(num + 1) + "." + (uci ? d.next[i].uci : d.next[i].san);
+    if (d.next.size() > 1) line += " (dual)";
+    std::cout << line << "\n";
+    if (!d.next.empty()) print_answers(d.next[0].next, num + 1, indent + "  ", uci);
   }
-  if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%70s\r", "");
+}
+
+std::string json_line(const arb::stip::Line& l) {
+  std::string tree;
+  if (!l.defences.empty() || !l.threat.empty() || l.zugzwang)
+    tree = ",\"threat\":" + json_nodes(l.threat) + ",\"zugzwang\":" + (l.zugzwang ? "true" : "false") +
+           ",\"defences\":" + json_nodes(l.defences);
+  return "{\"moves\":" + std::to_string(l.moves) + ",\"uci\":" + json_list(l.uci) +
+         ",\"san\":" + json_list(l.san) + tree + "}";
+}
+
+const char* result_word(const arb::stip::Result& r) {
+  using arb::stip::Outcome;
+  return r.outcome == Outcome::Unknown ? "unknown"
+         : !r.solutions.empty()        ? "solved"
+         : r.shorter.empty()           ? "none"
+                                       : "shorter";
+}
+
+// One problem's answer as one JSON object.
+std::string stip_json(const arb::stip::Result& r, const arb::stip::Options& o, const std::string& goal) {
+  const std::string st = o.stip.text();
+  const char* result = result_word(r);
+  const char* side = r.start == arb::Color::White ? "white" : "black";
+  std::string j = std::string("{\"result\":\"") + result + "\",\"stipulation\":\"" + json_escape(st) +
+                  "\",\"goal\":\"" + json_escape(goal) + "\",\"start\":\"" + side + "\",\"solutions\":[";
+  for (size_t i = 0; i < r.solutions.size(); ++i) j += (i ? "," : "") + json_line(r.solutions[i]);
+  j += "],\"shorter\":[";
+  for (size_t i = 0; i < r.shorter.size(); ++i) j += (i ? "," : "") + json_line(r.shorter[i]);
+  j += "]";
+  if (o.tries > 0) {
+    j += ",\"tries\":[";
+    for (size_t i = 0; i < r.tries.size(); ++i)
+      j += std::string(i ? "," : "") + "{\"uci\":\"" + json_escape(r.tries[i].uci) + "\",\"san\":\"" +
+           json_escape(r.tries[i].san) + "\",\"refutations_uci\":" + json_list(r.tries[i].refutations_uci) +
+           ",\"refutations_san\":" + json_list(r.tries[i].refutations_san) + "}";
+    j += "]";
+  }
+  j += ",\"proved_none_below\":" + std::to_string(r.proved_none_below);
+  if (!r.why.empty()) j += ",\"why\":\"" + json_escape(r.why) + "\"";
+  std::ostringstream secs;
+  secs.precision(6);
+  secs << std::fixed << r.seconds;
+  j += ",\"nodes\":" + std::to_string(r.nodes) + ",\"seconds\":" + secs.str() + "}";
+  return j;
+}
+
+// One problem's answer for people.
+void stip_text(const arb::stip::Result& r, const arb::stip::Options& o, bool uci) {
   using arb::stip::Outcome;
   const std::string st = o.stip.text();
-  const bool exact = !r.solutions.empty();
-  const char* result = r.outcome == Outcome::Unknown ? "unknown"
-                       : exact                       ? "solved"
-                       : r.shorter.empty()           ? "none"
-                                                     : "shorter";
   const char* side = r.start == arb::Color::White ? "white" : "black";
-  if (c.json) {
-    std::string j = std::string("{\"result\":\"") + result + "\",\"stipulation\":\"" + json_escape(st) +
-                    "\",\"goal\":\"" + json_escape(goal) + "\",\"start\":\"" + side + "\",\"solutions\":[";
-    for (size_t i = 0; i < r.solutions.size(); ++i) j += (i ? "," : "") + json_line(r.solutions[i]);
-    j += "],\"shorter\":[";
-    for (size_t i = 0; i < r.shorter.size(); ++i) j += (i ? "," : "") + json_line(r.shorter[i]);
-    j += "],\"proved_none_below\":" + std::to_string(r.proved_none_below);
-    if (!r.why.empty()) j += ",\"why\":\"" + json_escape(r.why) + "\"";
-    std::ostringstream secs;
-    secs.precision(6);
-    secs << std::fixed << r.seconds;
-    j += ",\"nodes\":" + std::to_string(r.nodes) + ",\"seconds\":" + secs.str() + "}";
-    std::cout << j << "\n";
-    return r.outcome == Outcome::Unknown ? kUnknown : kOk;
-  }
   const bool keyed = !o.stip.series && o.stip.play != arb::stip::Play::Help;
   auto show = [&](const arb::stip::Line& line) {
     const auto& t = uci ? line.uci : line.san;
@@ -97,10 +137,26 @@ int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, co
       std::cout << "\n";
       break;
   }
-  for (const auto& line : r.solutions) std::cout << show(line) << "\n";
+  auto tree = [&](const arb::stip::Line& line) {
+    if (!o.tree) return;
+    if (line.zugzwang) std::cout << "    zugzwang\n";
+    for (const auto& t : line.threat)
+      std::cout << "    threat: 2." << (uci ? t.uci : t.san) << (line.threat.size() > 1 ? " (dual)" : "")
+                << "\n";
+    print_answers(line.defences, 1, "    ", uci);
+  };
+  for (const auto& line : r.solutions) {
+    std::cout << (o.tree ? "  1." + (uci ? line.uci[0] : line.san[0]) + "!" : show(line)) << "\n";
+    tree(line);
+  }
   if (!r.shorter.empty()) {
     std::cout << "shorter:\n";
     for (const auto& line : r.shorter) {
+      if (o.tree) {
+        std::cout << "  1." << (uci ? line.uci[0] : line.san[0]) << "! (in " << line.moves << ")\n";
+        tree(line);
+        continue;
+      }
       std::string t = show(line);
       if (!keyed)
         t += "  (" + std::string(o.stip.series ? "ser-" : "") + std::to_string(line.moves) +
@@ -108,10 +164,249 @@ int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, co
       std::cout << t << "\n";
     }
   }
+  if (!r.tries.empty()) {
+    std::cout << "tries:\n";
+    for (const auto& t : r.tries) {
+      std::cout << "  1." << (uci ? t.uci : t.san) << "? but";
+      const auto& refs = uci ? t.refutations_uci : t.refutations_san;
+      for (size_t i = 0; i < refs.size(); ++i) std::cout << (i ? ", " : " ") << "1..." << refs[i] << "!";
+      std::cout << "\n";
+    }
+  }
   if (r.outcome != Outcome::Unknown)
-    std::cout << "none shorter than " << r.proved_none_below << " (proved)\n";
+    std::cout << "none shorter than " << r.proved_none_below << (o.stip.half ? ".5" : "") << " (proved)\n";
   std::cout << "nodes " << r.nodes << ", " << std::fixed << std::setprecision(3) << r.seconds << " s\n";
-  return r.outcome == Outcome::Unknown ? kUnknown : kOk;
+}
+
+// The composer's stipulations (solver/include/arbiter/stipulation.hpp).
+int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, const std::string& goal) {
+  Loaded l = load_engine(c);
+  if (!l.engine) return kBadInput;
+  arb::stip::Options opt = o;
+  bool tty = isatty(2);
+  if (tty)
+    opt.progress = [](uint64_t nodes, double secs) {
+      std::fprintf(stderr, "\rsolve: %llu nodes, %.1f s   ", static_cast<unsigned long long>(nodes), secs);
+      std::fflush(stderr);
+    };
+  arb::stip::Result r;
+  try {
+    r = arb::stip::solve(*l.engine, opt);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%70s\r", "");
+  if (c.json)
+    std::cout << stip_json(r, o, goal) << "\n";
+  else
+    stip_text(r, o, uci);
+  return r.outcome == arb::stip::Outcome::Unknown ? kUnknown : kOk;
+}
+
+// One problem of a batch: where it is, its position and stipulation.
+struct Problem {
+  int line = 0;
+  std::string position;
+  arb::stip::Stipulation stip;
+  std::optional<arb::Color> start;  // Popeye input: who starts, as its options say
+  int tries = 0;                    // Popeye input: Option Try
+};
+
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+// `POSITION;STIPULATION[;notes]` (the notes are not read: expected answers, say), or EPD:
+// four FEN fields, then operations `bm #N;`, `dm N;`, `stip X;` (others, such as `id` or a
+// best move, are ignored). A stipulation on the command line overrides the lines'.
+std::vector<Problem> read_batch(const std::string& path, const std::optional<arb::stip::Stipulation>& fixed) {
+  check_input_file(path, "--epd", size_t{256} << 20);
+  std::ifstream in(path);
+  if (!in) throw UsageError("--epd: cannot read `" + path + "`");
+  std::vector<Problem> out;
+  int no = 0;
+  for (std::string raw; std::getline(in, raw);) {
+    ++no;
+    std::string line = trim(raw);
+    if (line.empty() || line[0] == '#') continue;
+    auto where = [&](const std::string& what) {
+      return UsageError(path + ":" + std::to_string(no) + ":1: " + what);
+    };
+    std::vector<std::string> fields;
+    std::stringstream ss(line);
+    for (std::string f; std::getline(ss, f, ';');) fields.push_back(trim(f));
+    std::vector<std::string> tok;
+    std::istringstream ts(fields[0]);
+    for (std::string t; ts >> t;) tok.push_back(t);
+    Problem p;
+    p.line = no;
+    std::vector<std::string> ops(fields.begin() + 1, fields.end());
+    const bool epd_ops = tok.size() >= 5 && (tok[1] == "w" || tok[1] == "b") &&
+                         !std::isdigit(static_cast<unsigned char>(tok[4][0]));
+    if (epd_ops) {
+      p.position = tok[0] + " " + tok[1] + " " + tok[2] + " " + tok[3] + " 0 1";
+      std::string first;
+      for (size_t i = 4; i < tok.size(); ++i) first += (i > 4 ? " " : "") + tok[i];
+      ops.insert(ops.begin(), first);
+    } else {
+      p.position = fields[0];
+    }
+    std::optional<arb::stip::Stipulation> st = fixed;
+    if (!fixed && !epd_ops && ops.size() >= 1) {  // POSITION;STIPULATION[;notes]
+      st = arb::stip::parse_stipulation(ops[0]);
+      if (!st)
+        throw where("`" + ops[0] +
+                    "` names no stipulation this solver knows (#N =N h#N h#N.5 h=N s#N r#N ser-...)");
+    }
+    for (size_t k = 0; !fixed && epd_ops && k < ops.size(); ++k) {
+      std::istringstream os(ops[k]);
+      std::string code, arg;
+      os >> code >> arg;
+      if (arg.size() >= 2 && arg.front() == '"' && arg.back() == '"') arg = arg.substr(1, arg.size() - 2);
+      std::optional<arb::stip::Stipulation> s;
+      if (code == "bm" && arg.size() > 1 && arg[0] == '#' && arg[1] != '-')
+        s = arb::stip::parse_stipulation(arg);
+      else if (code == "dm")
+        s = arb::stip::parse_stipulation("#" + arg);
+      else if (code == "stip")
+        s = arb::stip::parse_stipulation(arg);
+      else
+        continue;  // an operation of no concern (id, c0, a best move, ...)
+      if (!s)
+        throw where("`" + ops[k] +
+                    "` names no stipulation this solver knows (#N =N h#N h#N.5 h=N s#N ser-...)");
+      st = s;
+    }
+    if (!st) throw where("no stipulation: give one on the line (`;h#2`, `dm 2;`) or --stipulation");
+    p.stip = *st;
+    out.push_back(p);
+  }
+  if (out.empty()) throw UsageError("--epd: `" + path + "` holds no problem");
+  return out;
+}
+
+// `arbiter solve --epd FILE`: every problem, --jobs at a time, a progress line on a
+// terminal, then the answers in file order and a summary per stipulation.
+// Popeye's input language (solver/include/arbiter/popeye_input.hpp).
+std::vector<Problem> read_popeye_file(const std::string& path) {
+  check_input_file(path, "--popeye", size_t{64} << 20);
+  std::ifstream in(path);
+  if (!in) throw UsageError("--popeye: cannot read `" + path + "`");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::vector<Problem> out;
+  try {
+    for (const auto& p : arb::stip::read_popeye(ss.str())) {
+      const bool keyed = !p.stip.series && p.stip.play != arb::stip::Play::Help;
+      out.push_back(Problem{p.line, p.position, p.stip, p.start, p.tries && keyed ? 1 : 0});
+    }
+  } catch (const arb::stip::PopeyeError& e) {
+    throw UsageError(path + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.what());
+  }
+  if (out.empty()) throw UsageError("--popeye: `" + path + "` holds no problem");
+  return out;
+}
+
+int solve_batch(const Common& c, const std::string& path, std::vector<Problem> problems,
+                const arb::stip::Options& base, bool uci, int jobs) {
+  Loaded l = load_engine(c);
+  if (!l.engine) return kBadInput;
+  // Every position loads before any search starts: a bad line is reported at once.
+  for (const auto& p : problems) {
+    try {
+      l.engine->set_position(p.position);
+    } catch (const arb::PositionError& e) {
+      throw UsageError(path + ":" + std::to_string(p.line) + ":" + std::to_string(e.column + 1) + ": " +
+                       e.what());
+    }
+  }
+  std::vector<arb::stip::Result> results(problems.size());
+  std::vector<std::string> errors(problems.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex mu;
+  const bool tty = isatty(2);
+  const auto t0 = std::chrono::steady_clock::now();
+  arb::parallel_for(std::min<int>(jobs, static_cast<int>(problems.size())), [&](int, std::stop_token stop) {
+    auto e = l.engine->clone();
+    for (size_t i; !stop.stop_requested() && (i = next.fetch_add(1)) < problems.size();) {
+      arb::stip::Options o = base;
+      o.stip = problems[i].stip;
+      if (problems[i].start) o.start = problems[i].start;
+      o.tries = std::max(o.tries, problems[i].tries);
+      e->set_position(problems[i].position);
+      try {
+        results[i] = arb::stip::solve(*e, o);
+      } catch (const std::invalid_argument& x) {
+        errors[i] = x.what();
+      }
+      const size_t n = ++done;
+      if (tty) {
+        std::lock_guard<std::mutex> lock(mu);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "\rsolve: %zu/%zu problems, %.1f s, ETA %.0f s   ", n, problems.size(), s,
+                     s / static_cast<double>(n) * static_cast<double>(problems.size() - n));
+        std::fflush(stderr);
+      }
+    }
+  });
+  if (tty) std::fprintf(stderr, "\r%70s\r", "");
+  struct Tally {
+    int problems = 0, solved = 0, shorter = 0, none = 0, unknown = 0;
+    double seconds = 0;
+  };
+  std::map<std::string, Tally> tally;
+  bool unknown = false;
+  for (size_t i = 0; i < problems.size(); ++i) {
+    if (!errors[i].empty())
+      throw UsageError(path + ":" + std::to_string(problems[i].line) + ":1: " + errors[i]);
+    const auto& r = results[i];
+    arb::stip::Options o = base;
+    o.stip = problems[i].stip;
+    o.tries = std::max(o.tries, problems[i].tries);
+    Tally& t = tally[o.stip.text()];
+    ++t.problems;
+    t.seconds += r.seconds;
+    const std::string w = result_word(r);
+    if (w == "solved") ++t.solved;
+    if (w == "shorter") ++t.shorter;
+    if (w == "none") ++t.none;
+    if (w == "unknown") ++t.unknown, unknown = true;
+    if (c.json) {
+      std::cout << "{\"line\":" << problems[i].line << ",\"position\":\"" << json_escape(problems[i].position)
+                << "\"," << stip_json(r, o, o.stip.text()).substr(1) << "\n";
+    } else {
+      std::cout << path << ":" << problems[i].line << ": " << problems[i].position << "\n";
+      stip_text(r, o, uci);
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (c.json) {
+    std::string j = "{\"summary\":[";
+    bool first = true;
+    for (const auto& [st, t] : tally) {
+      std::ostringstream s;
+      s.precision(6);
+      s << std::fixed << t.seconds;
+      j += std::string(first ? "" : ",") + "{\"stipulation\":\"" + json_escape(st) +
+           "\",\"problems\":" + std::to_string(t.problems) + ",\"solved\":" + std::to_string(t.solved) +
+           ",\"shorter\":" + std::to_string(t.shorter) + ",\"none\":" + std::to_string(t.none) +
+           ",\"unknown\":" + std::to_string(t.unknown) + ",\"seconds\":" + s.str() + "}";
+      first = false;
+    }
+    std::ostringstream s;
+    s.precision(6);
+    s << std::fixed << secs;
+    std::cout << j << "],\"problems\":" << problems.size() << ",\"seconds\":" << s.str() << "}\n";
+  } else {
+    std::cout << "summary (" << problems.size() << " problems, " << std::fixed << std::setprecision(3) << secs
+              << " s):\n";
+    for (const auto& [st, t] : tally)
+      std::cout << "  " << st << ": " << t.problems << " problems, " << t.solved << " solved, " << t.shorter
+                << " shorter only, " << t.none << " none, " << t.unknown << " unknown, " << t.seconds
+                << " s\n";
+  }
+  return unknown ? kUnknown : kOk;
 }
 
 }  // namespace
@@ -121,7 +416,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   std::string goal = "win", chance = "known", depth, max_nodes, timeout, jobs = "1", hash = "64",
               search = "pn";
   std::string stipulation, half_moves, side, notation = "san";
-  bool all_keys = false, series = false;
+  std::string tries, epd, popeye;
+  bool all_keys = false, series = false, tree = false;
   po::options_description d(
       "arbiter solve [--variant V | --rules F] [--position P] --goal GOAL --depth N\n"
       "              [--all-keys] [--chance known|adversarial|expected] [--json]\n"
@@ -139,6 +435,15 @@ int cmd_solve(const std::vector<std::string>& args) {
       "side", po::value(&side),
       "w|b: the side that moves first (help play: Black, Popeye's default; h#N.5 White)")(
       "notation", po::value(&notation), "san (default) or uci, for stipulations")(
+      "epd", po::value(&epd),
+      "a batch: one problem a line, `POSITION;STIPULATION` or EPD (`bm #N;`, `dm N;`, `stip X;`)")(
+      "popeye", po::value(&popeye),
+      "a batch in Popeye's input language, the orthodox subset (Pieces, Stipulation, Option NoCastling "
+      "EnPassant HalfDuplex WhiteToPlay Try)")(
+      "tree", po::bool_switch(&tree),
+      "direct, self and reflex play: each key's threat or zugzwang, defences, duals")(
+      "tries", po::value(&tries)->implicit_value("1"),
+      "direct and self play: the first moves refuted by at most K defences (default 1)")(
       "depth", po::value(&depth), "N: the side to move's moves (1..60)")(
       "all-keys", po::bool_switch(&all_keys), "list every first move that forces it")(
       "chance", po::value(&chance), "known (default: the position fixes every draw), adversarial, expected")(
@@ -157,9 +462,32 @@ int cmd_solve(const std::vector<std::string>& args) {
     throw UsageError("--notation must be san or uci, not `" + notation + "`");
   const bool stip_goal = goal == "stalemate" || goal == "helpmate" || goal == "selfmate" ||
                          goal == "reflexmate" || (goal == "mate" && series);
-  if (!stipulation.empty() || stip_goal) {
+  if (!popeye.empty()) {
+    if (!epd.empty() || !stipulation.empty() || vm.count("goal") || !depth.empty() || !half_moves.empty() ||
+        series || !side.empty() || tree || !tries.empty() || c.position_given)
+      throw UsageError(
+          "--popeye FILE states each problem: give no --epd, --position, --stipulation, --goal, "
+          "--depth, --half-moves, --series, --side, --tree or --tries with it");
     arb::stip::Options so;
-    if (!stipulation.empty()) {
+    if (!max_nodes.empty()) so.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
+    if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
+    so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
+    return solve_batch(c, popeye, read_popeye_file(popeye), so, notation == "uci",
+                       static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
+  }
+  if (!epd.empty() && (tree || !tries.empty()))
+    throw UsageError("--tree and --tries are for one problem, not --epd");
+  const bool per_line = !epd.empty() && stipulation.empty() && !stip_goal && !vm.count("goal");
+  if (!epd.empty() && !per_line && !stip_goal && stipulation.empty() && goal != "mate")
+    throw UsageError(
+        "--epd solves stipulations: --stipulation, --goal mate|stalemate|helpmate|selfmate|reflexmate, "
+        "or one stipulation per line");
+  if (!stipulation.empty() || stip_goal || !epd.empty()) {
+    arb::stip::Options so;
+    if (per_line) {
+      if (series || !depth.empty() || !half_moves.empty())
+        throw UsageError("--series, --depth and --half-moves need a --goal");
+    } else if (!stipulation.empty()) {
       if (vm.count("goal") || series || !depth.empty() || !half_moves.empty())
         throw UsageError(
             "--stipulation says it all: give no --goal, --series, --depth or --half-moves with it");
@@ -199,15 +527,24 @@ int cmd_solve(const std::vector<std::string>& args) {
       if (side != "w" && side != "b") throw UsageError("--side must be w or b, not `" + side + "`");
       so.start = side == "w" ? arb::Color::White : arb::Color::Black;
     }
+    so.tree = tree;
+    if (!tries.empty()) so.tries = static_cast<int>(int_option("tries", tries, 1, 100));
+    if ((tree || so.tries) && (so.stip.series || so.stip.play == arb::stip::Play::Help))
+      throw UsageError("--tree and --tries are for keyed play (#N, =N, s#N, s=N, r#N, r=N)");
+    if (so.tries && so.stip.play == arb::stip::Play::Reflex)
+      throw UsageError("--tries is for direct and self play");
     if (!max_nodes.empty()) so.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
     if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
     so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
+    if (!epd.empty())
+      return solve_batch(c, epd, read_batch(epd, per_line ? std::nullopt : std::optional(so.stip)), so,
+                         notation == "uci", static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
     return solve_stipulation(c, so, notation == "uci", stipulation.empty() ? goal : so.stip.text());
   }
-  if (series || !half_moves.empty() || !side.empty())
+  if (series || !half_moves.empty() || !side.empty() || tree || !tries.empty())
     throw UsageError(
-        "--series, --half-moves and --side are for the stipulations (stalemate, helpmate, selfmate, "
-        "reflexmate, --series mate)");
+        "--series, --half-moves, --side, --tree and --tries are for the stipulations (stalemate, helpmate, "
+        "selfmate, reflexmate, --series mate, --stipulation)");
   arb::solve::Options o;
   if (goal == "win")
     o.goal = arb::solve::Goal::Win;

@@ -15,6 +15,7 @@
 
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
+#include "arbiter/popeye_input.hpp"
 #include "process.hpp"
 #include "reference.hpp"
 
@@ -77,7 +78,7 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
   std::map<std::string, int> per_stip, with_solutions;
   auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
   for (const auto& f : fs::directory_iterator(dir)) {
-    if (f.path().extension() != ".txt") continue;
+    if (f.path().extension() != ".txt" || f.path().stem().string().ends_with("-tries")) continue;
     std::ifstream in(f.path());
     int lineno = 0;
     for (std::string line; std::getline(in, line);) {
@@ -104,10 +105,140 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     }
   }
   // Every stipulation is covered by positions with solutions and without.
-  for (const char* s : {"#2"}) {
+  for (const char* s : {"#2", "=2", "h#2", "h=2"}) {
     EXPECT_GE(per_stip[s], 20) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
+  }
+}
+
+// Popeye's tries (Option Try: first moves refuted by exactly one defence) equal --tries 1.
+TEST(Stipulation, TriesEqualPopeyes) {
+  std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/mate2-tries.txt");
+  ASSERT_TRUE(in);
+  auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  int n = 0, with = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> field;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ';');) field.push_back(x);
+    if (field.size() == 2) field.push_back("");
+    std::set<std::string> want;
+    std::stringstream ts(field[2]);
+    for (std::string x; std::getline(ts, x, '|');)
+      if (!x.empty()) want.insert(x);
+    chess->set_position(field[0]);
+    arb::stip::Options o;
+    o.stip = *arb::stip::parse_stipulation(field[1]);
+    o.tries = 1;
+    auto r = arb::stip::solve(*chess, o);
+    std::set<std::string> got;
+    for (const auto& t : r.tries) {
+      ASSERT_EQ(t.refutations_uci.size(), 1u);
+      got.insert(t.uci + ">" + t.refutations_uci[0]);
+    }
+    EXPECT_EQ(got, want) << field[0];
+    ++n;
+    with += !want.empty();
+  }
+  EXPECT_GE(n, 40);
+  EXPECT_GT(with, 20);
+}
+
+TEST(Stipulation, TreeThreatDefencesAndDuals) {
+  auto e = compiled("chess", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
+  arb::stip::Options o;
+  o.stip = *arb::stip::parse_stipulation("#2");
+  o.tree = true;
+  o.tries = 1;
+  auto r = arb::stip::solve(*e, o);
+  ASSERT_EQ(r.solutions.size(), 1u);
+  const auto& key = r.solutions[0];
+  EXPECT_EQ(key.san[0], "Kf7");
+  ASSERT_EQ(key.threat.size(), 1u);
+  EXPECT_EQ(key.threat[0].san, "Rh1#");
+  EXPECT_FALSE(key.zugzwang);
+  std::set<std::string> defences;
+  for (const auto& d : key.defences) {
+    defences.insert(d.san);
+    ASSERT_EQ(d.next.size(), 1u) << d.san;
+    EXPECT_EQ(d.next[0].san, "Rh1#");
+    EXPECT_FALSE(d.next[0].dual);
+  }
+  EXPECT_EQ(defences, (std::set<std::string>{"a6", "a5", "Kh7"}));
+  ASSERT_EQ(r.tries.size(), 1u);  // as Popeye's Option Try: 1.Rh1+? Kg8!
+  EXPECT_EQ(r.tries[0].san, "Rh1+");
+  EXPECT_EQ(r.tries[0].refutations_san, std::vector<std::string>{"Kg8"});
+
+  // A zugzwang key (no threat), and a defence answered by two mates (a dual).
+  e->set_position("3k4/8/Q1K5/8/8/8/8/1N2B3 w - - 0 1");
+  r = arb::stip::solve(*e, o);
+  bool zugzwang = false;
+  for (const auto& l : r.solutions) zugzwang |= l.zugzwang && l.threat.empty() && !l.defences.empty();
+  EXPECT_TRUE(zugzwang);
+  e->set_position("3R4/2b5/8/3P4/p3K3/p6Q/4R3/6k1 w - - 0 1");
+  r = arb::stip::solve(*e, o);
+  int duals = 0;
+  for (const auto& l : r.solutions)
+    for (const auto& d : l.defences) {
+      for (const auto& m : d.next) EXPECT_EQ(m.dual, d.next.size() > 1);
+      duals += d.next.size() > 1;
+    }
+  EXPECT_GT(duals, 0);
+}
+
+// ---- Popeye's input language --------------------------------------------------------------
+
+TEST(PopeyeInput, ReadsTheOrthodoxSubset) {
+  auto ps = arb::stip::read_popeye(
+      "BeginProblem\nTitle a test: anything here\nPieces White Kf6 Rg1 Pa2 Black Kh8 Pa7\nStipulation #2\n"
+      "Option NoBoard Try\nNextProblem\npie whi Ke1 Rh1 Ra1 bla Ke8 Ra8\nsti h#2\nopt WhiteToPlay NoCastling "
+      "a1\n"
+      "NextProblem\nPieces White Ka1 Pe5 Black Kh8 Pd5\nStipulation ser-h#3\nOption HalfDuplex EnPassant d6\n"
+      "Condition\nEndProblem\n");
+  ASSERT_EQ(ps.size(), 3u);
+  EXPECT_EQ(ps[0].position, "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
+  EXPECT_EQ(ps[0].stip.text(), "#2");
+  EXPECT_TRUE(ps[0].tries);
+  EXPECT_FALSE(ps[0].start);
+  // WhiteToPlay turns h#2 into h#1.5 (as Popeye solves it); castling as NoCastling leaves it.
+  EXPECT_EQ(ps[1].stip.text(), "h#1.5");
+  EXPECT_EQ(ps[1].start, arb::Color::White);
+  EXPECT_EQ(ps[1].position, "r3k3/8/8/8/8/8/8/R3K2R w Kq - 0 1");
+  EXPECT_EQ(ps[1].line, 6);
+  // HalfDuplex: the other side starts (and is the one to mate).
+  EXPECT_EQ(ps[2].start, arb::Color::White);
+  EXPECT_EQ(ps[2].position, "7k/8/8/3pP3/8/8/8/K7 w - d6 0 1");
+}
+
+TEST(PopeyeInput, RefusesAnythingElseByName) {
+  struct Case {
+    const char* text;
+    int line, column;
+    const char* says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"BeginProblem\nPieces White Kf6 Nd4\nStipulation #2\nEndProblem\n", 2, 18, "Nd4"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nCondition Circe\nEndProblem\n", 4, 11,
+            "Circe"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nOption Intelligent\nEndProblem\n", 4,
+            8, "Intelligent"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation dia3.5\nEndProblem\n", 3, 13, "dia3.5"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nTwin Move a8 b8\nEndProblem\n", 4, 1,
+            "Twin"},
+           {"BeginProblem\nPieces Neutral Kf6\nStipulation #2\nEndProblem\n", 2, 8, "neutral"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nEndProblem\n", 1, 1, "Stipulation"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\n", 1, 1, "EndProblem"},
+       }) {
+    try {
+      arb::stip::read_popeye(c.text);
+      ADD_FAILURE() << c.text;
+    } catch (const arb::stip::PopeyeError& e) {
+      EXPECT_EQ(e.line, c.line) << c.text << e.what();
+      EXPECT_EQ(e.column, c.column) << c.text << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+    }
   }
 }
 
@@ -226,6 +357,36 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   j = nlohmann::json::parse(none.out);
   EXPECT_EQ(j["proved_none_within"], 2);
   EXPECT_EQ(j["proved_none_below"], 3);
+
+  // A batch: EPD and `POSITION;STIPULATION` lines, two jobs, JSON lines and a summary.
+  const std::string epd = testing::TempDir() + "/stip_batch.epd";
+  {
+    std::ofstream out(epd);
+    out << "# a batch\n7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;h#2\n7k/p7/5K2/8/8/8/P7/6R1 w - - bm #2; id \"x\";\n"
+           "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - dm 2;\n";
+  }
+  auto b = run_arbiter({"solve", "--epd", epd, "--jobs", "2", "--json"}, ARBITER_SOURCE_DIR);
+  ASSERT_EQ(b.code, 0) << b;
+  std::vector<nlohmann::json> lines;
+  std::stringstream bs(b.out);
+  for (std::string x; std::getline(bs, x);) lines.push_back(nlohmann::json::parse(x));
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0]["line"], 2);
+  EXPECT_EQ(lines[0]["stipulation"], "h#2");
+  EXPECT_EQ(lines[0]["solutions"].size(), 19u);  // as Popeye lists them
+  EXPECT_EQ(lines[1]["solutions"][0]["san"][0], "Kf7");
+  EXPECT_EQ(lines[2]["result"], "none");
+  EXPECT_EQ(lines[3]["problems"], 3);
+  EXPECT_EQ(lines[3]["summary"].size(), 2u);  // #2 (two problems) and h#2
+  auto text = run_arbiter({"solve", "--epd", epd}, ARBITER_SOURCE_DIR);
+  EXPECT_NE(text.out.find("#2: 2 problems, 1 solved, 0 shorter only, 1 none"), std::string::npos) << text;
+  {
+    std::ofstream out(epd);
+    out << "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;h#2\n7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;x#2\n";
+  }
+  auto bad = run_arbiter({"solve", "--epd", epd}, ARBITER_SOURCE_DIR);
+  EXPECT_EQ(bad.code, 2) << bad;
+  EXPECT_NE(bad.err.find("stip_batch.epd:2:1:"), std::string::npos) << bad;
 
   for (auto args : std::vector<std::vector<std::string>>{
            {"solve", "--stipulation", "hs#2"},

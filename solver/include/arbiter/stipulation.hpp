@@ -60,6 +60,8 @@ struct Options {
   // position text's side field (as series play does).
   std::optional<Color> start;
   bool shorter = true;     // also look for the solutions shorter than N
+  bool tree = false;       // keyed play: each key's solution tree (Line::threat, defences)
+  int tries = 0;           // keyed play: list the first moves refuted by 1..tries defences
   uint64_t max_nodes = 0;  // actions applied, 0: none
   double timeout = 0;      // seconds, 0: none
   size_t table_mb = 64;    // transposition table of refuted (position, moves left) nodes
@@ -68,10 +70,33 @@ struct Options {
 
 enum class Outcome { Solved, None, Unknown };
 
+// A solution tree (Options::tree, keyed play): a move and what answers it. Under an
+// attacker's move: every defence; under a defence: the attacker's moves that reach the aim
+// fastest after it (more than one: each is a dual); a selfmate's last defences are the
+// forced mates themselves. An empty `next` under an attacker's move: the aim is reached.
+struct TreeNode {
+  std::string uci, san;
+  int moves = 0;      // attacker moves from this one to the end, this one included
+  bool dual = false;  // one of several equally fast attacker answers to the same defence
+  std::vector<TreeNode> next;
+};
+
 struct Line {
   int moves = 0;                 // its length in the stipulation's moves
   std::vector<std::string> uci;  // canonical (arbiter moves --notation uci)
   std::vector<std::string> san;
+  // Options::tree, keyed play: what the key threatens (the attacker's fastest moves if the
+  // defender could pass; none when the key checks), zugzwang when it threatens nothing,
+  // and every defence with its answers.
+  std::vector<TreeNode> threat;
+  bool zugzwang = false;
+  std::vector<TreeNode> defences;
+};
+
+// A try (Options::tries, keyed play): a first move that fails to few defences.
+struct Try {
+  std::string uci, san;
+  std::vector<std::string> refutations_uci, refutations_san;
 };
 
 struct Result {
@@ -79,6 +104,7 @@ struct Result {
   Color start = Color::White;
   std::vector<Line> solutions;  // of length N (help, series: whole lines; else keys)
   std::vector<Line> shorter;    // of fewer moves (Options::shorter), shortest first
+  std::vector<Try> tries;       // Options::tries: the first moves that fail, by few defences
   // No solution of fewer than this many moves exists (proved; 1 = nothing is proved).
   int proved_none_below = 1;
   std::string why;  // Unknown: what stopped the search
