@@ -669,3 +669,62 @@ TEST(Records, WinsThatAreNotCheckmateCarryNoMateMark) {
   EXPECT_FALSE(r[0].valid);
   EXPECT_EQ(r[0].kind, "false-mate");
 }
+
+// The command over a batch: gzip and bzip2 input by content, a missing file reported in its
+// place while the batch goes on (exit 2 at the end), --strict, JSON with every tag, every
+// finding and the counts per code.
+TEST(RecordsCli, BatchesStrictAndJson) {
+  const std::string pgn =
+      "[Event \"a \\\"b\\\"\"]\n[Mood \"good\"]\n[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 0\"]\n\n1. Ra8 *\n";
+  std::string plain = temp_file("batch.pgn", pgn);
+  for (const char* tool : {"gzip", "bzip2"}) {
+    std::string cmd = std::string(tool) + " -kf " + plain;
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  std::string gz = plain + ".gz", bz = plain + ".bz2";
+  // Renamed: the format is told by the content, not the name.
+  std::string bz_renamed = temp_file("batch-bz.pgn", "");
+  fs::rename(bz, bz_renamed);
+  auto r = run_arbiter({"validate", plain, "/nonexistent/x.pgn", gz, bz_renamed, "--json", "--quiet"});
+  EXPECT_EQ(r.code, 2) << r;  // an unusable file, the rest validated
+  auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 5u) << r;
+  EXPECT_NE(lines[1].find("\"unusable\":true"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find("/nonexistent/x.pgn"), std::string::npos) << lines[1];
+  for (size_t k : {0u, 2u, 3u}) {
+    EXPECT_NE(lines[k].find("\"valid\":true"), std::string::npos) << lines[k];
+    EXPECT_NE(lines[k].find("\"tags\":{\"Event\":\"a \\\"b\\\"\",\"Mood\":\"good\",\"FEN\":"),
+              std::string::npos)
+        << lines[k];
+    for (const char* code :
+         {"\"code\":\"nonstandard-tag\"", "\"code\":\"fen-fullmove-zero\"", "\"code\":\"missing-mate-mark\"",
+          "\"code\":\"unfinished-marked\"", "\"severity\":\"warning\""})
+      EXPECT_NE(lines[k].find(code), std::string::npos) << code << " in " << lines[k];
+  }
+  const std::string& summary = lines.back();
+  EXPECT_NE(summary.find("\"games\":3"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"unusable_files\":1"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"fen-fullmove-zero\":3"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"unusable-file\":1"), std::string::npos) << summary;
+  // Without the missing file: valid with warnings (exit 0); --strict: invalid (exit 1).
+  r = run_arbiter({"validate", plain, gz, "--quiet"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("warning:"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("findings: fen-fullmove-zero 2"), std::string::npos) << r;
+  r = run_arbiter({"validate", plain, "--strict", "--quiet"});
+  EXPECT_EQ(r.code, 1) << r;
+  // JUnit carries times.
+  std::string junit = temp_file("batch-junit.xml", "");
+  r = run_arbiter({"validate", plain, "--strict", "--quiet", "--junit", junit});
+  std::ifstream in(junit);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("time=\""), std::string::npos);
+  EXPECT_NE(ss.str().find("[nonstandard-tag]"), std::string::npos) << ss.str();
+  // A corrupt compressed file is unusable; the files after it are still validated.
+  std::string bad = temp_file("bad.pgn", std::string("\x1f\x8b\x08\x00garbage", 11));
+  r = run_arbiter({"validate", bad, plain, "--json", "--quiet"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.out.find("\"unusable\":true"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("\"games\":1"), std::string::npos) << r;
+}
