@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake clang libz3-dev libboost-program-options-dev librapidcheck-dev libgtest-dev
       nlohmann-json3-dev stockfish fairy-stockfish python3 chromium libpng-dev
-      libzstd-dev zstd pkg-config pgn-extract parallel ninja-build)
+      libzstd-dev zstd zlib1g-dev libbz2-dev pkg-config pgn-extract parallel ninja-build)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

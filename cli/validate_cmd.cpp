@@ -1,11 +1,14 @@
-// arbiter validate FILES... [--rules FILE | --variant NAME] [--jobs N] [--json] [--junit FILE] [--shard I/N]
-// Validates game records (PGN, plain or zstd) against the engines; see corpus/records/README.md.
+// arbiter validate FILES... [--rules FILE | --variant NAME] [--strict] [--jobs N] [--json] [--junit FILE]
+//                           [--shard I/N]
+// Validates game records (PGN, plain, zstd, gzip or bzip2) against the engines; see
+// corpus/records/README.md.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 
+#include "arbiter/json.hpp"
 #include "common.hpp"
 #include "run.hpp"
 
@@ -14,9 +17,12 @@ namespace arb::cli {
 int cmd_validate(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::string jobs_text = "1", junit, shard;
-  bool json = false, quiet = false;
-  po::options_description d("arbiter validate FILES... [--jobs N] [--json] [--junit FILE] [--shard I/N]");
-  d.add_options()("file", po::value(&files), "PGN files, plain or zstd-compressed (`-`: standard input)")(
+  bool json = false, quiet = false, strict = false;
+  po::options_description d(
+      "arbiter validate FILES... [--strict] [--jobs N] [--json] [--junit FILE] [--shard I/N]");
+  d.add_options()("file", po::value(&files),
+                  "PGN files, plain or compressed with zstd, gzip or bzip2 (`-`: standard input)")(
+      "strict", po::bool_switch(&strict), "warnings (fullmove 0, a missing check mark, ...) count as errors")(
       "jobs", po::value(&jobs_text), "validate on N threads (default 1)")(
       "json", po::bool_switch(&json), "one JSON object per game, one a line, then a summary object")(
       "junit", po::value(&junit),
@@ -38,13 +44,9 @@ int cmd_validate(const std::vector<std::string>& args) {
     opt.shard_count = uint_option("shard", shard.substr(slash + 1), 1, UINT32_MAX);
     opt.shard_index = uint_option("shard", shard.substr(0, slash), 0, opt.shard_count - 1);
   }
+  opt.strict = strict;
   if (vm.count("junit")) check_output_path(junit, files, "junit");
-  for (const auto& f : files)
-    if (f != "-") {
-      std::error_code ec;
-      if (!fs::exists(f, ec)) throw UsageError(f + ": no such file");
-      if (fs::is_directory(f, ec)) throw UsageError(f + ": is a directory");
-    }
+  // A missing or unreadable file is a finding of its own: the batch goes on (exit 2 at the end).
 
   arb::records::EngineCache cache(rulesets_dir().string());
   if (vm.count("rules") || vm.count("variant")) {
@@ -59,7 +61,11 @@ int cmd_validate(const std::vector<std::string>& args) {
   auto t0 = std::chrono::steady_clock::now();
   auto last_shown = t0;
   std::vector<JUnitCase> cases;
-  std::map<std::string, std::pair<uint64_t, uint64_t>> per_file;  // valid, invalid
+  struct FileCounts {
+    uint64_t valid = 0, invalid = 0;
+    double seconds = 0;
+  };
+  std::map<std::string, FileCounts> per_file;
   std::string out;
   auto flush = [&] {
     std::fwrite(out.data(), 1, out.size(), stdout);
@@ -69,19 +75,32 @@ int cmd_validate(const std::vector<std::string>& args) {
     if (json) {
       out += arb::records::report_json(file, r);
       out += '\n';
-    } else if (!r.valid) {
+    } else {
       out += arb::records::report_text(file, r);
     }
     if (out.size() > (1u << 16)) flush();
+    if (r.unusable) {
+      if (!junit.empty()) {
+        JUnitCase c;
+        c.name = file;
+        c.classname = "arbiter.validate";
+        c.failed = true;
+        c.message = r.reason;
+        cases.push_back(std::move(c));
+      }
+      return;
+    }
     auto& pf = per_file[file];
-    (r.valid ? pf.first : pf.second)++;
+    (r.valid ? pf.valid : pf.invalid)++;
+    pf.seconds += r.seconds;
     if (!junit.empty() && !r.valid) {
       JUnitCase c;
       c.name = file + " game " + std::to_string(r.game);
       c.classname = "arbiter.validate";
       c.failed = true;
+      c.seconds = r.seconds;
       c.message = std::to_string(r.line) + ":" + std::to_string(r.column) + ": ply " + std::to_string(r.ply) +
-                  " `" + r.move + "`: " + r.reason;
+                  " `" + r.move + "`: " + r.reason + " [" + r.kind + "]";
       c.output = arb::records::report_text(file, r);
       cases.push_back(std::move(c));
     }
@@ -94,8 +113,19 @@ int cmd_validate(const std::vector<std::string>& args) {
     double secs = std::chrono::duration<double>(now - t0).count();
     flush();
     std::fflush(stdout);
-    std::fprintf(stderr, "\r%llu games, %.0f games/s, %llu invalid", static_cast<unsigned long long>(t.games),
-                 secs > 0 ? t.games / secs : 0.0, static_cast<unsigned long long>(t.invalid));
+    std::string total;
+    if (t.bytes_total > 0 && t.bytes_done > 0) {
+      // The share of the files' bytes read (as stored) and the time left at this pace.
+      double share = std::min(1.0, static_cast<double>(t.bytes_done) / static_cast<double>(t.bytes_total));
+      double left = share > 0 ? secs * (1 - share) / share : 0;
+      char b[96];
+      std::snprintf(b, sizeof b, " (%.1f%% of %.1f MB, ETA %dm%02ds)", 100 * share, t.bytes_total / 1e6,
+                    static_cast<int>(left) / 60, static_cast<int>(left) % 60);
+      total = b;
+    }
+    std::fprintf(stderr, "\r%llu games%s, %.0f games/s, %llu invalid\033[K",
+                 static_cast<unsigned long long>(t.games), total.c_str(), secs > 0 ? t.games / secs : 0.0,
+                 static_cast<unsigned long long>(t.invalid));
     std::fflush(stderr);
   };
   arb::records::RunTotals t = arb::records::run_files(files, opt, cache, emit, progress);
@@ -103,8 +133,12 @@ int cmd_validate(const std::vector<std::string>& args) {
   if (tty) std::fprintf(stderr, "\r\033[K");
   for (const auto& m : t.unusable) std::cerr << "error: " << m << "\n";
   if (json) {
+    std::string counts;
+    for (const auto& [code, n] : t.counts)
+      counts += (counts.empty() ? "\"" : ",\"") + json_escape(code) + "\":" + std::to_string(n);
     out += "{\"summary\":true,\"games\":" + std::to_string(t.games) +
            ",\"valid\":" + std::to_string(t.valid) + ",\"invalid\":" + std::to_string(t.invalid) +
+           ",\"valid_with_warnings\":" + std::to_string(t.with_warnings) + ",\"counts\":{" + counts + "}" +
            ",\"unusable_files\":" + std::to_string(t.unusable.size()) +
            ",\"seconds\":" + std::to_string(secs) +
            ",\"games_per_second\":" + std::to_string(static_cast<uint64_t>(secs > 0 ? t.games / secs : 0)) +
@@ -112,8 +146,15 @@ int cmd_validate(const std::vector<std::string>& args) {
   } else {
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.0f", secs > 0 ? t.games / secs : 0.0);
-    out += std::to_string(t.games) + " games: " + std::to_string(t.valid) + " valid, " +
-           std::to_string(t.invalid) + " invalid (" + rate + " games/s)\n";
+    out += std::to_string(t.games) + " games: " + std::to_string(t.valid) + " valid (" +
+           std::to_string(t.with_warnings) + " with warnings), " + std::to_string(t.invalid) + " invalid" +
+           (t.unusable.empty() ? "" : ", " + std::to_string(t.unusable.size()) + " unusable file(s)") + " (" +
+           rate + " games/s)\n";
+    if (!t.counts.empty()) {
+      out += "findings:";
+      for (const auto& [code, n] : t.counts) out += " " + code + " " + std::to_string(n);
+      out += "\n";
+    }
   }
   flush();
   std::fflush(stdout);
@@ -122,7 +163,8 @@ int cmd_validate(const std::vector<std::string>& args) {
       JUnitCase c;
       c.name = file;
       c.classname = "arbiter.validate";
-      c.output = std::to_string(counts.first) + " valid, " + std::to_string(counts.second) + " invalid";
+      c.seconds = counts.seconds;
+      c.output = std::to_string(counts.valid) + " valid, " + std::to_string(counts.invalid) + " invalid";
       cases.insert(cases.begin(), c);
     }
     write_atomically(junit, junit_xml("arbiter validate", cases));

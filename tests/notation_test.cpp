@@ -5,15 +5,19 @@
 
 #include "reference.hpp"
 
-TEST(Notation, EveryWinReasonIsMarked) {
-  // Chess 2 (RULINGS 4.3): the king crossing the midline, not in check, wins: `#`.
+TEST(Notation, OnlyCheckmateIsMarkedMate) {
+  // Chess 2 (RULINGS 4.3): the king crossing the midline, not in check, wins; it is no
+  // checkmate, so it carries no `#` (`#` claims checkmate, as PGN readers and the record
+  // validator read it).
   auto e = arb::ref::make_reference_engine("chess2");
   e->set_position("4k3/8/8/8/4K3/8/8/8 w - - 0 1");
   auto a = arb::parse_action(*e, "Ke5");
   ASSERT_TRUE(a);
-  EXPECT_EQ(arb::san(*e, *a), "Ke5#");
+  EXPECT_EQ(arb::san(*e, *a), "Ke5");
   e->apply(*a);
   EXPECT_EQ(e->status().reason, "midline-invasion");
+  EXPECT_EQ(e->status().result, arb::Result::WhiteWins);
+  EXPECT_EQ(e->status().end, arb::Termination::RegionReached);
   e->undo();
   // A step that does not cross is no win.
   auto b = arb::parse_action(*e, "Kd4");

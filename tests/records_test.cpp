@@ -79,7 +79,11 @@ std::string temp_file(const std::string& name, const std::string& content) {
 
 }  // namespace
 
-// Every broken record produces the fault kind and ply its [Expect] and [ExpectPly] tags state.
+// The finding codes that are warnings (the record stays valid) among the [Expect] tags.
+const std::set<std::string> kWarningCodes = {"unfinished-marked",  "fen-fullmove-zero", "false-check",
+                                             "missing-check-mark", "missing-mate-mark", "wrong-mark"};
+
+// Every broken record produces the finding and ply its [Expect] and [ExpectPly] tags state.
 TEST(Records, BrokenRecordsGiveTheirDiagnostic) {
   std::set<std::string> variants_seen;
   std::map<std::string, std::set<std::string>> kinds;
@@ -95,13 +99,24 @@ TEST(Records, BrokenRecordsGiveTheirDiagnostic) {
       const std::string* ply = g.tag("ExpectPly");
       ASSERT_TRUE(expect && ply) << entry.path() << " game " << i + 1 << " lacks [Expect]/[ExpectPly]";
       SCOPED_TRACE(entry.path().string() + " game " + std::to_string(i + 1) + ": " + *g.tag("Event"));
-      EXPECT_FALSE(r.valid);
-      EXPECT_EQ(r.kind, *expect) << r.reason;
-      EXPECT_EQ(std::to_string(r.ply), *ply) << r.reason;
-      EXPECT_FALSE(r.reason.empty());
-      EXPECT_GT(r.line, 0u);
-      EXPECT_GT(r.column, 0u);
-      kinds[entry.path().stem().string()].insert(r.kind);
+      // An error makes the game invalid and is its first error; a warning code (a `*` after a
+      // decided end) leaves it valid and is among its findings.
+      const bool warning = kWarningCodes.count(*expect) > 0;
+      EXPECT_EQ(r.valid, warning) << report_text("", r);
+      const Finding* f = nullptr;
+      for (const auto& x : r.findings)
+        if (!f && (warning ? x.code == *expect : x.severity == Severity::Error)) f = &x;
+      ASSERT_TRUE(f) << report_text("", r);
+      EXPECT_EQ(f->code, *expect) << f->reason;
+      EXPECT_EQ(f->severity, warning ? Severity::Warning : Severity::Error);
+      if (!warning) {
+        EXPECT_EQ(r.kind, f->code);
+      }
+      EXPECT_EQ(std::to_string(f->ply), *ply) << f->reason;
+      EXPECT_FALSE(f->reason.empty());
+      EXPECT_GT(f->line, 0u);
+      EXPECT_GT(f->column, 0u);
+      kinds[entry.path().stem().string()].insert(f->code);
     }
     variants_seen.insert(entry.path().stem().string());
   }
@@ -236,7 +251,16 @@ TEST(Records, ReaderEdgeCases) {
         }
       },
       InputError);
-  EXPECT_THROW(memory_source(std::string("\x1f\x8b\x08\x00", 4)), InputError);
+  // A truncated gzip stream.
+  EXPECT_THROW(
+      {
+        Splitter sp(memory_source(std::string("\x1f\x8b\x08\x00", 4)), "gz");
+        std::string t;
+        uint64_t l;
+        while (sp.next(t, l)) {
+        }
+      },
+      InputError);
   EXPECT_THROW(
       {
         Splitter sp(memory_source(std::string("\x28\xb5\x2f\xfd\x00\x01", 6)), "zst");
@@ -483,4 +507,224 @@ TEST(Records, PseudoLegalActionsAddOnlyWhatRoyalSafetyForbids) {
     e->legal_actions(again);
     EXPECT_EQ(again.size(), legal.size());
   }
+}
+
+namespace {
+
+// The codes of a report's findings of one severity, in text order.
+std::vector<std::string> codes(const GameReport& r, Severity s) {
+  std::vector<std::string> out;
+  for (const auto& f : r.findings)
+    if (f.severity == s) out.push_back(f.code);
+  return out;
+}
+bool has(const GameReport& r, const std::string& code, Severity s = Severity::Warning) {
+  for (const auto& f : r.findings)
+    if (f.code == code && f.severity == s) return true;
+  return false;
+}
+
+std::vector<GameReport> validate_strict(const std::string& pgn) {
+  EngineCache cache((source_dir() / "rulesets").string());
+  Validator val(cache, true);
+  Splitter sp(memory_source(pgn), "text");
+  std::vector<GameReport> out;
+  std::string text;
+  uint64_t line = 0;
+  ParsedGame g;
+  while (sp.next(text, line)) {
+    parse_game(text, line, g);
+    g.bom = sp.game_bom();
+    g.crlf = sp.game_crlf();
+    GameReport r;
+    val.validate(g, "", r);
+    out.push_back(r);
+    text.clear();
+  }
+  return out;
+}
+
+}  // namespace
+
+// Errors make a record invalid, warnings are reported and leave it valid; --strict makes
+// every warning an error. Each finding has a code, a location and the move.
+TEST(Records, ErrorsAndWarnings) {
+  // Fullmove 0 (mate-in-N collections): valid, with a warning at the FEN's last field.
+  const std::string mate_in_1 = "[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 0\"]\n[SetUp \"1\"]\n\n1. Ra8# 1-0\n";
+  auto r = validate_text(mate_in_1);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  ASSERT_TRUE(has(r[0], "fen-fullmove-zero"));
+  EXPECT_EQ(r[0].findings[0].line, 1u);
+  EXPECT_EQ(r[0].findings[0].column, 7u + 32u);  // the last field of the value
+  EXPECT_EQ(r[0].warnings, 1u);
+  auto s = validate_strict(mate_in_1);
+  EXPECT_FALSE(s[0].valid);
+  EXPECT_EQ(s[0].kind, "fen-fullmove-zero");
+  // `*` after a decided end: a warning; a contradicting result: an error.
+  r = validate_text("1. f3 e5 2. g4 Qh4# *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_TRUE(has(r[0], "unfinished-marked"));
+  r = validate_text("1. f3 e5 2. g4 Qh4# 1-0\n");
+  EXPECT_FALSE(r[0].valid);
+  EXPECT_EQ(r[0].kind, "wrong-result");
+  // Check marks: missing `+`, a false `+`, mate written `+` or bare; each at its move.
+  r = validate_text("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6+ 4. Qxf7 *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_EQ(codes(r[0], Severity::Warning),
+            (std::vector<std::string>{"false-check", "missing-mate-mark", "unfinished-marked"}));
+  EXPECT_EQ(r[0].findings[0].move, "Nf6");
+  EXPECT_EQ(r[0].findings[0].ply, 6);
+  EXPECT_EQ(r[0].findings[1].move, "Qxf7");
+  EXPECT_EQ(r[0].findings[1].column, 36u);
+  r = validate_text("1. e4 f5 2. Qh5 *\n");
+  EXPECT_EQ(codes(r[0], Severity::Warning), (std::vector<std::string>{"missing-check-mark"}));
+  // Lower-case piece letters where only the capital reads as a legal action.
+  r = validate_text("1. e4 e5 2. nf3 nc6 3. bb5 *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_EQ(codes(r[0], Severity::Warning),
+            (std::vector<std::string>{"lowercase-piece", "lowercase-piece", "lowercase-piece"}));
+  // Non-standard tags, a byte-order mark and CRLF line ends.
+  r = validate_strict("\xEF\xBB\xBF[Event \"x\"]\r\n[Mood \"good\"]\r\n\r\n1. e4 *\r\n");
+  EXPECT_EQ(codes(r[0], Severity::Error), (std::vector<std::string>{"bom", "crlf", "nonstandard-tag"}));
+  // Several errors in one game: a fault in a variation does not stop the main line.
+  r = validate_text("1. e4 e5 (1... Nf6 2. e5 (2. Ke3) 2... Nd5) 2. Nf3 Nc6 3. O-O *\n");
+  EXPECT_FALSE(r[0].valid);
+  EXPECT_EQ(codes(r[0], Severity::Error), (std::vector<std::string>{"no-piece-reaches", "castling"}));
+  EXPECT_TRUE(r[0].findings[0].in_variation);
+  EXPECT_EQ(r[0].findings[0].move, "Ke3");
+  EXPECT_EQ(r[0].kind, "no-piece-reaches");  // the first error is the game's fault
+  EXPECT_EQ(r[0].errors, 2u);
+}
+
+// Real-world syntax: null moves, evaluation symbols, commands in comments, escapes in tag
+// values, FEN/SetUp in any case, the variant names of the servers.
+TEST(Records, RealWorldSyntax) {
+  // Null moves in variations (no finding), in the main line (a warning); `--` and `Z0`.
+  auto r = validate_text("1. e4 e5 (1... -- 2. d4 Z0 3. c4) 2. Nf3 *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_TRUE(r[0].findings.empty()) << report_text("", r[0]);
+  r = validate_text("1. e4 -- 2. d4 d5 *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_EQ(codes(r[0], Severity::Warning), (std::vector<std::string>{"null-move"}));
+  EXPECT_EQ(r[0].plies, 4);
+  // After a null move the other side moves: 2. d4 is White's, so `d5` after `--` is Black's.
+  r = validate_text("1. e4 -- 2. e5 *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  r = validate_text("1. e4 -- 2. e5 e5 *\n");  // the pawn already stands on e5
+  EXPECT_FALSE(r[0].valid);
+  // A null move in check is no move.
+  r = validate_text("1. e4 f5 2. Qh5+ g6 (2... --) *\n");
+  EXPECT_EQ(codes(r[0], Severity::Error), (std::vector<std::string>{"null-move"}));
+  EXPECT_TRUE(r[0].findings[0].in_variation);
+  // Null moves, variations taken back across them: a later variation on the main line.
+  r = validate_text("1. e4 e5 (1... -- 2. d4 (2. c4 --) 2... --) (1... c5) 2. Nf3 *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  // Evaluation and annotation symbols, NAGs, %clk/%eval/arrows in comments, escaped braces.
+  r = validate_text(
+      "1. e4 += e5 =/+ 2. Nf3 +- {[%clk 0:03:00] [%eval 0.3] [%cal Ge2e4,Rd7d5]} Nc6 -+ 3. Bb5 inf a6 "
+      "\xE2\x88\x9E 4. Ba4 N {a \\} brace} Nf6 RR 5. O-O ! Be7 !? (5... b5 ~) *\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_TRUE(r[0].findings.empty()) << report_text("", r[0]);
+  // Escapes in tag values; an unescaped quote read to the last quote (a warning).
+  r = validate_text("[Event \"The \\\"Big\\\" one \\\\ 1\"]\n[Site \"A \"quoted\" place\"]\n\n1. e4 *\n");
+  ASSERT_GE(r[0].tags.size(), 2u);
+  EXPECT_EQ(r[0].tags[0].second, "The \"Big\" one \\ 1");
+  EXPECT_EQ(r[0].tags[1].second, "A \"quoted\" place");
+  EXPECT_EQ(codes(r[0], Severity::Warning), (std::vector<std::string>{"unescaped-quote"}));
+  EXPECT_EQ(r[0].findings[0].line, 2u);
+  // FEN and SetUp in any spelling.
+  for (const char* tags : {"[SetUp \"1\"]\n[FEN \"%\"]", "[Setup \"1\"]\n[Fen \"%\"]", "[FEN \"%\"]"}) {
+    std::string t = tags;
+    t.replace(t.find('%'), 1, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    r = validate_text(t + "\n\n1. O-O *\n");
+    EXPECT_TRUE(r[0].valid) << t << report_text("", r[0]);
+    EXPECT_EQ(r[0].plies, 1);
+  }
+  // Variant names as lichess, chess.com, pychess and Fairy-Stockfish write them.
+  for (const char* v :
+       {"Standard", "From Position", "Chess960", "chess", "fischerandom", "Chess 960", "Regular"}) {
+    r = validate_text(std::string("[Variant \"") + v + "\"]\n\n1. e4 *\n");
+    EXPECT_TRUE(r[0].valid) << v << ": " << report_text("", r[0]);
+    EXPECT_EQ(r[0].variant, "chess") << v;
+  }
+  for (const char* v : {"Capablanca", "capablanca", "Capablanca Chess"}) {
+    r = validate_text(std::string("[Variant \"") + v + "\"]\n\n1. e4 *\n");
+    EXPECT_EQ(r[0].variant, "capablanca") << v << ": " << report_text("", r[0]);
+  }
+}
+
+// The Chess 2 writer and validator agree on the marks: a midline invasion wins without `#`;
+// a `#` on it is a warning (the result stands), a `#` on a game that goes on is an error.
+TEST(Records, WinsThatAreNotCheckmateCarryNoMateMark) {
+  const std::string tags =
+      "[Variant \"Chess 2\"]\n[FEN \"4k3/8/8/8/4K3/8/8/8 w - - 0 1\"]\n[SetUp \"1\"]\n\n";
+  auto r = validate_text(tags + "1. Ke5 1-0\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_TRUE(r[0].findings.empty()) << report_text("", r[0]);
+  r = validate_text(tags + "1. Ke5# 1-0\n");
+  EXPECT_TRUE(r[0].valid) << report_text("", r[0]);
+  EXPECT_EQ(codes(r[0], Severity::Warning), (std::vector<std::string>{"wrong-mark"}));
+  r = validate_text(tags + "1. Kd4# *\n");
+  EXPECT_FALSE(r[0].valid);
+  EXPECT_EQ(r[0].kind, "false-mate");
+}
+
+// The command over a batch: gzip and bzip2 input by content, a missing file reported in its
+// place while the batch goes on (exit 2 at the end), --strict, JSON with every tag, every
+// finding and the counts per code.
+TEST(RecordsCli, BatchesStrictAndJson) {
+  const std::string pgn =
+      "[Event \"a \\\"b\\\"\"]\n[Mood \"good\"]\n[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 0\"]\n\n1. Ra8 *\n";
+  std::string plain = temp_file("batch.pgn", pgn);
+  for (const char* tool : {"gzip", "bzip2"}) {
+    std::string cmd = std::string(tool) + " -kf " + plain;
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+  std::string gz = plain + ".gz", bz = plain + ".bz2";
+  // Renamed: the format is told by the content, not the name.
+  std::string bz_renamed = temp_file("batch-bz.pgn", "");
+  fs::rename(bz, bz_renamed);
+  auto r = run_arbiter({"validate", plain, "/nonexistent/x.pgn", gz, bz_renamed, "--json", "--quiet"});
+  EXPECT_EQ(r.code, 2) << r;  // an unusable file, the rest validated
+  auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 5u) << r;
+  EXPECT_NE(lines[1].find("\"unusable\":true"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[1].find("/nonexistent/x.pgn"), std::string::npos) << lines[1];
+  for (size_t k : {0u, 2u, 3u}) {
+    EXPECT_NE(lines[k].find("\"valid\":true"), std::string::npos) << lines[k];
+    EXPECT_NE(lines[k].find("\"tags\":{\"Event\":\"a \\\"b\\\"\",\"Mood\":\"good\",\"FEN\":"),
+              std::string::npos)
+        << lines[k];
+    for (const char* code :
+         {"\"code\":\"nonstandard-tag\"", "\"code\":\"fen-fullmove-zero\"", "\"code\":\"missing-mate-mark\"",
+          "\"code\":\"unfinished-marked\"", "\"severity\":\"warning\""})
+      EXPECT_NE(lines[k].find(code), std::string::npos) << code << " in " << lines[k];
+  }
+  const std::string& summary = lines.back();
+  EXPECT_NE(summary.find("\"games\":3"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"unusable_files\":1"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"fen-fullmove-zero\":3"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"unusable-file\":1"), std::string::npos) << summary;
+  // Without the missing file: valid with warnings (exit 0); --strict: invalid (exit 1).
+  r = run_arbiter({"validate", plain, gz, "--quiet"});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("warning:"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("findings: fen-fullmove-zero 2"), std::string::npos) << r;
+  r = run_arbiter({"validate", plain, "--strict", "--quiet"});
+  EXPECT_EQ(r.code, 1) << r;
+  // JUnit carries times.
+  std::string junit = temp_file("batch-junit.xml", "");
+  r = run_arbiter({"validate", plain, "--strict", "--quiet", "--junit", junit});
+  std::ifstream in(junit);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("time=\""), std::string::npos);
+  EXPECT_NE(ss.str().find("[nonstandard-tag]"), std::string::npos) << ss.str();
+  // A corrupt compressed file is unusable; the files after it are still validated.
+  std::string bad = temp_file("bad.pgn", std::string("\x1f\x8b\x08\x00garbage", 11));
+  r = run_arbiter({"validate", bad, plain, "--json", "--quiet"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.out.find("\"unusable\":true"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("\"games\":1"), std::string::npos) << r;
 }

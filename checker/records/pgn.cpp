@@ -1,8 +1,10 @@
 #include "pgn.hpp"
 
+#include <bzlib.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -18,7 +20,8 @@ namespace {
 // format can be told from its magic number.
 class RawSource : public ByteSource {
  public:
-  RawSource(int fd, std::string name, bool own) : fd_(fd), own_(own), name_(std::move(name)) {}
+  RawSource(int fd, std::string name, bool own, uint64_t* consumed = nullptr)
+      : fd_(fd), own_(own), name_(std::move(name)), consumed_(consumed) {}
   explicit RawSource(std::string bytes) : mem_(std::move(bytes)), in_memory_(true) {}
   ~RawSource() override {
     if (own_ && fd_ >= 0) ::close(fd_);
@@ -32,7 +35,10 @@ class RawSource : public ByteSource {
     }
     for (;;) {
       ssize_t k = ::read(fd_, buf, n);
-      if (k >= 0) return static_cast<size_t>(k);
+      if (k >= 0) {
+        if (consumed_) *consumed_ += static_cast<uint64_t>(k);
+        return static_cast<size_t>(k);
+      }
       if (errno == EINTR) continue;
       throw InputError(name_ + ": read error: " + std::strerror(errno));
     }
@@ -42,6 +48,7 @@ class RawSource : public ByteSource {
   int fd_ = -1;
   bool own_ = false;
   std::string name_;
+  uint64_t* consumed_ = nullptr;
   std::string mem_;
   size_t mem_pos_ = 0;
   bool in_memory_ = false;
@@ -105,6 +112,99 @@ class ZstdSource : public ByteSource {
   bool frame_done_ = true;
 };
 
+// A gzip stream (one or more members, as `cat a.gz b.gz` makes), inflated as it is read.
+class GzipSource : public ByteSource {
+ public:
+  GzipSource(std::unique_ptr<ByteSource> in, std::string name) : in_(std::move(in)), name_(std::move(name)) {
+    if (inflateInit2(&z_, 15 + 32) != Z_OK) throw InputError(name_ + ": cannot start gzip");
+  }
+  ~GzipSource() override { inflateEnd(&z_); }
+  size_t read(char* buf, size_t n) override {
+    z_.next_out = reinterpret_cast<Bytef*>(buf);
+    z_.avail_out = static_cast<uInt>(std::min<size_t>(n, UINT32_MAX));
+    while (z_.avail_out == static_cast<uInt>(std::min<size_t>(n, UINT32_MAX))) {
+      if (z_.avail_in == 0) {
+        size_t k = in_->read(inbuf_, sizeof inbuf_);
+        if (k == 0) {
+          if (!member_done_) throw InputError(name_ + ": truncated gzip stream");
+          break;
+        }
+        z_.next_in = reinterpret_cast<Bytef*>(inbuf_);
+        z_.avail_in = static_cast<uInt>(k);
+      }
+      if (member_done_) {  // the next member
+        inflateReset(&z_);
+        member_done_ = false;
+      }
+      int rc = inflate(&z_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        member_done_ = true;
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        throw InputError(name_ + ": corrupt gzip data" +
+                         (z_.msg ? std::string(": ") + z_.msg : std::string()));
+      }
+    }
+    return static_cast<size_t>(reinterpret_cast<char*>(z_.next_out) - buf);
+  }
+
+ private:
+  std::unique_ptr<ByteSource> in_;
+  std::string name_;
+  z_stream z_{};
+  char inbuf_[1 << 16];
+  bool member_done_ = false;
+};
+
+// A bzip2 stream (one or more streams, as pbzip2 writes), decompressed as it is read.
+class Bzip2Source : public ByteSource {
+ public:
+  Bzip2Source(std::unique_ptr<ByteSource> in, std::string name) : in_(std::move(in)), name_(std::move(name)) {
+    if (BZ2_bzDecompressInit(&z_, 0, 0) != BZ_OK) throw InputError(name_ + ": cannot start bzip2");
+  }
+  ~Bzip2Source() override { BZ2_bzDecompressEnd(&z_); }
+  size_t read(char* buf, size_t n) override {
+    const unsigned int want = static_cast<unsigned int>(std::min<size_t>(n, UINT32_MAX));
+    z_.next_out = buf;
+    z_.avail_out = want;
+    while (z_.avail_out == want) {
+      if (z_.avail_in == 0) {
+        size_t k = in_->read(inbuf_, sizeof inbuf_);
+        if (k == 0) {
+          if (!stream_done_) throw InputError(name_ + ": truncated bzip2 stream");
+          break;
+        }
+        z_.next_in = inbuf_;
+        z_.avail_in = static_cast<unsigned int>(k);
+      }
+      if (stream_done_) {  // the next stream
+        char* next_in = z_.next_in;
+        unsigned int avail = z_.avail_in;
+        BZ2_bzDecompressEnd(&z_);
+        z_ = bz_stream{};
+        if (BZ2_bzDecompressInit(&z_, 0, 0) != BZ_OK) throw InputError(name_ + ": cannot start bzip2");
+        z_.next_in = next_in;
+        z_.avail_in = avail;
+        z_.next_out = buf;
+        z_.avail_out = want;
+        stream_done_ = false;
+      }
+      int rc = BZ2_bzDecompress(&z_);
+      if (rc == BZ_STREAM_END)
+        stream_done_ = true;
+      else if (rc != BZ_OK)
+        throw InputError(name_ + ": corrupt bzip2 data (error " + std::to_string(rc) + ")");
+    }
+    return want - z_.avail_out;
+  }
+
+ private:
+  std::unique_ptr<ByteSource> in_;
+  std::string name_;
+  bz_stream z_{};
+  char inbuf_[1 << 16];
+  bool stream_done_ = false;
+};
+
 std::unique_ptr<ByteSource> detect(std::unique_ptr<ByteSource> raw, const std::string& name) {
   std::string head(4, '\0');
   size_t got = 0;
@@ -117,10 +217,14 @@ std::unique_ptr<ByteSource> detect(std::unique_ptr<ByteSource> raw, const std::s
   bool zstd = got == 4 && static_cast<unsigned char>(head[0]) == 0x28 &&
               static_cast<unsigned char>(head[1]) == 0xB5 && static_cast<unsigned char>(head[2]) == 0x2F &&
               static_cast<unsigned char>(head[3]) == 0xFD;
-  if (got >= 2 && static_cast<unsigned char>(head[0]) == 0x1F && static_cast<unsigned char>(head[1]) == 0x8B)
-    throw InputError(name + ": gzip-compressed; decompress it or recompress with zstd");
+  const bool gzip =
+      got >= 2 && static_cast<unsigned char>(head[0]) == 0x1F && static_cast<unsigned char>(head[1]) == 0x8B;
+  const bool bzip2 =
+      got >= 4 && head[0] == 'B' && head[1] == 'Z' && head[2] == 'h' && head[3] >= '1' && head[3] <= '9';
   auto src = std::make_unique<PrefixSource>(std::move(head), std::move(raw));
   if (zstd) return std::make_unique<ZstdSource>(std::move(src), name);
+  if (gzip) return std::make_unique<GzipSource>(std::move(src), name);
+  if (bzip2) return std::make_unique<Bzip2Source>(std::move(src), name);
   return src;
 }
 
@@ -160,6 +264,55 @@ size_t token_end(std::string_view s, size_t p) {
   return p;
 }
 
+// The `}` that closes a comment, from s[p] on: a backslash escapes the character after it
+// (`\}` stays in the comment), as kokopu reads comments; npos when the text has none.
+size_t comment_end(std::string_view s, size_t p) {
+  while (p < s.size()) {
+    if (s[p] == '\\') {
+      p += 2;
+      continue;
+    }
+    if (s[p] == '}') return p;
+    ++p;
+  }
+  return std::string_view::npos;
+}
+
+// Evaluation and annotation symbols written as tokens of their own (`+-`, `inf`, `RR`, ...):
+// the readers take them as NAGs.
+bool is_symbol(std::string_view t) {
+  static constexpr std::string_view kSymbols[] = {"+-",
+                                                  "-+",
+                                                  "+/-",
+                                                  "-/+",
+                                                  "+=",
+                                                  "=+",
+                                                  "+/=",
+                                                  "=/+",
+                                                  "=",
+                                                  "~",
+                                                  "inf",
+                                                  "RR",
+                                                  "N",
+                                                  "TN",
+                                                  "=/~",
+                                                  "~/=",
+                                                  "\xe2\x88\x9e",  // ∞
+                                                  "\xc2\xb1",      // ±
+                                                  "\xe2\x88\x93",  // ∓
+                                                  "\xe2\xa9\xb2",  // ⩲
+                                                  "\xe2\xa9\xb1",  // ⩱
+                                                  "\xe2\x96\xa1",  // □
+                                                  "\xe2\x86\x91",
+                                                  "\xe2\x86\x92",
+                                                  "\xe2\x87\x86",
+                                                  "\xe2\x8a\x95",
+                                                  "\xe2\x96\xb3"};  // ↑ → ⇆ ⊕ △
+  for (std::string_view k : kSymbols)
+    if (t == k) return true;
+  return !t.empty() && t.find_first_not_of("!?") == std::string_view::npos && t.size() <= 2;
+}
+
 // Movetext state the splitter tracks across lines.
 struct ScanState {
   bool in_comment = false;
@@ -170,7 +323,7 @@ void scan_line(std::string_view line, ScanState& st, bool& has_token, bool& has_
   size_t p = 0;
   while (p < line.size()) {
     if (st.in_comment) {
-      size_t q = line.find('}', p);
+      size_t q = comment_end(line, p);
       if (q == std::string_view::npos) return;
       st.in_comment = false;
       p = q + 1;
@@ -207,7 +360,7 @@ bool is_result(std::string_view t) {
   return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*";
 }
 
-std::unique_ptr<ByteSource> open_source(const std::string& path) {
+std::unique_ptr<ByteSource> open_source(const std::string& path, uint64_t* consumed) {
   if (path == "-") return detect(std::make_unique<RawSource>(0, "standard input", false), "standard input");
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
@@ -220,7 +373,7 @@ std::unique_ptr<ByteSource> open_source(const std::string& path) {
     ::close(fd);
     throw InputError(path + ": not a regular file");
   }
-  return detect(std::make_unique<RawSource>(fd, path, true), path);
+  return detect(std::make_unique<RawSource>(fd, path, true, consumed), path);
 }
 
 std::unique_ptr<ByteSource> memory_source(std::string bytes) {
@@ -261,7 +414,10 @@ bool Splitter::fill() {
       if (more == 0) break;
       k += more;
     }
-    if (k >= 3 && std::memcmp(buf_.data() + end_, "\xEF\xBB\xBF", 3) == 0) begin_ = end_ + 3;
+    if (k >= 3 && std::memcmp(buf_.data() + end_, "\xEF\xBB\xBF", 3) == 0) {
+      begin_ = end_ + 3;
+      bom_ = true;
+    }
   }
   end_ += k;
   return true;
@@ -289,7 +445,8 @@ bool Splitter::read_line(std::string_view& line) {
   ++line_no_;
   if (std::memchr(line.data(), '\0', line.size()))
     throw InputError(name_ + ":" + std::to_string(line_no_) + ": binary data (a NUL byte): not a PGN file");
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  line_crlf_ = !line.empty() && line.back() == '\r';
+  if (line_crlf_) line.remove_suffix(1);
   return true;
 }
 
@@ -299,18 +456,22 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
   bool first = true;
   ScanState st;
   st.in_comment = false;
+  bool crlf = false;
   for (;;) {
     std::string_view line;
     uint64_t no;
     std::string held;
+    bool line_crlf = false;
     if (pending_) {
       held.swap(pending_line_);
       line = held;
       no = pending_no_;
       pending_ = false;
+      line_crlf = pending_crlf_;
     } else {
       if (!read_line(line)) break;
       no = line_no_;
+      line_crlf = line_crlf_;
     }
     if (first) {
       first_line = no;
@@ -334,6 +495,7 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
           pending_ = true;
           pending_line_.assign(line);
           pending_no_ = no;
+          pending_crlf_ = line_crlf;
           break;
         }
         has_content = true;
@@ -345,6 +507,7 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
           pending_ = true;
           pending_line_.assign(line);
           pending_no_ = no;
+          pending_crlf_ = line_crlf;
           break;
         }
         st = copy;
@@ -352,6 +515,7 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
         if (has_result) ended = true;
       }
     }
+    crlf = crlf || line_crlf;
     out.append(line);
     out.push_back('\n');
     if (out.size() - start > kMaxGameBytes)
@@ -362,6 +526,9 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
     out.resize(start);
     return pending_ ? next(out, first_line) : false;
   }
+  game_crlf_ = crlf;
+  game_bom_ = bom_ && !bom_reported_;
+  bom_reported_ = bom_reported_ || game_bom_;
   return true;
 }
 
@@ -379,6 +546,8 @@ void ParsedGame::clear() {
   tokens.clear();
   error.clear();
   error_line = error_column = 0;
+  issues.clear();
+  bom = crlf = false;
 }
 
 void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
@@ -388,12 +557,17 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
   size_t p = 0;
   int depth = 0;
   bool after_result = false;
-  auto fail = [&](const std::string& what, size_t at) {
-    if (!g.error.empty()) return;
-    g.error = what;
-    g.error_line = line;
-    g.error_column = static_cast<uint32_t>(at - line_start + 1);
+  // Every problem is kept (up to a bound); the first error is also `error`.
+  auto issue = [&](bool error, const char* code, const std::string& what, size_t at) {
+    if (g.issues.size() >= 64) return;
+    g.issues.push_back({error, code, what, line, static_cast<uint32_t>(at - line_start + 1)});
+    if (error && g.error.empty()) {
+      g.error = what;
+      g.error_line = line;
+      g.error_column = g.issues.back().column;
+    }
   };
+  auto fail = [&](const std::string& what, size_t at) { issue(true, "syntax", what, at); };
   auto newline_at = [&](size_t q) {
     ++line;
     line_start = q + 1;
@@ -420,6 +594,11 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
       size_t open_ls = line_start;
       ++p;
       while (p < s.size() && s[p] != '}') {
+        if (s[p] == '\\' && p + 1 < s.size()) {
+          if (s[p + 1] == '\n') newline_at(p + 1);
+          p += 2;
+          continue;
+        }
         if (s[p] == '\n') newline_at(p);
         ++p;
       }
@@ -463,9 +642,30 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
         }
         ok = q < s.size() && s[q] == '"';
         if (ok) {
+          size_t close = q;
           ++q;
           while (q < s.size() && (s[q] == ' ' || s[q] == '\t' || s[q] == '\r')) ++q;
           ok = q < s.size() && s[q] == ']';
+          if (!ok) {
+            // An unescaped quote inside the value, `[Event "The "Big" one"]`: the value runs to
+            // the last quote before the `]` that ends the line (a warning).
+            size_t eol = s.find('\n', close);
+            if (eol == std::string_view::npos) eol = s.size();
+            size_t rb = s.find_last_not_of(" \t\r", eol - 1);
+            if (rb != std::string_view::npos && rb > close && s[rb] == ']') {
+              size_t lq = s.find_last_not_of(" \t", rb - 1);
+              if (lq != std::string_view::npos && lq > close && s[lq] == '"') {
+                issue(false, "unescaped-quote", "a `\"` inside the tag value is not escaped (`\\\"`)", close);
+                t.value.push_back('"');
+                for (size_t k = close + 1; k < lq; ++k) {
+                  if (s[k] == '\\' && k + 1 < lq && (s[k + 1] == '"' || s[k + 1] == '\\')) ++k;
+                  t.value.push_back(s[k]);
+                }
+                q = rb;
+                ok = true;
+              }
+            }
+          }
         }
       }
       if (!ok) {
@@ -515,6 +715,27 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
       if (depth == 0) after_result = true;
       g.tokens.push_back(Token{TokKind::Result, t, line, static_cast<uint32_t>(tp - line_start + 1)});
       continue;
+    }
+    if (is_symbol(t)) continue;
+    {
+      // A null move (the side to move passes), as the readers write it.
+      std::string_view n = t;
+      size_t k = 0;
+      while (k < n.size() && std::isdigit(static_cast<unsigned char>(n[k]))) ++k;
+      if (k > 0 && k < n.size() && n[k] == '.') {
+        while (k < n.size() && n[k] == '.') ++k;
+        n = n.substr(k);
+        tp += k;
+      }
+      if (n == "--" || n == "Z0" || n == "0000" || n == "@@@@" || n == "<>") {
+        if (after_result) {
+          fail("movetext after the game's result", tp);
+          continue;
+        }
+        g.tokens.push_back(Token{TokKind::Null, n, line, static_cast<uint32_t>(tp - line_start + 1)});
+        continue;
+      }
+      tp = p - t.size();
     }
     // Move numbers, glued or not: `12.`, `12...`, `1.e4`; castling with zeros is a move.
     if (std::isdigit(static_cast<unsigned char>(t[0])) && t.substr(0, 3) != "0-0") {

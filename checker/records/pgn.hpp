@@ -25,14 +25,16 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A stream of bytes: a file, plain or zstd (detected by its magic number), or stdin ("-").
+// A stream of bytes: a file, plain, zstd, gzip or bzip2 (told by its content, the magic
+// number), or stdin ("-").
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
   // Up to `n` bytes into `buf`; 0 at the end. Throws InputError.
   virtual size_t read(char* buf, size_t n) = 0;
 };
-std::unique_ptr<ByteSource> open_source(const std::string& path);
+// `consumed`, when given, counts the bytes read from the file as stored (for progress).
+std::unique_ptr<ByteSource> open_source(const std::string& path, uint64_t* consumed = nullptr);
 // A source over bytes in memory (tests, the fuzz target); zstd detected as for files.
 std::unique_ptr<ByteSource> memory_source(std::string bytes);
 
@@ -55,6 +57,10 @@ class Splitter {
   // The next game, appended to `out` (text valid until out is cleared): true when one was
   // read. Throws InputError.
   bool next(std::string& out, uint64_t& first_line);
+  // Of the game next() read last: whether the file's byte-order mark stood before it and
+  // whether any of its lines ended in CRLF.
+  bool game_bom() const { return game_bom_; }
+  bool game_crlf() const { return game_crlf_; }
 
  private:
   bool fill();  // more bytes into buf_; false at the end of the source
@@ -66,15 +72,17 @@ class Splitter {
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false, first_chunk_ = true;
   uint64_t line_no_ = 0;
+  bool bom_ = false, bom_reported_ = false, line_crlf_ = false, game_bom_ = false, game_crlf_ = false;
   std::string carry_;  // a line that spans two reads
   // A line read ahead that starts the next game.
   bool pending_ = false;
   std::string pending_line_;
   uint64_t pending_no_ = 0;
+  bool pending_crlf_ = false;
 };
 
 // Tokens of a game.
-enum class TokKind : uint8_t { Move, Open, Close, Result };
+enum class TokKind : uint8_t { Move, Open, Close, Result, Null };  // Null: `--`, `Z0`, `0000`, `@@@@`
 struct Token {
   TokKind kind;
   std::string_view text;  // the action text without move number and annotation marks
@@ -93,6 +101,17 @@ struct ParsedGame {
   // character): empty when none.
   std::string error;
   uint32_t error_line = 0, error_column = 0;
+  // Every problem in the text, errors and warnings (an unescaped quote in a tag value),
+  // in text order; `error` above repeats the first error.
+  struct Issue {
+    bool error = true;
+    std::string code, message;
+    uint32_t line = 0, column = 0;
+  };
+  std::vector<Issue> issues;
+  // Set by the reader of the file: a byte-order mark before this game (the file's first),
+  // CRLF line ends in it.
+  bool bom = false, crlf = false;
   const std::string* tag(std::string_view name) const;  // nullptr when absent
   void clear();
 };

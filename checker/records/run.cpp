@@ -1,5 +1,6 @@
 #include "run.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -17,22 +18,37 @@ constexpr size_t kBatchBytes = size_t{1} << 20;
 
 struct Batch {
   size_t file = 0;
+  uint64_t bytes_read = 0;  // of the file, when the batch was cut
+  std::string unusable;     // the file cannot be read further: why
   std::string text;
   struct Item {
     size_t offset, size;
     uint64_t first_line, index;
+    bool bom, crlf;
   };
   std::vector<Item> items;
   std::vector<GameReport> reports;
 };
 
 void process(Batch& b, Validator& v, ParsedGame& pg, const std::string& dir) {
+  if (!b.unusable.empty()) {
+    b.reports.resize(1);
+    b.reports[0].unusable = true;
+    b.reports[0].valid = false;
+    b.reports[0].kind = "unusable-file";
+    b.reports[0].reason = b.unusable;
+    return;
+  }
   b.reports.resize(b.items.size());
   for (size_t k = 0; k < b.items.size(); ++k) {
     const auto& it = b.items[k];
     parse_game(std::string_view(b.text).substr(it.offset, it.size), it.first_line, pg);
+    pg.bom = it.bom;
+    pg.crlf = it.crlf;
     b.reports[k].game = it.index;
+    auto t0 = std::chrono::steady_clock::now();
     v.validate(pg, dir, b.reports[k]);
+    b.reports[k].seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 }
 
@@ -45,14 +61,38 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
   std::vector<std::string> dirs;
   for (const auto& f : files) dirs.push_back(f == "-" ? "" : std::filesystem::path(f).parent_path().string());
   const int jobs = std::max(1, opt.jobs);
+  // The files' sizes, for progress; the total is unknown with standard input or a pipe.
+  std::vector<uint64_t> sizes(files.size()), bytes_before(files.size() + 1);
+  bool sizes_known = true;
+  for (size_t f = 0; f < files.size(); ++f) {
+    std::error_code ec;
+    sizes[f] = files[f] != "-" && std::filesystem::is_regular_file(files[f], ec)
+                   ? std::filesystem::file_size(files[f], ec)
+                   : 0;
+    if (ec || files[f] == "-") sizes[f] = 0;
+    if (files[f] == "-" ||
+        (!ec && !std::filesystem::is_regular_file(files[f], ec) && std::filesystem::exists(files[f], ec)))
+      sizes_known = false;
+    bytes_before[f + 1] = bytes_before[f] + sizes[f];
+  }
+  totals.bytes_total = sizes_known ? bytes_before[files.size()] : 0;
   const uint64_t shard_n = std::max<uint64_t>(1, opt.shard_count);
 
   auto emit_batch = [&](Batch& b) {
     for (const auto& r : b.reports) {
+      if (r.unusable) {
+        totals.unusable.push_back(r.reason);
+        ++totals.counts[r.kind];
+        emit(files[b.file], r);
+        continue;
+      }
       ++totals.games;
       (r.valid ? totals.valid : totals.invalid)++;
+      if (r.valid && r.warnings) ++totals.with_warnings;
+      for (const auto& f : r.findings) ++totals.counts[f.code];
       emit(files[b.file], r);
     }
+    totals.bytes_done = bytes_before[b.file] + b.bytes_read;
     if (progress) progress(totals);
   };
 
@@ -66,7 +106,7 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
   if (jobs > 1) {
     for (int t = 0; t < jobs; ++t)
       threads.emplace_back([&] {
-        Validator v(cache);
+        Validator v(cache, opt.strict);
         ParsedGame pg;
         for (;;) {
           std::pair<uint64_t, std::unique_ptr<Batch>> job;
@@ -86,7 +126,7 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
         }
       });
   }
-  Validator inline_validator(cache);
+  Validator inline_validator(cache, opt.strict);
   ParsedGame inline_pg;
   uint64_t pushed = 0, emitted = 0;
   const uint64_t max_in_flight = static_cast<uint64_t>(jobs) * 3;
@@ -102,7 +142,7 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
     emit_batch(*b);
   };
   auto submit = [&](std::unique_ptr<Batch> b) {
-    if (b->items.empty()) return;
+    if (b->items.empty() && b->unusable.empty()) return;
     if (jobs == 1) {
       process(*b, inline_validator, inline_pg, dirs[b->file]);
       emit_batch(*b);
@@ -126,10 +166,11 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
 
   uint64_t global = 0;
   for (size_t f = 0; f < files.size(); ++f) {
+    uint64_t read_bytes = 0;
+    auto b = std::make_unique<Batch>();
+    b->file = f;
     try {
-      Splitter sp(open_source(files[f]), files[f]);
-      auto b = std::make_unique<Batch>();
-      b->file = f;
+      Splitter sp(open_source(files[f], &read_bytes), files[f]);
       uint64_t index = 0;
       for (;;) {
         size_t off = b->text.size();
@@ -140,16 +181,28 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
           b->text.resize(off);
           continue;
         }
-        b->items.push_back({off, b->text.size() - off, first_line, index});
+        b->items.push_back({off, b->text.size() - off, first_line, index, sp.game_bom(), sp.game_crlf()});
         if (b->items.size() >= kBatchGames || b->text.size() >= kBatchBytes) {
+          b->bytes_read = read_bytes;
           submit(std::move(b));
           b = std::make_unique<Batch>();
           b->file = f;
         }
       }
+      b->bytes_read = read_bytes;
       submit(std::move(b));
     } catch (const InputError& e) {
-      totals.unusable.push_back(e.what());
+      // The file (or its rest) is unusable: the games read before it are validated, then a
+      // report of its own, in order, and on to the next file.
+      if (b) {
+        b->bytes_read = read_bytes;
+        submit(std::move(b));
+      }
+      b = std::make_unique<Batch>();
+      b->file = f;
+      b->unusable = e.what();
+      b->bytes_read = sizes[f];
+      submit(std::move(b));
     }
   }
   while (emitted < pushed) emit_one();

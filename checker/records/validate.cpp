@@ -309,15 +309,15 @@ std::vector<std::string> nearest(Ctx& c, const std::vector<StepPat>& pats, size_
   return out;
 }
 
-// Why no legal action matches: sets r.kind, r.reason and r.alternatives.
-void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
+// Why no legal action matches: sets r.code, r.reason and r.alternatives.
+void diagnose(Ctx& c, const std::vector<StepPat>& pats, Finding& r) {
   Engine& e = c.e;
   Color side = e.side_to_move();
   std::vector<size_t> all(c.legal.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   if (c.legal.empty()) {
     Status st = e.status();
-    r.kind = "game-over";
+    r.code = "game-over";
     r.reason = "the game is already over" + (st.reason.empty() ? std::string() : " (" + st.reason + ")");
     return;
   }
@@ -336,14 +336,14 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     bad = k + 1;
   }
   if (bad >= pats.size()) {  // every step continues some action: the turn stops early or goes on
-    r.kind = "step";
+    r.code = "step";
     r.reason = "the turn is incomplete or too long: no legal action has exactly these " +
                std::to_string(pats.size()) + " step(s)";
     r.alternatives = nearest(c, pats, 0, prefix);
     return;
   }
   if (bad > 0) {
-    r.kind = "step";
+    r.code = "step";
     r.reason = "step " + std::to_string(bad + 1) + " of the turn is not legal after the step(s) before it";
     r.alternatives = nearest(c, pats, bad, prefix);
     return;
@@ -361,19 +361,19 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       if (action_matches(pats, c.infos[i], 1, true)) other.push_back(i);
     const std::string& hand = side == Color::White ? b.whand : b.bhand;
     if (!any_with_card && hand.find(p.card) == std::string::npos) {
-      r.kind = "card";
+      r.code = "card";
       r.reason = std::string("there is no ") + p.card + " card in " + side_name(side) + "'s hand" +
                  (hand.empty() ? "" : " (" + hand + ")");
       return;
     }
     if (!other.empty()) {
-      r.kind = "card";
+      r.code = "card";
       r.reason = std::string("the card ") + p.card + " does not allow it; it needs the card " +
                  std::string(1, c.infos[other[0]].steps[0].card);
       return;
     }
     if (!any_with_card) {
-      r.kind = "card";
+      r.code = "card";
       r.reason = std::string("the card ") + p.card + " allows no action here (it cannot be played)";
       return;
     }
@@ -392,7 +392,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       if (!moves_it && !moved.empty()) {
         std::string names;
         for (char pc : moved) names += (names.empty() ? "" : ", ") + c.proto.name(pc);
-        r.kind = "card";
+        r.code = "card";
         r.reason = std::string("the card ") + p.card + " does not move a " + c.proto.name(mover) +
                    " (here it moves: " + names + ")";
         return;
@@ -415,13 +415,13 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       for (const auto& [sq, pc] : b.sq)
         if (is_royal(pc) && !owned_by(pc, side) &&
             std::max(std::abs(sq.x - s.to.x), std::abs(sq.y - s.to.y)) <= 1) {
-          r.kind = "kings-adjacent";
+          r.code = "kings-adjacent";
           r.reason = "the royal pieces may not stand adjacent (" + re.name(s.piece) + " on " +
                      square_name(s.to) + ", the enemy's on " + square_name(sq) + ")";
           return;
         }
     }
-    r.kind = "king-in-check";
+    r.code = "king-in-check";
     std::string why;
     if (now.in_check)
       why = (re.royals.empty() ? std::string("the royal piece") : "the " + re.name(re.royals[0])) +
@@ -441,12 +441,12 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     case StepKind::Place: {
       char own = side == Color::White ? p.piece : static_cast<char>(std::tolower(p.piece));
       if (b.ok && b.at(p.to)) {
-        r.kind = "occupied";
+        r.code = "occupied";
         r.reason = "placement onto " + square_name(p.to) + ", which is occupied";
         return;
       }
       if (b.ok && !b.reserve.empty() && b.reserve.find(own) == std::string::npos) {
-        r.kind = "not-in-reserve";
+        r.code = "not-in-reserve";
         r.reason = "no " + re.name(p.piece) + " left in " + side_name(side) + "'s reserve";
         return;
       }
@@ -466,18 +466,18 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
         hi = std::max(hi, st.to.y);
       }
       if (lo <= hi) {
-        r.kind = "placement-outside-half";
+        r.code = "placement-outside-half";
         r.reason = "a " + re.name(p.piece) + " may not be placed on " + square_name(p.to) + " (" +
                    side_name(side) + " places it on ranks " + std::to_string(lo) + "-" + std::to_string(hi) +
                    ")";
         return;
       }
       if (!placed.empty() && std::all_of(placed.begin(), placed.end(), is_royal)) {
-        r.kind = "king-first";
+        r.code = "king-first";
         r.reason = "the " + re.name(placed[0]) + " must be placed first";
         return;
       }
-      r.kind = "illegal";
+      r.code = "illegal";
       r.reason = "no placement of a " + re.name(p.piece) + " is allowed now";
       return;
     }
@@ -488,7 +488,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
         attacked(*a);
         return;
       }
-      r.kind = "illegal";
+      r.code = "illegal";
       r.reason = "this action is not legal here";
       return;
   }
@@ -503,7 +503,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
         if (u == (ks ? 'K' : 'Q') || (u >= 'A' && u <= 'H') || (u >= 'I' && u <= 'P')) has = true;
       }
     }
-    r.kind = "castling";
+    r.code = "castling";
     if (!b.ok || rights.empty() || !has)
       r.reason = std::string(ks ? "O-O" : "O-O-O") + ": " + side_name(side) + " has no castling right for it";
     else if (now.in_check)
@@ -514,7 +514,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     return;
   }
   if (!b.ok) {
-    r.kind = "illegal";
+    r.code = "illegal";
     r.reason = "no legal action matches";
     return;
   }
@@ -537,7 +537,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     cands.push_back(sq);
   }
   if (cands.empty()) {
-    r.kind = "no-piece";
+    r.code = "no-piece";
     if (p.full) {
       Coord f{p.fx, p.fy};
       char there = b.at(f);
@@ -558,7 +558,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
   if (p.full && !p.piece) name = re.name(b.at(cands[0]));
   char target = b.at(p.to);
   if (target && owned_by(target, side)) {
-    r.kind = "occupied";
+    r.code = "occupied";
     r.reason = square_name(p.to) + " is occupied by an own piece";
     return;
   }
@@ -568,7 +568,7 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
     if (st.empty() || st[0].kind != StepKind::Move || st[0].to != p.to || st[0].castle != Castle::None)
       continue;
     if (std::find(cands.begin(), cands.end(), st[0].from) != cands.end() && st[0].promotion != p.promo) {
-      r.kind = "promotion";
+      r.code = "promotion";
       r.reason = p.promo == 0 ? "the pawn must promote: name the piece (=Q, =R, ...)"
                  : st[0].promotion == 0
                      ? std::string("no promotion on ") + square_name(p.to)
@@ -598,12 +598,12 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
       if (sq != p.to && std::max(std::abs(sq.x - p.to.x), std::abs(sq.y - p.to.y)) == 1) adjacent = true;
     }
     if (!adjacent) {
-      r.kind = "adjacency";
+      r.code = "adjacency";
       r.reason = "a non-capturing move must end next to another piece";
       return;
     }
   }
-  r.kind = "no-piece-reaches";
+  r.code = "no-piece-reaches";
   if (p.full)
     r.reason = "the " + name + " on " + square_name(cands[0]) + " cannot reach " + square_name(p.to);
   else
@@ -615,36 +615,41 @@ void diagnose(Ctx& c, const std::vector<StepPat>& pats, GameReport& r) {
 
 // ---------------------------------------------------------------------------------------
 
-void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport& r) {
-  uint64_t game = r.game;
-  r = GameReport{};
-  r.game = game;
+void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r) {
   uint32_t first_line = g.tokens.empty() ? (g.tags.empty() ? 1 : g.tags[0].line) : g.tokens[0].line;
   if (!g.tags.empty()) first_line = std::min(first_line, g.tags[0].line);
-  auto fail_at = [&](uint32_t line, uint32_t col, int ply, std::string_view move, std::string kind,
-                     std::string reason) {
-    r.valid = false;
-    r.line = line;
-    r.column = col;
-    r.ply = ply;
-    r.move = std::string(move);
-    r.kind = std::move(kind);
-    r.reason = std::move(reason);
+  auto add = [&](Severity sev, uint32_t line, uint32_t col, int ply, std::string_view move, std::string code,
+                 std::string reason) -> Finding& {
+    Finding f;
+    f.severity = sev;
+    f.line = line;
+    f.column = col;
+    f.ply = ply;
+    f.move = std::string(move);
+    f.code = std::move(code);
+    f.reason = std::move(reason);
+    r.findings.push_back(std::move(f));
+    return r.findings.back();
   };
+  auto fail_at = [&](uint32_t line, uint32_t col, int ply, std::string_view move, std::string code,
+                     std::string reason) -> Finding& {
+    return add(Severity::Error, line, col, ply, move, std::move(code), std::move(reason));
+  };
+  auto warn_at = [&](uint32_t line, uint32_t col, int ply, std::string_view move, std::string code,
+                     std::string reason) -> Finding& {
+    return add(Severity::Warning, line, col, ply, move, std::move(code), std::move(reason));
+  };
+  // Tags by name; FEN and SetUp in any spelling of their case (`Fen`, `Setup`, `SETUP`).
   auto tag_at = [&](const char* name) -> const Tag* {
     for (const auto& t : g.tags)
       if (t.name == name) return &t;
+    std::string want = lower(name);
+    if (want == "fen" || want == "setup")
+      for (const auto& t : g.tags)
+        if (lower(t.name) == want) return &t;
     return nullptr;
   };
-  auto syntax_first = [&]() {
-    if (g.error.empty()) return false;
-    if (!r.valid && (r.line < g.error_line || (r.line == g.error_line && r.column < g.error_column)))
-      return false;
-    r.alternatives.clear();
-    r.in_variation = false;
-    fail_at(g.error_line, g.error_column, r.valid ? r.plies + 1 : r.ply, "", "syntax", g.error);
-    return true;
-  };
+  for (const auto& t : g.tags) r.tags.emplace_back(t.name, t.value);
   // The ruleset and its options.
   const Tag* vtag = tag_at("Variant");
   const Tag* rtag = tag_at("Rules");
@@ -664,7 +669,6 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
       fail_at(
           vtag->line, vtag->value_column, 0, vtag->value, "unknown-variant",
           "unknown variant `" + vtag->value + "` (no bundled ruleset of that name; use [Rules \"FILE\"])");
-      syntax_first();
       return;
     }
   }
@@ -673,12 +677,27 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     if (rtag && !fs::is_regular_file(path, ec)) {
       fail_at(rtag->line, rtag->value_column, 0, rtag->value, "unknown-variant",
               "the ruleset file `" + path + "` does not exist");
-      syntax_first();
       return;
     }
   }
   // The tags the ruleset's `records` block maps to options or to the seeded start.
   const std::vector<lang::RecordTagMap>& tag_maps = cache_.tag_maps(path);
+  // Tags neither the PGN standard (its seven-tag roster and section 9) nor Arbiter's record
+  // format (Variant, Rules, Options, Start, the ruleset's own) defines: a warning each.
+  for (const auto& t : g.tags) {
+    static constexpr std::string_view kStandard[] = {
+        "Event",      "Site",       "Date",        "Round",        "White",        "Black",       "Result",
+        "WhiteTitle", "BlackTitle", "WhiteElo",    "BlackElo",     "WhiteUSCF",    "BlackUSCF",   "WhiteNA",
+        "BlackNA",    "WhiteType",  "BlackType",   "EventDate",    "EventSponsor", "Section",     "Stage",
+        "Board",      "Opening",    "Variation",   "SubVariation", "ECO",          "NIC",         "Time",
+        "UTCTime",    "UTCDate",    "TimeControl", "SetUp",        "FEN",          "Termination", "Annotator",
+        "Mode",       "PlyCount",   "Variant",     "Rules",        "Options",      "Start"};
+    bool known = std::find(std::begin(kStandard), std::end(kStandard), t.name) != std::end(kStandard);
+    for (const auto& m : tag_maps) known = known || m.tag == t.name;
+    if (!known)
+      warn_at(t.line, t.value_column, 0, t.name, "nonstandard-tag",
+              "tag `" + t.name + "` is not a PGN standard tag nor one of the record format");
+  }
   std::map<std::string, std::string> opts;
   std::string seed, start_n;
   bool dice_seed = false;
@@ -724,7 +743,6 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     bool option = proto.error.rfind("option", 0) == 0;
     fail_at(at ? at->line : first_line, at ? at->value_column : 1, 0, at ? at->value : "",
             option ? "bad-option" : "unknown-variant", proto.error);
-    syntax_first();
     return;
   }
   r.variant = proto.variant;
@@ -758,29 +776,140 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     start = "start:" + start_n;
     start_tag = tag_at("Start");
   }
+  if (start_tag == fen && fen) {
+    // Fullmove `0` (mate-in-N problem collections write it): read as 1, with a warning.
+    size_t sp = start.find_last_of(' ');
+    if (sp != std::string::npos && start.substr(sp + 1) == "0" &&
+        std::count(start.begin(), start.end(), ' ') >= 5) {
+      warn_at(fen->line, fen->value_column + static_cast<uint32_t>(sp) + 1, 0, fen->value,
+              "fen-fullmove-zero", "the FEN's fullmove number is 0 (it counts from 1); read as 1");
+      start.back() = '1';
+    }
+  }
   try {
     e.set_position(start);
   } catch (const PositionError& pe) {
     fail_at(start_tag ? start_tag->line : first_line,
             start_tag ? start_tag->value_column + static_cast<uint32_t>(pe.column) : 1, 0, start,
             "bad-position", std::string("bad start position: ") + pe.what());
-    syntax_first();
     return;
   }
-  // The moves, variations included: a variation replaces the move before it.
+  // The moves, variations included: a variation replaces the move before it. The path from
+  // the start is kept so that a null move (played by rewriting the position text, which
+  // drops the engine's history) can be taken back by replaying the path.
   ActionPattern pattern;
   const std::vector<StepPat>& pats = pattern.steps;
   const Token* result_tok = nullptr;
   size_t i = 0;
   const auto& toks = g.tokens;
   Ctx ctx{e, proto, legal_, infos_};
-  // Returns false when a fault was recorded.
+  struct Entry {
+    bool null = false;
+    Action action{};
+  };
+  std::vector<Entry> played_path;
+  size_t undoable = 0;  // entries at the end of the played_path the engine can undo
+  const std::string start_text = start;
+  // The side to move passes: the position text with the other side to move and no en-passant
+  // square (a FEN-like text); "" with an error message when the variant's text has no such field.
+  auto null_position = [&](std::string& error) -> std::string {
+    std::vector<std::string> f;
+    std::string pos = e.position();
+    size_t a = 0;
+    while (a < pos.size()) {
+      size_t b = pos.find(' ', a);
+      if (b == std::string::npos) b = pos.size();
+      if (b > a) f.push_back(pos.substr(a, b - a));
+      a = b + 1;
+    }
+    if (f.size() < 2 || (f[1] != "w" && f[1] != "b")) {
+      error = "a null move cannot be played in " + proto.variant +
+              " (its position text has no side-to-move field)";
+      return "";
+    }
+    const bool black = f[1] == "b";
+    f[1] = black ? "w" : "b";
+    if (f.size() >= 4 && f[3].size() == 2 && is_lower(f[3][0]) && is_digit(f[3][1])) f[3] = "-";
+    if (f.size() == 6 && !f[4].empty() && std::all_of(f[4].begin(), f[4].end(), is_digit))
+      f[4] = std::to_string(std::stoul(f[4].substr(0, 6)) + 1);
+    if (f.size() == 6 && black && !f[5].empty() && std::all_of(f[5].begin(), f[5].end(), is_digit))
+      f[5] = std::to_string(std::stoul(f[5].substr(0, 6)) + 1);
+    std::string out;
+    for (const auto& x : f) out += (out.empty() ? "" : " ") + x;
+    return out;
+  };
+  auto play = [&](const Entry& en) {
+    if (en.null) {
+      std::string err;
+      e.set_position(null_position(err));
+      undoable = 0;
+    } else {
+      e.apply(en.action);
+      ++undoable;
+    }
+    played_path.push_back(en);
+  };
+  auto take_back = [&] {
+    if (undoable > 0) {
+      e.undo();
+      --undoable;
+      played_path.pop_back();
+      return;
+    }
+    played_path.pop_back();
+    std::vector<Entry> again;
+    again.swap(played_path);
+    e.set_position(start_text);
+    undoable = 0;
+    for (const Entry& en : again) play(en);
+  };
+  // Past the rest of a variation whose fault is recorded (the main line goes on).
+  auto skip_variation = [&] {
+    int d = 0;
+    while (i < toks.size()) {
+      const Token& t = toks[i++];
+      if (t.kind == TokKind::Open) ++d;
+      if (t.kind == TokKind::Close && d-- == 0) return;
+    }
+  };
+  // Matches an action text against the legal actions: how many match, the first and the rest.
+  std::vector<size_t> matches;
+  auto match = [&](std::string_view text, size_t& found) -> size_t {
+    matches.clear();
+    found = SIZE_MAX;
+    if (!parse_action_pattern(text, pattern)) return SIZE_MAX;
+    size_t count = 0;
+    // Later steps, drawn texts and pass labels are not in the brief: check them on the description.
+    const bool check_described =
+        pats.size() > 1 || pats[0].kind == StepKind::Chance || pats[0].kind == StepKind::Pass;
+    const StepPat& p0 = pats[0];
+    const size_t nsteps = pats.size();
+    // A plain move names its destination: most actions differ there.
+    const bool by_to = p0.kind == StepKind::Move && p0.castle == Castle::None && !p0.full;
+    for (size_t k = 0, n = legal_.size(); k < n; ++k) {
+      const StepBrief& b = briefs_[k];
+      if ((by_to && b.to != p0.to) || b.steps != nsteps || !step_matches(p0, b)) continue;
+      if (check_described && !action_matches(pats, e.describe(legal_[k]), pats.size(), false)) continue;
+      if (count == 0) found = k;
+      ++count;
+      if (count > 1) matches.push_back(k);
+    }
+    return count;
+  };
+  // Returns false when a fault in the main line stops the walk.
   auto walk = [&](auto& self, int ply, int depth, bool variation) -> bool {
-    std::vector<Action> played;
+    size_t played = 0;
     bool have_last = false;
-    Action last{};
+    Entry last{};
     auto unwind = [&] {
-      for (size_t k = played.size(); k-- > 0;) e.undo();
+      for (; played > 0; --played) take_back();
+    };
+    // A fault: in a variation the rest of it is skipped, in the main line the walk stops.
+    auto give_up = [&]() -> bool {
+      if (!variation) return false;
+      skip_variation();
+      unwind();
+      return true;
     };
     while (i < toks.size()) {
       const Token& t = toks[i];
@@ -799,24 +928,52 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
       }
       if (t.kind == TokKind::Open) {
         if (!have_last) {
-          fail_at(t.line, t.column, ply + 1, "(", "syntax", "a variation must follow the move it replaces");
-          r.in_variation = variation;
+          fail_at(t.line, t.column, ply + 1, "(", "syntax", "a variation must follow the move it replaces")
+              .in_variation = variation;
           return false;
         }
         if (depth >= 100) {
           fail_at(t.line, t.column, ply, "(", "syntax", "variations nested more than 100 deep");
           return false;
         }
-        e.undo();
+        take_back();
         ++i;
         if (!self(self, ply - 1, depth + 1, true)) return false;
-        e.apply(last);
+        play(last);
         continue;
       }
-      // A move.
       ++i;
-      // The fast path: the brief of every legal action, the full description only of those
-      // whose first step the text matches (and of all of them to explain a fault).
+      if (t.kind == TokKind::Null) {
+        // A null move: the side to move passes (analysis, not play: a warning in the main line).
+        std::string why;
+        std::string pos = null_position(why);
+        if (why.empty() && e.side_in_check()) why = "a null move while in check";
+        if (why.empty()) {
+          try {
+            Entry en;
+            en.null = true;
+            play(en);
+          } catch (const PositionError& pe) {
+            why = std::string("the position after the null move is not legal (") + pe.what() + ")";
+          }
+        }
+        if (!why.empty()) {
+          fail_at(t.line, t.column, ply + 1, t.text, "null-move", why).in_variation = variation;
+          if (give_up()) return true;
+          return false;
+        }
+        if (!variation)
+          warn_at(t.line, t.column, ply + 1, t.text, "null-move",
+                  "a null move in the main line (the side to move passes)");
+        last = played_path.back();
+        have_last = true;
+        ++played;
+        ++ply;
+        if (!variation) r.plies = ply;
+        continue;
+      }
+      // A move. The fast played_path: the brief of every legal action, the full description only
+      // of those whose first step the text matches (and of all of them to explain a fault).
       legal_.clear();
       e.legal_actions(legal_);
       briefs_.resize(legal_.size());
@@ -831,75 +988,102 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
         for (size_t k = 0; k < legal_.size(); ++k) infos_[k] = e.describe(legal_[k]);
         described = true;
       };
-      auto fault = [&](std::string kind, std::string reason) {
-        fail_at(t.line, t.column, ply + 1, t.text, std::move(kind), std::move(reason));
-        r.in_variation = variation;
+      auto fault = [&](std::string kind, std::string reason) -> Finding& {
+        Finding& f = fail_at(t.line, t.column, ply + 1, t.text, std::move(kind), std::move(reason));
+        f.in_variation = variation;
+        return f;
       };
-      if (!parse_action_pattern(t.text, pattern)) {
+      size_t found = SIZE_MAX;
+      size_t count = match(t.text, found);
+      // A piece letter in lower case (`nf3`), read as the capital when that is the only reading.
+      if ((count == 0 || count == SIZE_MAX) && !t.text.empty() && is_lower(t.text[0]) &&
+          proto.piece_names.count(upper(t.text[0]))) {
+        std::string up(t.text);
+        up[0] = upper(up[0]);
+        size_t f2 = SIZE_MAX;
+        if (match(up, f2) == 1) {
+          count = 1;
+          found = f2;
+          warn_at(t.line, t.column, ply + 1, t.text, "lowercase-piece",
+                  "piece letter in lower case, read as `" + up + "`")
+              .in_variation = variation;
+        } else {
+          match(t.text, found);  // the pattern of the text as written, for the diagnosis
+        }
+      }
+      if (count == SIZE_MAX) {
         describe_all();
-        fault("unreadable",
-              "`" + std::string(t.text) + "` is not an action in SAN or the canonical notation");
+        Finding& f = fault("unreadable",
+                           "`" + std::string(t.text) + "` is not an action in SAN or the canonical notation");
         std::vector<size_t> all(legal_.size());
         for (size_t k = 0; k < all.size(); ++k) all[k] = k;
-        r.alternatives = nearest(ctx, {}, 0, all);
+        f.alternatives = nearest(ctx, {}, 0, all);
+        if (give_up()) return true;
         return false;
-      }
-      size_t found = SIZE_MAX, count = 0;
-      std::vector<size_t> matches;
-      // Later steps, drawn texts and pass labels are not in the brief: check them on the description.
-      const bool check_described =
-          pats.size() > 1 || pats[0].kind == StepKind::Chance || pats[0].kind == StepKind::Pass;
-      const StepPat& p0 = pats[0];
-      const size_t nsteps = pats.size();
-      // A plain move names its destination: most actions differ there.
-      const bool by_to = p0.kind == StepKind::Move && p0.castle == Castle::None && !p0.full;
-      for (size_t k = 0, n = legal_.size(); k < n; ++k) {
-        const StepBrief& b = briefs_[k];
-        if ((by_to && b.to != p0.to) || b.steps != nsteps || !step_matches(p0, b)) continue;
-        if (check_described && !action_matches(pats, e.describe(legal_[k]), pats.size(), false)) continue;
-        if (count == 0) found = k;
-        ++count;
-        if (count > 1) matches.push_back(k);
       }
       if (count != 1) describe_all();
       if (count == 0) {
-        fault("illegal", "");
-        diagnose(ctx, pats, r);
+        Finding& f = fault("illegal", "");
+        diagnose(ctx, pats, f);
+        if (give_up()) return true;
         return false;
       }
       if (count > 1) {
-        matches.insert(matches.begin(), found);
-        fault("ambiguous",
-              "ambiguous: " + std::to_string(count) + " legal actions match `" + std::string(t.text) + "`");
-        for (size_t k = 0; k < matches.size() && k < 5; ++k)
-          r.alternatives.push_back(uci(infos_[matches[k]], e.chess960()));
+        std::vector<size_t> all_matches = matches;
+        all_matches.insert(all_matches.begin(), found);
+        Finding& f = fault("ambiguous", "ambiguous: " + std::to_string(count) + " legal actions match `" +
+                                            std::string(t.text) + "`");
+        for (size_t k = 0; k < all_matches.size() && k < 5; ++k)
+          f.alternatives.push_back(uci(infos_[all_matches[k]], e.chess960()));
+        if (give_up()) return true;
         return false;
       }
-      last = legal_[found];
+      // The canonical form (`e2e4`, `e7e8q`) writes no marks: none is missing there.
+      // (A placement `K@e1` is canonical where the ruleset's SAN writes `pKe1`.)
+      const bool marks_expected =
+          !(pats[0].kind == StepKind::Move && pats[0].full && !pats[0].piece) &&
+          !(pats[0].kind == StepKind::Place && proto.placement_p && t.text.size() > 1 && t.text[1] == '@');
+      last = Entry{false, legal_[found]};
       have_last = true;
-      e.apply(last);
-      played.push_back(last);
+      play(last);
+      ++played;
       ++ply;
       if (!variation) r.plies = ply;
-      if (t.mate_mark) {
+      // The marks: `#` claims checkmate, `+` check (a win by another rule, such as a midline
+      // invasion, carries no `#`: notation.cpp's san writes the same marks).
+      const bool check = e.side_in_check();
+      if (t.mate_mark || (check && (marks_expected || t.check_mark))) {
         Status st = e.status();
-        if (st.end != Termination::Checkmate) {
-          fail_at(t.line, t.column, ply, t.text, "false-mate",
-                  "marked `#` but the position after it is not checkmate" +
-                      std::string(st.in_check ? " (only check)" : " (not even check)"));
-          r.in_variation = variation;
+        const bool mate = st.end == Termination::Checkmate;
+        if (t.mate_mark && !mate && st.result == Result::Ongoing) {
+          fault("false-mate", "marked `#` but the position after it is not checkmate" +
+                                  std::string(st.in_check ? " (only check)" : " (not even check)"))
+              .ply = ply;
+          if (give_up()) return true;
           return false;
         }
+        if (t.mate_mark && !mate)
+          warn_at(
+              t.line, t.column, ply, t.text, "wrong-mark",
+              "marked `#` but the game ends by " + st.reason + ", not checkmate (such a win carries no `#`)")
+              .in_variation = variation;
+        else if (!t.mate_mark && mate)
+          warn_at(t.line, t.column, ply, t.text, "missing-mate-mark",
+                  std::string("checkmate written without `#`") + (t.check_mark ? " (with `+`)" : ""))
+              .in_variation = variation;
+        else if (!t.mate_mark && !t.check_mark && check)
+          warn_at(t.line, t.column, ply, t.text, "missing-check-mark", "a check written without `+`")
+              .in_variation = variation;
+      } else if (t.check_mark) {
+        warn_at(t.line, t.column, ply, t.text, "false-check", "marked `+` but it gives no check")
+            .in_variation = variation;
       }
     }
     if (variation) unwind();
     return true;
   };
-  if (!walk(walk, 0, 0, false)) {
-    syntax_first();
-    return;
-  }
-  if (syntax_first()) return;
+  if (!walk(walk, 0, 0, false)) return;
+  if (!g.error.empty()) return;  // the text is cut short: the result cannot be judged
   // The result against the final position.
   const Tag* res_tag = tag_at("Result");
   std::string tag_res = res_tag ? trim(res_tag->value) : "";
@@ -921,7 +1105,7 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   if (st.result != Result::Ongoing) {
     std::string actual = arb::to_string(st.result);
     if (claimed == "*") {
-      fail_at(rl, rc, rply, claimed, "unfinished-marked",
+      warn_at(rl, rc, rply, claimed, "unfinished-marked",
               "the game is decided (" + st.reason + ", " + actual + ") but the result is `*`");
     } else if (claimed != actual) {
       fail_at(rl, rc, rply, claimed, "wrong-result",
@@ -954,7 +1138,78 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   }
 }
 
+void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport& r) {
+  uint64_t game = r.game;
+  r = GameReport{};
+  r.game = game;
+  check(g, dir, r);
+  // The text's own problems, and the file's form.
+  for (const auto& is : g.issues) {
+    Finding f;
+    f.severity = is.error ? Severity::Error : Severity::Warning;
+    f.code = is.code;
+    f.line = is.line;
+    f.column = is.column;
+    f.reason = is.message;
+    // The ply it stands at: the main-line actions before it, plus one.
+    int depth = 0;
+    for (const Token& t : g.tokens) {
+      if (t.line > is.line || (t.line == is.line && t.column >= is.column)) break;
+      if (t.kind == TokKind::Open) ++depth;
+      if (t.kind == TokKind::Close) --depth;
+      if (depth == 0 && (t.kind == TokKind::Move || t.kind == TokKind::Null)) ++f.ply;
+    }
+    ++f.ply;
+    r.findings.push_back(std::move(f));
+  }
+  uint32_t first = g.tags.empty() ? (g.tokens.empty() ? 1 : g.tokens[0].line) : g.tags[0].line;
+  if (g.bom)
+    r.findings.push_back(
+        Finding{Severity::Warning, "bom", 1, 1, 0, "", "a UTF-8 byte-order mark", false, {}});
+  if (g.crlf)
+    r.findings.push_back(Finding{Severity::Warning, "crlf", first, 1, 0, "", "CRLF line ends", false, {}});
+  std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+  const Finding* err = nullptr;
+  for (Finding& f : r.findings) {
+    if (strict_) f.severity = Severity::Error;
+    (f.severity == Severity::Error ? r.errors : r.warnings)++;
+    if (!err && f.severity == Severity::Error) err = &f;
+  }
+  r.valid = err == nullptr;
+  if (err) {
+    r.line = err->line;
+    r.column = err->column;
+    r.ply = err->ply;
+    r.move = err->move;
+    r.kind = err->code;
+    r.reason = err->reason;
+    r.in_variation = err->in_variation;
+    r.alternatives = err->alternatives;
+  }
+}
+
+namespace {
+
+void finding_json(std::string& o, const Finding& f) {
+  o += "{\"severity\":\"";
+  o += f.severity == Severity::Error ? "error" : "warning";
+  o += "\",\"code\":\"" + json_escape(f.code) + "\",\"line\":" + std::to_string(f.line) +
+       ",\"column\":" + std::to_string(f.column) + ",\"ply\":" + std::to_string(f.ply) + ",\"move\":\"" +
+       json_escape(f.move) + "\",\"reason\":\"" + json_escape(f.reason) +
+       "\",\"in_variation\":" + (f.in_variation ? "true" : "false") + ",\"alternatives\":[";
+  for (size_t i = 0; i < f.alternatives.size(); ++i)
+    o += (i ? ",\"" : "\"") + json_escape(f.alternatives[i]) + "\"";
+  o += "]}";
+}
+
+}  // namespace
+
 std::string report_json(const std::string& file, const GameReport& r) {
+  if (r.unusable)
+    return "{\"file\":\"" + json_escape(file) + "\",\"unusable\":true,\"code\":\"" + json_escape(r.kind) +
+           "\",\"reason\":\"" + json_escape(r.reason) + "\"}";
   std::string o = "{\"file\":\"" + json_escape(file) + "\",\"game\":" + std::to_string(r.game) +
                   ",\"valid\":" + (r.valid ? "true" : "false") + ",\"variant\":\"" + json_escape(r.variant) +
                   "\",\"plies\":" + std::to_string(r.plies);
@@ -967,10 +1222,43 @@ std::string report_json(const std::string& file, const GameReport& r) {
       o += (i ? ",\"" : "\"") + json_escape(r.alternatives[i]) + "\"";
     o += "]";
   }
-  return o + "}";
+  o += ",\"errors\":" + std::to_string(r.errors) + ",\"warnings\":" + std::to_string(r.warnings) +
+       ",\"tags\":{";
+  std::vector<std::string_view> seen;
+  for (const auto& [name, value] : r.tags) {
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;  // the first of a repeated tag
+    seen.push_back(name);
+    o += (seen.size() > 1 ? ",\"" : "\"") + json_escape(name) + "\":\"" + json_escape(value) + "\"";
+  }
+  o += "},\"findings\":[";
+  for (size_t i = 0; i < r.findings.size(); ++i) {
+    if (i) o += ",";
+    finding_json(o, r.findings[i]);
+  }
+  return o + "]}";
 }
 
 std::string report_text(const std::string& file, const GameReport& r) {
+  if (r.unusable) return file + ": unusable: " + r.reason + " [" + r.kind + "]\n";
+  std::string o;
+  // Every finding, errors and warnings, in text order.
+  for (const Finding& f : r.findings) {
+    o += file + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + ": " +
+         (f.severity == Severity::Error ? "error" : "warning") + ": game " + std::to_string(r.game) +
+         (r.variant.empty() ? "" : " (" + r.variant + ")") + ", ply " + std::to_string(f.ply) +
+         (f.in_variation ? " (in a variation)" : "") + (f.move.empty() ? "" : " `" + f.move + "`") + ": " +
+         f.reason + " [" + f.code + "]\n";
+    if (!f.alternatives.empty()) {
+      o += "  nearest legal:";
+      for (const auto& a : f.alternatives) o += " " + a;
+      o += "\n";
+    }
+  }
+  return o;
+}
+
+// The first error alone, as one line (JUnit's failure message).
+std::string first_error_text(const std::string& file, const GameReport& r) {
   if (r.valid) return "";
   std::string o = file + ":" + std::to_string(r.line) + ":" + std::to_string(r.column) + ": game " +
                   std::to_string(r.game) + (r.variant.empty() ? "" : " (" + r.variant + ")") + ", ply " +

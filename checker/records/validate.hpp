@@ -16,13 +16,33 @@
 
 namespace arb::records {
 
+// One thing found in a record: an error makes the record invalid; a warning is reported
+// and leaves it valid (`--strict` makes it an error). Codes: see validate.cpp.
+enum class Severity : uint8_t { Error, Warning };
+struct Finding {
+  Severity severity = Severity::Error;
+  std::string code;
+  uint32_t line = 0, column = 0;
+  int ply = 0;       // 1-based half-move index in its line of play (0: before the moves)
+  std::string move;  // the text at fault as written
+  std::string reason;
+  bool in_variation = false;
+  std::vector<std::string> alternatives;  // the legal actions nearest to it
+};
+
 // The verdict on one game.
 struct GameReport {
   uint64_t game = 0;  // 1-based index in its file
   bool valid = true;
   std::string variant;
-  int plies = 0;  // main-line plies read
-  // For an invalid game: where the first fault is, what it is, why.
+  int plies = 0;                                          // main-line plies read
+  std::vector<std::pair<std::string, std::string>> tags;  // every tag, as read
+  std::vector<Finding> findings;                          // every finding, in text order
+  size_t errors = 0, warnings = 0;                        // as counted (after --strict)
+  // The file could not be read at all (game 0): `reason` says why.
+  bool unusable = false;
+  double seconds = 0;  // the time its validation took
+  // For an invalid game: the first error (the fields of findings[k]).
   uint32_t line = 0, column = 0;
   int ply = 0;       // 1-based half-move index of the offending action (in its line of play)
   std::string move;  // its text as written
@@ -82,16 +102,19 @@ class EngineCache {
 // Validates games; one per thread. Keeps a clone of each engine it has used.
 class Validator {
  public:
-  explicit Validator(EngineCache& cache) : cache_(cache) {}
+  // `strict`: warnings count as errors.
+  explicit Validator(EngineCache& cache, bool strict = false) : cache_(cache), strict_(strict) {}
   // `dir` is the folder of the record's file (a relative [Rules] tag is read from there).
   void validate(const ParsedGame& g, const std::string& dir, GameReport& r);
 
  private:
+  void check(const ParsedGame& g, const std::string& dir, GameReport& r);
   struct Slot {
     std::unique_ptr<Engine> engine;
     const RecordEngine* proto = nullptr;
   };
   EngineCache& cache_;
+  bool strict_ = false;
   std::map<std::string, Slot> engines_;
   // Scratch reused from game to game.
   std::vector<Action> legal_;
@@ -101,6 +124,9 @@ class Validator {
 
 // The report as one line of JSON (without newline) and as text lines for a terminal.
 std::string report_json(const std::string& file, const GameReport& r);
+// report_text: every finding (errors and warnings), one a line; first_error_text: the
+// first error alone ("" for a valid game).
 std::string report_text(const std::string& file, const GameReport& r);
+std::string first_error_text(const std::string& file, const GameReport& r);
 
 }  // namespace arb::records

@@ -209,14 +209,13 @@ std::string san(Engine& e, const Action& a, bool placement_p) {
 
 std::string san(Engine& e, const Action& a, const std::vector<ActionInfo>& others, bool placement_p) {
   std::string out = san_core(e.describe(a), others, placement_p);
-  const Color mover = e.side_to_move();
   e.apply(a);
   Status st = e.status();
   e.undo();
-  // `#` marks an action that wins the game, by checkmate or by any other win condition
-  // (midline invasion, a captured king, the opponent left without a move); `+` a check.
-  const Result win = mover == Color::White ? Result::WhiteWins : Result::BlackWins;
-  if (st.result == win)
+  // `#` marks checkmate alone, as PGN readers take it; a win by another rule (midline
+  // invasion, a captured king, the opponent left without a move) carries no `#`, and `+`
+  // marks a check. The record validator reads the marks the same way.
+  if (st.end == Termination::Checkmate)
     out += "#";
   else if (st.in_check)
     out += "+";
