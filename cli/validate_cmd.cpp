@@ -62,6 +62,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   std::map<std::string, std::pair<uint64_t, uint64_t>> per_file;  // valid, invalid
   std::string out;
   auto flush = [&] {
+    // JSON lines are escaped already; text reports carry tags and moves from the file.
+    if (!json) out = terminal_text(out);
     std::fwrite(out.data(), 1, out.size(), stdout);
     out.clear();
   };
