@@ -32,6 +32,116 @@ std::string json_escape(const std::string& s) {
   return arb::json_escape(s);
 }
 
+std::string terminal_text(std::string_view s, bool keep_cr) {
+  std::string o;
+  o.reserve(s.size());
+  auto hex = [&](unsigned char b) {
+    static const char* digits = "0123456789abcdef";
+    o += "\\x";
+    o += digits[b >> 4];
+    o += digits[b & 15];
+  };
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    if (b >= 0x20 && b < 0x7F) {
+      o += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    const size_t len = arb::utf8_sequence(s, i);
+    if (len == 0) {
+      hex(b);
+      ++i;
+      continue;
+    }
+    const char32_t cp = arb::utf8_decode(s, i, len);
+    if (cp == '\n' || cp == '\t' || (cp == '\r' && keep_cr)) {
+      o += static_cast<char>(cp);
+    } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
+      for (size_t k = 0; k < len; ++k) hex(static_cast<unsigned char>(s[i + k]));
+    } else {
+      o.append(s.substr(i, len));
+    }
+    i += len;
+  }
+  return o;
+}
+
+namespace {
+
+// A stream buffer that passes text through terminal_text to the buffer it wraps. The
+// bytes of a UTF-8 sequence split between two writes are held until it is whole.
+class TerminalBuf : public std::streambuf {
+ public:
+  TerminalBuf(std::streambuf* to, bool keep_cr) : to_(to), keep_cr_(keep_cr) {}
+  ~TerminalBuf() override { drain(true); }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return sync() == 0 ? traits_type::not_eof(ch) : ch;
+    char c = traits_type::to_char_type(ch);
+    return put(&c, 1) ? ch : traits_type::eof();
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    return put(s, static_cast<size_t>(n)) ? n : 0;
+  }
+  int sync() override {
+    if (!drain(false)) return -1;
+    return to_->pubsync();
+  }
+
+ private:
+  bool put(const char* s, size_t n) {
+    pending_.append(s, n);
+    return drain(false);
+  }
+  // Writes what is whole of pending_ (all of it when `all`).
+  bool drain(bool all) {
+    size_t keep = 0;
+    if (!all) {
+      // A lead byte near the end whose sequence is not complete yet waits for the rest.
+      for (size_t back = 1; back <= 3 && back <= pending_.size(); ++back) {
+        const unsigned char b = static_cast<unsigned char>(pending_[pending_.size() - back]);
+        if ((b & 0xC0) == 0x80) continue;
+        const size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+        if (need > back) keep = back;
+        break;
+      }
+    }
+    if (pending_.size() == keep) return true;
+    std::string out = terminal_text(std::string_view(pending_).substr(0, pending_.size() - keep), keep_cr_);
+    pending_.erase(0, pending_.size() - keep);
+    return to_->sputn(out.data(), static_cast<std::streamsize>(out.size())) ==
+           static_cast<std::streamsize>(out.size());
+  }
+  std::streambuf* to_;
+  bool keep_cr_;
+  std::string pending_;
+};
+
+}  // namespace
+
+struct TerminalGuard::Buffers {
+  std::streambuf *out_old = nullptr, *err_old = nullptr;
+  std::unique_ptr<TerminalBuf> out, err;
+};
+
+TerminalGuard::TerminalGuard() : b_(std::make_unique<Buffers>()) {
+  b_->out_old = std::cout.rdbuf();
+  b_->err_old = std::cerr.rdbuf();
+  b_->out = std::make_unique<TerminalBuf>(b_->out_old, false);
+  b_->err = std::make_unique<TerminalBuf>(b_->err_old, true);
+  std::cout.rdbuf(b_->out.get());
+  std::cerr.rdbuf(b_->err.get());
+}
+
+TerminalGuard::~TerminalGuard() {
+  std::cout.flush();
+  std::cerr.flush();
+  std::cout.rdbuf(b_->out_old);
+  std::cerr.rdbuf(b_->err_old);
+}
+
 fs::path rulesets_dir() {
   return arb::registry::rulesets_dir();
 }
@@ -430,7 +540,22 @@ Watchdog::~Watchdog() {
 
 std::string xml_escape(const std::string& s) {
   std::string o;
-  for (char c : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // Well-formed UTF-8 passes (but C1 controls, which XML 1.0 discourages); any
+      // other byte becomes U+FFFD, so that the file stays well-formed XML.
+      const size_t len = arb::utf8_sequence(s, i);
+      const char32_t cp = len ? arb::utf8_decode(s, i, len) : 0;
+      if (len == 0 || cp <= 0x9F || cp == 0xFFFE || cp == 0xFFFF) {
+        o += "\xEF\xBF\xBD";
+        i += len ? len - 1 : 0;
+      } else {
+        o.append(s, i, len);
+        i += len - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '<':
         o += "&lt;";

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arbiter/lang/compile.hpp"
@@ -30,6 +31,25 @@ struct UsageError : std::runtime_error {
 };
 
 std::string json_escape(const std::string& s);
+
+// Text for a terminal: control characters (C0 but newline and tab, DEL, C1) and bytes that
+// are not UTF-8 written as `\xNN` (`\r` too unless `keep_cr`), so that a tag, a move or a
+// file name read from input never sends an escape sequence to the terminal.
+std::string terminal_text(std::string_view s, bool keep_cr = false);
+
+// Installs terminal_text on std::cout (and, keeping `\r` for progress lines, std::cerr)
+// for the life of the object: every text report of every command goes through it.
+class TerminalGuard {
+ public:
+  TerminalGuard();
+  ~TerminalGuard();
+  TerminalGuard(const TerminalGuard&) = delete;
+  TerminalGuard& operator=(const TerminalGuard&) = delete;
+
+ private:
+  struct Buffers;
+  std::unique_ptr<Buffers> b_;
+};
 fs::path rulesets_dir();
 
 // Options every command takes.

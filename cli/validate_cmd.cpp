@@ -68,6 +68,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   std::map<std::string, FileCounts> per_file;
   std::string out;
   auto flush = [&] {
+    // JSON lines are escaped already; text reports carry tags and moves from the file.
+    if (!json) out = terminal_text(out);
     std::fwrite(out.data(), 1, out.size(), stdout);
     out.clear();
   };

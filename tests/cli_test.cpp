@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "arbiter/json.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 
@@ -754,6 +755,49 @@ TEST_F(Cli, OutputsAreRegularFilesOnly) {
   Outcome ok = run({"diagram", "--variant", "chess", "--svg", svg});
   EXPECT_EQ(ok.code, 0) << ok;
   EXPECT_TRUE(contains(read_text(svg), "<svg")) << read_text(svg);
+}
+
+// Text read from input (a file name, a tag, a position) reaches the terminal escaped: no
+// control character but newline and tab, and no byte that is not UTF-8; --json lines are
+// valid UTF-8 JSON and the JUnit file valid XML whatever the bytes.
+bool valid_utf8_without_controls(const std::string& s, bool allow_cr = false) {
+  for (size_t i = 0; i < s.size();) {
+    size_t len = arb::utf8_sequence(s, i);
+    if (len == 0) return false;
+    char32_t cp = arb::utf8_decode(s, i, len);
+    if ((cp < 0x20 && cp != '\n' && cp != '\t' && !(allow_cr && cp == '\r')) || (cp >= 0x7F && cp <= 0x9F))
+      return false;
+    i += len;
+  }
+  return true;
+}
+
+TEST_F(Cli, TerminalOutputIsEscaped) {
+  TempDir dir;
+  const std::string name = "g\x1b[2J\xff\xc2\x9b.pgn";
+  dir.write(name, "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 e5 2. Kxe8 *\n");
+  Outcome t = run_arbiter({"validate", name}, dir.path());
+  EXPECT_EQ(t.code, 1) << t;
+  EXPECT_TRUE(valid_utf8_without_controls(t.out)) << t;
+  EXPECT_TRUE(contains(t.out, "g\\x1b[2J\\xff\\xc2\\x9b.pgn:4:13:")) << t;
+  Outcome j = run_arbiter({"validate", name, "--json"}, dir.path());
+  EXPECT_EQ(j.code, 1) << j;
+  EXPECT_TRUE(valid_utf8_without_controls(j.out)) << j;
+  for (const auto& line : j.lines()) EXPECT_TRUE(json::accept(line)) << line;
+  EXPECT_EQ(json::parse(j.lines().front()).at("file").get<std::string>(), "g\x1b[2J\xef\xbf\xbd\xc2\x9b.pgn");
+  Outcome x = run_arbiter({"validate", name, "--junit", "j.xml"}, dir.path());
+  EXPECT_EQ(x.code, 1) << x;
+  std::string xml = read_text(dir.path() + "/j.xml");
+  EXPECT_TRUE(valid_utf8_without_controls(xml)) << xml;
+  EXPECT_TRUE(contains(xml, "</testsuites>")) << xml;
+  // Error messages on stderr echo the input escaped.
+  Outcome m = run({"moves", "--fen", "x\x1b[31m\x07"});
+  EXPECT_EQ(m.code, 2) << m;
+  EXPECT_TRUE(valid_utf8_without_controls(m.err)) << m;
+  EXPECT_TRUE(contains(m.err, "x\\x1b[31m\\x07")) << m;
+  // Well-formed UTF-8 passes unchanged.
+  EXPECT_EQ(arb::json_escape("\xc3\xa9\xe2\x99\x94\x01\x7f\xff"),
+            "\xc3\xa9\xe2\x99\x94\\u0001\\u007f\\ufffd");
 }
 
 TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
