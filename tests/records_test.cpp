@@ -828,3 +828,33 @@ TEST(Records, KokopuTestSuiteOutcomes) {
   EXPECT_EQ(valid, 49u);
   EXPECT_EQ(errors_at_line, 29u);
 }
+
+// The splitter's and tokenizer's readings that kokopu's suite asked for, one by one.
+TEST(Records, LineEndsAndTagForms) {
+  // CR alone ends a line: the fault is on line 3.
+  auto r = validate_text("[Event \"x\"]\r\r1. e4 e5 2. e5 *\r");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].kind, "no-piece-reaches") << report_text("", r[0]);
+  EXPECT_EQ(r[0].line, 3u);
+  // Tags and moves on one line; two games so written.
+  r = validate_text("[Event \"a\"][Result \"*\"] 1. e4 *\n[Event \"b\"] 1. d4 h6*\n");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_TRUE(r[0].valid && r[1].valid) << report_text("", r[0]) << report_text("", r[1]);
+  EXPECT_EQ(r[1].plies, 2);  // `h6*`: the move, then the result
+  // A tag value cut by a line break: an error at the tag; the next line is not moves.
+  r = validate_text("[Event \"x\"]\n[Site \"Some\nwhere\"]\n[Result \"*\"]\n\n1. e4 *\n");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(codes(r[0], Severity::Error), (std::vector<std::string>{"syntax"}));
+  EXPECT_EQ(r[0].line, 2u);
+  EXPECT_EQ(r[0].tags[1].second, "Some where");
+  // Tags after movetext without a result: two games, a warning at the cutting tag.
+  r = validate_strict("[Event \"x\"]\n\n1. e4 e5\n\n[Event \"y\"]\n\n1. d4 *\n");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(codes(r[0], Severity::Error), (std::vector<std::string>{"missing-result"}));
+  EXPECT_EQ(r[0].line, 5u);
+  // An unclosed variation is reported at its `(`.
+  r = validate_text("1. e4 e5\n(1... c5 *\n");
+  EXPECT_EQ(r[0].kind, "syntax");
+  EXPECT_EQ(r[0].line, 2u);
+  EXPECT_EQ(r[0].column, 1u);
+}
