@@ -536,6 +536,7 @@ std::vector<GameReport> validate_strict(const std::string& pgn) {
     parse_game(text, line, g);
     g.bom = sp.game_bom();
     g.crlf = sp.game_crlf();
+    g.cut_line = static_cast<uint32_t>(sp.game_cut());
     GameReport r;
     val.validate(g, "", r);
     out.push_back(r);
@@ -727,4 +728,133 @@ TEST(RecordsCli, BatchesStrictAndJson) {
   EXPECT_EQ(r.code, 2) << r;
   EXPECT_NE(r.out.find("\"unusable\":true"), std::string::npos) << r;
   EXPECT_NE(r.out.find("\"games\":1"), std::string::npos) << r;
+}
+
+// kokopu's PGN test data with its stated outcomes (corpus/records/kokopu/README.md): every
+// game kokopu reads is valid here unless Arbiter names an error kokopu misses (listed with
+// the reason in arbiter-differs.tsv), and every error kokopu names is an error here at the
+// same line (or, where listed, a warning: Arbiter reads it, as the other reader does).
+TEST(Records, KokopuTestSuiteOutcomes) {
+  const fs::path dir = records_dir() / "kokopu";
+  struct Differs {
+    std::string code, severity;  // severity: error, warning, or none (Arbiter finds nothing)
+    bool split = false;          // Arbiter reads the game as two (tags after movetext)
+    uint32_t line = 0;           // Arbiter reports it at another line (`line=N`): where it is
+  };
+  std::map<std::pair<std::string, int>, Differs> differs;
+  {
+    std::ifstream in(dir / "arbiter-differs.tsv");
+    ASSERT_TRUE(in) << "arbiter-differs.tsv";
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream ls(line);
+      std::string label, game, code, severity, split;
+      std::getline(ls, label, '\t');
+      std::getline(ls, game, '\t');
+      std::getline(ls, code, '\t');
+      std::getline(ls, severity, '\t');
+      std::getline(ls, split, '\t');
+      differs[{label, std::stoi(game)}] = {
+          code, severity, split == "split",
+          split.rfind("line=", 0) == 0 ? static_cast<uint32_t>(std::stoul(split.substr(5))) : 0u};
+    }
+  }
+  std::ifstream in(dir / "expected.tsv");
+  ASSERT_TRUE(in) << "expected.tsv";
+  std::map<std::string, std::vector<std::vector<std::string>>> by_label;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::istringstream ls(line);
+    std::string x;
+    while (std::getline(ls, x, '\t')) f.push_back(x);
+    ASSERT_GE(f.size(), 5u) << line;
+    by_label[f[0]].push_back(f);
+  }
+  ASSERT_GE(by_label.size(), 20u);
+  size_t games = 0, used_differs = 0, valid = 0, errors_at_line = 0;
+  for (const auto& [label, rows] : by_label) {
+    Validated v = validate_file((dir / (label + ".pgn")).string());
+    size_t splits = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      auto d = differs.find({label, static_cast<int>(i + 1)});
+      if (d != differs.end() && d->second.split) ++splits;
+    }
+    ASSERT_EQ(v.reports.size(), rows.size() + splits)
+        << label << ": the games are not split as kokopu splits them";
+    size_t k = 0;  // Arbiter's game for kokopu's game i
+    for (size_t i = 0; i < rows.size(); ++i, ++k) {
+      const auto& row = rows[i];
+      const GameReport& r = v.reports[k];
+      SCOPED_TRACE(label + " game " + row[1] + ": " + report_text(label, r));
+      ++games;
+      auto d = differs.find({label, static_cast<int>(i + 1)});
+      if (d != differs.end()) {
+        ++used_differs;
+        if (d->second.split) ++k;
+      }
+      if (row[2] == "valid") {
+        if (d == differs.end()) {
+          EXPECT_TRUE(r.valid);
+          valid += r.valid;
+        } else {
+          EXPECT_FALSE(r.valid);
+          EXPECT_EQ(r.kind, d->second.code);
+        }
+        continue;
+      }
+      // kokopu names an error at this line.
+      uint32_t at = static_cast<uint32_t>(std::stoul(row[3]));
+      if (d != differs.end() && d->second.line) at = d->second.line;
+      if (d != differs.end() && d->second.severity == "none") {
+        EXPECT_TRUE(r.valid) << "kokopu: line " << at << ": " << row[5];
+        continue;
+      }
+      const Severity want =
+          d != differs.end() && d->second.severity == "warning" ? Severity::Warning : Severity::Error;
+      bool found = false;
+      for (const auto& f : r.findings)
+        if (f.line == at && f.severity == want && (d == differs.end() || f.code == d->second.code))
+          found = true;
+      EXPECT_TRUE(found) << "kokopu: line " << at << ": " << row[5];
+      errors_at_line += found && want == Severity::Error;
+    }
+  }
+  EXPECT_EQ(games, 91u);
+  EXPECT_EQ(used_differs, differs.size());  // every listed difference is still one
+  // What this asserts, in numbers (see the README): games valid in both, errors at kokopu's line.
+  EXPECT_EQ(valid, 49u);
+  EXPECT_EQ(errors_at_line, 29u);
+}
+
+// The splitter's and tokenizer's readings that kokopu's suite asked for, one by one.
+TEST(Records, LineEndsAndTagForms) {
+  // CR alone ends a line: the fault is on line 3.
+  auto r = validate_text("[Event \"x\"]\r\r1. e4 e5 2. e5 *\r");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].kind, "no-piece-reaches") << report_text("", r[0]);
+  EXPECT_EQ(r[0].line, 3u);
+  // Tags and moves on one line; two games so written.
+  r = validate_text("[Event \"a\"][Result \"*\"] 1. e4 *\n[Event \"b\"] 1. d4 h6*\n");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_TRUE(r[0].valid && r[1].valid) << report_text("", r[0]) << report_text("", r[1]);
+  EXPECT_EQ(r[1].plies, 2);  // `h6*`: the move, then the result
+  // A tag value cut by a line break: an error at the tag; the next line is not moves.
+  r = validate_text("[Event \"x\"]\n[Site \"Some\nwhere\"]\n[Result \"*\"]\n\n1. e4 *\n");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(codes(r[0], Severity::Error), (std::vector<std::string>{"syntax"}));
+  EXPECT_EQ(r[0].line, 2u);
+  EXPECT_EQ(r[0].tags[1].second, "Some where");
+  // Tags after movetext without a result: two games, a warning at the cutting tag.
+  r = validate_strict("[Event \"x\"]\n\n1. e4 e5\n\n[Event \"y\"]\n\n1. d4 *\n");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(codes(r[0], Severity::Error), (std::vector<std::string>{"missing-result"}));
+  EXPECT_EQ(r[0].line, 5u);
+  // An unclosed variation is reported at its `(`.
+  r = validate_text("1. e4 e5\n(1... c5 *\n");
+  EXPECT_EQ(r[0].kind, "syntax");
+  EXPECT_EQ(r[0].line, 2u);
+  EXPECT_EQ(r[0].column, 1u);
 }

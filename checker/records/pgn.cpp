@@ -313,6 +313,39 @@ bool is_symbol(std::string_view t) {
   return !t.empty() && t.find_first_not_of("!?") == std::string_view::npos && t.size() <= 2;
 }
 
+// Where the tag pairs that open a line end: past every `[...]` (quotes and escapes inside
+// respected) and the blanks between them.
+size_t tags_end(std::string_view line) {
+  size_t p = 0;
+  for (;;) {
+    while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+    if (p >= line.size() || line[p] != '[') return p;
+    bool quoted = false;
+    ++p;
+    while (p < line.size() && (quoted || line[p] != ']')) {
+      if (quoted && line[p] == '\\')
+        ++p;
+      else if (line[p] == '"')
+        quoted = !quoted;
+      ++p;
+    }
+    if (p >= line.size()) return line.size();
+    ++p;
+  }
+}
+
+// Whether a quoted string is open at the end of `s` (open at its start when `open`); a
+// backslash escapes the character after it inside quotes.
+bool quote_open(std::string_view s, bool open) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (open && s[i] == '\\')
+      ++i;
+    else if (s[i] == '"')
+      open = !open;
+  }
+  return open;
+}
+
 // Movetext state the splitter tracks across lines.
 struct ScanState {
   bool in_comment = false;
@@ -424,18 +457,33 @@ bool Splitter::fill() {
 }
 
 bool Splitter::read_line(std::string_view& line) {
+  // A line ends at LF, CRLF or a CR alone (old Mac files); the CR stays on the line here.
   size_t scan_from = begin_;
   for (;;) {
-    const char* nl = static_cast<const char*>(std::memchr(buf_.data() + scan_from, '\n', end_ - scan_from));
-    if (nl) {
-      size_t len = static_cast<size_t>(nl - (buf_.data() + begin_));
-      line = std::string_view(buf_.data() + begin_, len);
+    const char* base = buf_.data();
+    const char* nl = static_cast<const char*>(std::memchr(base + scan_from, '\n', end_ - scan_from));
+    const size_t lim = nl ? static_cast<size_t>(nl - base) : end_;
+    const char* cr = static_cast<const char*>(std::memchr(base + scan_from, '\r', lim - scan_from));
+    if (cr && (cr + 1 < base + end_ || eof_)) {
+      const size_t len = static_cast<size_t>(cr - (base + begin_)) + 1;
+      line = std::string_view(base + begin_, len);
+      begin_ += len + (cr + 1 == nl ? 1 : 0);
+      break;
+    }
+    if (nl && !cr) {
+      const size_t len = static_cast<size_t>(nl - (base + begin_));
+      line = std::string_view(base + begin_, len);
       begin_ += len + 1;
       break;
     }
-    size_t have = end_ - begin_;
+    // No line end yet, or a CR last in the buffer (is an LF next?): more bytes.
+    size_t have = end_ - begin_ - (cr ? 1 : 0);
     if (!fill()) {
       if (end_ == begin_) return false;
+      if (cr) {  // eof_ is set: the CR ends the line
+        scan_from = begin_ + have;
+        continue;
+      }
       line = std::string_view(buf_.data() + begin_, end_ - begin_);
       begin_ = end_;
       break;
@@ -456,7 +504,8 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
   bool first = true;
   ScanState st;
   st.in_comment = false;
-  bool crlf = false;
+  bool crlf = false, in_tag_value = false;
+  game_cut_ = 0;
   for (;;) {
     std::string_view line;
     uint64_t no;
@@ -478,6 +527,14 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
       first = false;
     }
     bool escape = !st.in_comment && !line.empty() && line[0] == '%';
+    if (in_tag_value) {
+      // The rest of a tag value that a line break cut (the tokenizer reports it).
+      if (line.find_first_not_of(" \t") == std::string_view::npos)
+        in_tag_value = false;
+      else
+        in_tag_value = quote_open(line, true);
+      escape = true;  // neither a tag line nor movetext
+    }
     if (!escape) {
       size_t p = 0;
       while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
@@ -492,6 +549,9 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
       }
       if (tagline) {
         if (seen_move || ended) {
+          // Tags after movetext without a result: the game before them has none (its reader
+          // reports it at this line).
+          game_cut_ = ended ? 0 : no;
           pending_ = true;
           pending_line_.assign(line);
           pending_no_ = no;
@@ -499,6 +559,15 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
           break;
         }
         has_content = true;
+        // A value a line break cuts: `[Site "Somewhere` (the line does not end the tag).
+        size_t last = line.find_last_not_of(" \t");
+        in_tag_value = line[last] != ']' && quote_open(line.substr(p), false);
+        // Movetext after the tags on the same line (`[Event "x"][Result "*"] 1. e4 *`).
+        std::string_view rest = in_tag_value ? std::string_view() : line.substr(tags_end(line));
+        bool has_token = false, has_result = false;
+        scan_line(rest, st, has_token, has_result);
+        if (has_token) seen_move = true;
+        if (has_result) ended = true;
       } else {
         ScanState copy = st;
         bool has_token = false, has_result = false;
@@ -548,6 +617,7 @@ void ParsedGame::clear() {
   error_line = error_column = 0;
   issues.clear();
   bom = crlf = false;
+  cut_line = 0;
 }
 
 void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
@@ -556,6 +626,7 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
   size_t line_start = 0;
   size_t p = 0;
   int depth = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> open_at;  // line, column of each open `(`
   bool after_result = false;
   // Every problem is kept (up to a bound); the first error is also `error`.
   auto issue = [&](bool error, const char* code, const std::string& what, size_t at) {
@@ -640,6 +711,21 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
           t.value.push_back(s[q]);
           ++q;
         }
+        if (q < s.size() && s[q] == '\n') {
+          // A line break inside the value (an error): read on to its closing quote and `]`
+          // when they come before a blank line, so that the next line is not taken as moves.
+          size_t close = s.find('"', q);
+          size_t blank_line = s.find("\n\n", q);
+          size_t rb = close == std::string_view::npos ? close : s.find_first_not_of(" \t\r", close + 1);
+          if (close != std::string_view::npos && close < blank_line && rb != std::string_view::npos &&
+              s[rb] == ']') {
+            fail("a line break inside a tag value", p);
+            for (; q < close; ++q) {
+              if (s[q] == '\n') newline_at(q);
+              if (s[q] != '\r') t.value.push_back(s[q] == '\n' ? ' ' : s[q]);
+            }
+          }
+        }
         ok = q < s.size() && s[q] == '"';
         if (ok) {
           size_t close = q;
@@ -680,6 +766,7 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
     }
     if (c == '(' && !general_square(s, p)) {
       ++depth;
+      open_at.push_back({line, static_cast<uint32_t>(p - line_start + 1)});
       g.tokens.push_back(
           Token{TokKind::Open, s.substr(p, 1), line, static_cast<uint32_t>(p - line_start + 1)});
       ++p;
@@ -690,6 +777,7 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
         fail("`)` without a variation to close", p);
       } else {
         --depth;
+        open_at.pop_back();
         g.tokens.push_back(
             Token{TokKind::Close, s.substr(p, 1), line, static_cast<uint32_t>(p - line_start + 1)});
       }
@@ -708,6 +796,8 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
       ++p;
       continue;
     }
+    // A `*` glued to the move before it (`h6*`) ends the game, as the readers read it.
+    if (q - p > 1 && s[q - 1] == '*' && s[q - 2] != '*') --q;
     std::string_view t = s.substr(p, q - p);
     size_t tp = p;
     p = q;
@@ -767,7 +857,16 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
     }
     g.tokens.push_back(tok);
   }
-  if (depth > 0) fail("variation never closed (`(` without `)`)", s.size());
+  if (depth > 0 && g.issues.size() < 64) {
+    // At the innermost `(` left open.
+    g.issues.push_back({true, "syntax", "variation never closed (`(` without `)`)", open_at.back().first,
+                        open_at.back().second});
+    if (g.error.empty()) {
+      g.error = g.issues.back().message;
+      g.error_line = g.issues.back().line;
+      g.error_column = g.issues.back().column;
+    }
+  }
 }
 
 }  // namespace arb::records

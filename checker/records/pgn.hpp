@@ -61,6 +61,9 @@ class Splitter {
   // whether any of its lines ended in CRLF.
   bool game_bom() const { return game_bom_; }
   bool game_crlf() const { return game_crlf_; }
+  // The line of the tag that cut it when the game has no result and the next game's tags
+  // follow its movetext (0 otherwise).
+  uint64_t game_cut() const { return game_cut_; }
 
  private:
   bool fill();  // more bytes into buf_; false at the end of the source
@@ -72,6 +75,7 @@ class Splitter {
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false, first_chunk_ = true;
   uint64_t line_no_ = 0;
+  uint64_t game_cut_ = 0;
   bool bom_ = false, bom_reported_ = false, line_crlf_ = false, game_bom_ = false, game_crlf_ = false;
   std::string carry_;  // a line that spans two reads
   // A line read ahead that starts the next game.
@@ -112,6 +116,7 @@ struct ParsedGame {
   // Set by the reader of the file: a byte-order mark before this game (the file's first),
   // CRLF line ends in it.
   bool bom = false, crlf = false;
+  uint32_t cut_line = 0;                                // Splitter::game_cut()
   const std::string* tag(std::string_view name) const;  // nullptr when absent
   void clear();
 };

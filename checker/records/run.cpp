@@ -25,6 +25,7 @@ struct Batch {
     size_t offset, size;
     uint64_t first_line, index;
     bool bom, crlf;
+    uint64_t cut;
   };
   std::vector<Item> items;
   std::vector<GameReport> reports;
@@ -45,6 +46,7 @@ void process(Batch& b, Validator& v, ParsedGame& pg, const std::string& dir) {
     parse_game(std::string_view(b.text).substr(it.offset, it.size), it.first_line, pg);
     pg.bom = it.bom;
     pg.crlf = it.crlf;
+    pg.cut_line = static_cast<uint32_t>(it.cut);
     b.reports[k].game = it.index;
     auto t0 = std::chrono::steady_clock::now();
     v.validate(pg, dir, b.reports[k]);
@@ -181,7 +183,8 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
           b->text.resize(off);
           continue;
         }
-        b->items.push_back({off, b->text.size() - off, first_line, index, sp.game_bom(), sp.game_crlf()});
+        b->items.push_back(
+            {off, b->text.size() - off, first_line, index, sp.game_bom(), sp.game_crlf(), sp.game_cut()});
         if (b->items.size() >= kBatchGames || b->text.size() >= kBatchBytes) {
           b->bytes_read = read_bytes;
           submit(std::move(b));

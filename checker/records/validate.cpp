@@ -1043,6 +1043,10 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
       const bool marks_expected =
           !(pats[0].kind == StepKind::Move && pats[0].full && !pats[0].piece) &&
           !(pats[0].kind == StepKind::Place && proto.placement_p && t.text.size() > 1 && t.text[1] == '@');
+      if (pats[0].kind == StepKind::Move && pats[0].piece == 'P' && !pats[0].full && pats.size() == 1)
+        warn_at(t.line, t.column, ply + 1, t.text, "pawn-letter",
+                "a pawn move written with `P` (SAN writes none)")
+            .in_variation = variation;
       last = Entry{false, legal_[found]};
       have_last = true;
       play(last);
@@ -1166,8 +1170,19 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
   if (g.bom)
     r.findings.push_back(
         Finding{Severity::Warning, "bom", 1, 1, 0, "", "a UTF-8 byte-order mark", false, {}});
+  if (g.cut_line)
+    r.findings.push_back(Finding{Severity::Warning,
+                                 "missing-result",
+                                 g.cut_line,
+                                 1,
+                                 r.plies + 1,
+                                 "",
+                                 "the game has no result (1-0, 0-1, 1/2-1/2, *) before the next game's tags",
+                                 false,
+                                 {}});
   if (g.crlf)
-    r.findings.push_back(Finding{Severity::Warning, "crlf", first, 1, 0, "", "CRLF line ends", false, {}});
+    r.findings.push_back(
+        Finding{Severity::Warning, "crlf", first, 1, 0, "", "CRLF (or CR) line ends", false, {}});
   std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
