@@ -26,7 +26,7 @@ step "Chess perft, compiled generator" "$arbiter" perft --variant chess --depth 
 step "Chess perft, reference engine" "$arbiter" perft --variant chess --depth 5 --json --engine reference
 step "Kiwipete divide" "$arbiter" perft --variant chess --depth 2 --divide \
   --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-step "The tricky perft suite" "$arbiter" perft --variant chess --suite "$root/../shared/perft/tricky.perft"
+step "The tricky perft suite" "$arbiter" perft --variant chess --suite "$root/corpus/perft/tricky.perft"
 step "Chessembly from the empty board" "$arbiter" perft --variant chessembly --depth 3 --json
 step "Chessembly: legal actions after 1. pKe1 pKe7 2. pRe2+" "$arbiter" moves --variant chessembly \
   --position "8/4k3/8/8/8/8/4R3/4K3[QRBBNNPPPPPPPPqrrbbnnpppppppp] b - - 1 2"

@@ -379,7 +379,7 @@ TEST(CompiledChess2Rules, PromotionToTheOwnArmy) {
 // Classic against Classic is Chess960 where no king can reach the midline: depth 3 from
 // suite positions whose kings stand on their first two ranks.
 TEST(CompiledChess2Perft, ClassicIsChess960BelowTheMidline) {
-  auto cases = arb::read_perft_suite(shared_path("perft/chess960.perft"));
+  auto cases = arb::read_perft_suite(corpus_path("perft/chess960.perft"));
   auto e = compiled("classic", "classic");
   int checked = 0;
   const int want = fast() ? 10 : 120;

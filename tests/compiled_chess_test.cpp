@@ -1,5 +1,5 @@
 // Tests of the compiled generator running rulesets/chess.rules and rulesets/chessembly.rules:
-// perft against the shared suites, agreement with the hand-written reference engines
+// perft against the corpus suites (corpus/perft/), agreement with the hand-written reference engines
 // (perft, the sorted canonical action texts, status and position text along random
 // playouts), and the status of ended and drawn positions.
 //
@@ -28,7 +28,7 @@ using arb::Result;
 constexpr uint64_t kDefaultBudget = 200000;
 
 std::vector<arb::PerftCase> suite(const std::string& name) {
-  return arb::read_perft_suite(shared_path("perft/" + name));
+  return arb::read_perft_suite(corpus_path("perft/" + name));
 }
 
 // Runs every depth whose expected count is at most `budget` on the compiled chess engine.

@@ -28,11 +28,13 @@
 
 namespace testing_helpers {
 
-inline std::string shared_path(const std::string& rel) {
-  return std::string(ARBITER_SHARED_DIR) + "/" + rel;
-}
 inline std::string source_path(const std::string& rel) {
   return std::string(ARBITER_SOURCE_DIR) + "/" + rel;
+}
+// The project's test data (corpus/perft/*.perft, corpus/mates/*.epd, made by
+// corpus/tools/make_corpus.py): inside the checkout, so a fresh clone tests the same data.
+inline std::string corpus_path(const std::string& rel) {
+  return source_path("corpus/" + rel);
 }
 inline std::string ruleset_path(const std::string& variant) {
   return source_path("rulesets/" + variant + ".rules");

@@ -1,6 +1,6 @@
 // Properties of the compiled generator (rulesets/chess.rules and rulesets/chessembly.rules),
 // checked by RapidCheck on positions reached by random legal playouts: from the start,
-// and for chess also from the positions of ../shared/perft/random.perft. A generated case
+// and for chess also from the positions of corpus/perft/random.perft. A generated case
 // is (start index, seed, number of plies); shrinking goes toward fewer plies and smaller
 // seeds, so a counterexample is a short game. RC_PARAMS (e.g. "max_success=500") tunes
 // the number of cases.
@@ -26,7 +26,7 @@ using arb::Engine;
 const std::vector<std::string>& starts(const std::string& variant) {
   static const std::vector<std::string> chess = [] {
     std::vector<std::string> out = {kChessStart};
-    for (const auto& c : arb::read_perft_suite(shared_path("perft/random.perft"))) out.push_back(c.position);
+    for (const auto& c : arb::read_perft_suite(corpus_path("perft/random.perft"))) out.push_back(c.position);
     return out;
   }();
   static const std::vector<std::string> chessembly = {kChessemblyStart};

@@ -54,7 +54,7 @@ void playout_reads_back(arb::Engine& e, arb::Engine& fresh, int plies, uint64_t 
 std::string fen_start(const std::string& variant) {
   static const std::vector<std::string> positions = [] {
     std::vector<std::string> out;
-    for (const auto& c : arb::read_perft_suite(shared_path("perft/random.perft"))) out.push_back(c.position);
+    for (const auto& c : arb::read_perft_suite(corpus_path("perft/random.perft"))) out.push_back(c.position);
     return out;
   }();
   std::string base = variant == "chess" ? kChessStart : kChessemblyStart;

@@ -591,7 +591,7 @@ TEST(ReferenceChess2Rules, ThreefoldAndFifty) {
 // Classic against Classic is chess until a king crosses the midline (or a stalemate, a
 // leaf either way): compare with the Chess960 suite where no king can cross in time.
 TEST(ReferenceChess2Perft, ClassicMatchesChess960Suite) {
-  auto cases = arb::read_perft_suite(std::string(ARBITER_SHARED_DIR) + "/perft/chess960.perft");
+  auto cases = arb::read_perft_suite(std::string(ARBITER_SOURCE_DIR) + "/corpus/perft/chess960.perft");
   ASSERT_FALSE(cases.empty());
   auto e = make("classic", "classic");
   size_t checked = 0, skipped = 0;

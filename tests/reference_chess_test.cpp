@@ -1,5 +1,5 @@
 // Tests of the hand-written chess reference engine (checker/reference/chess): perft against
-// the shared suites, FEN input and output, status, apply/undo and notation.
+// the corpus suites (corpus/perft/), FEN input and output, status, apply/undo and notation.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,7 +29,7 @@ std::unique_ptr<Engine> engine_at(const std::string& fen) {
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 std::string suite_path(const char* name) {
-  return std::string(ARBITER_SHARED_DIR) + "/perft/" + name;
+  return std::string(ARBITER_SOURCE_DIR) + "/corpus/perft/" + name;
 }
 
 // Runs every depth of every case whose expected node count is at most `budget`; the

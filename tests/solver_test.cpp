@@ -1,6 +1,6 @@
 // The solver (solver/, `arbiter solve`): hand-made positions for every win condition of
 // every variant, wins that exist only through a rule of that variant, chance modes, and
-// the matetrack #1-#4 cases (exact mate length, no shorter mate).
+// the corpus mates #1-#5 (corpus/mates/mates.epd: exact mate length, no shorter mate).
 #include "arbiter/solver.hpp"
 
 #include <gtest/gtest.h>
@@ -21,6 +21,22 @@ namespace {
 using arb::solve::Chance;
 using arb::solve::Goal;
 using arb::solve::Outcome;
+
+// The mates of corpus/mates/mates.epd (corpus/tools/make_corpus.py: found by Stockfish in
+// random play), as (FEN, N) in file order. Fails the test when the file cannot be read.
+std::vector<std::pair<std::string, int>> corpus_mates() {
+  const std::string path = std::string(ARBITER_SOURCE_DIR) + "/corpus/mates/mates.epd";
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path << " cannot be read";
+  std::vector<std::pair<std::string, int>> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t bm = line.find(" bm #");
+    if (line.empty() || line[0] == '#' || bm == std::string::npos) continue;
+    out.emplace_back(line.substr(0, bm), std::atoi(line.c_str() + bm + 5));
+  }
+  return out;
+}
 
 std::unique_ptr<arb::Engine> compiled(const std::string& variant, const std::string& position) {
   arb::lang::Diagnostics d;
@@ -109,22 +125,17 @@ TEST(SolverChess, BudgetEndsWithUnknown) {
 }
 
 // df-pn (the default with one thread) and the depth-limited alpha-beta search prove the
-// same length and the same set of keys on matetrack's #2 and #3 cases (under
+// same length and the same set of keys on the first 20 corpus mates in 2 and in 3 (under
 // ARBITER_FAST the first five of each).
 TEST(SolverChess, ProofNumbersAgreeWithAlphaBeta) {
-  std::ifstream in(std::string(ARBITER_SHARED_DIR) + "/mates/matetrack-short.epd");
-  if (!in) GTEST_SKIP() << "../shared/mates/matetrack-short.epd is missing";
   auto e = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-  std::string line;
+  const int per = fast() ? 5 : 20;
   std::map<int, int> seen;
   int cases = 0;
-  while (std::getline(in, line)) {
-    size_t bm = line.find(" bm #");
-    if (line.empty() || line[0] == '#' || bm == std::string::npos) continue;
-    int n = std::atoi(line.c_str() + bm + 5);
-    if (n < 2 || n > 3 || (fast() && seen[n] >= 5)) continue;
+  for (const auto& [fen, n] : corpus_mates()) {
+    if (n < 2 || n > 3 || seen[n] >= per) continue;
     ++seen[n];
-    e->set_position(line.substr(0, bm));
+    e->set_position(fen);
     arb::solve::Options o;
     o.goal = Goal::Mate;
     o.depth = n;
@@ -133,34 +144,31 @@ TEST(SolverChess, ProofNumbersAgreeWithAlphaBeta) {
     auto pn = arb::solve::solve(*e, o);
     o.proof_numbers = false;
     auto ab = arb::solve::solve(*e, o);
-    ASSERT_EQ(pn.outcome, Outcome::Proved) << line;
-    ASSERT_EQ(ab.outcome, Outcome::Proved) << line;
-    EXPECT_EQ(pn.moves, n) << line;
-    EXPECT_EQ(ab.moves, n) << line;
+    ASSERT_EQ(pn.outcome, Outcome::Proved) << fen;
+    ASSERT_EQ(ab.outcome, Outcome::Proved) << fen;
+    EXPECT_EQ(pn.moves, n) << fen;
+    EXPECT_EQ(ab.moves, n) << fen;
     auto a = pn.keys, b = ab.keys;
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
-    EXPECT_EQ(a, b) << line;
-    EXPECT_FALSE(a.empty()) << line;
-    EXPECT_TRUE(has(a, pn.line.at(0))) << line;
+    EXPECT_EQ(a, b) << fen;
+    EXPECT_FALSE(a.empty()) << fen;
+    EXPECT_TRUE(has(a, pn.line.at(0))) << fen;
     ++cases;
   }
-  EXPECT_EQ(cases, fast() ? 10 : 40);
+  EXPECT_EQ(cases, 2 * per);
 }
 
-// matetrack #1-#4: the listed length exactly; the iterations below it are refutations.
-// Under ARBITER_FAST (sanitizers) every #1-#3 case and every eighth #4 case.
 // Engine::gives_check, which the solver asks before playing a last move for a mate: the
 // compiled generator's attack test on a light copy of the move against playing it, for every
-// action of positions two plies deep from matetrack cases and from positions where a
+// action of positions two plies deep from corpus mates and from positions where a
 // castling, an en passant capture (discovered check) or a promotion gives check.
 TEST(SolverEngine, GivesCheckAgreesWithPlaying) {
   std::vector<std::string> fens = {"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "8/8/8/K1pP3r/8/8/8/7k w - c6 0 2",
                                    "3k4/1P6/8/8/8/8/8/K7 w - - 0 1", "r3k3/8/8/8/8/8/8/5K2 b q - 0 1"};
-  std::ifstream in(std::string(ARBITER_SHARED_DIR) + "/mates/matetrack-short.epd");
-  std::string line;
-  while (fens.size() < 34 && std::getline(in, line))
-    if (!line.empty() && line[0] != '#') fens.push_back(line.substr(0, line.find(" bm ")));
+  for (const auto& [fen, n] : corpus_mates())
+    if (fens.size() < 34 && n >= 2) fens.push_back(fen);
+  ASSERT_EQ(fens.size(), 34u);
   size_t checks = 0, tested = 0;
   for (const std::string& fen : fens) {
     auto e = compiled("chess", fen);
@@ -186,29 +194,28 @@ TEST(SolverEngine, GivesCheckAgreesWithPlaying) {
   EXPECT_GT(checks, 100u);
 }
 
-TEST(SolverChess, MatetrackOneToFour) {
-  std::ifstream in(std::string(ARBITER_SHARED_DIR) + "/mates/matetrack-short.epd");
-  if (!in) GTEST_SKIP() << "../shared/mates/matetrack-short.epd is missing";
-  arb::lang::Diagnostics d;
-  auto c = arb::lang::compile_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/chess.rules", {}, d);
-  auto e = arb::lang::make_compiled_engine(c.program);
-  std::string line;
-  int cases = 0, fours = 0;
-  while (std::getline(in, line)) {
-    size_t bm = line.find(" bm #");
-    if (line.empty() || line[0] == '#' || bm == std::string::npos) continue;
-    int n = std::atoi(line.c_str() + bm + 5);
-    if (n < 1 || n > 4) continue;
-    if (n == 4 && fast() && fours++ % 8 != 0) continue;
-    e->set_position(line.substr(0, bm));
+// The corpus mates #1-#5: the listed length exactly; the iterations below it are
+// refutations. Under ARBITER_FAST (sanitizers) every fourth case of each length.
+TEST(SolverChess, CorpusMatesOneToFive) {
+  auto e = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  std::map<int, int> listed, solved;
+  for (const auto& [fen, n] : corpus_mates()) {
+    ASSERT_TRUE(n >= 1 && n <= 5) << fen << " bm #" << n;
+    const int k = listed[n]++;
+    if (fast() && k % 4 != 0) continue;
+    e->set_position(fen);
     auto r = solve(*e, Goal::Mate, n);
-    ASSERT_EQ(r.outcome, Outcome::Proved) << line;
-    EXPECT_EQ(r.moves, n) << line;
-    EXPECT_EQ(r.proved_none_within, n - 1) << line;
-    EXPECT_EQ(static_cast<int>(r.line.size()), 2 * n - 1) << line;
-    ++cases;
+    ASSERT_EQ(r.outcome, Outcome::Proved) << fen << " bm #" << n;
+    EXPECT_EQ(r.moves, n) << fen;
+    EXPECT_EQ(r.proved_none_within, n - 1) << fen;
+    EXPECT_EQ(static_cast<int>(r.line.size()), 2 * n - 1) << fen;
+    ++solved[n];
   }
-  EXPECT_EQ(cases, fast() ? 44 + 9 : 111);
+  // Every length is there in strength (the file holds 40 of each).
+  for (int n = 1; n <= 5; ++n) {
+    EXPECT_GE(listed[n], 30) << "mates in " << n << " listed";
+    EXPECT_EQ(solved[n], fast() ? (listed[n] + 3) / 4 : listed[n]) << "mates in " << n << " solved";
+  }
 }
 
 // ---- Chessembly (placement from the reserve) -----------------------------------------
