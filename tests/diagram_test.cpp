@@ -4,6 +4,8 @@
 // disc). Skipped with a message when chromium is missing.
 #include "arbiter/synth/diagram.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "helpers.hpp"
@@ -159,3 +161,37 @@ TEST(Diagram, HeadlessChromiumShowsTheBoard) {
 }
 
 }  // namespace
+
+// The grid is drawn around its pieces: a run of more than kMaxEmptyRun empty files or
+// ranks between two pieces is one narrow band, so the drawing grows with the pieces, not
+// with their distance (a king at (3000,3000) made a 747 MB SVG; a billion squares apart,
+// every square was drawn).
+TEST(Diagram, TheGridElidesEmptyRuns) {
+  auto d = arb::synth::parse_diagram("K(3000,3000),k(0,0),Q(2,3) w -/- -/- -/- 1");
+  EXPECT_EQ(d.files, (std::vector<int>{-1, 0, 1, 2, 3, 2999, 3000, 3001}));
+  EXPECT_EQ(d.file_gap, (std::vector<bool>{false, false, false, false, false, true, false, false}));
+  EXPECT_EQ(d.ranks, (std::vector<int>{-1, 0, 1, 2, 3, 4, 2999, 3000, 3001}));
+  std::string svg = arb::synth::diagram_svg(d);
+  EXPECT_LT(svg.size(), 20000u);
+  size_t squares = 0;
+  for (size_t at = svg.find("class=\"sq "); at != std::string::npos; at = svg.find("class=\"sq ", at + 1))
+    ++squares;
+  EXPECT_EQ(squares, 8u * 9u);
+  EXPECT_NE(svg.find(">3000</text>"), std::string::npos);
+  EXPECT_NE(svg.find("class=\"gap\""), std::string::npos);
+  // Each piece sits on its square, the far king right of the band.
+  auto [kx, ky] = arb::synth::square_centre(d, arb::Coord{3000, 3000});
+  auto [qx, qy] = arb::synth::square_centre(d, arb::Coord{2, 3});
+  EXPECT_GT(kx, qx);
+  EXPECT_LT(ky, qy);
+  EXPECT_EQ(arb::synth::square_centre(d, arb::Coord{100, 100}).first, -1);  // elided: not drawn
+  // The extremes of int32: no overflow, a few squares.
+  auto far =
+      arb::synth::parse_diagram("K(2147483647,2147483647),k(-2147483648,-2147483648),Q(0,0) w -/- -/- -/- 1");
+  EXPECT_EQ(far.files, (std::vector<int>{INT32_MIN, INT32_MIN + 1, -1, 0, 1, INT32_MAX - 1, INT32_MAX}));
+  EXPECT_LT(arb::synth::diagram_svg(far).size(), 20000u);
+  // Pieces close together: the window as before (no band).
+  auto near = arb::synth::parse_diagram("k(0,0),K(4,0) w -/- -/- -/- 1");
+  EXPECT_EQ(near.w, 7);
+  EXPECT_EQ(std::count(near.file_gap.begin(), near.file_gap.end(), true), 0);
+}

@@ -532,6 +532,11 @@ class Generator final : public Engine, public CardBoard {
   // the last royal piece of a colour ends the game (`royal-capture -> win`).
   uint32_t blast_types_ = 0;
   bool royal_ends_ = false;
+  // `royal-safe` with `royal-capture -> win` (No Stress Chess's advanced game, RULINGS 3.7):
+  // a capture of an enemy royal piece wins at once, so it is legal whatever it leaves
+  // attacked (a piece pinned to its own royal piece may take it). Explosions decide this in
+  // safe_after_blast().
+  bool royal_take_ = false;
   std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
   std::vector<std::pair<int16_t, int8_t>> removed_;  // pieces removed by rampages, strikes, explosions
   // light_make's: one entry per square, sized by load() (a whirlwind or an explosion of
@@ -1154,7 +1159,9 @@ class Generator final : public Engine, public CardBoard {
     // argument: the normal loop pays nothing for it).
     if (pseudo_) [[unlikely]]
       return generate_impl<Count, true, true>(out);
-    return rich_ ? generate_impl<Count, true>(out) : generate_impl<Count, false>(out);
+    // A royal capture legal whatever it leaves (royal_take_) is judged in the general loop
+    // only: the plain loop of every other program pays nothing for it.
+    return rich_ || royal_take_ ? generate_impl<Count, true>(out) : generate_impl<Count, false>(out);
   }
 
   template <bool Count, bool Rich, bool Pseudo = false>
@@ -1197,6 +1204,11 @@ class Generator final : public Engine, public CardBoard {
       if constexpr (Pseudo) return true;
       return blast ? safe_after_blast(m) : safe_after<false>(m, only_mover);
     };
+    // The enemy royal pieces a capture may take whatever it leaves (royal_take_): general
+    // loop only (the plain loop's tests below fold away).
+    BB take{};
+    if constexpr (Rich)
+      if (royal_take_ && !blast) take = royals(them);
     BB pins{};
     if (guard && !multi_royal_ && !royal_only_ && !Pseudo) pins = pinned(k, us);
     if (guard && multi_royal_ && !Pseudo) {
@@ -1280,8 +1292,11 @@ class Generator final : public Engine, public CardBoard {
         if constexpr (Rich)
           if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
+        BB takes{};
+        if constexpr (Rich) takes = caps & take;
         if (evading && !is_royal) targets &= evade;
         if (pinned_here && !test_all) targets &= t_->line(k, s);
+        if constexpr (Rich) targets |= takes;
         // A royal piece's plain steps judged by attacked() on the occupancy without it, no
         // make and unmake (safe_after(m, true) without the call, see there; a captured
         // piece on the destination attacks nothing there): with several royal pieces when
@@ -1295,7 +1310,8 @@ class Generator final : public Engine, public CardBoard {
         if (by_occupancy && !Pseudo && !(targets & pp.promote_zone[us])) {
           const BB occ_without = occ & ~bit(s);
           for (BB tb = targets; tb; clear_lsb(tb))
-            if (!attacked(lsb(tb), them, occ_without)) emit(make_move(s, lsb(tb), kNormal));
+            if (test(takes, lsb(tb)) || !attacked(lsb(tb), them, occ_without))
+              emit(make_move(s, lsb(tb), kNormal));
           targets = BB{};
         }
         for (BB tb = targets; tb; clear_lsb(tb)) {
@@ -1303,12 +1319,13 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
-              if ((!test_all && !test(disc, to)) || legal(m)) emit(m);
+              if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m)) emit(m);
             }
             continue;
           }
           Move m = make_move(s, to, kNormal);
-          if ((!test_all && !test(disc, to)) || legal(m, mover_only && !test(disc, to))) emit(m);
+          if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m, mover_only && !test(disc, to)))
+            emit(m);
         }
         if constexpr (Rich)
           if (pp.special && animals_) {
@@ -1592,6 +1609,7 @@ class Generator final : public Engine, public CardBoard {
     within_types_ = immune_types_ = line_check_types_ = rampage_types_ = whirl_types_ = blast_types_ = 0;
     // The card layer judges a royal capture itself (its board program runs the plain loop).
     royal_ends_ = p_->royal_capture && !p_->cards && p_->royal_type >= 0 && rich_;
+    royal_take_ = p_->royal_capture && p_->royal_safe;
     multi_royal_ =
         __builtin_popcount(p_->royal_types) > 1 || p_->royal_count[0] > 1 || p_->royal_count[1] > 1;
     for (int t = 0; t < p_->ntypes; ++t) {

@@ -601,8 +601,8 @@ class NoStressEngine final : public Engine {
   }
 
   // The moves of the side to move's pieces of kind `up` (P N B R Q K): pseudo-legal at
-  // levels 1-3, legal (own king safe) at the advanced level, with castling, en passant and
-  // promotion there.
+  // levels 1-3, legal (own king safe, or the enemy king captured) at the advanced level,
+  // with castling, en passant and promotion there.
   void moves_of_kind(const State& s, char up, std::vector<Move>& out) const {
     const Board& b = s.board;
     const int us = s.side;
@@ -661,8 +661,10 @@ class NoStressEngine final : public Engine {
         }
       }
     }
+    // RULINGS 3.7: a move that captures the enemy king wins at once, so it is legal even
+    // when it leaves the own king attacked (a piece pinned to its own king may take it).
     for (const Move& m : ml)
-      if (!advanced() || leaves_king_safe(s, m)) out.push_back(m);
+      if (!advanced() || b[m.to] == piece_of(1 - us, 'K') || leaves_king_safe(s, m)) out.push_back(m);
   }
 
   // Castling (advanced): the right is held, king on e and rook on its corner (the text

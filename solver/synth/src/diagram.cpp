@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
@@ -41,6 +42,48 @@ std::string file_label(const Diagram& d, int x) {
   return std::to_string(x);
 }
 
+// The coordinates drawn along one axis of the grid: every piece's, one more each side,
+// the runs between them filled up to kMaxEmptyRun squares and elided beyond.
+void grid_axis(std::vector<int64_t> at, std::vector<int>& out, std::vector<bool>& gap) {
+  std::vector<int64_t> want;
+  for (int64_t v : at)
+    for (int64_t d : {-1, 0, 1})
+      if (v + d >= INT32_MIN && v + d <= INT32_MAX) want.push_back(v + d);
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  out.clear();
+  gap.clear();
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (i > 0) {
+      const int64_t empty = want[i] - want[i - 1] - 1;
+      if (empty > kMaxEmptyRun) {
+        out.push_back(static_cast<int>(want[i]));
+        gap.push_back(true);
+        continue;
+      }
+      for (int64_t v = want[i - 1] + 1; v < want[i]; ++v) {
+        out.push_back(static_cast<int>(v));
+        gap.push_back(false);
+      }
+    }
+    out.push_back(static_cast<int>(want[i]));
+    gap.push_back(false);
+  }
+}
+
+// The pixel offsets of the drawn files (ranks, bottom first) and the total length: a
+// square is kSquarePx, an elided run half of it.
+std::vector<int> axis_offsets(const std::vector<bool>& gap, int& total) {
+  std::vector<int> at;
+  total = 0;
+  for (size_t i = 0; i < gap.size(); ++i) {
+    if (gap[i]) total += kSquarePx / 2;
+    at.push_back(total);
+    total += kSquarePx;
+  }
+  return at;
+}
+
 }  // namespace
 
 std::string html_escape(const std::string& s) {
@@ -76,16 +119,18 @@ Diagram parse_diagram(const std::string& position) {
     d.grid = true;
     d.pieces = p.pieces;
     d.side = p.side;
-    int x0 = 0, x1 = 0, y0 = 1, y1 = 1;
-    for (size_t i = 0; i < p.pieces.size(); ++i) {
-      Coord c = p.pieces[i].first;
-      if (i == 0) x0 = x1 = c.x, y0 = y1 = c.y;
-      x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+    std::vector<int64_t> xs, ys;
+    for (const auto& [c, ch] : p.pieces) {
+      xs.push_back(c.x);
+      ys.push_back(c.y);
     }
-    d.x0 = x0 - 1;
-    d.y0 = y0 - 1;
-    d.w = x1 - x0 + 3;
-    d.h = y1 - y0 + 3;
+    if (xs.empty()) xs = {0}, ys = {1};
+    grid_axis(xs, d.files, d.file_gap);
+    grid_axis(ys, d.ranks, d.rank_gap);
+    d.x0 = d.files.front();
+    d.y0 = d.ranks.front();
+    d.w = static_cast<int>(d.files.size());
+    d.h = static_cast<int>(d.ranks.size());
     d.notes.push_back({"White hand", spaced(p.hand[0])});
     d.notes.push_back({"Black hand", spaced(p.hand[1])});
     for (int c = 0; c < 2; ++c)
@@ -162,14 +207,48 @@ Diagram parse_diagram(const std::string& position) {
   return d;
 }
 
+namespace {
+
+// The drawn files and ranks of `d` (bottom first) with their gaps, and pixel offsets.
+struct Layout {
+  std::vector<int> files, ranks;
+  std::vector<bool> file_gap, rank_gap;
+  std::vector<int> file_px, rank_px;  // offsets from the board's left (bottom) edge
+  int bw = 0, bh = 0;
+  explicit Layout(const Diagram& d) {
+    files = d.files;
+    ranks = d.ranks;
+    file_gap = d.file_gap;
+    rank_gap = d.rank_gap;
+    if (files.empty())
+      for (int i = 0; i < d.w; ++i) files.push_back(d.x0 + i), file_gap.push_back(false);
+    if (ranks.empty())
+      for (int i = 0; i < d.h; ++i) ranks.push_back(d.y0 + i), rank_gap.push_back(false);
+    file_px = axis_offsets(file_gap, bw);
+    rank_px = axis_offsets(rank_gap, bh);
+  }
+  // Pixel x of file index i, y of rank index j (top edge of the square).
+  int x(size_t i) const { return kMarginPx + file_px[i]; }
+  int y(size_t j) const { return kCaptionPx + bh - rank_px[j] - kSquarePx; }
+  static long index(const std::vector<int>& v, int c) {
+    auto it = std::lower_bound(v.begin(), v.end(), c);
+    return it != v.end() && *it == c ? it - v.begin() : -1;
+  }
+};
+
+}  // namespace
+
 std::pair<int, int> square_centre(const Diagram& d, Coord c) {
-  int col = c.x - d.x0, row = d.y0 + d.h - 1 - c.y;
-  return {kMarginPx + col * kSquarePx + kSquarePx / 2, kCaptionPx + row * kSquarePx + kSquarePx / 2};
+  Layout l(d);
+  long i = Layout::index(l.files, c.x), j = Layout::index(l.ranks, c.y);
+  if (i < 0 || j < 0) return {-1, -1};
+  return {l.x(static_cast<size_t>(i)) + kSquarePx / 2, l.y(static_cast<size_t>(j)) + kSquarePx / 2};
 }
 
 std::string diagram_svg(const Diagram& d, const std::string& caption) {
   const int S = kSquarePx;
-  const int bw = d.w * S, bh = d.h * S;
+  const Layout l(d);
+  const int bw = l.bw, bh = l.bh;
   const int notes_h = 20 * static_cast<int>(d.notes.size()) + 10;
   const int W = std::max(kMarginPx + bw + 10, 300), H = kCaptionPx + bh + kMarginPx + notes_h;
   std::ostringstream o;
@@ -179,23 +258,35 @@ std::string diagram_svg(const Diagram& d, const std::string& caption) {
   std::string side = d.side == Color::White ? "White to move" : "Black to move";
   o << "<text class=\"side\" x=\"" << kMarginPx << "\" y=\"20\" font-size=\"15\">"
     << html_escape(caption.empty() ? side : caption + " \u2014 " + side) << "</text>\n";
-  for (int row = 0; row < d.h; ++row)
-    for (int col = 0; col < d.w; ++col) {
-      int x = d.x0 + col, y = d.y0 + d.h - 1 - row;
+  // An elided run of empty files or ranks: a grey band with an ellipsis.
+  for (size_t i = 0; i < l.files.size(); ++i)
+    if (l.file_gap[i])
+      o << "<rect class=\"gap\" x=\"" << l.x(i) - S / 2 << "\" y=\"" << kCaptionPx << "\" width=\"" << S / 2
+        << "\" height=\"" << bh << "\" fill=\"#d8d8d8\"/><text class=\"coord gap\" x=\"" << l.x(i) - S / 4
+        << "\" y=\"" << kCaptionPx + bh + 18 << "\" font-size=\"12\" text-anchor=\"middle\">\u2026</text>\n";
+  for (size_t j = 0; j < l.ranks.size(); ++j)
+    if (l.rank_gap[j])
+      o << "<rect class=\"gap\" x=\"" << kMarginPx << "\" y=\"" << l.y(j) + S << "\" width=\"" << bw
+        << "\" height=\"" << S / 2 << "\" fill=\"#d8d8d8\"/><text class=\"coord gap\" x=\"" << kMarginPx - 6
+        << "\" y=\"" << l.y(j) + S + S / 4 + 4 << "\" font-size=\"12\" text-anchor=\"end\">\u2026</text>\n";
+  for (size_t j = l.ranks.size(); j-- > 0;)
+    for (size_t i = 0; i < l.files.size(); ++i) {
+      const int64_t x = l.files[i], y = l.ranks[j];
       bool dark = ((x + y) % 2 + 2) % 2 == 1;
-      o << "<rect class=\"sq " << (dark ? "dark" : "light") << "\" x=\"" << kMarginPx + col * S << "\" y=\""
-        << kCaptionPx + row * S << "\" width=\"" << S << "\" height=\"" << S << "\" fill=\""
-        << (dark ? kDarkSquare : kLightSquare) << "\"/>\n";
+      o << "<rect class=\"sq " << (dark ? "dark" : "light") << "\" x=\"" << l.x(i) << "\" y=\"" << l.y(j)
+        << "\" width=\"" << S << "\" height=\"" << S << "\" fill=\"" << (dark ? kDarkSquare : kLightSquare)
+        << "\"/>\n";
     }
-  for (int col = 0; col < d.w; ++col)
-    o << "<text class=\"coord file\" x=\"" << kMarginPx + col * S + S / 2 << "\" y=\"" << kCaptionPx + bh + 18
-      << "\" font-size=\"12\" text-anchor=\"middle\">" << html_escape(file_label(d, d.x0 + col))
+  for (size_t i = 0; i < l.files.size(); ++i)
+    o << "<text class=\"coord file\" x=\"" << l.x(i) + S / 2 << "\" y=\"" << kCaptionPx + bh + 18
+      << "\" font-size=\"12\" text-anchor=\"middle\">" << html_escape(file_label(d, l.files[i]))
       << "</text>\n";
-  for (int row = 0; row < d.h; ++row)
-    o << "<text class=\"coord rank\" x=\"" << kMarginPx - 6 << "\" y=\"" << kCaptionPx + row * S + S / 2 + 4
-      << "\" font-size=\"12\" text-anchor=\"end\">" << d.y0 + d.h - 1 - row << "</text>\n";
+  for (size_t j = l.ranks.size(); j-- > 0;)
+    o << "<text class=\"coord rank\" x=\"" << kMarginPx - 6 << "\" y=\"" << l.y(j) + S / 2 + 4
+      << "\" font-size=\"12\" text-anchor=\"end\">" << l.ranks[j] << "</text>\n";
   for (const auto& [c, ch] : d.pieces) {
     auto [cx, cy] = square_centre(d, c);
+    if (cx < 0) continue;
     bool white = std::isupper(static_cast<unsigned char>(ch));
     char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     o << "<g class=\"piece " << (white ? "white" : "black") << "\" data-square=\""

@@ -3,7 +3,10 @@
 // Black), files and ranks are labelled, the side to move and every off-board part of the
 // position (reserves, ChessMe hands, piles and capture piles, No Stress Chess cards, any
 // `name:value` field) is written under the board. The unbounded grid is drawn as the
-// bounding window of its pieces plus one square each side, labelled with its coordinates.
+// squares around its pieces (one each side), labelled with its coordinates: a run of more
+// than kMaxEmptyRun empty files (ranks) between two pieces is elided into one narrow band
+// marked with an ellipsis, so the drawing grows with the pieces, never with the distances
+// between them (pieces a billion squares apart draw as a few squares and a band).
 #pragma once
 
 #include <cstdint>
@@ -15,9 +18,17 @@
 
 namespace arb::synth {
 
+constexpr int kMaxEmptyRun = 3;
+
 struct Diagram {
   bool grid = false;
-  int x0 = 0, y0 = 1, w = 8, h = 8;  // the squares drawn: files x0.., ranks y0..
+  // The squares drawn: files x0.., ranks y0.. (w files, h ranks) unless `files`/`ranks`
+  // list them (the grid): then x0/y0 are the first and w/h the counts.
+  int x0 = 0, y0 = 1, w = 8, h = 8;
+  // The grid's files (ranks) drawn, in increasing order; `file_gap[i]` (`rank_gap[i]`): an
+  // elided run of empty ones stands before the i-th.
+  std::vector<int> files, ranks;
+  std::vector<bool> file_gap, rank_gap;
   std::vector<std::pair<Coord, char>> pieces;
   Color side = Color::White;
   std::vector<std::pair<std::string, std::string>> notes;  // label, value
