@@ -301,7 +301,7 @@ TEST(LangDiagnostics, BadBetzaIsReportedAtTheBadCharacter) {
   }
   // Lame leaps must be straight; the error points at the start of the group.
   std::string text = kMini;
-  text.replace(text.find("betza \"R\""), 9, "betza \"RnN\"");
+  text.replace(text.find("betza \"R\""), 9, "betza \"RnC\"");
   auto l = compile_path(dir.write("lame.rules", text));
   EXPECT_NE(find_error(l->diags, 4, 24, "lame (`n`) needs a straight leap"), nullptr) << l->diags.render();
 }

@@ -1,5 +1,6 @@
 #include "arbiter/lang/betza.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <set>
@@ -85,6 +86,7 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
     size_t group_start = i;
     std::string dirs;
     bool m = false, c = false, e = false, ini = false, lame = false;
+    char hop = 0;
     std::string unsupported;
     while (i < text.size() && std::islower(static_cast<unsigned char>(text[i]))) {
       char ch = text[i];
@@ -113,10 +115,16 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
         case 'n':
           lame = true;
           break;
-        case 'd':
-        case 'a':
         case 'p':
         case 'g':
+          if (hop && hop != ch) {
+            err = {"`p` and `g` exclude each other", i};
+            return false;
+          }
+          hop = ch;
+          break;
+        case 'd':
+        case 'a':
         case 'j':
         case 'o':
         case 'u':
@@ -208,10 +216,16 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
         mv.en_passant = e;
         mv.initial = ini;
         mv.lame = lame;
+        mv.hop = hop;
         mv.unsupported = unsupported;
-        if (lame && range == 1 && dx != 0 && dy != 0 && std::abs(dx) != std::abs(dy)) {
-          err = {"lame (`n`) needs a straight leap (D, A, H, G): the squares passed over must be on a line",
-                 group_start};
+        // A lame leap is blocked by the squares it passes: those on its line for a straight
+        // leap (D, A, H, G), the orthogonal first step for N (the xiangqi horse).
+        if (lame && range == 1 && dx != 0 && dy != 0 && std::abs(dx) != std::abs(dy) &&
+            !(std::max(std::abs(dx), std::abs(dy)) == 2 && std::min(std::abs(dx), std::abs(dy)) == 1)) {
+          err = {
+              "lame (`n`) needs a straight leap (D, A, H, G) or N (the xiangqi horse): the squares it "
+              "passes must be known",
+              group_start};
           return false;
         }
         out.push_back(mv);

@@ -16,15 +16,15 @@ namespace {
 
 // The moves a piece's Betza texts make, in a canonical order (empty when one does not
 // parse: sema reported it): two pieces move alike when these are equal, however spelled.
-std::vector<std::tuple<int, int, int, bool, bool, bool, bool, bool, std::string>> movement(
+std::vector<std::tuple<int, int, int, bool, bool, bool, bool, bool, char, std::string>> movement(
     const std::vector<std::string>& texts) {
-  std::vector<std::tuple<int, int, int, bool, bool, bool, bool, bool, std::string>> out;
+  std::vector<std::tuple<int, int, int, bool, bool, bool, bool, bool, char, std::string>> out;
   for (const std::string& t : texts) {
     std::vector<BetzaMove> moves;
     BetzaError err;
     if (!parse_betza(t, moves, err)) return {};
     for (const BetzaMove& m : moves)
-      out.emplace_back(m.dx, m.dy, m.range, m.can_move, m.can_capture, m.en_passant, m.initial, m.lame,
+      out.emplace_back(m.dx, m.dy, m.range, m.can_move, m.can_capture, m.en_passant, m.initial, m.lame, m.hop,
                        m.unsupported);
   }
   std::sort(out.begin(), out.end());
@@ -98,6 +98,12 @@ class Compiler {
     for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[used_[t]].letter);
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
     armies(*p);
+    for (int t = 0; t < p->ntypes; ++t)
+      for (int u = 0; u < p->ntypes; ++u)
+        if ((p->types[t].borrows >> u & 1) && !p->types[u].paths[0].empty())
+          d_.error(m_.pieces[used_[t]].loc,
+                   std::string("`borrows` from `") + p->letters[u] +
+                       "`, a hopper, lame leaper or rider other than W and F, is not executable yet");
     normalize_rampages(*p);
     rules(*p);
     if (m_.deck_loc.src)
@@ -277,16 +283,25 @@ class Compiler {
     if (t.size() == 2 && p.royal_type < 0) d_.error(turn_locs_[1], "`phase royal-move` needs a royal piece");
   }
 
-  // Betza modifiers the generators cannot run (d, a, p, g) are a located compile error.
-  bool betza_executable(const BetzaText& bt, const std::vector<BetzaMove>& moves, bool own_capture = false) {
-    for (const BetzaMove& mv : moves)
-      if (!mv.unsupported.empty() && !(own_capture && mv.unsupported == "d" && mv.range == 1 && !mv.initial &&
-                                       !mv.lame && !mv.en_passant)) {
-        d_.error(
-            bt.loc, "Betza modifier `" + mv.unsupported + "` is not executable yet by the compiled generator",
-            "the generators run W F D N A H C Z G atoms, riders, and the m c f b l r s v h i n e modifiers");
+  // Betza modifiers the generators cannot run (a, ...; d and the hoppers p, g only on the
+  // bitboard back end) are a located compile error.
+  bool betza_executable(const BetzaText& bt, const std::vector<BetzaMove>& moves, bool bitboard = false) {
+    for (const BetzaMove& mv : moves) {
+      if (mv.hop && !bitboard) {
+        d_.error(bt.loc,
+                 std::string("Betza modifier `") + mv.hop + "` is not executable yet by the unbounded grid",
+                 "hoppers (`p`, `g`) run on bounded boards (the bitboard back end)");
         return false;
       }
+      if (!mv.unsupported.empty() && !(bitboard && mv.unsupported == "d" && mv.range == 1 && !mv.initial &&
+                                       !mv.lame && !mv.en_passant)) {
+        d_.error(bt.loc,
+                 "Betza modifier `" + mv.unsupported + "` is not executable yet by the compiled generator",
+                 "the generators run W F D N A H C Z G atoms, riders, and the m c f b l r s v h i n e p g "
+                 "modifiers");
+        return false;
+      }
+    }
     return true;
   }
   bool on(const Program& p, int x, int y) const { return x >= 0 && y >= 0 && x < p.width && y < p.height; }
@@ -348,6 +363,30 @@ class Compiler {
                 if (pp.gives_check) set(pt.check_from[c][to], s);
               }
               if (l.en_passant) set(pt.ep_capture[c][s], to);
+            }
+        for (const PieceProgram::Path& w : pp.paths[c])
+          for (int y = 0; y < p.height; ++y)
+            for (int x = 0; x < p.width; ++x) {
+              const int s = sq(p, x, y);
+              typename PieceTables<BB>::Walk wk{
+                  static_cast<uint32_t>(pt.walk_sq.size()), 0, BB{}, w.move, w.capture, w.hop};
+              for (int k = 1, cx = x + w.dx, cy = y + w.dy; on(p, cx, cy) && (w.range == 0 || k <= w.range);
+                   ++k, cx += w.dx, cy += w.dy) {
+                pt.walk_sq.push_back(static_cast<int16_t>(sq(p, cx, cy)));
+                // A hopper never lands on its walk's first square (the screen is before it).
+                if (w.capture && (k > 1 || !w.hop)) set(pt.walk_from[c][sq(p, cx, cy)], s);
+                ++wk.len;
+              }
+              if (!wk.len) continue;
+              if (w.lame) {
+                const int ax = std::abs(w.dx), ay = std::abs(w.dy), n = std::max(ax, ay);
+                if (ax == 0 || ay == 0 || ax == ay) {
+                  for (int k = 1; k < n; ++k) set(wk.block, sq(p, x + w.dx / n * k, y + w.dy / n * k));
+                } else {  // N: the orthogonal first step along the longer side
+                  set(wk.block, ax > ay ? sq(p, x + w.dx / ax, y) : sq(p, x, y + w.dy / ay));
+                }
+              }
+              pt.walks[c][s].push_back(wk);
             }
         for (const PieceProgram::Leap& l : pp.region_leaps[c])
           for (int y = 0; y < p.height; ++y)
@@ -447,7 +486,7 @@ class Compiler {
       std::vector<BetzaMove> moves;
       BetzaError err;
       if (!parse_betza(bt.text, moves, err)) continue;  // reported by sema
-      if (!betza_executable(bt, moves, /*own_capture=*/true)) return;
+      if (!betza_executable(bt, moves, /*bitboard=*/true)) return;
       for (const BetzaMove& mv : moves) {
         for (int c = 0; c < 2; ++c) {
           int dy = c == 0 ? mv.dy : -mv.dy;
@@ -457,12 +496,37 @@ class Compiler {
             pp.own_leaps[c].push_back({dx, dy, false, true, false});
             continue;
           }
-          if (mv.range != 1) {
-            int d = unit_dir(dx, dy);
-            if (d < 0) {
-              d_.error(bt.loc, "riders other than W and F riders (R, B, Q, W3, F2) are not executable yet");
+          if (mv.hop) {
+            // Hoppers (issue 24): the cannon `p` and the grasshopper `g`, on unlimited riders.
+            if (mv.range != 0 || mv.initial || mv.lame || mv.en_passant) {
+              d_.error(bt.loc, std::string("Betza `") + mv.hop +
+                                   "` runs on unlimited riders without `i`, `n`, `e` (`pR`, `mRcpR`, `gQ`, "
+                                   "`pNN`); this form is not executable yet");
               return;
             }
+            pp.paths[c].push_back({dx, dy, 0, mv.can_move, mv.can_capture, mv.hop, false});
+            continue;
+          }
+          if (mv.range != 1 && unit_dir(dx, dy) < 0) {
+            // Any other rider (issue 24): the nightrider `NN`, `N2`, `AA`, `CC`...
+            if (mv.initial || mv.lame || mv.en_passant) {
+              d_.error(bt.loc, "`i`, `n` and `e` on riders are not executable yet");
+              return;
+            }
+            pp.paths[c].push_back({dx, dy, mv.range, mv.can_move, mv.can_capture, 0, false});
+            continue;
+          }
+          if (mv.lame && !mv.initial) {
+            // A lame leap (the xiangqi horse `nN`, the elephant `nA`, `nD`).
+            if (mv.en_passant) {
+              d_.error(bt.loc, "`e` on a lame leap is not executable yet");
+              return;
+            }
+            pp.paths[c].push_back({dx, dy, 1, mv.can_move, mv.can_capture, 0, true});
+            continue;
+          }
+          if (mv.range != 1) {
+            int d = unit_dir(dx, dy);
             if (mv.initial || mv.lame || mv.en_passant) {
               d_.error(bt.loc, "`i`, `n` and `e` on riders are not executable yet");
               return;
@@ -573,7 +637,7 @@ class Compiler {
                                    mv.dy / std::max(std::abs(mv.dx), std::abs(mv.dy)));
             const bool straight = mv.dx == 0 || mv.dy == 0 || std::abs(mv.dx) == std::abs(mv.dy);
             if (!straight || d < 0 || (mv.range == 1 && std::max(std::abs(mv.dx), std::abs(mv.dy)) != 1) ||
-                mv.initial || mv.lame || mv.en_passant || !mv.unsupported.empty()) {
+                mv.initial || mv.lame || mv.en_passant || mv.hop || !mv.unsupported.empty()) {
               d_.error(u.arg("").loc, "`strike` runs W and F lines (`cF2`, `cW`, `cR`)");
               break;
             }
@@ -645,7 +709,8 @@ class Compiler {
           BetzaError err;
           if (!parse_betza(u.arg("").text, moves, err)) break;
           for (const BetzaMove& mv : moves) {
-            if (mv.range != 1 || mv.initial || mv.lame || mv.can_capture || !mv.unsupported.empty()) {
+            if (mv.range != 1 || mv.initial || mv.lame || mv.can_capture || mv.hop ||
+                !mv.unsupported.empty()) {
               d_.error(u.arg("").loc, "`region-move` runs single non-capturing leaps (`mK`, `mW`, ...)");
               break;
             }
@@ -665,6 +730,7 @@ class Compiler {
       for (const PieceProgram::Leap& l : pp.leaps[c]) captures_at_all = captures_at_all || l.capture;
     captures_at_all = captures_at_all || !pp.strikes[0].empty() || pp.rampage_range > 0 || pp.whirlwind();
     for (const PieceProgram::Line& l : pp.limited[0]) captures_at_all = captures_at_all || l.capture;
+    for (const PieceProgram::Path& w : pp.paths[0]) captures_at_all = captures_at_all || w.capture;
     if (!captures_at_all) pp.captures = T::None;
     if (pp.captures == T::NonRoyal || pp.captures == T::None) pp.gives_check = false;
     if (pp.captures != T::Any || pp.captured_by != T::Any || pp.immune) p.capture_rules = true;

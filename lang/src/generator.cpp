@@ -537,6 +537,11 @@ class Generator final : public Engine, public CardBoard {
   // attacked (a piece pinned to its own royal piece may take it). Explosions decide this in
   // safe_after_blast().
   bool royal_take_ = false;
+  // Types with other riders, hoppers or lame leaps (PieceProgram::paths), and those of them
+  // that give check with such a path: attacks then include them, and every action gets the
+  // full legality test (a screen arriving or leaving, a horse's leg freed: the pins do not
+  // see them).
+  uint32_t path_types_ = 0, path_check_types_ = 0;
   std::array<int, kMaxTypes> line_reach_{};  // per type: the longest rampage or strike line (0: unlimited)
   std::vector<std::pair<int16_t, int8_t>> removed_;  // pieces removed by rampages, strikes, explosions
   // light_make's: one entry per square, sized by load() (a whirlwind or an explosion of
@@ -664,7 +669,7 @@ class Generator final : public Engine, public CardBoard {
       if (t_->pieces[code >> 1].ride_check[by] & (1u << ((d + 4) & 7))) return true;
     }
     if (borrowing_ && borrowed_attack(s, by, occ)) return true;
-    if (animals_) return animal_attack(s, by, occ);
+    if (animals_ || path_check_types_) return animal_attack(s, by, occ, harmless);
     return false;
   }
 
@@ -717,6 +722,7 @@ class Generator final : public Engine, public CardBoard {
     const PieceProgram& pp = p_->types[t];
     const PieceTables<BB>& pt = t_->pieces[t];
     if (pp.borrows) borrowed_targets(s, t, us, occ, tg, quiet, caps);
+    if (path_types_ >> t & 1) path_targets(s, t, us, occ, tg, quiet, caps);
     if (pp.teleport_move) quiet |= ~occ & pt.teleport_to[us];
     if (pp.teleport_capture) caps |= tg & pt.teleport_to[us];
     for (const PieceProgram::Line& l : pp.limited[us]) {
@@ -790,8 +796,70 @@ class Generator final : public Engine, public CardBoard {
     if (!(path & occ) || (path & occ & rampage_blockers(s, t, c))) return BB{};
     return path;
   }
-  // Attacks by strikes, limited capturing lines and rampages (RULINGS 4.10).
-  [[gnu::noinline]] bool animal_attack(int s, int by, const BB& occ) const {
+  // The destinations of the paths of a piece of type t on s (other riders, hoppers, lame
+  // leaps): a rider's squares up to and including the first piece; a cannon's beyond its
+  // screen, up to and including the next piece; a grasshopper's one square just beyond
+  // the first piece; a lame leap's target when the squares it passes are empty.
+  [[gnu::noinline]] void path_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet,
+                                      BB& caps) const {
+    const PieceTables<BB>& pt = t_->pieces[t];
+    for (const auto& w : pt.walks[us][s]) {
+      const int16_t* q = pt.walk_sq.data() + w.first;
+      const int16_t* const end = q + w.len;
+      if (w.hop) {
+        while (q != end && !test(occ, *q)) ++q;  // to the screen
+        if (q == end || ++q == end) continue;
+        if (w.hop == 'g') {
+          if (!test(occ, *q)) {
+            if (w.move) bb::set(quiet, *q);
+          } else if (w.capture && test(tg, *q)) {
+            bb::set(caps, *q);
+          }
+          continue;
+        }
+      } else if (w.block & occ) {
+        continue;  // a lame leap's leg is blocked
+      }
+      for (; q != end; ++q) {
+        if (!test(occ, *q)) {
+          if (w.move) bb::set(quiet, *q);
+          continue;
+        }
+        if (w.capture && test(tg, *q)) bb::set(caps, *q);
+        break;
+      }
+    }
+  }
+  // Whether a piece of `by` captures on s along a path (types in `skip` aside): walks each
+  // candidate (walk_from) along its paths through s, counting the pieces before s.
+  bool path_attack(int s, int by, const BB& occ, uint32_t skip) const {
+    for (uint32_t m = path_check_types_ & ~skip; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
+      const PieceTables<BB>& pt = t_->pieces[t];
+      for (BB b = pieces(by, t) & occ & pt.walk_from[by][s]; b; clear_lsb(b)) {
+        for (const auto& w : pt.walks[by][lsb(b)]) {
+          if (!w.capture) continue;
+          const int16_t* q = pt.walk_sq.data() + w.first;
+          const int16_t* const end = q + w.len;
+          int passed = 0;  // pieces before s
+          bool last = false;
+          for (; q != end && *q != s && passed < 2; ++q) {
+            last = test(occ, *q);
+            passed += last;
+          }
+          if (q == end || *q != s) continue;
+          const bool hit = w.hop == 'p'   ? passed == 1
+                           : w.hop == 'g' ? passed == 1 && last
+                                          : passed == 0 && !(w.block & occ);
+          if (hit) return true;
+        }
+      }
+    }
+    return false;
+  }
+  // Attacks by strikes, limited capturing lines and rampages (RULINGS 4.10), and by paths.
+  [[gnu::noinline]] bool animal_attack(int s, int by, const BB& occ, uint32_t skip = 0) const {
+    if (path_check_types_ && path_attack(s, by, occ, skip)) return true;
     for (uint32_t m = line_check_types_; m; m &= m - 1) {
       const int t = __builtin_ctz(m);
       const PieceProgram& pp = p_->types[t];
@@ -1186,7 +1254,7 @@ class Generator final : public Engine, public CardBoard {
         ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
     // Where captures explode, every action gets the full legality test (an explosion may
     // remove a pinner, a blocker or a royal piece).
-    const bool test_every = in_check || (Rich && blast_types_);
+    const bool test_every = in_check || (Rich && (blast_types_ || path_check_types_));
     // In check in a plain program (attacks by leaps and rides only: no borrowing, no
     // animal lines, one royal piece), an action of another piece can only help by taking
     // the one checker or standing between it and a riding check: the others are dropped
@@ -1629,10 +1697,19 @@ class Generator final : public Engine, public CardBoard {
           if (l.capture) reach_of = (l.range == 0 || reach_of < 0) ? -1 : std::max(reach_of, l.range);
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
     }
-    animal_attacks_ = (line_check_types_ | rampage_types_ | whirl_types_) != 0;
+    path_types_ = path_check_types_ = 0;
+    for (int t = 0; t < p_->ntypes; ++t) {
+      const PieceProgram& pp = p_->types[t];
+      if (pp.paths[0].empty()) continue;
+      path_types_ |= 1u << t;
+      bool captures = false;
+      for (const PieceProgram::Path& w : pp.paths[0]) captures = captures || w.capture;
+      if (captures && pp.gives_check) path_check_types_ |= 1u << t;
+    }
+    animal_attacks_ = (line_check_types_ | rampage_types_ | whirl_types_ | path_check_types_) != 0;
     plain_king_ = !multi_royal_ && !borrowing_ && !animal_attacks_ && !blast_types_ && !p_->royals_apart;
     bool whirls = false;
-    target_types_ = 0;
+    target_types_ = path_types_;
     for (int t = 0; t < p_->ntypes; ++t) {
       const PieceProgram& pp = p_->types[t];
       if (pp.borrows || pp.teleport_move || pp.teleport_capture || !pp.limited[0].empty() ||

@@ -2,7 +2,9 @@
 // atom or a count for riders (WW, W0, W3), directions f b l r v s (and pairs fl, ff, fs...),
 // modalities m (move only), c (capture only), e (en-passant capture), i (initial: only from
 // the piece's `initial` ranks), n (lame: the square passed over must be empty), and d
-// (capture own), a (another leg), p/g (hoppers), which parse but are not executable yet.
+// (capture own), p (a hopper over one screen, the cannon), g (a hopper landing just beyond
+// the first piece, the grasshopper); a (another leg) and others parse but are not
+// executable yet.
 #pragma once
 
 #include <string>
@@ -21,7 +23,10 @@ struct BetzaMove {
   bool en_passant = false;  // e: may capture en passant
   bool initial = false;     // i
   bool lame = false;        // n
-  std::string unsupported;  // modifiers the generator cannot run yet (d, a, p, g)
+  // p: a hopper that jumps exactly one piece (the screen) and then moves as the rider (the
+  // cannon); g: one that lands on the square just beyond the first piece (the grasshopper).
+  char hop = 0;
+  std::string unsupported;  // modifiers the generator cannot run yet (d, a, ...)
 };
 
 struct BetzaError {

@@ -208,6 +208,19 @@ struct PieceProgram {
     bool move, capture;
   };
   std::array<std::vector<Line>, 2> limited;
+  // Every other rider, hopper and lame leap (issue 24): the leap (dx, dy, board view)
+  // repeated up to `range` times (0: to the edge; 1: a single leap), with its modalities.
+  // `hop` 'p': it must jump exactly one piece (the screen) first, then moves as the rider
+  // (the cannon); 'g': it lands on the square just beyond the first piece (the
+  // grasshopper). `lame`: a single leap blocked by the squares it passes (Betza `n`: those
+  // on its line, or N's orthogonal first step, the xiangqi horse).
+  struct Path {
+    int dx, dy, range;
+    bool move, capture;
+    char hop;
+    bool lame;
+  };
+  std::array<std::vector<Path>, 2> paths;
   // `strike BETZA`: captures along these lines (clear path) without moving.
   std::array<std::vector<Line>, 2> strikes;
   // `rampage range R blocked-by ... enemy-self-beyond D`: in each direction of its limited
@@ -241,7 +254,8 @@ struct PieceProgram {
            captured_within > 0 || whirlwind();
   }
   bool special() const {
-    return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows || animal();
+    return teleport_move || teleport_capture || !region_leaps[0].empty() || borrows || animal() ||
+           !paths[0].empty();
   }
 };
 
@@ -271,7 +285,19 @@ struct PieceTables {
   std::array<BB, N> rampage_near{};                // squares within `enemy-self-beyond` of each square
   std::array<BB, N> around{};   // squares within `remove-around radius` (the square excluded)
   std::array<BB, N> lenders{};  // the squares `borrows` looks at
-  bool special = false;         // teleport or region moves
+  // PieceProgram::paths, per colour and square: each a run of squares (into walk_sq) with
+  // the squares a lame leap passes (`block`). walk_from[c][s]: the squares from which one
+  // of them can capture on s on an empty board (the candidates attack detection walks).
+  struct Walk {
+    uint32_t first, len;
+    BB block;
+    bool move, capture;
+    char hop;
+  };
+  std::array<std::array<std::vector<Walk>, N>, 2> walks{};
+  std::vector<int16_t> walk_sq;
+  std::array<std::array<BB, N>, 2> walk_from{};
+  bool special = false;  // teleport or region moves
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
 };
