@@ -306,6 +306,27 @@ TEST(Stipulation, KnightmateHelpmatesEqualABruteForce) {
   EXPECT_GT(solved, 0);  // the brute force found something to compare
 }
 
+TEST(Stipulation, Chess2HelpmatesEndInAnyOfItsWins) {
+  // Black helps, White invades the enemy half (midline invasion, no checkmate).
+  auto e = arb::ref::make_reference_engine("chess2", {});
+  e->set_position("7k/8/8/8/4K3/8/8/8 b - - 0 1");
+  auto r = solve(*e, "h#1");
+  ASSERT_EQ(r.outcome, Outcome::Solved);
+  std::set<std::string> want, got;
+  std::vector<std::string> path;
+  brute_help(*e, 2, path, want);
+  for (const auto& l : r.solutions) {
+    std::string t;
+    for (const auto& s : l.uci) t += (t.empty() ? "" : " ") + s;
+    got.insert(t);
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got.size(), 9u);  // three black king moves, three invading squares each
+  // The same on the compiled engine of the bundled ruleset.
+  auto c = compiled("chess2", "7k/8/8/8/4K3/8/8/8 b - - 0 1");
+  EXPECT_EQ(answer_set(solve(*c, "h#1"), false), got);
+}
+
 TEST(Stipulation, SeriesMateWithAShorterOne) {
   // On the reference engine: the series changes sides through the position text.
   auto e = arb::ref::make_reference_engine("chess", {});

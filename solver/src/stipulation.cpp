@@ -475,6 +475,12 @@ class Search {
     if ((++nodes_ & 4095) == 0) tick();
     e_->apply(m);
     path_.push_back(m);
+    if (e_->chance()) {
+      // A stipulation is a question about moves: a draw the position does not fix has no
+      // answer here (the forced-win solver's --chance modes weigh them).
+      why_ = "a draw the position does not fix (a chance node) lies on the way";
+      throw Stop{};
+    }
   }
   void unplay() {
     e_->undo();
@@ -575,6 +581,8 @@ Result solve(const Engine& root, const Options& o) {
     start = *o.start;
   else if (s.play == Play::Help)
     start = (s.series || !s.half) ? Color::Black : Color::White;
+  if (e.chance())
+    throw std::invalid_argument("the position is a chance node: a stipulation needs every draw fixed");
   if (start != e.side_to_move()) sr.flip();
   res.start = start;
   auto start_pos = e.clone();
