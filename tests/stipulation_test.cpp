@@ -156,6 +156,71 @@ TEST(Stipulation, TriesEqualPopeyes) {
   EXPECT_GT(with, 20);
 }
 
+// Popeye's solution trees (Option Variation), first level: each key's zugzwang or threats,
+// and every defence Popeye prints (it leaves out those its threat answers) with the same
+// answers.
+TEST(Stipulation, TreesEqualPopeyes) {
+  auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  int keys = 0, defences = 0;
+  for (const char* file : {"mate2-tree.txt", "smate2-tree.txt"}) {
+    std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/" + file);
+    ASSERT_TRUE(in) << file;
+    std::string last;
+    arb::stip::Result r;
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> f;
+      std::stringstream ss(line);
+      for (std::string x; std::getline(ss, x, ';');) f.push_back(x);
+      if (f.size() == 4) f.push_back("");
+      ASSERT_EQ(f.size(), 5u) << line;
+      if (f[0] + f[1] != last) {
+        chess->set_position(f[0]);
+        arb::stip::Options o;
+        o.stip = *arb::stip::parse_stipulation(f[1]);
+        o.tree = true;
+        o.mate_needs_check = true;
+        r = arb::stip::solve(*chess, o);
+        last = f[0] + f[1];
+      }
+      const arb::stip::Line* key = nullptr;
+      for (const auto* v : {&r.solutions, &r.shorter})
+        for (const auto& l : *v)
+          if (l.uci[0] == f[2]) key = &l;
+      ASSERT_TRUE(key) << line;
+      ++keys;
+      if (key->moves > 1) {
+        std::string threat = "-";
+        if (key->zugzwang) threat = "zugzwang";
+        if (!key->threat.empty()) {
+          std::set<std::string> t;
+          for (const auto& n : key->threat) t.insert(n.uci);
+          threat = "threat:";
+          for (const auto& m : t) threat += (threat.back() == ':' ? "" : " ") + m;
+        }
+        EXPECT_EQ(threat, f[3]) << line;
+      }
+      std::stringstream ds(f[4]);
+      for (std::string d; std::getline(ds, d, '|');) {
+        const std::string def = d.substr(0, d.find('>'));
+        const std::string want = d.substr(d.find('>') + 1);
+        const arb::stip::TreeNode* mine = nullptr;
+        for (const auto& n : key->defences)
+          if (n.uci == def) mine = &n;
+        ASSERT_TRUE(mine) << line << " " << def;
+        std::set<std::string> answers;
+        for (const auto& n : mine->next) answers.insert(n.uci);
+        std::string got;
+        for (const auto& a : answers) got += (got.empty() ? "" : " ") + a;
+        EXPECT_EQ(got, want) << line << " " << def;
+        ++defences;
+      }
+    }
+  }
+  EXPECT_GT(keys, 200);
+  EXPECT_GT(defences, 100);
+}
+
 TEST(Stipulation, TreeThreatDefencesAndDuals) {
   auto e = compiled("chess", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
   arb::stip::Options o;
