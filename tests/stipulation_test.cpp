@@ -485,6 +485,15 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   EXPECT_EQ(bad.code, 2) << bad;
   EXPECT_NE(bad.err.find("stip_batch.epd:2:1:"), std::string::npos) << bad;
 
+  // A side change the position text cannot take is refused with the engine's reason.
+  auto flip = run_arbiter({"solve", "--position", "k7/8/8/8/8/8/8/r3K3 w - - 0 1", "--stipulation", "h#2"},
+                          ARBITER_SOURCE_DIR);
+  EXPECT_EQ(flip.code, 2) << flip;
+  EXPECT_NE(flip.err.find("the side not to move is in check"), std::string::npos) << flip;
+  auto other = run_arbiter({"solve", "--variant", "chessme", "--stipulation", "ser-#2"}, ARBITER_SOURCE_DIR);
+  EXPECT_EQ(other.code, 2) << other;
+  EXPECT_NE(other.err.find("changes the side to move without a move"), std::string::npos) << other;
+
   for (auto args : std::vector<std::vector<std::string>>{
            {"solve", "--stipulation", "hs#2"},
            {"solve", "--goal", "reflexmate", "--series", "--depth", "2"},

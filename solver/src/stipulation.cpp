@@ -99,7 +99,15 @@ class Search {
   void flip() {
     std::string t = flipped(e_->position());
     Color before = e_->side_to_move();
-    e_->set_position(t);
+    try {
+      e_->set_position(t);
+    } catch (const PositionError& x) {
+      throw std::invalid_argument(
+          "this stipulation changes the side to move without a move (the position text's second field, "
+          "FEN-shaped "
+          "texts), and the engine refuses the text that makes: " +
+          std::string(x.what()));
+    }
     if (e_->side_to_move() == before)
       throw std::invalid_argument("the engine kept the side to move of `" + t + "`");
   }
@@ -538,7 +546,6 @@ class Search {
  public:
   std::string why_;
   void clear_path() { path_.clear(); }
-  void push(const Action& a) { path_.push_back(a); }
 };
 
 bool keyed(const Stipulation& s) {
