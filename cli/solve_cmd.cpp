@@ -71,6 +71,15 @@ std::string json_line(const arb::stip::Line& l) {
          ",\"san\":" + json_list(l.san) + tree + "}";
 }
 
+// Whether every win of the compiled ruleset is a checkmate (its `end` block: checkmate the
+// only loss, no region, no royal capture, no cards): then a mate must give check, and the
+// stipulation search looks for the last move of a mate among the checks only.
+bool wins_are_checkmates(const Loaded& l) {
+  const auto& p = l.compiled.program;
+  return p && !p->cards && p->checkmate_loses && p->stalemate_draw && !p->no_move_loses && !p->invasion &&
+         !p->royal_capture && p->royal_safe;
+}
+
 const char* result_word(const arb::stip::Result& r) {
   using arb::stip::Outcome;
   return r.outcome == Outcome::Unknown ? "unknown"
@@ -183,6 +192,7 @@ int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, co
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   arb::stip::Options opt = o;
+  opt.mate_needs_check = wins_are_checkmates(l);
   bool tty = isatty(2);
   if (tty)
     opt.progress = [](uint64_t nodes, double secs) {
@@ -321,6 +331,8 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
                        e.what());
     }
   }
+  arb::stip::Options base_opts = base;
+  base_opts.mate_needs_check = wins_are_checkmates(l);
   std::vector<arb::stip::Result> results(problems.size());
   std::vector<std::string> errors(problems.size());
   std::atomic<size_t> next{0}, done{0};
@@ -330,7 +342,7 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
   arb::parallel_for(std::min<int>(jobs, static_cast<int>(problems.size())), [&](int, std::stop_token stop) {
     auto e = l.engine->clone();
     for (size_t i; !stop.stop_requested() && (i = next.fetch_add(1)) < problems.size();) {
-      arb::stip::Options o = base;
+      arb::stip::Options o = base_opts;
       o.stip = problems[i].stip;
       if (problems[i].start) o.start = problems[i].start;
       o.tries = std::max(o.tries, problems[i].tries);

@@ -35,12 +35,13 @@ std::unique_ptr<arb::Engine> compiled(const std::string& ruleset, const std::str
   return compiled_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/" + ruleset + ".rules", position);
 }
 
-arb::stip::Result solve(const arb::Engine& e, const std::string& stip) {
+arb::stip::Result solve(const arb::Engine& e, const std::string& stip, bool mate_needs_check = false) {
   arb::stip::Options o;
   auto s = arb::stip::parse_stipulation(stip);
   EXPECT_TRUE(s) << stip;
   o.stip = *s;
   o.table_mb = 16;
+  o.mate_needs_check = mate_needs_check;
   return arb::stip::solve(e, o);
 }
 
@@ -77,8 +78,11 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
   ASSERT_TRUE(fs::is_directory(dir)) << dir;
   std::map<std::string, int> per_stip, with_solutions;
   auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  auto ref = arb::ref::make_reference_engine("chess", {});
+  int n = 0;
   for (const auto& f : fs::directory_iterator(dir)) {
-    if (f.path().extension() != ".txt" || f.path().stem().string().ends_with("-tries")) continue;
+    const std::string stem = f.path().stem().string();
+    if (f.path().extension() != ".txt" || stem.ends_with("-tries") || stem.ends_with("-tree")) continue;
     std::ifstream in(f.path());
     int lineno = 0;
     for (std::string line; std::getline(in, line);) {
@@ -94,8 +98,15 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
       for (std::string x; std::getline(sols, x, '|');)
         if (!x.empty()) want.insert(x);
       chess->set_position(field[0]);
-      auto r = solve(*chess, field[1]);
+      // As `arbiter solve` runs chess: every win a checkmate, mates looked for among checks.
+      auto r = solve(*chess, field[1], true);
       const bool keyed = field[1][0] != 'h' && field[1].rfind("ser-", 0) != 0;
+      if (++n % 4 == 0) {
+        // Every fourth problem again without the hint, on the reference engine: the same.
+        ref->set_position(field[0]);
+        EXPECT_EQ(answer_set(solve(*ref, field[1]), keyed), answer_set(r, keyed))
+            << field[0] << " " << field[1];
+      }
       EXPECT_NE(r.outcome, Outcome::Unknown) << f.path() << ":" << lineno;
       EXPECT_EQ(answer_set(r, keyed), want)
           << f.path() << ":" << lineno << " " << field[0] << " " << field[1];
@@ -105,7 +116,7 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     }
   }
   // Every stipulation is covered by positions with solutions and without.
-  for (const char* s : {"#2", "=2", "h#2", "h=2"}) {
+  for (const char* s : {"#2", "=2", "h#2", "h=2", "s#2", "r#2", "ser-#3", "ser-h#3"}) {
     EXPECT_GE(per_stip[s], 20) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
@@ -144,6 +155,71 @@ TEST(Stipulation, TriesEqualPopeyes) {
   }
   EXPECT_GE(n, 40);
   EXPECT_GT(with, 20);
+}
+
+// Popeye's solution trees (Option Variation), first level: each key's zugzwang or threats,
+// and every defence Popeye prints (it leaves out those its threat answers) with the same
+// answers.
+TEST(Stipulation, TreesEqualPopeyes) {
+  auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  int keys = 0, defences = 0;
+  for (const char* file : {"mate2-tree.txt", "smate2-tree.txt"}) {
+    std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/" + file);
+    ASSERT_TRUE(in) << file;
+    std::string last;
+    arb::stip::Result r;
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> f;
+      std::stringstream ss(line);
+      for (std::string x; std::getline(ss, x, ';');) f.push_back(x);
+      if (f.size() == 4) f.push_back("");
+      ASSERT_EQ(f.size(), 5u) << line;
+      if (f[0] + f[1] != last) {
+        chess->set_position(f[0]);
+        arb::stip::Options o;
+        o.stip = *arb::stip::parse_stipulation(f[1]);
+        o.tree = true;
+        o.mate_needs_check = true;
+        r = arb::stip::solve(*chess, o);
+        last = f[0] + f[1];
+      }
+      const arb::stip::Line* key = nullptr;
+      for (const auto* v : {&r.solutions, &r.shorter})
+        for (const auto& l : *v)
+          if (l.uci[0] == f[2]) key = &l;
+      ASSERT_TRUE(key) << line;
+      ++keys;
+      if (key->moves > 1) {
+        std::string threat = "-";
+        if (key->zugzwang) threat = "zugzwang";
+        if (!key->threat.empty()) {
+          std::set<std::string> t;
+          for (const auto& n : key->threat) t.insert(n.uci);
+          threat = "threat:";
+          for (const auto& m : t) threat += (threat.back() == ':' ? "" : " ") + m;
+        }
+        EXPECT_EQ(threat, f[3]) << line;
+      }
+      std::stringstream ds(f[4]);
+      for (std::string d; std::getline(ds, d, '|');) {
+        const std::string def = d.substr(0, d.find('>'));
+        const std::string want = d.substr(d.find('>') + 1);
+        const arb::stip::TreeNode* mine = nullptr;
+        for (const auto& n : key->defences)
+          if (n.uci == def) mine = &n;
+        ASSERT_TRUE(mine) << line << " " << def;
+        std::set<std::string> answers;
+        for (const auto& n : mine->next) answers.insert(n.uci);
+        std::string got;
+        for (const auto& a : answers) got += (got.empty() ? "" : " ") + a;
+        EXPECT_EQ(got, want) << line << " " << def;
+        ++defences;
+      }
+    }
+  }
+  EXPECT_GT(keys, 200);
+  EXPECT_GT(defences, 100);
 }
 
 TEST(Stipulation, TreeThreatDefencesAndDuals) {
@@ -296,6 +372,27 @@ TEST(Stipulation, KnightmateHelpmatesEqualABruteForce) {
   EXPECT_GT(solved, 0);  // the brute force found something to compare
 }
 
+TEST(Stipulation, Chess2HelpmatesEndInAnyOfItsWins) {
+  // Black helps, White invades the enemy half (midline invasion, no checkmate).
+  auto e = arb::ref::make_reference_engine("chess2", {});
+  e->set_position("7k/8/8/8/4K3/8/8/8 b - - 0 1");
+  auto r = solve(*e, "h#1");
+  ASSERT_EQ(r.outcome, Outcome::Solved);
+  std::set<std::string> want, got;
+  std::vector<std::string> path;
+  brute_help(*e, 2, path, want);
+  for (const auto& l : r.solutions) {
+    std::string t;
+    for (const auto& s : l.uci) t += (t.empty() ? "" : " ") + s;
+    got.insert(t);
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got.size(), 9u);  // three black king moves, three invading squares each
+  // The same on the compiled engine of the bundled ruleset.
+  auto c = compiled("chess2", "7k/8/8/8/4K3/8/8/8 b - - 0 1");
+  EXPECT_EQ(answer_set(solve(*c, "h#1"), false), got);
+}
+
 TEST(Stipulation, SeriesMateWithAShorterOne) {
   // On the reference engine: the series changes sides through the position text.
   auto e = arb::ref::make_reference_engine("chess", {});
@@ -387,6 +484,15 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   auto bad = run_arbiter({"solve", "--epd", epd}, ARBITER_SOURCE_DIR);
   EXPECT_EQ(bad.code, 2) << bad;
   EXPECT_NE(bad.err.find("stip_batch.epd:2:1:"), std::string::npos) << bad;
+
+  // A side change the position text cannot take is refused with the engine's reason.
+  auto flip = run_arbiter({"solve", "--position", "k7/8/8/8/8/8/8/r3K3 w - - 0 1", "--stipulation", "h#2"},
+                          ARBITER_SOURCE_DIR);
+  EXPECT_EQ(flip.code, 2) << flip;
+  EXPECT_NE(flip.err.find("the side not to move is in check"), std::string::npos) << flip;
+  auto other = run_arbiter({"solve", "--variant", "chessme", "--stipulation", "ser-#2"}, ARBITER_SOURCE_DIR);
+  EXPECT_EQ(other.code, 2) << other;
+  EXPECT_NE(other.err.find("changes the side to move without a move"), std::string::npos) << other;
 
   for (auto args : std::vector<std::vector<std::string>>{
            {"solve", "--stipulation", "hs#2"},

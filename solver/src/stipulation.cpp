@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <sstream>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "arbiter/notation.hpp"
 
@@ -84,7 +86,11 @@ std::string flipped(const std::string& text) {
 class Search {
  public:
   Search(const Engine& root, const Options& o) : e_(root.clone()), o_(o), start_(Clock::now()) {
-    cap_ = std::max<size_t>(o.table_mb, 1) * (size_t{1} << 20) / 40;
+    size_t n = 1;
+    while (n * 2 * sizeof(uint64_t) <= std::max<size_t>(o.table_mb, 1) << 20) n *= 2;
+    table_.reset(static_cast<uint64_t*>(std::calloc(n, sizeof(uint64_t))));
+    if (!table_) throw std::bad_alloc();
+    mask_ = n - 1;
   }
   Engine& engine() { return *e_; }
   uint64_t nodes() const { return nodes_; }
@@ -93,7 +99,15 @@ class Search {
   void flip() {
     std::string t = flipped(e_->position());
     Color before = e_->side_to_move();
-    e_->set_position(t);
+    try {
+      e_->set_position(t);
+    } catch (const PositionError& x) {
+      throw std::invalid_argument(
+          "this stipulation changes the side to move without a move (the position text's second field, "
+          "FEN-shaped "
+          "texts), and the engine refuses the text that makes: " +
+          std::string(x.what()));
+    }
     if (e_->side_to_move() == before)
       throw std::invalid_argument("the engine kept the side to move of `" + t + "`");
   }
@@ -128,18 +142,20 @@ class Search {
     const uint64_t key = mix(e_->hash(), h, 11);
     if (refuted(key)) return false;
     std::vector<Action> ms;
-    e_->legal_actions(ms);
+    // One generation for the status (a line ends where the game does) and the moves.
+    if (over(status_and_actions(ms))) return false;
     const Color x = e_->side_to_move();
     bool any = false;
     for (const Action& m : ms) {
-      play(m);
-      Status st = status();
       if (h == 1) {
-        if (reached(st, opposite(x))) {
+        if (!may_reach(m)) continue;
+        play(m);
+        if (reached(status(), opposite(x))) {
           record();
           any = true;
         }
-      } else if (!over(st)) {
+      } else {
+        play(m);
         any |= help(h - 1);
       }
       unplay();
@@ -285,6 +301,21 @@ class Search {
     }
     return st;
   }
+  // status() and the legal actions at once (one generation where the engine can).
+  Status status_and_actions(std::vector<Action>& ms) {
+    Status st = e_->status_and_actions(ms);
+    if (st.end == Termination::InsufficientMaterial) {
+      if (!ms.empty()) return Status{};
+      return status();
+    }
+    return st;
+  }
+  // Whether the legal action m (of the side to move) can reach the aim: with
+  // Options::mate_needs_check, a mate only by a move that gives check.
+  bool may_reach(const Action& m) {
+    if (!o_.mate_needs_check || o_.stip.aim != Aim::Mate) return true;
+    return e_->gives_check(m);
+  }
   static bool over(const Status& st) { return st.end != Termination::None; }
   // Whether `st` (of `victim`, the side to move) is the stipulation's aim against victim.
   bool reached(const Status& st, Color victim) const {
@@ -300,6 +331,7 @@ class Search {
     e_->legal_actions(ms);
     const Color v = opposite(e_->side_to_move());
     for (const Action& m : ms) {
+      if (!may_reach(m)) continue;
       play(m);
       bool r = reached(status(), v);
       unplay();
@@ -337,7 +369,9 @@ class Search {
     if (!(o_.stip.play == Play::Reflex && can_reach_now())) {  // reflex: a mate in one must be played
       std::vector<Action> ms;
       e_->legal_actions(ms);
+      const bool last = o_.stip.play == Play::Direct && r == 1;
       for (const Action& m : ms) {
+        if (last && !may_reach(m)) continue;  // a mate in one gives check
         play(m);
         ok = after_attack(r);
         unplay();
@@ -356,6 +390,10 @@ class Search {
     e_->legal_actions(ms);
     bool ok = !ms.empty();
     for (const Action& m : ms) {
+      if (r == 1 && !may_reach(m)) {  // this defence gives no check: no mate
+        ok = false;
+        break;
+      }
       play(m);
       Status st = status();
       bool held = reached(st, a) || (r > 1 && !over(st) && attack(r - 1));
@@ -411,6 +449,7 @@ class Search {
         e_->legal_actions(ms);
         bool any = false;
         for (const Action& m : ms) {
+          if (!may_reach(m)) continue;
           play(m);
           if (reached(status(), s)) {
             record();
@@ -444,6 +483,12 @@ class Search {
     if ((++nodes_ & 4095) == 0) tick();
     e_->apply(m);
     path_.push_back(m);
+    if (e_->chance()) {
+      // A stipulation is a question about moves: a draw the position does not fix has no
+      // answer here (the forced-win solver's --chance modes weigh them).
+      why_ = "a draw the position does not fix (a chance node) lies on the way";
+      throw Stop{};
+    }
   }
   void unplay() {
     e_->undo();
@@ -470,16 +515,20 @@ class Search {
     uint64_t x = (static_cast<uint64_t>(r) << 8 | static_cast<uint64_t>(tag)) * 0x9E3779B97F4A7C15ull;
     return h ^ (x ^ (x >> 29));
   }
+  // The table: one word a slot, the key with its lowest bit replaced by the value; a
+  // newcomer replaces the slot's entry (only settled values enter: a lost one is searched
+  // again). calloc: the pages stay untouched until used.
   bool lookup(uint64_t key, int8_t& v) const {
-    auto it = table_.find(key);
-    if (it == table_.end()) return false;
-    v = it->second;
+    const uint64_t w = table_[key & mask_];
+    if (!w || (w | 1) != (key | 1)) return false;
+    v = static_cast<int8_t>(w & 1);
     return true;
   }
-  void put(uint64_t key, bool v) {
-    if (table_.size() < cap_) table_.emplace(key, static_cast<int8_t>(v));
+  void put(uint64_t key, bool v) { table_[key & mask_] = (key & ~uint64_t{1}) | (v ? 1 : 0); }
+  bool refuted(uint64_t key) const {
+    int8_t v;
+    return lookup(key, v) && !v;
   }
-  bool refuted(uint64_t key) const { return table_.count(key) > 0; }
   void store(uint64_t key) { put(key, false); }
 
   std::unique_ptr<Engine> e_;
@@ -487,14 +536,16 @@ class Search {
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   double next_progress_ = 0.25;
-  size_t cap_ = 0;
-  std::unordered_map<uint64_t, int8_t> table_;
+  struct Free {
+    void operator()(uint64_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint64_t[], Free> table_;
+  uint64_t mask_ = 0;
   std::vector<Action> path_;
 
  public:
   std::string why_;
   void clear_path() { path_.clear(); }
-  void push(const Action& a) { path_.push_back(a); }
 };
 
 bool keyed(const Stipulation& s) {
@@ -537,6 +588,8 @@ Result solve(const Engine& root, const Options& o) {
     start = *o.start;
   else if (s.play == Play::Help)
     start = (s.series || !s.half) ? Color::Black : Color::White;
+  if (e.chance())
+    throw std::invalid_argument("the position is a chance node: a stipulation needs every draw fixed");
   if (start != e.side_to_move()) sr.flip();
   res.start = start;
   auto start_pos = e.clone();

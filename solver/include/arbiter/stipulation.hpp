@@ -64,7 +64,11 @@ struct Options {
   int tries = 0;           // keyed play: list the first moves refuted by 1..tries defences
   uint64_t max_nodes = 0;  // actions applied, 0: none
   double timeout = 0;      // seconds, 0: none
-  size_t table_mb = 64;    // transposition table of refuted (position, moves left) nodes
+  size_t table_mb = 64;    // transposition table of settled (position, moves left) nodes
+  // The caller knows every win of the game is a checkmate (the ruleset's end conditions):
+  // a mating move must give check, so the last move of a mate is looked for among the
+  // checks only (Engine::gives_check). Off: every move is played and its status read.
+  bool mate_needs_check = false;
   std::function<void(uint64_t nodes, double seconds)> progress;  // about every 0.25 s
 };
 
