@@ -157,6 +157,9 @@ void add_common(po::options_description& d, Common& c, bool with_seed) {
       "engine", po::value(&c.engine), "compiled (default), reference or fairy-stockfish")(
       "fsf-variant", po::value(&c.fsf_variant), "Fairy-Stockfish's UCI_Variant (with fairy-stockfish)")(
       "fsf-variant-path", po::value(&c.fsf_variant_path), "a Fairy-Stockfish variants.ini (VariantPath)")(
+      "fsf-engine", po::value(&c.fsf_engine),
+      "which Fairy-Stockfish: a command (default /usr/games/fairy-stockfish, Debian's 11.1) or wasm:DIR "
+      "(current Fairy-Stockfish, the npm fairy-stockfish-nnue.wasm installed under DIR, run by node)")(
       "json", po::bool_switch(&c.json), "machine-readable output");
   if (with_seed)
     d.add_options()("seed", po::value(&c.seed),
@@ -221,6 +224,7 @@ arb::registry::EngineSpec engine_spec(const Common& c) {
   spec.options = parse_sets(c.sets);
   spec.fsf_variant = c.fsf_variant;
   spec.fsf_variant_path = c.fsf_variant_path;
+  spec.fsf_engine = c.fsf_engine;
   spec.position = c.position;
   if (c.position_given && spec.position.find_first_not_of(" \t") == std::string::npos)
     throw UsageError("--position needs a position text (omit it for the start position)");

@@ -60,7 +60,8 @@ struct Common {
   // --engine fairy-stockfish (and fuzz --against fairy-stockfish): the UCI_Variant and an
   // optional VariantPath ini file.
   std::string fsf_variant, fsf_variant_path;
-  std::string seed;  // ChessMe, No Stress Chess: `start:SEED`; Chess 2: the dice procedure's start
+  std::string fsf_engine;  // --fsf-engine PATH|wasm:DIR (fsf::engine_command)
+  std::string seed;        // ChessMe, No Stress Chess: `start:SEED`; Chess 2: the dice procedure's start
   bool json = false;
   // Whether the option was given at all (`--rules ""` is an error, not the default).
   bool rules_given = false, variant_given = false, position_given = false, seed_given = false;
@@ -175,6 +176,7 @@ std::string xml_escape(const std::string& s);
 std::string junit_xml(const std::string& suite, const std::vector<JUnitCase>& cases);
 
 int cmd_fuzz(const std::vector<std::string>& args);
+int cmd_export(const std::vector<std::string>& args);
 int cmd_diff(const std::vector<std::string>& args);
 int cmd_synth(const std::vector<std::string>& args);
 int cmd_diagram(const std::vector<std::string>& args);

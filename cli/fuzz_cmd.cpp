@@ -2,10 +2,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 
+#include "arbiter/lang/export_fsf.hpp"
 #include "common.hpp"
 #include "fsf/fairy_stockfish.hpp"
 #include "fuzz/fuzz.hpp"
@@ -15,6 +19,28 @@
 namespace arb::cli {
 
 namespace {
+
+// A file in the temporary folder holding `text`, removed when destroyed.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& text) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/arbiter-fsf-XXXXXX.ini";
+    int fd = mkstemps(pattern.data(), 4);
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file in " + pattern);
+    path_ = pattern;
+    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    if (!ok) throw std::runtime_error("cannot write " + path_);
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& left,
                             const std::string& right) {
@@ -66,7 +92,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
       "against", po::value(&against),
       "the second engine: reference (the variant's hand-written engine, default) or fairy-stockfish "
-      "(with --fsf-variant; $ARBITER_FAIRY_STOCKFISH names another engine command)")(
+      "(--fsf-variant NAME, else the ruleset's `fairy-stockfish NAME`, else the ruleset exported as a "
+      "variants.ini section; --fsf-engine wasm:DIR runs current Fairy-Stockfish)")(
       "matchups", po::value(&matchups_text),
       "Chess 2: split the games over N random army pairs (options white-army and black-army) and "
       "random Chess960 starts")("start-seed", po::value(&c.seed),
@@ -96,8 +123,11 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     throw UsageError("fuzz always runs the compiled generator; --against names the second engine");
   if (against != "reference" && against != "fairy-stockfish")
     throw UsageError("--against must be `reference` or `fairy-stockfish`, not `" + against + "`");
-  if (against == "reference" && (!c.fsf_variant.empty() || !c.fsf_variant_path.empty()))
-    throw UsageError("--fsf-variant and --fsf-variant-path go with --against fairy-stockfish");
+  if (against == "reference" &&
+      (!c.fsf_variant.empty() || !c.fsf_variant_path.empty() || !c.fsf_engine.empty()))
+    throw UsageError("--fsf-variant, --fsf-variant-path and --fsf-engine go with --against fairy-stockfish");
+  if (c.fsf_variant.empty() && !c.fsf_variant_path.empty())
+    throw UsageError("--fsf-variant-path needs --fsf-variant (the section of the file to play)");
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
@@ -117,6 +147,40 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   right_spec.seed.reset();
   right_spec.kind = against == "fairy-stockfish" ? arb::registry::EngineKind::FairyStockfish
                                                  : arb::registry::EngineKind::Reference;
+  // Fairy-Stockfish without --fsf-variant: the variant the ruleset says it equals
+  // (`fairy-stockfish NAME`), else the ruleset exported as a variants.ini section for the
+  // engine that runs (11.1's predefined pieces, or current Fairy-Stockfish's Betza).
+  std::optional<TempFile> exported;
+  if (against == "fairy-stockfish" && c.fsf_variant.empty()) {
+    if (!l.compiled.model) throw UsageError("--against fairy-stockfish needs --fsf-variant NAME here");
+    const arb::lang::Model& m = *l.compiled.model;
+    if (!m.fsf_variant.empty()) {
+      right_spec.fsf_variant = m.fsf_variant;
+    } else {
+      bool wasm = false;
+      try {
+        wasm = arb::fsf::engine_command(c.fsf_engine).wasm;
+      } catch (const arb::fsf::EngineMissing& e) {
+        throw UsageError(e.what());
+      }
+      const auto dialect = wasm ? arb::lang::FsfDialect::Current : arb::lang::FsfDialect::Fsf11;
+      arb::lang::Diagnostics ed;
+      const std::string section = m.name + "-arbiter";
+      auto ini = arb::lang::export_fsf(m, dialect, section, ed);
+      if (!ini) {
+        std::cerr << ed.render();
+        throw UsageError(rules_path(c) + " names no Fairy-Stockfish variant (`fairy-stockfish NAME`) and " +
+                         "Fairy-Stockfish (" + arb::lang::to_string(dialect) +
+                         ") cannot play it as exported; give --fsf-variant NAME");
+      }
+      exported.emplace(*ini);
+      right_spec.fsf_variant = section;
+      right_spec.fsf_variant_path = exported->path();
+      if (!c.json)
+        std::cout << "fairy-stockfish: the ruleset exported as [" << section << "] ("
+                  << arb::lang::to_string(dialect) << ")\n";
+    }
+  }
   arb::registry::OpenedEngine opened;
   try {
     arb::lang::Diagnostics rd;

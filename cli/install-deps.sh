@@ -20,3 +20,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# Current Fairy-Stockfish, the npm build fairy-stockfish-nnue.wasm, for `--fsf-engine
+# wasm:DIR` (checker/fsf/uci-wasm.js) and tests/fsf_test.cpp's FsfWasm tests: installed
+# under the build folder (ARBITER_FSF_WASM_DIR, default build/). Without a network the
+# tests that need it say they are skipped and why.
+wasm_dir="${ARBITER_FSF_WASM_DIR:-$(cd "$(dirname "$0")/.." && pwd)/build}"
+if [ ! -f "$wasm_dir/node_modules/fairy-stockfish-nnue.wasm/stockfish.js" ]; then
+  mkdir -p "$wasm_dir"
+  npm install --prefix "$wasm_dir" --no-save --no-audit --no-fund fairy-stockfish-nnue.wasm@1.1.12 >/dev/null 2>&1 ||
+    echo "warning: npm could not install fairy-stockfish-nnue.wasm under $wasm_dir" >&2
+fi

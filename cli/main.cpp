@@ -382,6 +382,7 @@ void usage() {
                "  perft                 count leaf nodes (--depth N, --divide, --suite FILE)\n"
                "  test FILE.rules...    run the expectations a ruleset states about itself\n"
                "  fuzz                  compare the compiled generator with the reference engine\n"
+               "  export --fsf FILE.rules   the ruleset as a Fairy-Stockfish variants.ini section\n"
                "  diff --rules OLD --rules NEW   where two versions of a ruleset disagree\n"
                "                        (--expect same|different, --json, --junit FILE)\n"
                "  synth --goal G          positions meeting a goal, found by Z3, verified (--material,\n"
@@ -409,6 +410,7 @@ int dispatch(const std::string& cmd, const std::vector<std::string>& args) {
     if (cmd == "perft") return cmd_perft(args);
     if (cmd == "test") return cmd_test(args);
     if (cmd == "fuzz") return cmd_fuzz(args);
+    if (cmd == "export") return cmd_export(args);
     if (cmd == "diff") return cmd_diff(args);
     if (cmd == "synth") return cmd_synth(args);
     if (cmd == "diagram") return cmd_diagram(args);

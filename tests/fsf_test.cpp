@@ -10,6 +10,7 @@
 #include <random>
 
 #include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/export_fsf.hpp"
 #include "fsf/fairy_stockfish.hpp"
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
@@ -295,9 +296,18 @@ TEST(FairyStockfish, Command) {
                    "atomic", "--games", "1"});
   EXPECT_EQ(r.code, 2) << r;
   EXPECT_NE(r.err.find("does not know the variant `atomic`"), std::string::npos) << r;
-  r = run_arbiter({"fuzz", "--rules", knightmate_path(), "--against", "fairy-stockfish", "--games", "1"});
+  // Without --fsf-variant: the ruleset exported for Fairy-Stockfish 11.1 (chess names no
+  // Fairy-Stockfish variant), or its located errors when it cannot be (atomic's explosions).
+  r = run_arbiter({"fuzz", "--rules", testing_helpers::source_path("rulesets/chess.rules"), "--against",
+                   "fairy-stockfish", "--games", "3", "--save-dir", dir.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("exported as [chess-arbiter] (11)"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("no divergence"), std::string::npos) << r;
+  r = run_arbiter({"fuzz", "--rules", testing_helpers::source_path("corpus/rulesets/chessme-hand4.rules"),
+                   "--against", "fairy-stockfish", "--games", "1"});
   EXPECT_EQ(r.code, 2) << r;
-  EXPECT_NE(r.err.find("--fsf-variant"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("chessme-hand4.rules:"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("give --fsf-variant NAME"), std::string::npos) << r;
   r = run_arbiter({"perft", "--engine", "fairy-stockfish", "--fsf-variant", "knightmate", "--depth", "3"});
   EXPECT_EQ(r.code, 0) << r;
   EXPECT_NE(r.out.find("6765"), std::string::npos) << r;
@@ -310,6 +320,194 @@ TEST(FairyStockfish, Command) {
     setenv("ARBITER_FAIRY_STOCKFISH", saved.c_str(), 1);
   else
     unsetenv("ARBITER_FAIRY_STOCKFISH");
+  fs::remove_all(dir);
+}
+
+// ---- export to Fairy-Stockfish (arbiter export --fsf) --------------------------------------
+
+// The model of a ruleset file (its sources kept alive with it).
+arb::lang::Compiled load(const std::string& path) {
+  arb::lang::Diagnostics diags;
+  auto c = arb::lang::compile_file(path, {}, diags);
+  EXPECT_FALSE(diags.has_errors()) << diags.render();
+  return c;
+}
+
+std::string export_section(const std::string& path, arb::lang::FsfDialect dialect,
+                           const std::string& section) {
+  auto c = load(path);
+  arb::lang::Diagnostics diags;
+  auto ini = arb::lang::export_fsf(*c.model, dialect, section, diags);
+  EXPECT_TRUE(ini.has_value()) << diags.render();
+  return ini.value_or("");
+}
+
+fs::path write_ini(const std::string& name, const std::string& text) {
+  fs::path p =
+      fs::temp_directory_path() / ("arbiter-export-" + std::to_string(getpid()) + "-" + name + ".ini");
+  std::ofstream(p) << text;
+  return p;
+}
+
+// Perft of the compiled ruleset and of Fairy-Stockfish playing the exported section, from
+// the start and from positions along a random game, at `depth`.
+void compare_export(const std::string& rules, FsfSettings s, int depth, int rounds, uint64_t seed) {
+  auto program = compile(rules);
+  auto c = arb::lang::make_compiled_engine(program);
+  FairyStockfishEngine f(std::move(s));
+  EXPECT_EQ(f.start(), c->position()) << rules;
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < rounds; ++round) {
+    c->set_position("start");
+    for (int ply = 0, len = round * 10; ply < len; ++ply) {
+      auto t = legal_texts(*c);
+      if (t.empty()) break;
+      c->apply(testing_helpers::find_action(*c, t[rng() % t.size()]));
+    }
+    f.set_position(c->position());
+    EXPECT_EQ(c->perft(depth), f.perft(depth)) << rules << " " << c->position();
+  }
+}
+
+TEST(FsfExport, SectionsFor11LoadAndPerftAgrees) {
+  REQUIRE_FSF();
+  struct Case {
+    const char* rules;
+    const char* must_say;  // a line the section needs
+  };
+  for (const Case& k : {Case{"corpus/rulesets/knightmate.rules", "kingType = n"},
+                        Case{"rulesets/capablanca.rules", "castlingKingsideFile = i"},
+                        Case{"rulesets/chess.rules", "pawn = p"}}) {
+    const std::string rules = testing_helpers::source_path(k.rules);
+    const std::string section = "x" + fs::path(rules).stem().string();
+    const std::string ini = export_section(rules, arb::lang::FsfDialect::Fsf11, section);
+    EXPECT_NE(ini.find(std::string("\n") + k.must_say + "\n"), std::string::npos) << ini;
+    EXPECT_EQ(ini.find("customPiece"), std::string::npos) << ini;
+    fs::path path = write_ini(section, ini);
+    // 11.1's own checker reports nothing but the section's name.
+    testing_process::Outcome chk;
+    {
+      std::string cmd =
+          "/usr/games/fairy-stockfish check " + testing_process::shell_quote(path.string()) + " 2>&1";
+      FILE* p = popen(cmd.c_str(), "r");
+      ASSERT_NE(p, nullptr);
+      char buf[4096];
+      size_t n;
+      while ((n = fread(buf, 1, sizeof buf, p)) > 0) chk.out.append(buf, n);
+      pclose(p);
+    }
+    for (const auto& line : chk.lines()) {
+      if (line.rfind("Fairy-Stockfish", 0) == 0) continue;
+      EXPECT_EQ(line, "Parsing variant: " + section) << k.rules << "\n" << ini;
+    }
+    FsfSettings s = settings(section);
+    s.variant_path = path.string();
+    compare_export(rules, s, 3, 3, 11);
+    fs::remove(path);
+  }
+}
+
+TEST(FsfExport, WhatFairyStockfishCannotSayIsALocatedError) {
+  // Berolina's pawn is no predefined piece of 11.1 (current Fairy-Stockfish takes its Betza).
+  auto c = load(testing_helpers::source_path("corpus/rulesets/berolina.rules"));
+  arb::lang::Diagnostics d11;
+  EXPECT_FALSE(arb::lang::export_fsf(*c.model, arb::lang::FsfDialect::Fsf11, "b", d11));
+  const std::string text = d11.render();
+  EXPECT_NE(text.find("berolina.rules:11:9: error: Fairy-Stockfish 11.1 cannot move the pawn"),
+            std::string::npos)
+      << text;
+  arb::lang::Diagnostics dcur;
+  auto ini = arb::lang::export_fsf(*c.model, arb::lang::FsfDialect::Current, "b", dcur);
+  ASSERT_TRUE(ini) << dcur.render();
+  EXPECT_NE(ini->find("\ncustomPiece1 = p:mfFcefWimfnA\npawnTypes = p\n"), std::string::npos) << *ini;
+  // A royal knight: `king = k:N` for current Fairy-Stockfish.
+  auto km = load(testing_helpers::source_path("corpus/rulesets/knightmate.rules"));
+  arb::lang::Diagnostics dk;
+  auto kini = arb::lang::export_fsf(*km.model, arb::lang::FsfDialect::Current, "k", dk);
+  ASSERT_TRUE(kini);
+  EXPECT_NE(kini->find("\nking = k:N\n"), std::string::npos) << *kini;
+  // Atomic's explosions and royal capture: each statement at its own line.
+  auto at = load(testing_helpers::source_path("corpus/rulesets/atomic.rules"));
+  arb::lang::Diagnostics da;
+  EXPECT_FALSE(arb::lang::export_fsf(*at.model, arb::lang::FsfDialect::Current, "a", da));
+  const std::string atext = da.render();
+  EXPECT_NE(atext.find("atomic.rules:50:3: error: Fairy-Stockfish cannot express `royal-capture`"),
+            std::string::npos)
+      << atext;
+  EXPECT_NE(atext.find("cannot express `remove-around`"), std::string::npos) << atext;
+}
+
+TEST(FsfExport, StatementNamesTheVariantAndIsNotInherited) {
+  fs::path dir = fs::temp_directory_path() / ("arbiter-fsf-stmt-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "mine.rules") << "ruleset mine extends chess\nfairy-stockfish my-chess_2\n";
+  std::ofstream(dir / "child.rules") << "ruleset child extends mine\n";
+  std::ofstream(dir / "bad.rules") << "ruleset bad extends chess\nfairy-stockfish \"two words\"\n";
+  auto mine = load((dir / "mine.rules").string());
+  ASSERT_TRUE(mine.model);
+  EXPECT_EQ(mine.model->fsf_variant, "my-chess_2");
+  EXPECT_EQ(mine.model->fsf_loc.line, 2);
+  EXPECT_EQ(mine.model->fsf_loc.col, 17);
+  auto child = load((dir / "child.rules").string());
+  ASSERT_TRUE(child.model);
+  EXPECT_EQ(child.model->fsf_variant, "");
+  arb::lang::Diagnostics d;
+  auto bad = arb::lang::compile_file((dir / "bad.rules").string(), {}, d);  // keeps the sources
+  EXPECT_NE(d.render().find("bad.rules:2:17: error: `fairy-stockfish` takes the variant's name"),
+            std::string::npos)
+      << d.render();
+  fs::remove_all(dir);
+}
+
+// ---- current Fairy-Stockfish: the npm build through node (--fsf-engine wasm:DIR) ----------
+
+// $ARBITER_FSF_WASM_DIR, else the build folder (CI: npm install --prefix build).
+std::string wasm_dir() {
+  const char* env = std::getenv("ARBITER_FSF_WASM_DIR");
+  if (env && *env) return env;
+  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().string();
+}
+
+#define REQUIRE_WASM()                                                                              \
+  if (std::system("node --version > /dev/null 2>&1") != 0)                                          \
+    GTEST_SKIP() << "node is not installed (apt-get install nodejs npm)";                           \
+  if (!fs::exists(wasm_dir() + "/node_modules/fairy-stockfish-nnue.wasm/stockfish.js"))             \
+  GTEST_SKIP() << "the npm package fairy-stockfish-nnue.wasm is not installed under " << wasm_dir() \
+               << " (npm install --prefix " << wasm_dir() << " fairy-stockfish-nnue.wasm, or set "  \
+               << "ARBITER_FSF_WASM_DIR)"
+
+TEST(FsfWasm, BerolinaExportedAndBuiltInAgreeWithTheCompiledRuleset) {
+  REQUIRE_WASM();
+  const std::string rules = testing_helpers::source_path("corpus/rulesets/berolina.rules");
+  fs::path path = write_ini("wberolina", export_section(rules, arb::lang::FsfDialect::Current, "wberolina"));
+  FsfSettings s;
+  s.argv = arb::fsf::engine_command("wasm:" + wasm_dir()).argv;
+  s.timeout = 60;
+  s.variant = "wberolina";
+  s.variant_path = path.string();
+  compare_export(rules, s, 3, 3, 4);
+  s.variant = "berolina";  // current Fairy-Stockfish's own
+  s.variant_path.clear();
+  compare_export(rules, s, 3, 2, 5);
+  fs::remove(path);
+}
+
+TEST(FsfWasm, BerolinaFuzzFindsNoDivergence) {
+  REQUIRE_WASM();
+  using testing_process::run_arbiter;
+  fs::path dir = fs::temp_directory_path() / ("arbiter-fsf-wasm-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  auto r = run_arbiter({"fuzz", "--rules", testing_helpers::source_path("corpus/rulesets/berolina.rules"),
+                        "--against", "fairy-stockfish", "--fsf-variant", "berolina", "--fsf-engine",
+                        "wasm:" + wasm_dir(), "--games", "6", "--seed", "1", "--json", "--save-dir",
+                        dir.string()});
+  EXPECT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("\"divergence\":null"), std::string::npos) << r;
+  // A folder without the package: exit 2 naming the npm command.
+  r = run_arbiter({"perft", "--engine", "fairy-stockfish", "--fsf-variant", "berolina", "--fsf-engine",
+                   "wasm:" + dir.string(), "--depth", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("npm install --prefix"), std::string::npos) << r;
   fs::remove_all(dir);
 }
 

@@ -8,6 +8,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/cli/install-deps.sh"
+# The npm Fairy-Stockfish install-deps.sh put under build/, for every build's tests.
+export ARBITER_FSF_WASM_DIR="${ARBITER_FSF_WASM_DIR:-$root/build}"
 jobs=$(nproc)
 # RapidCheck properties draw a fresh seed per run unless RC_PARAMS fixes one: CI fixes it so
 # that a run is reproducible (give RC_PARAMS yourself to explore other seeds).

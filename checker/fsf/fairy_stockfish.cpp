@@ -86,8 +86,37 @@ std::string default_command() {
   return "/usr/games/fairy-stockfish";
 }
 
+std::string wasm_driver() {
+  const char* env = std::getenv("ARBITER_FSF_WASM_DRIVER");
+  if (env && *env) return env;
+  return ARBITER_FSF_WASM_DRIVER;
+}
+
+EngineCommand engine_command(const std::string& spec) {
+  EngineCommand c;
+  if (spec.rfind("wasm:", 0) == 0) {
+    const std::string dir = spec.substr(5);
+    if (dir.empty()) throw EngineMissing("--fsf-engine wasm:DIR needs the folder holding node_modules");
+    if (!std::ifstream(dir + "/node_modules/fairy-stockfish-nnue.wasm/stockfish.js"))
+      throw EngineMissing("Fairy-Stockfish (wasm): no " + dir +
+                          "/node_modules/fairy-stockfish-nnue.wasm (install it with `npm install --prefix " +
+                          dir + " fairy-stockfish-nnue.wasm`)");
+    c.argv = {"node", wasm_driver(), dir};
+    c.wasm = true;
+    return c;
+  }
+  c.argv = split_command(spec.empty() ? default_command() : spec);
+  return c;
+}
+
 FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(s)) {
-  if (settings_.command.empty()) settings_.command = default_command();
+  if (settings_.command.empty()) {
+    if (settings_.argv.empty()) {
+      settings_.command = default_command();
+    } else {
+      for (const auto& a : settings_.argv) settings_.command += (settings_.command.empty() ? "" : " ") + a;
+    }
+  }
   start_process();
   // The variant's board, letters and start, read from the engine itself.
   Node st = query("startpos", {});
@@ -156,7 +185,8 @@ std::unique_ptr<Engine> FairyStockfishEngine::clone() const {
 }
 
 void FairyStockfishEngine::start_process() {
-  const std::vector<std::string> argv = split_command(settings_.command);
+  const std::vector<std::string> argv =
+      settings_.argv.empty() ? split_command(settings_.command) : settings_.argv;
   const std::string install =
       " (install it with `apt-get install fairy-stockfish`, or set ARBITER_FAIRY_STOCKFISH to the engine "
       "command)";
@@ -168,7 +198,8 @@ void FairyStockfishEngine::start_process() {
   // The variants the engine offers, from the UCI_Variant option.
   auto variants = [&] {
     std::vector<std::string> lines;
-    read_until("uciok", settings_.timeout, &lines);
+    // Starting takes a while for the wasm build (node loads and compiles the module).
+    read_until("uciok", std::max(settings_.timeout, 120.0), &lines);
     std::vector<std::string> names;
     for (const auto& l : lines) {
       if (!starts_with(l, "option name UCI_Variant ")) continue;
@@ -229,7 +260,8 @@ std::string FairyStockfishEngine::position_command(const std::string& root,
 }
 
 FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
-                                                       const std::vector<std::string>& moves) const {
+                                                       const std::vector<std::string>& moves,
+                                                       bool en_passant) const {
   // `d` answers at once; `go perft 1` runs on the search thread, so it goes last and
   // nothing is sent before its `Nodes searched` line.
   proc_->write(position_command(root, moves) + "d\ngo perft 1\n");
@@ -242,6 +274,9 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
   for (const auto& l : lines) {
     size_t colon = l.find(": ");
     if (colon == std::string::npos || colon == 0 || l.find(' ') < colon) continue;
+    // A move names a square, so it has a digit; current Fairy-Stockfish's `d` ends with
+    // lines such as `Chased: ` that do not.
+    if (l.find_first_of("0123456789") > colon) continue;
     n.moves.push_back(l.substr(0, colon));
   }
   if (std::to_string(n.moves.size()) != total.substr(16))
@@ -276,26 +311,53 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
   // Castling rights in X-FEN as arbiter writes them (Chess960 mode writes Shredder-FEN).
   if (f[2] != "-") {
     try {
-      FenFields ff = parse_fen(fen, static_cast<int>(w), static_cast<int>(h),
+      // Castling does not depend on the en-passant field, which current Fairy-Stockfish
+      // may write as several squares (`f5g6`: the pawn and the square it passed).
+      std::string plain = f[0] + " " + f[1] + " " + f[2] + " -";
+      for (size_t i = 4; i < f.size(); ++i) plain += " " + f[i];
+      FenFields ff = parse_fen(plain, static_cast<int>(w), static_cast<int>(h),
                                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
       f[2] = format_castling(ff, resolve_castling(ff));
     } catch (const PositionError&) {
       // Left as the engine wrote it: the position comparison shows the difference.
     }
   }
+  if (f[3] != "-" && !en_passant) f[3] = "-";
   if (f[3] != "-") {
-    Coord ep;
+    // The squares of the field: the empty one is where an en-passant capture lands (the
+    // square passed over), an occupied one the pawn that passed (current Fairy-Stockfish).
+    std::optional<Coord> target;
     size_t pos = 0;
+    Coord sq;
+    while (read_square(f[3], pos, sq)) {
+      if (sq.x < 0 || sq.x >= static_cast<int>(w) || sq.y < 1 || sq.y > static_cast<int>(h)) continue;
+      if (!n.board[(sq.y - 1) * w + sq.x])
+        target = sq;
+      else
+        n.ep_victim = sq;
+    }
+    // Kept only when a legal capture lands there: a pawn's move onto the square after
+    // which a piece is gone (asked of the engine, so any pawn's capture pattern counts).
     bool keep = false;
-    if (read_square(f[3], pos, ep))
+    if (target) {
+      const auto count = [](const std::vector<char>& b) {
+        return std::count_if(b.begin(), b.end(), [](char c) { return c != 0; });
+      };
       for (const auto& m : n.moves) {
         Coord from, to;
         size_t p = 0;
-        if (!read_square(m, p, from) || !read_square(m, p, to) || to != ep || from.x == to.x) continue;
-        char piece = n.board[(from.y - 1) * w + from.x];
-        if (upper(piece) == 'P') keep = true;
+        if (!read_square(m, p, from) || !read_square(m, p, to) || to != *target) continue;
+        if (upper(n.board[(from.y - 1) * w + from.x]) != 'P') continue;
+        std::vector<std::string> next = moves;
+        next.push_back(m);
+        Node child = query(root, next, false);
+        if (count(child.board) < count(n.board)) {
+          keep = true;
+          n.ep_moves.push_back(m);
+        }
       }
-    if (!keep) f[3] = "-";
+    }
+    f[3] = keep ? std::string(1, static_cast<char>('a' + target->x)) + std::to_string(target->y) : "-";
   }
   n.fen.clear();
   for (const auto& x : f) n.fen += (n.fen.empty() ? "" : " ") + x;
@@ -507,8 +569,9 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   }
   if (target) {
     s.removed.push_back(PieceAt{s.to, target});
-  } else if (s.piece == 'P' && dx != 0) {
-    const Coord victim{s.to.x, s.from.y};
+  } else if (std::find(n.ep_moves.begin(), n.ep_moves.end(), m) != n.ep_moves.end()) {
+    // En passant: the pawn the engine named, else the one beside the mover (chess).
+    const Coord victim = n.ep_victim ? *n.ep_victim : Coord{s.to.x, s.from.y};
     if (at(victim)) s.removed.push_back(PieceAt{victim, at(victim)});
   }
   return ActionInfo{{s}};

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@ class Process;
 // $ARBITER_FAIRY_STOCKFISH when set, else /usr/games/fairy-stockfish.
 std::string default_command();
 
+// The engine `--fsf-engine` names: `wasm:DIR` runs current Fairy-Stockfish, the npm build
+// fairy-stockfish-nnue.wasm installed under DIR (`npm install --prefix DIR
+// fairy-stockfish-nnue.wasm`), through node and checker/fsf/uci-wasm.js
+// ($ARBITER_FSF_WASM_DRIVER names another copy of that script); anything else is a command
+// line (split on whitespace); "" the default command.
+struct EngineCommand {
+  std::vector<std::string> argv;
+  bool wasm = false;  // current Fairy-Stockfish (variants.ini: FsfDialect::Current)
+};
+EngineCommand engine_command(const std::string& spec);
+// The driver script wasm:DIR runs.
+std::string wasm_driver();
+
 // The engine command is missing or does not speak UCI.
 struct EngineMissing : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -42,10 +56,11 @@ struct VariantRefused : std::runtime_error {
 };
 
 struct FsfSettings {
-  std::string command;       // "" = default_command(); split on whitespace, no shell
-  std::string variant;       // UCI_Variant (required)
-  std::string variant_path;  // VariantPath ini file ("" = none)
-  double timeout = 10;       // seconds per answer line (perft: per root move)
+  std::string command;            // "" = default_command(); split on whitespace, no shell
+  std::vector<std::string> argv;  // when not empty: the command as words (engine_command())
+  std::string variant;            // UCI_Variant (required)
+  std::string variant_path;       // VariantPath ini file ("" = none)
+  double timeout = 10;            // seconds per answer line (perft: per root move)
 };
 
 class FairyStockfishEngine final : public Engine {
@@ -79,13 +94,16 @@ class FairyStockfishEngine final : public Engine {
     std::vector<std::string> moves;  // go perft 1
     bool in_check = false;
     uint64_t hash = 0;
-    std::vector<char> board;  // (y-1)*width + x, 0 = empty
+    std::vector<char> board;            // (y-1)*width + x, 0 = empty
+    std::vector<std::string> ep_moves;  // the en-passant captures among `moves`
+    std::optional<Coord> ep_victim;     // the pawn they take, when the engine names it
   };
 
  private:
   FairyStockfishEngine(const FairyStockfishEngine& other);  // clone(): a new process
   void start_process();
-  Node query(const std::string& root, const std::vector<std::string>& moves) const;
+  // `en_passant` false: the en-passant field is not analysed (a child asked only for its board).
+  Node query(const std::string& root, const std::vector<std::string>& moves, bool en_passant = true) const;
   const Node& node() const { return nodes_.back(); }
   std::string position_command(const std::string& root, const std::vector<std::string>& moves) const;
   std::string read_until(const std::string& prefix, double seconds, std::vector<std::string>* lines) const;

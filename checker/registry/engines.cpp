@@ -71,6 +71,7 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
   s.variant_path = spec.fsf_variant_path;
   std::shared_ptr<const Engine> proto;
   try {
+    s.argv = fsf::engine_command(spec.fsf_engine).argv;
     proto = std::make_shared<fsf::FairyStockfishEngine>(s);
   } catch (const fsf::EngineMissing& e) {
     throw OpenError(e.what());

@@ -36,6 +36,9 @@ struct EngineSpec {
   std::map<std::string, std::string> options;
   // Fairy-Stockfish: the UCI_Variant it plays and an optional VariantPath ini file.
   std::string fsf_variant, fsf_variant_path;
+  // Fairy-Stockfish: which engine (fsf::engine_command: "" Debian's, `wasm:DIR` the npm
+  // build of current Fairy-Stockfish, or a command line).
+  std::string fsf_engine;
   // The first position: a position text, or a start seed (`start:SEED`; a ruleset whose
   // start is a dice-picked Chess960 rank gets the rank its dice procedure picks from the
   // seed, each engine running its own procedure). Neither: the ruleset's start.

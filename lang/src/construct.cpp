@@ -218,6 +218,10 @@ std::vector<ConstructDef> make_table() {
              "whether a draw by agreement exists"),
       custom(RecordTag, "tag", S::Records, BG,
              "`tag NAME -> OPTION|seed|dice-seed [\"TEXT\" = VALUE]...`: what a record tag sets"),
+      // ---- metadata ----------------------------------------------------------------------
+      custom(FairyStockfish, "fairy-stockfish", S::Top, BG,
+             "`fairy-stockfish NAME`: the Fairy-Stockfish variant (UCI_Variant) that plays exactly this "
+             "ruleset; `--against fairy-stockfish` uses it (not inherited)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

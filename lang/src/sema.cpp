@@ -375,6 +375,26 @@ class Checker {
       expect(s);
     } else if (k == "records") {
       records(s);
+    } else if (k == "fairy-stockfish") {
+      // One word, the variant's UCI name: letters, digits, `-` and `_` (what a UCI option
+      // value and an ini section name can hold).
+      if (want_args(s, 1, 1, "NAME")) {
+        const Value& v = s.args[0];
+        const bool word = !v.text.empty() && std::all_of(v.text.begin(), v.text.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
+        });
+        if ((v.kind != ValueKind::Word && v.kind != ValueKind::String) || !word) {
+          d_.error(
+              v.loc,
+              "`fairy-stockfish` takes the variant's name (letters, digits, - and _), found `" + v.text + "`",
+              "write it as `fairy-stockfish knightmate`");
+        } else {
+          m_.fsf_variant = v.text;
+          m_.fsf_variant_of = m_.name;
+          m_.fsf_loc = v.loc;
+        }
+      }
+      use(ConstructId::FairyStockfish, s.loc);
     } else if (k == "move-condition") {
       if (typed_use(ConstructId::MoveCondition, s)) m_.adjacency_rule = true;
     } else if (k == "army") {
@@ -1094,6 +1114,11 @@ std::string read_file(const std::string& path, bool& ok) {
 
 // Post-checks on the finished model: cross references and consistency.
 void finish(Model& m, Diagnostics& d) {
+  // A parent's `fairy-stockfish NAME` names the parent's game, not this one.
+  if (m.fsf_variant_of != m.name) {
+    m.fsf_variant.clear();
+    m.fsf_loc = Loc{};
+  }
   int royals = 0;
   for (const auto& p : m.pieces) {
     if (p.royal) ++royals;

@@ -155,6 +155,8 @@ enum class ConstructId : uint16_t {
   RecordPlacementNotation,
   RecordAgreementDraws,
   RecordTag,
+  // Top level, metadata: the Fairy-Stockfish variant that plays this ruleset.
+  FairyStockfish,
 };
 
 struct ConstructDef {

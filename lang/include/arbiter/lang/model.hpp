@@ -182,6 +182,11 @@ struct Model {
 
   RecordFacts records;
 
+  // `fairy-stockfish NAME`: the Fairy-Stockfish variant equal to this ruleset, as its own
+  // file states it (`fsf_variant_of`, the ruleset that said it: a child does not inherit it).
+  std::string fsf_variant, fsf_variant_of;
+  Loc fsf_loc;
+
   std::vector<ArmyDef> armies;  // in declaration order (a child's army replaces one of its name)
 
   // Every construct the ruleset states outside piece blocks, with where it is used, typed
