@@ -116,7 +116,7 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     }
   }
   // Every stipulation is covered by positions with solutions and without.
-  for (const char* s : {"#2", "=2", "h#2", "h=2", "s#2", "r#2", "ser-#3", "ser-h#3"}) {
+  for (const char* s : {"#2", "=2", "h#2", "h#2.5", "h=2", "s#2", "r#2", "ser-#3", "ser-h#3"}) {
     EXPECT_GE(per_stip[s], 20) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
