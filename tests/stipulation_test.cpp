@@ -271,7 +271,8 @@ TEST(PopeyeInput, ReadsTheOrthodoxSubset) {
       "BeginProblem\nTitle a test: anything here\nPieces White Kf6 Rg1 Pa2 Black Kh8 Pa7\nStipulation #2\n"
       "Option NoBoard Try\nNextProblem\npie whi Ke1 Rh1 Ra1 bla Ke8 Ra8\nsti h#2\nopt WhiteToPlay NoCastling "
       "a1\n"
-      "NextProblem\nPieces White Ka1 Pe5 Black Kh8 Pd5\nStipulation ser-h#3\nOption HalfDuplex EnPassant d6\n"
+      "NextProblem\nPieces White Ka1 Pe5 Black Kh8 Pd5\nStipulation ser-h#3\nOption HalfDuplex EnPassant d7 "
+      "d6 d5\n"
       "Condition\nEndProblem\n");
   ASSERT_EQ(ps.size(), 3u);
   EXPECT_EQ(ps[0].position, "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
@@ -304,6 +305,8 @@ TEST(PopeyeInput, RefusesAnythingElseByName) {
            {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nTwin Move a8 b8\nEndProblem\n", 4, 1,
             "Twin"},
            {"BeginProblem\nPieces Neutral Kf6\nStipulation #2\nEndProblem\n", 2, 8, "neutral"},
+           {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\nOption EnPassant d6\nEndProblem\n", 4,
+            8, "departure, passed and arrival"},
            {"BeginProblem\nPieces White Kf6 Black Ka8\nEndProblem\n", 1, 1, "Stipulation"},
            {"BeginProblem\nPieces White Kf6 Black Ka8\nStipulation #2\n", 1, 1, "EndProblem"},
        }) {

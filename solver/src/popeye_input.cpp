@@ -204,21 +204,28 @@ std::vector<PopeyeProblem> read_popeye(const std::string& text) {
         if (ok == "WhiteToPlay") d->white_to_play = true;
         if (ok == "Try") d->tries = true;
         if (ok == "NoCastling" || ok == "EnPassant") {
-          bool any = false;
+          std::vector<int> squares;
           while (i < ts.size() && !is_top(ts[i]) && keyword(ts[i].text, kOptions).empty()) {
             const Token& q = ts[i++];
             if (q.text.size() % 2) refuse(q, "`" + q.text + "` is no list of squares");
             for (size_t at = 0; at < q.text.size(); at += 2) {
               std::pair<int, int> sq;
               if (!square(q.text, at, sq)) refuse(q, "`" + q.text + "` is no list of squares");
-              if (ok == "NoCastling")
-                d->no_castling.insert(sq.second * 8 + sq.first);
-              else
-                d->ep = sq.second * 8 + sq.first;
-              any = true;
+              squares.push_back(sq.second * 8 + sq.first);
             }
           }
-          if (!any) refuse(o, "`" + ok + "` needs squares");
+          if (ok == "NoCastling") {
+            if (squares.empty()) refuse(o, "`NoCastling` needs squares");
+            d->no_castling.insert(squares.begin(), squares.end());
+          } else {
+            // Popeye: the pawn move just played, departure, passed and arrival squares.
+            if (squares.size() != 3)
+              refuse(o,
+                     "`EnPassant` needs the departure, passed and arrival squares of the double step just "
+                     "played "
+                     "(e.g. EnPassant d7 d6 d5)");
+            d->ep = squares[1];
+          }
         }
       }
       continue;

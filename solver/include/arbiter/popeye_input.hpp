@@ -10,7 +10,8 @@
 //
 // Read: BeginProblem, NextProblem, EndProblem; Pieces (White / Black, then K Q R B S P
 // with one or more squares each, `Pf2g2h2`); Stipulation (arb::stip::parse_stipulation's
-// forms); Option NoCastling SQUARES, EnPassant SQUARE, HalfDuplex, WhiteToPlay, and the
+// forms); Option NoCastling SQUARES, EnPassant FROM PASSED TO (the double step just
+// played), HalfDuplex, WhiteToPlay, and the
 // options that change no answer (NoBoard, NoThreat, NoShortVariations) and Try (tries
 // refuted once); Remark / Title / Author / Origin / Award (the rest of the line); Condition
 // only as `Condition` with nothing after it. Keywords are case-insensitive and may be
