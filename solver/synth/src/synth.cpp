@@ -634,7 +634,16 @@ class Encoder {
     if (L.is_F(here)) return L.F;
     z3::expr r = reach(b, c, t, from, to);
     if (L.is_F(r)) return L.F;
-    return L.all({here, r, safe_after(after(b, from, to, c, t), c, t, to)});
+    z3::expr safe = safe_after(after(b, from, to, c, t), c, t, to);
+    // `royal-safe` with `royal-capture -> win` (No Stress Chess's advanced game, RULINGS
+    // 3.7): taking an enemy royal piece wins at once, legal whatever it leaves attacked.
+    if (g_.prog->royal_capture && g_.prog->royal_safe) {
+      std::vector<z3::expr> royal_there{safe};
+      for (int u = 0; u < g_.nt; ++u)
+        if (g_.is_royal(u)) royal_there.push_back(pc(b, to, c ^ 1, u));
+      safe = L.any(royal_there);
+    }
+    return L.all({here, r, safe});
   }
   // The board with the pieces on `x` removed, those of the types in `keep` excepted.
   void remove_on(Board& a, int x, uint32_t keep) const {
