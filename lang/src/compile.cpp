@@ -148,7 +148,7 @@ class Compiler {
     for (const RegionDef& r : m_.regions) {
       std::array<SquareSet, 2> sets;
       for (const RegionDef::Rect& rc : r.rects) {
-        const int x1 = std::min(rc.x1, p.width - 1);
+        const int x1 = rc.x1 == RegionDef::kAllFiles ? p.width - 1 : rc.x1;
         if (rc.x0 >= p.width || rc.y0 >= p.height || x1 >= p.width || rc.y1 >= p.height) {
           d_.error(rc.loc, "region `" + r.name + "`: off the " + std::to_string(p.width) + " x " +
                                std::to_string(p.height) + " board");

@@ -343,7 +343,7 @@ class Checker {
           ok = false;
           continue;
         }
-        r.rects.push_back({0, rg->lo - 1, kMaxRegionFile, rg->hi - 1, s.args[i].loc});
+        r.rects.push_back({0, rg->lo - 1, RegionDef::kAllFiles, rg->hi - 1, s.args[i].loc});
       } else if (v.kind == ValueKind::Word && square(v.text, x0, y0)) {
         r.rects.push_back({x0, y0, x0, y0, v.loc});
       } else if (size_t dash = v.text.find('-'); v.kind == ValueKind::Word && dash != std::string::npos &&
@@ -364,7 +364,6 @@ class Checker {
       }
     m_.regions.push_back(r);
   }
-  static constexpr int kMaxRegionFile = 1 << 20;  // `ranks R`: every file
   bool typed_use(ConstructId id, const Stmt& s) {
     auto u = typed(construct_def(id), s);
     if (u) m_.constructs.push_back(*u);

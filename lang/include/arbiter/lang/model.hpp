@@ -123,6 +123,7 @@ struct RegionDef {
     int x0, y0, x1, y1;
     Loc loc;
   };
+  static constexpr int kAllFiles = 1 << 20;  // x1 of `ranks R`: every file
   std::vector<Rect> rects;
   bool mirrored = false;
   Loc loc;
