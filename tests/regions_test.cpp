@@ -173,6 +173,17 @@ TEST(RegionsReached, RacingKingsAnswer) {
   EXPECT_EQ(g->status().result, arb::Result::BlackWins);
 }
 
+TEST(RegionsReached, AnyPieceOfTheType) {
+  // Breakthrough: one piece on the far rank wins (`any`). White's a7 steps to a8 or b8,
+  // ending the game; a2 to a3 or b3, each answered by h3's h2 and g2. breakthrough: 4, 4.
+  auto e = at("breakthrough", "8/P7/8/8/8/7p/P7/8 w - - 0 1");
+  EXPECT_EQ(e->perft(1), 4u);
+  EXPECT_EQ(e->perft(2), 4u);
+  ASSERT_TRUE(play(*e, "a7b8"));
+  EXPECT_EQ(e->status().result, arb::Result::WhiteWins);
+  EXPECT_EQ(e->status().reason, "breakthrough");
+}
+
 TEST(RegionsReached, GrammarErrorsAreLocated) {
   const std::string head = R"(ruleset r
 board 8 x 8

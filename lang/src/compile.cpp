@@ -1053,15 +1053,18 @@ class Compiler {
         // sema admits `royal|LETTER REGION [unless-answered]`
         p.invasion = true;
         p.invasion_reason = r.reason;
-        p.flag_region = region_of(r.args[1]);
-        p.flag_answer = r.args.size() == 3;
-        if (r.args[0] == "royal") {
+        const size_t first = r.args[0] == "any" ? 1 : 0;
+        const std::string& who = r.args[first];
+        p.flag_any = first == 1;
+        p.flag_region = region_of(r.args[first + 1]);
+        p.flag_answer = r.args.size() == first + 3;
+        if (who == "royal") {
           p.flag_types = p.royal_types;
           if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");
-        } else if (size_t t = p.letters.find(r.args[0][0]); t != std::string::npos) {
+        } else if (size_t t = p.letters.find(who[0]); t != std::string::npos) {
           p.flag_types = 1u << t;
         } else {
-          d_.error(r.loc, "`region-reached " + r.args[0] + "`: no piece `" + r.args[0] + "` in this ruleset");
+          d_.error(r.loc, "`region-reached " + who + "`: no piece `" + who + "` in this ruleset");
         }
       } else if (r.condition == "insufficient-material" && r.result == "draw") {
         insufficient = &r;

@@ -756,10 +756,12 @@ class Generator final : public Engine, public CardBoard {
   }
 
   // `region-reached`: every piece of colour c of the flag types (at least one) stands in
-  // the region (midline invasion: every royal piece on the opponent's half).
+  // the region (midline invasion: every royal piece on the opponent's half), or with
+  // `any` one of them does (breakthrough).
   bool invaded(int c) const {
     BB r{};
     for (uint32_t m = p_->flag_types; m; m &= m - 1) r |= pieces(c, __builtin_ctz(m));
+    if (p_->flag_any) return static_cast<bool>(r & t_->flag_zone[c]);
     return r && !(r & ~t_->flag_zone[c]);
   }
   // `unless-answered`: the first player reached the region; whether the second, to move,

@@ -1092,27 +1092,29 @@ class Checker {
       m_.end.push_back(r);
     }
   }
-  // `region-reached royal|LETTER REGION [unless-answered] -> win`: every piece of that kind
-  // of the mover (at least one) stands in the region. `unless-answered`: when the first
-  // player (White) reaches it, the second may answer by reaching it too, a draw.
+  // `region-reached [any] royal|LETTER REGION [unless-answered] -> win`: every piece of that
+  // kind of the mover (at least one) stands in the region, or with `any` one of them does. `unless-answered`:
+  // when the first player (White) reaches it, the second may answer by reaching it too, a draw.
   void region_reached(const Stmt& c, const EndRule& r) {
     const char* form =
-        "write it as `region-reached royal|LETTER REGION [unless-answered] -> win` (`region-reached royal "
+        "write it as `region-reached [any] royal|LETTER REGION [unless-answered] -> win` (`region-reached "
+        "royal "
         "enemy-half -> win`)";
-    size_t n = r.args.size();
-    if (n >= 3 && r.args[2] == "unless-answered") --n;
+    const size_t first = !r.args.empty() && r.args[0] == "any" ? 1 : 0;
+    size_t n = r.args.size() - first;
+    if (n >= 3 && r.args[first + 2] == "unless-answered") --n;
     if (n != 2) {
       d_.error(n > 2 ? c.args[2].loc : c.loc,
-               "`region-reached` takes `royal|LETTER REGION [unless-answered]` before `->`", form);
+               "`region-reached` takes `[any] royal|LETTER REGION [unless-answered]` before `->`", form);
       return;
     }
-    const Value& who = c.args[0];
+    const Value& who = c.args[first];
     if (!who.is("royal") && !(who.kind == ValueKind::Word && who.text.size() == 1 &&
                               std::isupper(static_cast<unsigned char>(who.text[0])))) {
       d_.error(who.loc, "`region-reached` takes `royal` or a piece letter, found `" + who.text + "`", form);
       return;
     }
-    if (!known_region(c.args[1].text)) unknown_region(c.args[1].text, c.args[1].loc);
+    if (!known_region(c.args[first + 1].text)) unknown_region(c.args[first + 1].text, c.args[first + 1].loc);
   }
 
   int option_int(const std::string& name, int dflt) {

@@ -484,12 +484,13 @@ struct Program {
   // royal pieces stand on the opponent's half (RULINGS 4.3).
   bool invasion = false;
   std::string invasion_reason;
-  // `region-reached royal|LETTER REGION`: the types that must all stand in the region (bit
+  // `region-reached [any] royal|LETTER REGION`: the types that must all (`any`: one) stand in the region (bit
   // per type), the region (Program::regions), and `unless-answered`: after the first
   // player (White) reaches it, the second may answer by reaching it too (a draw).
   uint32_t flag_types = 0;
   int flag_region = -1;
   bool flag_answer = false;
+  bool flag_any = false;  // `any`: one piece of the flag types in the region suffices
   bool insufficient_draw = false;
   bool insufficient_needs_empty_reserves = false;
   int claim_repetition = 0;
