@@ -827,6 +827,22 @@ TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
   EXPECT_EQ(before, after);
 }
 
+// synth --timeout holds within a second, the encoding's construction included (a Two
+// Kings against Animals mate-in-1 took 12.9 s with --timeout 2), and the window is bounded
+// (a 64x64 ChessMe window ran out of memory).
+TEST_F(Cli, SynthTimeoutHolds) {
+  auto t0 = std::chrono::steady_clock::now();
+  Outcome r = run({"synth", "--variant", "chess2", "--set", "white-army=two-kings", "--set",
+                   "black-army=animals", "--goal", "mate-in-1", "--timeout", "1"});
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_TRUE(contains(r.err, "--timeout")) << r;
+  EXPECT_LT(secs, 3.0) << r;  // the second the brief allows, and room for a loaded machine
+  expect_unusable({"synth", "--variant", "chessme", "--goal", "mate-in-1", "--window", "64x64"},
+                  "at most 576 squares");
+  expect_unusable({"synth", "--variant", "chess", "--goal", "mate-in-1", "--timeout", ""}, "--timeout ``");
+}
+
 // `arbiter synth --discard`: No Stress Chess discard piles for Again cards. Bad text is
 // exit 2 with the fault named; a good one prints the piles in the position and, for an
 // impossible request over chosen piles, what the proof covered.
