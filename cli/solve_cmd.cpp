@@ -581,7 +581,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   o.depth = static_cast<int>(int_option("depth", depth, 1, arb::solve::kMaxDepth));
   if (vm.count("max-nodes")) o.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
   if (vm.count("timeout")) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
-  o.jobs = static_cast<int>(int_option("jobs", jobs, 1, 64));
+  o.jobs = static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs));
   o.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
   o.all_keys = all_keys;
   if (search != "pn" && search != "ab") throw UsageError("--search must be pn or ab, not `" + search + "`");

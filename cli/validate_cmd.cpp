@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "arbiter/json.hpp"
+#include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "run.hpp"
 
@@ -37,7 +38,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   po::variables_map vm = parse_command_line(args, d, "file");
   if (files.empty()) throw UsageError("arbiter validate needs at least one FILE");
   arb::records::RunOptions opt;
-  opt.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 256));
+  opt.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, arb::kMaxJobs));
   if (vm.count("shard")) {
     size_t slash = shard.find('/');
     if (slash == std::string::npos) throw UsageError("--shard expects I/N, e.g. 0/4");

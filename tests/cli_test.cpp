@@ -649,6 +649,22 @@ TEST_F(Cli, NumericOptionsAreRangeChecked) {
                   "--max-differences");
   expect_unusable({"perft", "--depth", "5", "--timeout", "inf"}, "--timeout `inf`");
   expect_unusable({"moves", "--variant", "chessme", "--seed", "-1"}, "--seed `-1`");
+  // One bound on threads for every command (arb::kMaxJobs): `validate --jobs 256` aborted.
+  TempDir dir;
+  std::string pgn = dir.write("g.pgn", "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 *\n");
+  const std::string rules = "rulesets/chess.rules";
+  for (const auto& args : std::vector<std::vector<std::string>>{{"validate", pgn},
+                                                                {"fuzz"},
+                                                                {"diff", "--rules", rules, "--rules", rules},
+                                                                {"mutate", rules},
+                                                                {"solve", "--depth", "1"}}) {
+    auto a = args;
+    a.insert(a.end(), {"--jobs", "65"});
+    expect_unusable(a, "--jobs `65`: must be between 1 and 64");
+  }
+  Outcome v = run({"validate", pgn, "--jobs", "64"});
+  EXPECT_EQ(v.code, 0) << v;
+  EXPECT_TRUE(contains(v.out, "1 games: 1 valid")) << v;
 }
 
 TEST_F(Cli, TimeoutStopsEveryLongRun) {
