@@ -619,6 +619,38 @@ TEST_F(Cli, ExpectationsKeepTheBudget) {
   expect_unusable({"test", f, "--max-nodes", "-1"}, "--max-nodes `-1`");
 }
 
+// Values that used to be read as something else: a Chess 2 `[Seed]` that is no number
+// (`abc`, `-7`, past 2^64) was some seed; the compiled No Stress Chess refused a
+// `start:SEED` from 2^63 that the reference and --seed take.
+TEST_F(Cli, SeedsAreNumbersOfTheirRange) {
+  TempDir dir;
+  for (const std::string seed : {"abc", "-7", "18446744073709551616"}) {
+    std::string pgn = dir.write(
+        "s.pgn", "[Event \"x\"]\n[Variant \"Chess 2\"]\n[Seed \"" + seed + "\"]\n[Result \"*\"]\n\n*\n");
+    Outcome r = run({"validate", "--variant", "chess2", pgn});
+    EXPECT_EQ(r.code, 1) << r;
+    EXPECT_TRUE(contains(r.out, pgn + ":3:8:")) << r;
+    EXPECT_TRUE(contains(r.out, "bad seed `" + seed + "`")) << r;
+  }
+  std::string good =
+      dir.write("g.pgn", "[Event \"x\"]\n[Variant \"Chess 2\"]\n[Seed \"12\"]\n[Result \"*\"]\n\n*\n");
+  Outcome g = run({"validate", "--variant", "chess2", good});
+  EXPECT_EQ(g.code, 0) << g;
+  for (const char* seed : {"9223372036854775808", "18446744073709551615"}) {
+    std::string printed[2];
+    int i = 0;
+    for (const char* engine : {"compiled", "reference"}) {
+      Outcome m = run({"moves", "--variant", "nostress", "--engine", engine, "--position",
+                       std::string("start:") + seed, "--json"});
+      ASSERT_EQ(m.code, 0) << m;
+      printed[i++] = json::parse(m.out).at("position").get<std::string>();
+    }
+    EXPECT_EQ(printed[0], printed[1]) << seed;
+  }
+  expect_unusable({"moves", "--variant", "nostress", "--position", "start:18446744073709551616"},
+                  "`start:SEED` needs a whole number");
+}
+
 TEST_F(Cli, StrayAndEmptyArguments) {
   expect_unusable({"perft", "--depth", "1", "stray"}, "unexpected argument `stray`");
   expect_unusable({"moves", "e2e4"}, "unexpected argument `e2e4`");
