@@ -134,6 +134,15 @@ int cmd_validate(const std::vector<std::string>& args) {
   arb::records::RunTotals t = arb::records::run_files(files, opt, cache, emit, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (tty) std::fprintf(stderr, "\r\033[K");
+  // A file without a single game (empty, or comments only) checks nothing: unusable, as an
+  // unreadable one is (a shard may hold no game of a file, so only without --shard).
+  if (!vm.count("shard"))
+    for (const auto& f : files) {
+      if (per_file.count(f)) continue;
+      bool named = false;
+      for (const auto& m : t.unusable) named = named || m.find(f) != std::string::npos;
+      if (!named) t.unusable.push_back(f + ": no games (the file is empty or holds only comments)");
+    }
   for (const auto& m : t.unusable) std::cerr << "error: " << m << "\n";
   if (json) {
     std::string counts;

@@ -619,6 +619,10 @@ TEST_F(Cli, ExpectationsKeepTheBudget) {
   expect_unusable({"test", f, "--max-nodes", "-1"}, "--max-nodes `-1`");
 }
 
+std::string good_record(const TempDir& dir) {
+  return dir.write("ok.pgn", "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 *\n");
+}
+
 // Values that used to be read as something else: a Chess 2 `[Seed]` that is no number
 // (`abc`, `-7`, past 2^64) was some seed; the compiled No Stress Chess refused a
 // `start:SEED` from 2^63 that the reference and --seed take.
@@ -631,6 +635,13 @@ TEST_F(Cli, SeedsAreNumbersOfTheirRange) {
     EXPECT_EQ(r.code, 1) << r;
     EXPECT_TRUE(contains(r.out, pgn + ":3:8:")) << r;
     EXPECT_TRUE(contains(r.out, "bad seed `" + seed + "`")) << r;
+  }
+  // A record file without a game checks nothing: exit 2, named.
+  for (const char* text : {"", "; a comment\n{ and another }\n"}) {
+    std::string none = dir.write("none.pgn", text);
+    Outcome n = run({"validate", none, good_record(dir)});
+    EXPECT_EQ(n.code, 2) << n;
+    EXPECT_TRUE(contains(n.err, none + ": no games")) << n;
   }
   std::string good =
       dir.write("g.pgn", "[Event \"x\"]\n[Variant \"Chess 2\"]\n[Seed \"12\"]\n[Result \"*\"]\n\n*\n");
