@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <new>
 #include <sstream>
 
 #include "arbiter/parallel.hpp"
@@ -597,7 +598,13 @@ int cmd_solve(const std::vector<std::string>& args) {
                    p.seconds > 0 ? p.nodes / p.seconds : 0.0);
       std::fflush(stderr);
     };
-  arb::solve::Result r = arb::solve::solve(*l.engine, o);
+  arb::solve::Result r;
+  try {
+    r = arb::solve::solve(*l.engine, o);
+  } catch (const std::bad_alloc&) {
+    throw UsageError("--hash " + hash + ": cannot allocate a transposition table of " + hash +
+                     " MiB on this machine (give a smaller --hash)");
+  }
   if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%70s\r", "");
 
   using arb::solve::Outcome;

@@ -861,6 +861,22 @@ TEST_F(Cli, TerminalOutputIsEscaped) {
             "\xc3\xa9\xe2\x99\x94\\u0001\\u007f\\ufffd");
 }
 
+// A transposition table the machine cannot hold is a message naming --hash (was a bare
+// std::bad_alloc). The memory is limited here so that the allocation fails on any machine.
+TEST_F(Cli, HashTooLargeForTheMachine) {
+  TempDir dir;
+  for (const char* cmd : {"proofgame --variant chessme --max-plies 1"}) {
+    int rc = std::system(("cd " + shell_quote(std::string(ARBITER_SOURCE_DIR)) + " && (ulimit -v 3000000; " +
+                          shell_quote(arbiter_path()) + " " + cmd + " --hash 65536 >/dev/null 2>" +
+                          shell_quote(dir.path() + "/err") + ")")
+                             .c_str());
+    ASSERT_TRUE(WIFEXITED(rc)) << cmd;
+    EXPECT_EQ(WEXITSTATUS(rc), 2) << cmd << "\n" << read_text(dir.path() + "/err");
+    EXPECT_TRUE(contains(read_text(dir.path() + "/err"), "--hash 65536: cannot allocate"))
+        << read_text(dir.path() + "/err");
+  }
+}
+
 TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
   // A divergence is saved in the current directory by default (here: a scratch directory),
   // not under corpus/regressions/ of the source tree.
