@@ -458,8 +458,23 @@ void check_input_file(const std::string& path, const std::string& what, uintmax_
   if (!fs::is_regular_file(st)) throw UsageError(path + ": the " + what + " is not a regular file");
   uintmax_t size = fs::file_size(path, ec);
   if (ec) throw UsageError(path + ": cannot read the " + what);
-  if (size > max_bytes)
-    throw UsageError(path + ": the " + what + " is larger than " + std::to_string(max_bytes >> 10) + " KiB");
+  if (size > max_bytes) {
+    // Where the limit is crossed: the line and column of its first byte past it.
+    std::ifstream in(path, std::ios::binary);
+    size_t line = 1, col = 1;
+    char ch;
+    for (uintmax_t i = 0; i < max_bytes && in.get(ch); ++i) {
+      if (ch == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    throw UsageError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": the " + what +
+                     " passes the limit of " + std::to_string(max_bytes >> 10) + " KiB here (" +
+                     std::to_string(size) + " bytes in all)");
+  }
   std::ifstream probe(path, std::ios::binary);
   if (!probe) throw UsageError(path + ": cannot read the " + what + ": " + std::strerror(errno));
 }

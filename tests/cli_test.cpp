@@ -552,7 +552,10 @@ TEST_F(Cli, RulesetLimits) {
   expect_unusable({"perft", "--depth", "1", "--rules", "/dev/zero"}, "not a regular file");
   expect_unusable({"diff", "--rules", "/dev/zero", "--rules", "rulesets/chess.rules"}, "not a regular file");
   f = dir.write("big.rules", "ruleset big\n" + std::string(2 << 20, '#') + "\n");
-  expect_unusable({"check", f}, "larger than");
+  // Refused where the limit is crossed: the line and column of the first byte past it.
+  expect_unusable({"check", f},
+                  f + ":2:1048565: the ruleset passes the limit of 1024 KiB here (2097165 bytes in all)");
+  expect_unusable({"perft", "--depth", "1", "--rules", f}, f + ":2:1048565:");
   // Numbers: too large is an error at file:line:col, and a Betza count never wraps to an
   // unlimited rider.
   dir.copy_ruleset("chess");
