@@ -1,6 +1,8 @@
 #include "common.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "arbiter/cleanup.hpp"
 #include "arbiter/json.hpp"
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/notation.hpp"
@@ -518,6 +521,22 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
   }
 }
 
+void handle_signals() {
+  // SIGINT, SIGTERM and SIGHUP are blocked in every thread (the mask is inherited) and
+  // taken by one thread with sigwait, where removing files is safe: the temporary
+  // directories go, then the process ends as the signal would have ended it.
+  static sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, s);
+  if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;
+  std::thread([] {
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0) return;
+    arb::remove_temp_dirs();
+    std::_Exit(128 + sig);
+  }).detach();
+}
+
 struct Watchdog::State {
   std::mutex m;
   std::condition_variable cv;
@@ -538,6 +557,7 @@ Watchdog::Watchdog(double seconds, std::string cmd) {
     std::string msg = o.str();
     ssize_t r = ::write(2, msg.data(), msg.size());
     (void)r;
+    arb::remove_temp_dirs();
     std::_Exit(kFailed);
   });
 }

@@ -880,6 +880,25 @@ TEST_F(Cli, HashTooLargeForTheMachine) {
   }
 }
 
+// mutate leaves no temporary folder behind when --timeout or a signal ends it.
+TEST_F(Cli, MutateCleansUpOnTimeoutAndSignal) {
+  TempDir tmp;
+  const std::string env = "cd " + shell_quote(std::string(ARBITER_SOURCE_DIR)) +
+                          " && TMPDIR=" + shell_quote(tmp.path()) + " " + shell_quote(arbiter_path()) +
+                          " mutate rulesets/chess.rules --games 100000";
+  int rc = std::system((env + " --timeout 0.2 >/dev/null 2>&1").c_str());
+  ASSERT_TRUE(WIFEXITED(rc));
+  EXPECT_EQ(WEXITSTATUS(rc), 1);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+  for (const char* sig : {"TERM", "INT"}) {
+    // (A background job of a script ignores SIGINT unless it resets it: `trap - INT`.)
+    rc = std::system(("(trap - INT; " + env + " >/dev/null 2>&1) & p=$!; sleep 0.3; kill -" + sig +
+                      " $p 2>/dev/null; wait $p; exit $?")
+                         .c_str());
+    EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << sig;
+  }
+}
+
 TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
   // A divergence is saved in the current directory by default (here: a scratch directory),
   // not under corpus/regressions/ of the source tree.
