@@ -773,7 +773,6 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
     if (!sv) {
       fail_at(seed_tag->line, seed_tag->value_column, 0, seed, "bad-position",
               "bad seed `" + seed + "`: expected a number from 0 to 18446744073709551615");
-      syntax_first();
       return;
     }
     start = "start:" + std::to_string(lang::chess960_dice_start(*sv));
