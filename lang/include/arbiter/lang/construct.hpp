@@ -157,6 +157,11 @@ enum class ConstructId : uint16_t {
   RecordTag,
   // Top level, metadata: the Fairy-Stockfish variant that plays this ruleset.
   FairyStockfish,
+  // Issue 24's end conditions, counters and forced capture (lang/src/gen_ends.hpp).
+  MustCapture,
+  EndExtinction,
+  EndChecks,
+  CastlingKing,
 };
 
 struct ConstructDef {
