@@ -45,6 +45,9 @@ ArgSpec letters(std::string key, bool required, std::string doc) {
 ArgSpec betza(std::string key, bool required, std::string doc) {
   return ArgSpec{std::move(key), ArgType::Betza, {}, 0, 0, required, std::move(doc)};
 }
+ArgSpec text(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Text, {}, 0, 0, required, std::move(doc)};
+}
 ConstructDef custom(ConstructId id, std::string kw, Scope sc, uint8_t be, std::string doc) {
   return ConstructDef{id, std::move(kw), sc, {}, true, be, std::move(doc), ""};
 }
@@ -58,7 +61,7 @@ std::vector<ConstructDef> make_table() {
   std::vector<ConstructDef> t = {
       // ---- top level -------------------------------------------------------------------
       custom(Ruleset, "ruleset", S::Top, BG, "the ruleset's name, and the ruleset it extends"),
-      custom(Title, "title", S::Top, BG, "a human-readable title"),
+      schema(Title, "title", S::Top, {text("", true, "the title")}, BG, "a human-readable title"),
       custom(BoardRect, "board", S::Top, B, "a rectangular board `board W x H`"),
       custom(BoardUnbounded, "board", S::Top, G, "the unbounded grid `board unbounded`"),
       custom(Option, "option", S::Top, BG, "a named option with its default (`--set NAME=VALUE`)"),
