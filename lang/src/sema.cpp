@@ -360,13 +360,6 @@ class Checker {
       case PhasePlayCard:
       case PhaseRedraw:
         return &Checker::phase_stmt;
-      case PlaceRegion:
-        return &Checker::place_region;
-      case PlaceFirstRoyal:
-        return &Checker::place_first;
-      case PlacePawnBeside:
-      case PlaceOtherBehind:
-        return &Checker::place_pawn_other;
       case EndCheckmate:
       case EndStalemate:
       case EndInsufficient:
@@ -443,6 +436,18 @@ class Checker {
         break;
       case RoyalsApart:
         m_.royals_apart = true;
+        break;
+      case PlaceRegion:
+        m_.place_ranks = Range{u.arg("ranks").lo, u.arg("ranks").hi};
+        break;
+      case PlaceFirstRoyal:
+        m_.place_first_royal = true;
+        break;
+      case PlacePawnBeside:
+        m_.place_pawn_beside = true;
+        break;
+      case PlaceOtherBehind:
+        m_.place_other_behind = true;
         break;
       case PlaceNoEscape:
         m_.place_no_escape = true;
@@ -970,35 +975,6 @@ class Checker {
 
   void placement(const Stmt& s) {
     for (const Stmt& c : body(s)) dispatch(Scope::Placement, c);
-  }
-  void place_region(const Stmt& c) {
-    use(ConstructId::PlaceRegion, c.loc);
-    if (want_args(c, 2, 2, "ranks RANKS")) {
-      if (c.args[0].is("ranks"))
-        m_.place_ranks = ranks(c.args[1]);
-      else
-        d_.error(c.args[0].loc, "expected `ranks`, found `" + c.args[0].text + "`",
-                 "write `region ranks 1..4`");
-    }
-  }
-  void place_first(const Stmt& c) {
-    use(ConstructId::PlaceFirstRoyal, c.loc);
-    if (want_args(c, 1, 1, "royal")) {
-      if (c.args[0].is("royal"))
-        m_.place_first_royal = true;
-      else
-        d_.error(c.args[0].loc, "expected `royal`, found `" + c.args[0].text + "`", "write `first royal`");
-    }
-  }
-  void place_pawn_other(const Stmt& c) {
-    bool ok = c.keyword == "pawn"
-                  ? (c.args.size() == 2 && c.args[0].is("beside") && c.args[1].is("own-pawn"))
-                  : (c.args.size() == 2 && c.args[0].is("behind") && c.args[1].is("own-pawn"));
-    if (!ok)
-      d_.error(c.loc,
-               "expected `" + c.keyword + (c.keyword == "pawn" ? " beside" : " behind") + " own-pawn`");
-    (c.keyword == "pawn" ? m_.place_pawn_beside : m_.place_other_behind) = true;
-    use(c.keyword == "pawn" ? ConstructId::PlacePawnBeside : ConstructId::PlaceOtherBehind, c.loc);
   }
 
   void records(const Stmt& s) {
