@@ -193,9 +193,9 @@ class Compiler {
     for (const PieceProgram& pp : p.types) any_immune = any_immune || pp.immune;
     for (int t = 0; t < p.ntypes; ++t) {
       PieceProgram& pp = p.types[t];
-      if (!pp.rampage_range) continue;
-      if (!any_immune) pp.rampage_blocked_immune = false;
-      if (!(p.army_types[0] >> t & 1) || !(p.army_types[1] >> t & 1)) pp.rampage_self_beyond = -1;
+      if (!pp.rampage.reach) continue;
+      if (!any_immune) pp.rampage.blocked_immune = false;
+      if (!(p.army_types[0] >> t & 1) || !(p.army_types[1] >> t & 1)) pp.rampage.self_beyond = -1;
     }
   }
 
@@ -441,14 +441,14 @@ class Compiler {
               for (int d = 0; d < 8; ++d)
                 if ((pp.borrow_dirs >> d & 1) && on(p, x + kDirDx[d], y + kDirDy[d]))
                   set(pt.lenders[sq(p, x, y)], sq(p, x + kDirDx[d], y + kDirDy[d]));
-        if (c == 0 && (pp.captured_within > 0 || pp.rampage_self_beyond >= 0 || pp.remove_radius > 0))
+        if (c == 0 && (pp.captured_within > 0 || pp.rampage.self_beyond >= 0 || pp.around.reach > 0))
           for (int s = 0; s < p.squares; ++s)
             for (int s2 = 0; s2 < p.squares; ++s2) {
               const int dist =
                   std::max(std::abs(s % p.width - s2 % p.width), std::abs(s / p.width - s2 / p.width));
               if (dist <= pp.captured_within) set(pt.near[s], s2);
-              if (dist <= pp.rampage_self_beyond) set(pt.rampage_near[s], s2);
-              if (dist > 0 && dist <= pp.remove_radius) set(pt.around[s], s2);
+              if (dist <= pp.rampage.self_beyond) set(pt.rampage_near[s], s2);
+              if (dist > 0 && dist <= pp.around.reach) set(pt.around[s], s2);
             }
         for (const PieceProgram::LameLeap& l : pp.lame[c]) {
           int steps = std::max(std::abs(l.dx), std::abs(l.dy));
@@ -595,14 +595,14 @@ class Compiler {
       }
     }
     capture_rules(p, def, pp);
-    if (pp.rampage_range > 0) {
+    if (pp.rampage.reach > 0) {
       // The rampage runs along the directions of the piece's rides.
       for (int c = 0; c < 2; ++c) {
-        pp.rampage_dirs[c] = pp.ride_move[c];
+        pp.rampage.dirs[c] = pp.ride_move[c];
         for (const PieceProgram::Line& l : pp.limited[c])
-          if (l.move) pp.rampage_dirs[c] |= uint8_t(1u << l.d);
+          if (l.move) pp.rampage.dirs[c] |= uint8_t(1u << l.d);
       }
-      if (!pp.rampage_dirs[0])
+      if (!pp.rampage.dirs[0])
         d_.error(def.loc, "`rampage` needs a riding move (`mW3`) giving its directions");
     }
     if (def.forbidden_ranks)
@@ -625,6 +625,7 @@ class Compiler {
   // `captures`, `captured-by`, `immune`, `no-check`, `teleport`, `region-move`.
   void capture_rules(Program& p, const PieceDef& def, PieceProgram& pp) {
     using T = PieceProgram::Targets;
+    using Removal = PieceProgram::Removal;
     auto targets = [](const std::string& w) {
       return w == "royal" ? T::Royal : w == "non-royal" ? T::NonRoyal : w == "none" ? T::None : T::Any;
     };
@@ -638,32 +639,34 @@ class Compiler {
           if (u.has("within")) pp.captured_within = static_cast<int>(u.arg("within").num);
           break;
         case ConstructId::RemoveAround: {
-          pp.remove_radius = static_cast<int>(u.arg("radius").num);
-          pp.remove_on_capture = u.arg("when").text == "capture";
-          pp.remove_self = u.has("self");
+          const bool on_capture = u.arg("when").text == "capture";
+          pp.around.trigger = on_capture ? Removal::Trigger::Capture : Removal::Trigger::Action;
+          pp.around.victims = Removal::Victims::Around;
+          pp.around.reach = static_cast<int>(u.arg("radius").num);
+          pp.around.self = u.has("self");
           // A whirlwind that removes its own piece, an explosion that counts its victims or
           // looks at the own royal piece: no game asks for them yet.
-          if (pp.remove_self && !pp.remove_on_capture)
+          if (pp.around.self && !on_capture)
             d_.error(u.arg("self").loc,
                      "`remove-around ... when action self` is not executable yet by the bitboard back end",
                      "`self` runs with `when capture` (an explosion)");
-          if (pp.remove_on_capture && u.has("at-least"))
+          if (on_capture && u.has("at-least"))
             d_.error(
                 u.arg("at-least").loc,
                 "`remove-around ... when capture at-least` is not executable yet by the bitboard back end",
                 "`at-least` runs with `when action` (a whirlwind)");
-          if (pp.remove_on_capture && u.has("not-beside"))
+          if (on_capture && u.has("not-beside"))
             d_.error(
                 u.arg("not-beside").loc,
                 "`remove-around ... when capture not-beside` is not executable yet by the bitboard back end",
                 "`not-beside` runs with `when action` (a whirlwind)");
-          if (u.has("at-least")) pp.remove_at_least = static_cast<int>(u.arg("at-least").num);
+          if (u.has("at-least")) pp.around.at_least = static_cast<int>(u.arg("at-least").num);
           if (u.has("spare"))
             for (const std::string& w : u.arg("spare").words) {
               size_t t = p.letters.find(w[0]);
-              if (t != std::string::npos) pp.remove_spare |= 1u << t;
+              if (t != std::string::npos) pp.around.kept |= 1u << t;
             }
-          pp.remove_not_beside_own_royal = u.has("not-beside");
+          pp.around.not_beside_own_royal = u.has("not-beside");
           break;
         }
         case ConstructId::Strike: {
@@ -681,26 +684,32 @@ class Compiler {
             }
             for (int c = 0; c < 2; ++c) {
               const int cd = unit_dir(kDirDx[d], c == 0 ? kDirDy[d] : -kDirDy[d]);
-              pp.strikes[c].push_back({cd, mv.range, false, true});
+              pp.strike.lines[c].push_back({cd, mv.range, false, true});
             }
+          }
+          if (!pp.strike.lines[0].empty()) {
+            pp.strike.trigger = Removal::Trigger::Action;
+            pp.strike.victims = Removal::Victims::Line;
           }
           break;
         }
         case ConstructId::Rampage: {
-          pp.rampage_range = static_cast<int>(u.arg("range").num);
+          pp.rampage.trigger = Removal::Trigger::Move;
+          pp.rampage.victims = Removal::Victims::Path;
+          pp.rampage.reach = static_cast<int>(u.arg("range").num);
           if (u.has("blocked-by"))
             for (const std::string& w : u.arg("blocked-by").words) {
               if (w == "own-royal") {
-                pp.rampage_blocked_own_royal = true;
+                pp.rampage.blocked_own_royal = true;
               } else if (w == "immune") {
-                pp.rampage_blocked_immune = true;
+                pp.rampage.blocked_immune = true;
               } else {
                 size_t t = p.letters.find(w[0]);
-                if (t != std::string::npos) pp.rampage_blocked_types |= 1u << t;  // outside the armies: none
+                if (t != std::string::npos) pp.rampage.blocked_types |= 1u << t;  // outside the armies: none
               }
             }
           if (u.has("enemy-self-beyond"))
-            pp.rampage_self_beyond = static_cast<int>(u.arg("enemy-self-beyond").num);
+            pp.rampage.self_beyond = static_cast<int>(u.arg("enemy-self-beyond").num);
           break;
         }
         case ConstructId::Immune:
@@ -766,7 +775,8 @@ class Compiler {
     bool captures_at_all = pp.teleport_capture || pp.borrows || pp.ride_capture[0] || pp.ride_capture[1];
     for (int c = 0; c < 2; ++c)
       for (const PieceProgram::Leap& l : pp.leaps[c]) captures_at_all = captures_at_all || l.capture;
-    captures_at_all = captures_at_all || !pp.strikes[0].empty() || pp.rampage_range > 0 || pp.whirlwind();
+    captures_at_all =
+        captures_at_all || !pp.strike.lines[0].empty() || pp.rampage.reach > 0 || pp.whirlwind();
     for (const PieceProgram::Line& l : pp.limited[0]) captures_at_all = captures_at_all || l.capture;
     for (const PieceProgram::Path& w : pp.paths[0]) captures_at_all = captures_at_all || w.capture;
     if (!captures_at_all) pp.captures = T::None;

@@ -45,6 +45,12 @@ ArgSpec letters(std::string key, bool required, std::string doc) {
 ArgSpec betza(std::string key, bool required, std::string doc) {
   return ArgSpec{std::move(key), ArgType::Betza, {}, 0, 0, required, std::move(doc)};
 }
+ArgSpec ranks(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Ranks, {}, 0, 0, required, std::move(doc)};
+}
+ArgSpec text(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Text, {}, 0, 0, required, std::move(doc)};
+}
 ConstructDef custom(ConstructId id, std::string kw, Scope sc, uint8_t be, std::string doc) {
   return ConstructDef{id, std::move(kw), sc, {}, true, be, std::move(doc), ""};
 }
@@ -58,7 +64,7 @@ std::vector<ConstructDef> make_table() {
   std::vector<ConstructDef> t = {
       // ---- top level -------------------------------------------------------------------
       custom(Ruleset, "ruleset", S::Top, BG, "the ruleset's name, and the ruleset it extends"),
-      custom(Title, "title", S::Top, BG, "a human-readable title"),
+      schema(Title, "title", S::Top, {text("", true, "the title")}, BG, "a human-readable title"),
       custom(BoardRect, "board", S::Top, B, "a rectangular board `board W x H`"),
       custom(BoardUnbounded, "board", S::Top, G, "the unbounded grid `board unbounded`"),
       custom(Option, "option", S::Top, BG, "a named option with its default (`--set NAME=VALUE`)"),
@@ -111,10 +117,18 @@ std::vector<ConstructDef> make_table() {
       custom(PhasePlayCard, "phase", S::Turn, B, "`phase play-card`: play a card and move its type"),
       custom(PhaseRedraw, "phase", S::Turn, B, "`phase redraw`: discard the hand and draw anew"),
       // ---- placement -------------------------------------------------------------------
-      custom(PlaceRegion, "region", S::Placement, B, "`region ranks R`: the own ranks placements go to"),
-      custom(PlaceFirstRoyal, "first", S::Placement, B, "`first royal`: the first action places the royal"),
-      custom(PlacePawnBeside, "pawn", S::Placement, G, "`pawn beside own-pawn`"),
-      custom(PlaceOtherBehind, "other", S::Placement, G, "`other behind own-pawn`"),
+      schema(PlaceRegion, "region", S::Placement,
+             {ranks("ranks", true, "the own ranks (relative: 1 = own first) placements go to")}, B,
+             "the own ranks placements go to"),
+      schema(PlaceFirstRoyal, "first", S::Placement,
+             {choice("", {"royal"}, true, "what the first action places")}, B,
+             "each side's first action places its royal piece"),
+      schema(PlacePawnBeside, "pawn", S::Placement,
+             {choice("beside", {"own-pawn"}, true, "a pawn is placed beside an own pawn")}, G,
+             "where a pawn may be placed", "RULINGS 2.6"),
+      schema(PlaceOtherBehind, "other", S::Placement,
+             {choice("behind", {"own-pawn"}, true, "another piece is placed behind an own pawn")}, G,
+             "where a piece other than a pawn may be placed", "RULINGS 2.6"),
       schema(PlaceNoEscape, "no-escape-from-check", S::Placement, {}, G,
              "a placement is never the way out of check", "RULINGS 2.6"),
       schema(PlaceNoPromotion, "no-promotion", S::Placement, {}, G, "a placement never promotes",

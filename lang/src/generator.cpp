@@ -621,14 +621,14 @@ class Generator final : public Engine, public CardBoard {
   BB whirl_victims(int s) const {
     const PieceProgram& pp = p_->types[board_[s] >> 1];
     BB v = t_->pieces[board_[s] >> 1].around[s] & occupied();
-    for (uint32_t m = immune_types_ | pp.remove_spare; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
+    for (uint32_t m = immune_types_ | pp.around.kept; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
     return v;
   }
   // The pieces among `occ` an explosion of a capture by type t on `to` removes besides the
   // capturer: every piece around `to` but immune and spared ones.
   BB blast_victims(int t, int to, const BB& occ) const {
     BB v = t_->pieces[t].around[to] & occ;
-    for (uint32_t m = immune_types_ | p_->types[t].remove_spare; m; m &= m - 1)
+    for (uint32_t m = immune_types_ | p_->types[t].around.kept; m; m &= m - 1)
       v &= ~by_type_[__builtin_ctz(m)];
     return v;
   }
@@ -641,7 +641,7 @@ class Generator final : public Engine, public CardBoard {
       out(lsb(v), board_[lsb(v)]);
       remove(lsb(v));
     }
-    if (p_->types[t].remove_self) {
+    if (p_->types[t].around.self) {
       out(to, board_[to]);
       remove(to);
       ++n;
@@ -681,7 +681,7 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied() & ~bit(from) & ~bit(victim);
     for (BB v = blast_victims(t, to, occ); v; clear_lsb(v))
       s.removed.push_back({coord(lsb(v)), letter(board_[lsb(v)])});
-    if (p_->types[t].remove_self)
+    if (p_->types[t].around.self)
       s.removed.push_back(
           {coord(to), letter(kind_of(m) == kPromote ? type_of(m) * 2 + side_ : board_[from])});
   }
@@ -693,7 +693,7 @@ class Generator final : public Engine, public CardBoard {
     const BB own_royals = royals(by) & occ;
     for (uint32_t m = blast_types_; m; m &= m - 1) {
       const int t = __builtin_ctz(m);
-      if ((blast_victims(t, s, occ) & own_royals) || (p_->types[t].remove_self && (p_->royal_types >> t & 1)))
+      if ((blast_victims(t, s, occ) & own_royals) || (p_->types[t].around.self && (p_->royal_types >> t & 1)))
         harmless |= 1u << t;
     }
     for (int t = 0; t < p_->ntypes; ++t)
@@ -820,16 +820,16 @@ class Generator final : public Engine, public CardBoard {
   BB rampage_blockers(int s, int t, int c) const {
     const PieceProgram& pp = p_->types[t];
     BB bl{};
-    if (pp.rampage_blocked_own_royal) bl |= royals(c);
-    uint32_t types = pp.rampage_blocked_types | (pp.rampage_blocked_immune ? immune_types_ : 0u);
+    if (pp.rampage.blocked_own_royal) bl |= royals(c);
+    uint32_t types = pp.rampage.blocked_types | (pp.rampage.blocked_immune ? immune_types_ : 0u);
     for (; types; types &= types - 1) bl |= by_type_[__builtin_ctz(types)];
-    if (pp.rampage_self_beyond >= 0) bl |= pieces(c ^ 1, t) & ~t_->pieces[t].rampage_near[s];
+    if (pp.rampage.self_beyond >= 0) bl |= pieces(c ^ 1, t) & ~t_->pieces[t].rampage_near[s];
     return bl;
   }
   // The path of a rampage from s along d, when the rampage is possible: a piece within reach
   // and no blocker. Empty otherwise.
   BB rampage_path(int s, int t, int c, int d, const BB& occ) const {
-    const BB path = reach(d, s, p_->types[t].rampage_range);
+    const BB path = reach(d, s, p_->types[t].rampage.reach);
     if (!(path & occ) || (path & occ & rampage_blockers(s, t, c))) return BB{};
     return path;
   }
@@ -903,7 +903,7 @@ class Generator final : public Engine, public CardBoard {
       for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
         const int q = lsb(b), d = t_->dir[q][s];
         if (d < 0 || (t_->between(q, s) & occ)) continue;
-        for (const auto* lines : {&pp.strikes[by], &pp.limited[by]})
+        for (const auto* lines : {&pp.strike.lines[by], &pp.limited[by]})
           for (const PieceProgram::Line& l : *lines)
             if (l.capture && l.d == d && (l.range == 0 || dist(q, s) <= l.range)) return true;
       }
@@ -913,7 +913,7 @@ class Generator final : public Engine, public CardBoard {
       const PieceProgram& pp = p_->types[t];
       for (BB b = pieces(by, t) & occ & t_->pieces[t].around[s]; b; clear_lsb(b)) {
         const int q = lsb(b);
-        if (pp.remove_not_beside_own_royal && (t_->adjacent[q] & royals(by) & occ)) continue;
+        if (pp.around.not_beside_own_royal && (t_->adjacent[q] & royals(by) & occ)) continue;
         return true;
       }
     }
@@ -921,7 +921,7 @@ class Generator final : public Engine, public CardBoard {
       const int t = __builtin_ctz(m);
       for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
         const int q = lsb(b), d = t_->dir[q][s];
-        if (d < 0 || !(p_->types[t].rampage_dirs[by] >> d & 1)) continue;
+        if (d < 0 || !(p_->types[t].rampage.dirs[by] >> d & 1)) continue;
         // A king standing on s is a piece in reach: a castling king's path counts as it.
         if (test(rampage_path(q, t, by, d, occ | bit(s)), s)) return true;
       }
@@ -932,17 +932,17 @@ class Generator final : public Engine, public CardBoard {
   int actions_in_place(int s, int t, int us, const BB& occ, const BB& tg, Move* out) const {
     const PieceProgram& pp = p_->types[t];
     int n = 0;
-    for (const PieceProgram::Line& l : pp.strikes[us]) {
+    for (const PieceProgram::Line& l : pp.strike.lines[us]) {
       const int b = first(l.d, s, occ);
       if (b >= 0 && test(tg, b) && (l.range == 0 || dist(s, b) <= l.range))
         out[n++] = make_move(s, b, kNormal, kSubStrike);
     }
-    if (pp.whirlwind() && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
+    if (pp.whirlwind() && !(pp.around.not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
       const BB v = whirl_victims(s);
-      if (popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
+      if (popcount(v) >= pp.around.at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
     }
-    if (pp.rampage_range > 0)
-      for (uint8_t dm = pp.rampage_dirs[us]; dm; dm &= dm - 1) {
+    if (pp.rampage.reach > 0)
+      for (uint8_t dm = pp.rampage.dirs[us]; dm; dm &= dm - 1) {
         const int d = __builtin_ctz(dm);
         const BB path = rampage_path(s, t, us, d, occ);
         if (!path) continue;
@@ -1384,7 +1384,7 @@ class Generator final : public Engine, public CardBoard {
               if (d < 0 || (reach_of != 0 && dist(q, kq) > reach_of)) continue;
               // A blocker beyond the king on a rampage path counts too: the whole path.
               disc |= t_->between(q, kq);
-              if (p_->types[t].rampage_range > 0) disc |= reach(d, q, p_->types[t].rampage_range);
+              if (p_->types[t].rampage.reach > 0) disc |= reach(d, q, p_->types[t].rampage.reach);
             }
         }
     const bool royal_in_reserve =
@@ -1779,14 +1779,14 @@ class Generator final : public Engine, public CardBoard {
       if (pp.animal()) animals_ = true;
       if (pp.captured_within > 0) within_types_ |= 1u << t;
       if (pp.immune) immune_types_ |= 1u << t;
-      bool lines = !pp.strikes[0].empty();
+      bool lines = !pp.strike.lines[0].empty();
       for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
-      if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
+      if (pp.rampage.reach > 0 && pp.gives_check) rampage_types_ |= 1u << t;
       if (pp.whirlwind() && pp.gives_check && !whirl_covered(t)) whirl_types_ |= 1u << t;
       if (pp.explodes()) blast_types_ |= 1u << t;
-      int reach_of = pp.rampage_range;
-      for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
+      int reach_of = pp.rampage.reach;
+      for (const auto* lines : {&pp.strike.lines[0], &pp.limited[0]})
         for (const PieceProgram::Line& l : *lines)
           if (l.capture) reach_of = (l.range == 0 || reach_of < 0) ? -1 : std::max(reach_of, l.range);
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;

@@ -224,36 +224,60 @@ struct PieceProgram {
     bool lame;
   };
   std::array<std::vector<Path>, 2> paths;
-  // `strike BETZA`: captures along these lines (clear path) without moving.
-  std::array<std::vector<Line>, 2> strikes;
-  // `rampage range R blocked-by ... enemy-self-beyond D`: in each direction of its limited
-  // moves, when a piece stands within R squares, it runs the full R squares (to the edge
-  // when nearer) removing every piece on the path, unless the path holds a blocker.
-  int rampage_range = 0;
-  std::array<uint8_t, 2> rampage_dirs{};
-  bool rampage_blocked_own_royal = false, rampage_blocked_immune = false;
-  uint32_t rampage_blocked_types = 0;  // bit per type, either colour
-  int rampage_self_beyond = -1;        // an enemy of its own type farther than this blocks
   // `captured-by ... within D`: only a piece starting within D squares (king distance) may
   // capture it (0: any distance).
   int captured_within = 0;
-  // `remove-around radius R when action at-least N spare LETTERS not-beside own-royal`
-  // (RULINGS 4.9's whirlwind): an action of its own, the piece stays and removes every
-  // piece within R (king distance) but immune and spared ones; at least N of them; illegal
-  // with another own royal piece adjacent.
-  // `... when capture [self]` (atomic chess's explosion): no action of its own; after each
-  // capture the piece makes, every piece within R of the destination but immune and spared
-  // ones goes, and with `self` the capturer too.
-  int remove_radius = 0;
-  int remove_at_least = 0;
-  uint32_t remove_spare = 0;
-  bool remove_not_beside_own_royal = false;
-  bool remove_on_capture = false;
-  bool remove_self = false;
-  bool whirlwind() const { return remove_radius > 0 && !remove_on_capture; }
-  bool explodes() const { return remove_radius > 0 && remove_on_capture; }
+  // One removal effect (issue 24): a way of taking pieces off the board other than by
+  // landing on them. RULINGS 4.9's whirlwind, atomic chess's explosion and RULINGS 4.10's
+  // strike and rampage are each a value of it: when it fires (`trigger`), which squares
+  // lose their pieces (`victims`), which pieces stay (`kept`), whether the piece goes too
+  // (`self`), how many it must take (`at_least`) and what forbids it. The generator, the
+  // Z3 synthesis and the mutation fingerprint all read these values; no back end reads a
+  // construct's words.
+  struct Removal {
+    enum class Trigger : uint8_t {
+      None,
+      Action,   // an action of its own, the piece stays (a whirlwind, a strike)
+      Capture,  // after each capture the piece makes (an explosion)
+      Move,     // the piece's own move along the path (a rampage)
+    };
+    enum class Victims : uint8_t {
+      None,
+      Around,  // every piece within `reach` (king distance) of the piece, or of the captured square
+      Line,    // the first piece along one of `lines`, the way clear (a strike)
+      Path,    // every piece on the `reach` squares along a direction of `dirs` (a rampage)
+    };
+    Trigger trigger = Trigger::None;
+    Victims victims = Victims::None;
+    int reach = 0;
+    std::array<std::vector<Line>, 2> lines;  // Line, per colour
+    std::array<uint8_t, 2> dirs{};           // Path, per colour
+    uint32_t kept = 0;                       // types never removed (immune types never are)
+    bool self = false;                       // the piece itself goes too
+    int at_least = 0;                        // the action must remove this many
+    // What forbids it: another own royal piece adjacent (Around); on the path, an own
+    // royal piece, an immune piece, a piece of `blocked_types` of either side, or an enemy
+    // of the piece's own type farther than `self_beyond` from its start (Path).
+    bool not_beside_own_royal = false;
+    bool blocked_own_royal = false, blocked_immune = false;
+    uint32_t blocked_types = 0;
+    int self_beyond = -1;
+    bool on() const { return trigger != Trigger::None; }
+  };
+  // `remove-around radius R when action|capture [at-least N] [spare LETTERS] [self]
+  // [not-beside own-royal]`: Around victims, triggered as an action (a whirlwind) or by a
+  // capture (an explosion).
+  Removal around;
+  // `strike BETZA`: Line victims, as an action.
+  Removal strike;
+  // `rampage range R [blocked-by ...] [enemy-self-beyond D]`: Path victims along the
+  // directions of its limited moves, on its move; when a piece stands within R squares it
+  // runs the full R squares (to the edge when nearer).
+  Removal rampage;
+  bool whirlwind() const { return around.trigger == Removal::Trigger::Action; }
+  bool explodes() const { return around.trigger == Removal::Trigger::Capture; }
   bool animal() const {
-    return !own_leaps[0].empty() || !limited[0].empty() || !strikes[0].empty() || rampage_range > 0 ||
+    return !own_leaps[0].empty() || !limited[0].empty() || strike.on() || rampage.on() ||
            captured_within > 0 || whirlwind();
   }
   bool special() const {
