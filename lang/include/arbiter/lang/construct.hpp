@@ -158,6 +158,14 @@ enum class ConstructId : uint16_t {
   RecordTag,
   // Top level, metadata: the Fairy-Stockfish variant that plays this ruleset.
   FairyStockfish,
+  // Hands filled by captures and drops (issue 24: crazyhouse, shogi).
+  CapturesToHand,
+  Drop,
+  // Issue 24's end conditions, counters and forced capture (lang/src/gen_ends.hpp).
+  MustCapture,
+  EndExtinction,
+  EndChecks,
+  CastlingKing,
   // Regions as sets of squares (issue 24): the statement, and what uses a region.
   RegionDecl,       // top level: `region NAME AREA... [mirrored]`
   Confined,         // piece: `confined REGION`
