@@ -55,11 +55,30 @@ std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& 
   return o.str();
 }
 
+// Why the grid back end cannot check this ruleset, at the statement that decides it.
+std::string grid_refusal(const Loaded& l) {
+  if (!l.compiled.model) return "--against grid needs a ruleset (--rules FILE or --variant NAME)";
+  const arb::lang::Model& m = *l.compiled.model;
+  const arb::lang::Loc& at = m.board_loc;
+  const std::string where = (at.src ? at.src->path : std::string("ruleset")) + ":" + std::to_string(at.line) +
+                            ":" + std::to_string(at.col);
+  if (m.unbounded)
+    return where +
+           ": `board unbounded`: the grid is this ruleset's only back end; there is no second one to "
+           "compare it with (try --properties)";
+  return where + ": `board " + std::to_string(m.width) + " x " + std::to_string(m.height) +
+         "`: the grid back end has no board edges (no bounded region on the grid yet), so a bounded ruleset "
+         "does not compile for it; compare with --against fairy-stockfish, z3-mate1 or --properties";
+}
+
 }  // namespace
 
 // properties_cmd.cpp: the metamorphic properties of the compiled generator alone.
 int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyOptions& opts,
                     const std::string& junit, const std::string& summary, const std::string& why);
+// mate1_cmd.cpp: Z3's mate-in-1 answers against the compiled generator's.
+int fuzz_z3_mate1(const Common& c, const Loaded& l, uint64_t seed, uint64_t games, uint64_t endings,
+                  int max_plies, const std::string& junit, const std::string& summary);
 
 // Differential fuzzing of the compiled generator against the reference engine, or against
 // Fairy-Stockfish (--against fairy-stockfish --fsf-variant NAME) for a ruleset without one.
@@ -73,7 +92,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // into the source tree behind the user's back.
   std::string save_dir = ".";
   std::string seconds_text, games_text, seed_text, max_plies_text, jobs_text, mutate_text, max_div_text,
-      timeout_text, matchups_text;
+      timeout_text, matchups_text, positions_text;
   po::options_description d(
       "arbiter fuzz (--variant V | --rules F) [--against reference | --against fairy-stockfish "
       "--fsf-variant NAME [--fsf-variant-path INI]] [--seconds S | --games N] [--seed K] [--jobs J] "
@@ -98,6 +117,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
       "summary", po::value(&summary),
       "also write a short Markdown summary (counts, each divergence with a diagram) to FILE")(
+      "positions", po::value(&positions_text),
+      "--against z3-mate1: random endings compared besides one position of each game (20)")(
       "properties", po::bool_switch(&properties),
       "check the generator's metamorphic properties alone (colour flip, mirror, translation, apply and "
       "undo, perft by copy, read-back, transposition); the default when the ruleset has no reference "
@@ -137,9 +158,11 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   o.bias = !no_bias;
   if (c.engine != "compiled")
     throw UsageError("fuzz always runs the compiled generator; --against names the second engine");
-  if (against != "reference" && against != "fairy-stockfish" && against != "properties")
-    throw UsageError("--against must be `reference`, `fairy-stockfish` or `properties`, not `" + against +
-                     "`");
+  if (against != "reference" && against != "fairy-stockfish" && against != "properties" &&
+      against != "z3-mate1" && against != "grid")
+    throw UsageError(
+        "--against must be `reference`, `fairy-stockfish`, `properties`, `z3-mate1` or `grid`, not `" +
+        against + "`");
   if (against == "reference" &&
       (!c.fsf_variant.empty() || !c.fsf_variant_path.empty() || !c.fsf_engine.empty()))
     throw UsageError("--fsf-variant, --fsf-variant-path and --fsf-engine go with --against fairy-stockfish");
@@ -148,6 +171,16 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
+  if (against == "z3-mate1") {
+    // --games: games from the start (one position each, 2 by default); --positions: random
+    // endings (20).
+    const uint64_t endings = vm.count("positions") ? uint_option("positions", positions_text, 0, 100000) : 20;
+    const int rc = fuzz_z3_mate1(c, l, o.seed, vm.count("games") ? o.games : 2, endings,
+                                 vm.count("max-plies") ? o.max_plies : 60, junit, summary);
+    watchdog.disarm();
+    return rc;
+  }
+  if (against == "grid") throw UsageError(grid_refusal(l));
   // No --against and no reference engine for the ruleset: its properties are its check.
   std::string why_properties;
   if (!properties && !vm.count("against") && l.compiled.model) {

@@ -16,6 +16,7 @@
 
 #include "arbiter/fen.hpp"
 #include "arbiter/perft_suite.hpp"
+#include "arbiter/synth/mate1_check.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 #include "properties/property_plan.hpp"
@@ -507,6 +508,60 @@ TEST(MetamorphicProperties, FuzzWithoutAReferenceChecksProperties) {
   auto bad = testing_process::run_arbiter(
       {"fuzz", "--rules", ruleset_path("chess"), "--properties", "--against", "reference"});
   EXPECT_EQ(bad.code, 2);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Z3's mate-in-1 answer (the synthesis encoding, a second back end of the compiler)
+// against the generator's, on random endings: half with a mate in 1, half without.
+
+namespace {
+
+// A seeded bug: the engine never lists an action that checkmates.
+class MissesMates : public Wrapper<MissesMates> {
+ public:
+  using Wrapper::Wrapper;
+  void legal_actions(std::vector<Action>& out) override {
+    in_->legal_actions(out);
+    const arb::Result win =
+        in_->side_to_move() == arb::Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins;
+    std::erase_if(out, [&](const Action& a) {
+      in_->apply(a);
+      const arb::Status s = in_->status();
+      in_->undo();
+      return s.result == win && s.end == arb::Termination::Checkmate;
+    });
+  }
+};
+
+TEST(Z3MateIn1, AgreesWithTheGeneratorAndCatchesAMissedMate) {
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(ruleset_path("chess"), {}, d);
+  ASSERT_TRUE(c.program) << d.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  const auto positions = arb::synth::random_endings(*c.model, *e, 2, 5);
+  ASSERT_EQ(positions.size(), 2u);
+  arb::fuzz::EngineFactory good = [&] { return arb::lang::make_compiled_engine(c.program); };
+  const auto r = arb::synth::compare_mate_in_1(c.program, good, positions, 120);
+  EXPECT_EQ(r.positions, 2);
+  EXPECT_EQ(r.with_mate, 1);
+  EXPECT_EQ(r.inconclusive, 0);
+  EXPECT_TRUE(r.differences.empty()) << r.differences[0].position << ": " << r.differences[0].z3;
+  // The engine that misses mates: Z3's mate is not among its (no) mating actions.
+  std::string mate;
+  for (const auto& p : positions) {
+    e->set_position(p);
+    if (!arb::synth::mating_actions(*e).empty()) mate = p;
+  }
+  ASSERT_FALSE(mate.empty());
+  arb::fuzz::EngineFactory buggy = [&] {
+    return std::make_unique<MissesMates>(arb::lang::make_compiled_engine(c.program));
+  };
+  const auto b = arb::synth::compare_mate_in_1(c.program, buggy, {mate}, 120);
+  ASSERT_EQ(b.differences.size(), 1u);
+  EXPECT_EQ(b.differences[0].engine, "none");
+  EXPECT_EQ(b.differences[0].z3.rfind("mate by ", 0), 0u) << b.differences[0].z3;
 }
 
 }  // namespace
