@@ -15,6 +15,7 @@ namespace arb::cli {
 std::string violation_text(const arb::fuzz::Violation& v) {
   std::ostringstream o;
   o << "VIOLATION (" << v.property << ") at ply " << v.plies << ", shrunk:\n  position:  " << v.position;
+  if (!v.played.empty()) o << "\n  played:    " << v.played << " (the failure shows on the position reached)";
   if (!v.after.empty()) o << "\n  after:     " << v.after;
   if (v.original != v.position) o << "\n  found at:  " << v.original;
   o << "\n  expected:  " << v.left << "\n  found:     " << v.right << "\n";

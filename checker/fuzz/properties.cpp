@@ -234,6 +234,18 @@ std::optional<Violation> compare_transformed(Property p, Engine& e, const Engine
   return std::nullopt;
 }
 
+// Plays the legal action whose canonical text is `text`; false when there is none.
+bool play_text(Engine& e, const std::string& text) {
+  std::vector<Action> as;
+  e.legal_actions(as);
+  for (const Action& a : as)
+    if (canon(e, a) == text) {
+      e.apply(a);
+      return true;
+    }
+  return false;
+}
+
 std::optional<std::pair<int, int>> fen_size(const std::string& text) {
   auto f = detail::split_fen(text);
   if (!f) return std::nullopt;
@@ -413,12 +425,18 @@ Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation 
   auto p = property_named(v.property);
   if (!p) return v;
   const std::string original = v.original;
+  const std::string played = v.played;
   auto fails = [&](const std::string& text) -> std::optional<Violation> {
     auto e = load(make, text);
     if (!e) return std::nullopt;
+    if (!played.empty() && !play_text(*e, played)) return std::nullopt;
     // The same seeds as the games use for one node: a transposition is retried a few ways.
     for (uint64_t s = 0; s < (*p == Property::Transposition ? 16u : 1u); ++s)
-      if (auto w = check_node(*e, make, plan, s + 1, true, p)) return w;
+      if (auto w = check_node(*e, make, plan, s + 1, true, p)) {
+        w->position = text;
+        w->played = played;
+        return w;
+      }
     return std::nullopt;
   };
   for (int round = 0; round < 200; ++round) {
@@ -456,12 +474,22 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
     ++r.games;
     auto e = load(make, start);
     std::vector<Action> as;
+    std::string prev, last;  // the position before the last action played, and that action
     for (int ply = 0; ply <= o.max_plies; ++ply) {
       const bool perft = o.perft_every > 0 && node % static_cast<uint64_t>(o.perft_every) == 0;
       ++node;
       ++r.positions;
-      if (auto v = check_node(*e, make, plan, rng(), perft, std::nullopt, &r.checks)) {
+      const uint64_t node_seed = rng();
+      if (auto v = check_node(*e, make, plan, node_seed, perft, std::nullopt, &r.checks)) {
         v->plies = ply;
+        // A failure the position's text alone does not show is kept with the action that
+        // reached it, from the position before.
+        auto fresh = load(make, v->position);
+        if (!prev.empty() &&
+            (!fresh || !check_node(*fresh, make, plan, node_seed, perft, property_named(v->property)))) {
+          v->position = prev;
+          v->played = last;
+        }
         v->original = v->position;
         r.violation = shrink(make, plan, *v);
         r.seconds = elapsed();
@@ -471,12 +499,16 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
         if (auto t = mutate_position(e->position(), alphabet, choose))
           if (auto m = load(make, *t)) {
             e = std::move(m);
+            prev.clear();
             continue;
           }
       }
       e->legal_actions(as);
       if (as.empty()) break;
-      e->apply(as[rng() % as.size()]);
+      const Action& a = as[rng() % as.size()];
+      prev = e->position();
+      last = canon(*e, a);
+      e->apply(a);
     }
     if (o.progress)
       fprintf(stderr, "\r%llu games, %llu positions", static_cast<unsigned long long>(r.games),
@@ -490,9 +522,10 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
 std::string to_json(const Violation& v) {
   std::ostringstream o;
   o << "{\"property\":" << json_string(v.property) << ",\"position\":" << json_string(v.position)
-    << ",\"original\":" << json_string(v.original) << ",\"after\":" << json_string(v.after)
-    << ",\"expected\":" << json_string(v.left) << ",\"found\":" << json_string(v.right)
-    << ",\"diff\":" << json_string(v.diff) << ",\"plies\":" << v.plies << "}";
+    << ",\"original\":" << json_string(v.original) << ",\"played\":" << json_string(v.played)
+    << ",\"after\":" << json_string(v.after) << ",\"expected\":" << json_string(v.left)
+    << ",\"found\":" << json_string(v.right) << ",\"diff\":" << json_string(v.diff)
+    << ",\"plies\":" << v.plies << "}";
   return o.str();
 }
 

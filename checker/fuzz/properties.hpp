@@ -74,10 +74,14 @@ struct PropertyOptions {
 };
 
 struct Violation {
-  std::string property;     // its name (to_string)
-  std::string position;     // where it fails (shrunk)
-  std::string original;     // where the games found it, before shrinking
-  std::string after;        // transposition: the two orders played; else ""
+  std::string property;  // its name (to_string)
+  std::string position;  // where it fails (shrunk)
+  std::string original;  // where the games found it, before shrinking
+  std::string after;     // transposition: the two orders played; a transform: its text
+  // The action (canonical text) played from `position` to reach the failing node, when the
+  // failure shows only on a position reached by play (its text read afresh passes: the
+  // text loses something the played position had, e.g. an en-passant square); else "".
+  std::string played;
   std::string left, right;  // what was expected / what the engine answered
   std::string diff;         // action sets: `+X` expected only, `-Y` found only
   int plies = 0;            // plies from the game start
