@@ -565,3 +565,68 @@ TEST(Z3MateIn1, AgreesWithTheGeneratorAndCatchesAMissedMate) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------
+// The CI step of README ("Continuous integration"), run for real: cli/ci-check.sh with the
+// built command, on a ruleset that passes and on one whose check fails.
+
+namespace {
+
+struct Script {
+  int code = -1;
+  std::string out;
+};
+
+Script run_ci(const std::string& rules, const std::string& out_dir, int fuzz_games) {
+  const std::string cmd = "FUZZ_GAMES=" + std::to_string(fuzz_games) + " MUTATE_GAMES=2 MIN_SCORE=0 ARBITER=" +
+                          testing_process::shell_quote(testing_process::arbiter_path()) + " bash " +
+                          testing_process::shell_quote(source_path("cli/ci-check.sh")) + " " +
+                          testing_process::shell_quote(rules) + " " + testing_process::shell_quote(out_dir) +
+                          " 2>&1";
+  Script s;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return s;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) s.out.append(buf, n);
+  const int status = pclose(p);
+  s.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return s;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(CiStep, PassingRulesetWritesJUnitAndSummary) {
+  TempDir dir;
+  const std::string out = dir.path() + "/report";
+  const Script s = run_ci(ruleset_path("chess"), out, 5);
+  EXPECT_EQ(s.code, 0) << s.out;
+  for (const char* f : {"test.xml", "fuzz.xml", "mutate.xml", "summary.md"})
+    EXPECT_TRUE(std::filesystem::exists(out + "/" + f)) << f << "\n" << s.out;
+  EXPECT_NE(slurp(out + "/fuzz.xml").find("<testsuite"), std::string::npos);
+  const std::string md = slurp(out + "/summary.md");
+  EXPECT_NE(md.find("| fuzz | passed |"), std::string::npos) << md;
+  EXPECT_NE(md.find("mutation score"), std::string::npos) << md;
+}
+
+// Berolina has no reference: fuzz checks its properties, and the read-back of a printed
+// en-passant square fails (the generator prints `e6` after f7d5, and reads the same text
+// back without it): exit 1, the divergence in the summary with its diagram.
+TEST(CiStep, FailingCheckExitsOneWithADiagram) {
+  TempDir dir;
+  const std::string out = dir.path() + "/report";
+  const Script s = run_ci(source_path("corpus/rulesets/berolina.rules"), out, 30);
+  EXPECT_EQ(s.code, 1) << s.out;
+  const std::string md = slurp(out + "/summary.md");
+  EXPECT_NE(md.find("| fuzz | FAILED |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### property readback"), std::string::npos) << md;
+  EXPECT_NE(md.find("      a b c d e f g h"), std::string::npos) << md;
+  EXPECT_NE(slurp(out + "/fuzz.xml").find("<failure"), std::string::npos);
+}
+
+}  // namespace
