@@ -82,12 +82,20 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
       if (x > width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), start);
       continue;
     }
+    if (ch == '~') fail("a promoted mark '~' must follow a piece letter", c.pos);
     if (allowed.find(ch) == std::string_view::npos)
       fail(std::string("unknown piece letter '") + ch + "'", c.pos);
     if (x >= width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), c.pos);
     f.cells[static_cast<size_t>(y - 1) * width + x] = ch;
     ++x;
     ++c.pos;
+    if (!c.done() && c.s[c.pos] == '~') {
+      if (allowed.find('~') == std::string_view::npos)
+        fail("this variant marks no promoted pieces: unexpected '~'", c.pos);
+      f.promoted.resize(f.cells.size(), false);
+      f.promoted[static_cast<size_t>(y - 1) * width + x - 1] = true;
+      ++c.pos;
+    }
   }
   if (y != 1 || x != width) {
     if (y != 1)
@@ -101,7 +109,7 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
     ++c.pos;
     while (!c.done() && c.s[c.pos] != ']') {
       char ch = c.s[c.pos];
-      if (ch != '-' && allowed.find(ch) == std::string_view::npos)
+      if (ch != '-' && (ch == '~' || allowed.find(ch) == std::string_view::npos))
         fail(std::string("unknown piece letter '") + ch + "' in the reserve", c.pos);
       if (ch != '-') f.reserve.push_back(ch);
       ++c.pos;
@@ -176,6 +184,8 @@ std::string format_fen(const FenFields& f) {
       if (empty) out += std::to_string(empty);
       empty = 0;
       out.push_back(ch);
+      const size_t i = static_cast<size_t>(y - 1) * f.width + x;
+      if (i < f.promoted.size() && f.promoted[i]) out.push_back('~');
     }
     if (empty) out += std::to_string(empty);
     if (y > 1) out.push_back('/');

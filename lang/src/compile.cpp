@@ -9,6 +9,7 @@
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/betza.hpp"
 #include "card_board.hpp"
+#include "drops.hpp"
 
 namespace arb::lang {
 
@@ -106,6 +107,7 @@ class Compiler {
                        "`, a hopper, lame leaper or rider other than W and F, is not executable yet");
     normalize_rampages(*p);
     rules(*p);
+    compile_hands(m_, used_, *p, d_);  // drops_compile.cpp
     if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else

@@ -222,6 +222,16 @@ std::vector<ConstructDef> make_table() {
       custom(FairyStockfish, "fairy-stockfish", S::Top, BG,
              "`fairy-stockfish NAME`: the Fairy-Stockfish variant (UCI_Variant) that plays exactly this "
              "ruleset; `--against fairy-stockfish` uses it (not inherited)"),
+      // ---- hands filled by captures, drops (issue 24) --------------------------------
+      schema(CapturesToHand, "captures-to-hand", S::Top,
+             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)")},
+             B,
+             "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
+             "(FEN marks promoted pieces `Q~`)"),
+      schema(Drop, "drop", S::Piece,
+             {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
+              flag("no-mate", "a drop of it may not checkmate (uchifuzume)")},
+             B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

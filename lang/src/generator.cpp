@@ -60,6 +60,7 @@ struct Zobrist {
   uint64_t castle[16];
   uint64_t ep[N];
   uint64_t reserve[2][kMaxTypes][33];
+  uint64_t promoted[N];  // a piece standing promoted (`captures-to-hand`: FEN `Q~`)
   Zobrist() {
     uint64_t s = 0x243F6A8885A308D3ull;
     auto next = [&]() {
@@ -78,6 +79,7 @@ struct Zobrist {
     for (auto& a : reserve)
       for (auto& b : a)
         for (auto& c : b) c = next();
+    for (auto& p : promoted) p = next();
   }
 };
 template <int N>
@@ -99,7 +101,8 @@ struct Undo {
   // step a first step left pending for the end of the turn.
   bool ends_turn = true;
   int16_t pending_passed = -1, pending_victim = -1;
-  uint8_t nremoved = 0;  // entries this step pushed on Generator::removed_ (rampage, strike)
+  uint8_t nremoved = 0;            // entries this step pushed on Generator::removed_ (rampage, strike)
+  bool captured_promoted = false;  // `captures-to-hand`: the victim stood promoted
 };
 
 template <class BB>
@@ -131,6 +134,7 @@ class Generator final : public Engine, public CardBoard {
       allowed.push_back(c);
       allowed.push_back(static_cast<char>(std::tolower(c)));
     }
+    if (p_->hand_marks) allowed.push_back('~');  // promoted pieces are marked
     FenFields f = parse_fen(text, p_->width, p_->height, allowed);
     Generator g(p_, t_, 0);
     g.load(f, text);
@@ -144,6 +148,10 @@ class Generator final : public Engine, public CardBoard {
     f.cells.assign(static_cast<size_t>(p_->squares), 0);
     for (int s = 0; s < p_->squares; ++s)
       if (board_[s] >= 0) f.cells[s] = letter(board_[s]);
+    if (promoted_) {
+      f.promoted.assign(f.cells.size(), false);
+      for (BB b = promoted_; b; clear_lsb(b)) f.promoted[lsb(b)] = true;
+    }
     f.has_reserve = p_->has_reserve;
     for (int c = 0; c < 2; ++c)
       for (int t = 0; t < p_->ntypes; ++t)
@@ -499,6 +507,10 @@ class Generator final : public Engine, public CardBoard {
   std::array<uint8_t, N> castle_clear_{};
   int halfmove_ = 0, fullmove_ = 1;
   int reserve_[2][kMaxTypes] = {};
+  // `captures-to-hand`: captures fill the captor's reserve, and promoted_ holds the squares
+  // of the pieces standing promoted (they return demoted). Section "hands and drops".
+  bool hand_ = false, marks_ = false;  // marks_: promoted pieces are tracked (no `keep-promoted`)
+  BB promoted_{};
   uint64_t hash_ = 0;
   bool chess960_ = false;
   std::vector<Undo> stack_;
@@ -1444,10 +1456,12 @@ class Generator final : public Engine, public CardBoard {
         BB zone = t_->place_zone[us] & ~occ;
         if (evading && !is_royal) zone &= evade;
         if (p_->types[t].must_promote) zone &= ~t_->pieces[t].promote_zone[us];
+        zone = drop_squares(us, t, zone);
         const bool test = in_check || is_royal;
+        const bool no_mate = p_->types[t].drop_no_mate && !Pseudo;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
-          if (!test || legal(m)) emit(m);
+          if ((!test || legal(m)) && !(no_mate && drop_mates(m))) emit(m);
         }
       }
     }
@@ -1526,6 +1540,8 @@ class Generator final : public Engine, public CardBoard {
       int nt = k == kPromote ? type_of(m) : t;
       put(to, nt * 2 + us);
       hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
+      if (hand_) [[unlikely]]
+        hand_make(u, from, to, victim, k == kPromote);
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
       if (u.captured >= 0 && (blast_types_ >> t & 1)) [[unlikely]]
         u.nremoved = static_cast<uint8_t>(make_explosion(t, to));
@@ -1624,6 +1640,8 @@ class Generator final : public Engine, public CardBoard {
     } else {
       if (u.nremoved) [[unlikely]]
         restore_removed(u.nremoved);  // an explosion's pieces, the capturer first
+      if (hand_) [[unlikely]]
+        hand_unmake(u, from, to, k);
       remove(to);
       put(from, u.moved);
       if (u.captured >= 0) put(k == kEnPassant ? u.ep_victim : to, u.captured);
@@ -1731,6 +1749,11 @@ class Generator final : public Engine, public CardBoard {
         int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
         put((y - 1) * p_->width + x, t * 2 + c);
       }
+    hand_ = p_->capture_to_hand;
+    marks_ = p_->hand_marks;
+    promoted_ = BB{};
+    for (size_t i = 0; i < f.promoted.size(); ++i)
+      if (f.promoted[i] && f.cells[i]) promoted_ |= bit(static_cast<int>(i));
     if (p_->has_reserve && !f.has_reserve)
       throw PositionError(
           "this variant's position text needs the reserves in brackets after the board, e.g. [QRqr]",
@@ -1787,7 +1810,10 @@ class Generator final : public Engine, public CardBoard {
     }
     // Reserve variants start from a known set: no side may hold more than it, promotions
     // aside (extra pieces of a type a pawn promotes to, paid for by missing pawns).
-    if (p_->has_reserve) check_material(text);
+    if (hand_)
+      check_hand_material(text);
+    else if (p_->has_reserve)
+      check_material(text);
     {
       int k = royal_square(side_ ^ 1);
       // Where a royal piece may be captured (a lost turn in check), the side not to move
@@ -1923,6 +1949,112 @@ class Generator final : public Engine, public CardBoard {
                             text.find('[') == std::string_view::npos ? 0 : text.find('['));
     }
   }
+  // ---- hands and drops (`captures-to-hand`, `drop`; drops.hpp) -------------------------
+  // After a move's board update: the victim joins the mover's reserve (demoted when it
+  // stood promoted), and the promoted mark travels with the mover or is set by a promotion.
+  void hand_make(Undo& u, int from, int to, int victim, bool promotes) {
+    const Zobrist<N>& z = zob<N>();
+    const int us = side_;
+    if (u.captured >= 0) {
+      const bool was = test(promoted_, victim);
+      u.captured_promoted = was;
+      if (was) {
+        promoted_ &= ~bit(victim);
+        hash_ ^= z.promoted[victim];
+      }
+      const int t = was ? p_->demote[u.captured >> 1] : u.captured >> 1;
+      hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+      ++reserve_[us][t];
+      hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+    }
+    if (test(promoted_, from)) {
+      promoted_ &= ~bit(from);
+      hash_ ^= z.promoted[from];
+      promotes = true;
+    }
+    if (promotes && marks_) {
+      promoted_ |= bit(to);
+      hash_ ^= z.promoted[to];
+    }
+  }
+  // Its inverse, before the board is restored (the hash comes back from the Undo).
+  void hand_unmake(const Undo& u, int from, int to, uint32_t kind) {
+    const bool carried = test(promoted_, to) && kind != kPromote;
+    promoted_ &= ~bit(to);
+    if (carried) promoted_ |= bit(from);
+    if (u.captured >= 0) {
+      const int victim = kind == kEnPassant ? u.ep_victim : to;
+      if (u.captured_promoted) promoted_ |= bit(victim);
+      --reserve_[side_][u.captured_promoted ? p_->demote[u.captured >> 1] : u.captured >> 1];
+    }
+  }
+  // The squares a drop of type t may go to, beyond the empty squares of the placement
+  // region: not on its `forbidden` ranks, nor (`drop unique-on-file`) on a file holding an
+  // own piece of its type.
+  BB drop_squares(int us, int t, BB zone) const {
+    zone &= ~t_->pieces[t].forbidden_zone[us];
+    if (p_->types[t].drop_unique_file) {
+      const int up = unit_dir(0, 1), down = unit_dir(0, -1);
+      for (BB b = pieces(us, t); b; clear_lsb(b)) {
+        const int s = lsb(b);
+        zone &= ~(t_->ray[up][s] | t_->ray[down][s] | bit(s));
+      }
+    }
+    return zone;
+  }
+  // `drop no-mate`: the drop m gives check and leaves the opponent without a legal action.
+  bool drop_mates(Move m) {
+    make(m);
+    bool mate = false;
+    if (royals_attacked(side_)) {
+      const bool any = any_only_;
+      any_only_ = true;
+      mate = generate<true>(nullptr) == 0;
+      any_only_ = any;
+    }
+    unmake();
+    return mate;
+  }
+  // Where material changes hands: each type's pieces of both colours, on the board (a
+  // promoted one counted as its base type) and in the reserves, are at most the start's;
+  // unmarked promotions (`keep-promoted`) may add pieces of the types pawns promote to, no
+  // more than the promoting pieces missing.
+  void check_hand_material(std::string_view text) {
+    FenFields start = parse_fen(p_->start_text, p_->width, p_->height, p_->letters + lower_letters() + "~");
+    int init[kMaxTypes] = {}, have[kMaxTypes] = {};
+    auto type_of_letter = [&](char ch) {
+      return static_cast<int>(
+          p_->letters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch)))));
+    };
+    for (size_t i = 0; i < start.cells.size(); ++i)
+      if (start.cells[i]) {
+        const int t = type_of_letter(start.cells[i]);
+        ++init[i < start.promoted.size() && start.promoted[i] ? p_->demote[t] : t];
+      }
+    for (char ch : start.reserve) ++init[type_of_letter(ch)];
+    for (int s = 0; s < p_->squares; ++s)
+      if (board_[s] >= 0) ++have[test(promoted_, s) ? p_->demote[board_[s] >> 1] : board_[s] >> 1];
+    for (int c = 0; c < 2; ++c)
+      for (int t = 0; t < p_->ntypes; ++t) have[t] += reserve_[c][t];
+    int missing = 0, extra = 0;
+    uint32_t targets = 0;
+    for (int t = 0; t < p_->ntypes; ++t)
+      for (char c : p_->types[t].promote_to) targets |= 1u << static_cast<int>(c);
+    for (int t = 0; t < p_->ntypes; ++t) {
+      if (!p_->types[t].promote_to.empty()) missing += std::max(0, init[t] - have[t]);
+      if (have[t] <= init[t]) continue;
+      if (marks_ || !(targets >> t & 1))
+        throw PositionError(std::string("more ") + p_->letters[t] +
+                                " (on the board, promoted ones counted as what they promoted from, and in "
+                                "the reserves) than the start holds",
+                            text.find('[') == std::string_view::npos ? 0 : text.find('['));
+      extra += have[t] - init[t];
+    }
+    if (extra > missing)
+      throw PositionError("more pieces than the start and its promotions can account for",
+                          text.find('[') == std::string_view::npos ? 0 : text.find('['));
+  }
+
   std::string lower_letters() const {
     std::string l;
     for (char c : p_->letters) l.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
@@ -1936,6 +2068,7 @@ class Generator final : public Engine, public CardBoard {
       if (board_[s] >= 0) h ^= z.psq[board_[s] & 1][board_[s] >> 1][s];
     for (int c = 0; c < 2; ++c)
       for (int t = 0; t < p_->ntypes; ++t) h ^= z.reserve[c][t][std::min(reserve_[c][t], 32)];
+    for (BB b = promoted_; b; clear_lsb(b)) h ^= z.promoted[lsb(b)];
     if (side_) h ^= z.side;
     h ^= z.castle[castling_];
     if (ep_ >= 0) h ^= z.ep[ep_];

@@ -395,6 +395,8 @@ class Checker {
         }
       }
       use(ConstructId::FairyStockfish, s.loc);
+    } else if (k == "captures-to-hand") {
+      typed_use(ConstructId::CapturesToHand, s);
     } else if (k == "move-condition") {
       if (typed_use(ConstructId::MoveCondition, s)) m_.adjacency_rule = true;
     } else if (k == "army") {

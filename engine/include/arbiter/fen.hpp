@@ -16,6 +16,10 @@ struct FenFields {
   int width = 8;
   int height = 8;
   std::vector<char> cells;  // (y-1)*width + x; 0 = empty square, else the piece letter
+  // Fairy-Stockfish's promoted-piece mark: `Q~` is a queen that was a pawn (it returns to a
+  // hand as one when captured). Same indexing as cells; empty when no square is marked.
+  // Read only when `allowed` holds '~'; written after the piece's letter.
+  std::vector<bool> promoted;
   bool has_reserve = false;
   std::string reserve;  // the bracketed part, letters only (upper = White)
   Color side = Color::White;

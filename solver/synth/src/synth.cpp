@@ -856,10 +856,19 @@ std::shared_ptr<const Program> board_program(const std::shared_ptr<const Program
   return q;
 }
 
+// --timeout passed while the encoding was being built or refined (Synth::checkpoint).
+struct TimedOut {};
+
 class Synth {
  public:
   Synth(std::shared_ptr<const Program> p, const Request& r)
       : p_(std::move(p)), r_(r), solver_(ctx_), engine_(lang::make_compiled_engine(board_program(p_))) {
+    // The clock runs from here: building the encoding counts against --timeout too.
+    t0_ = std::chrono::steady_clock::now();
+    deadline_ = r_.timeout_seconds > 0
+                    ? t0_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(r_.timeout_seconds))
+                    : std::chrono::steady_clock::time_point::max();
     build();
   }
 
@@ -944,10 +953,32 @@ class Synth {
   }
 
   Outcome run() {
-    auto t0 = std::chrono::steady_clock::now();
-    deadline_ = r_.timeout_seconds > 0 ? t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                  std::chrono::duration<double>(r_.timeout_seconds))
-                                       : std::chrono::steady_clock::time_point::max();
+    const auto t0 = t0_;
+    try {
+      search();
+    } catch (const TimedOut&) {
+      out_.timed_out = true;
+    }
+    out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // The mate-in-1 selector states every action of the mover (moves, placements, Chess 2's
+    // strikes, whirlwinds, rampages and the king-turn), so unsat is a proof; but a model
+    // whose chosen action the generator did not confirm is blocked as a whole board
+    // (another action might have mated), and then unsat proves nothing.
+    if (r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
+      out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
+    return out_;
+  }
+
+  // Throws TimedOut once the deadline has passed: called through the building and the
+  // refinement of the encoding, so that --timeout holds there as it does in Z3.
+  void checkpoint() const {
+    if (deadline_ != std::chrono::steady_clock::time_point::max() &&
+        std::chrono::steady_clock::now() >= deadline_)
+      throw TimedOut{};
+  }
+
+ private:
+  void search() {
     if (r_.smallest) {
       int most = 0;
       for (int c = 0; c < 2; ++c)
@@ -963,17 +994,8 @@ class Synth {
       if (r_.pieces >= 0) solver_.add(count_pieces(r_.pieces));
       loop({});
     }
-    out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // The mate-in-1 selector states every action of the mover (moves, placements, Chess 2's
-    // strikes, whirlwinds, rampages and the king-turn), so unsat is a proof; but a model
-    // whose chosen action the generator did not confirm is blocked as a whole board
-    // (another action might have mated), and then unsat proves nothing.
-    if (r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
-      out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
-    return out_;
   }
 
- private:
   void build() {
     const Program& p = *p_;
     g_.nt = p.grid ? static_cast<int>(p.grid->types.size()) : p.ntypes;
@@ -1006,6 +1028,16 @@ class Synth {
     g_.royal_safe = p.royal_safe;
     g_.royals_apart = p.royals_apart;
     g_.has_reserve = p.has_reserve;
+    {
+      // The encoding grows with the window's squares (a 64x64 ChessMe window took 2.6 GB
+      // and half a minute before the first check): at most kMaxWindowSquares.
+      const int ww = r_.window_w > 0 ? r_.window_w : p.grid ? 6 : p.width;
+      const int wh = r_.window_h > 0 ? r_.window_h : p.grid ? 6 : p.height;
+      if (ww * wh > kMaxWindowSquares)
+        throw std::invalid_argument("--window " + std::to_string(ww) + "x" + std::to_string(wh) +
+                                    ": at most " + std::to_string(kMaxWindowSquares) +
+                                    " squares (e.g. 24x24)");
+    }
     if (p.grid) {
       build_grid(p, g_, r_.origin_x, r_.origin_y, r_.window_w > 0 ? r_.window_w : 6,
                  r_.window_h > 0 ? r_.window_h : 6);
@@ -1032,6 +1064,7 @@ class Synth {
         }
     }
     g_.finish();
+    checkpoint();
     enc_ = std::make_unique<Encoder>(g_, ctx_);
     us_ = r_.side == Color::White ? 0 : 1;
 
@@ -1055,8 +1088,11 @@ class Synth {
     if (any_hand && !g_.grid && !g_.has_reserve)
       throw std::invalid_argument("--hands: this variant has no reserves");
 
+    checkpoint();
     P_ = enc_->vars("p");
+    checkpoint();
     position_constraints(P_, true);
+    checkpoint();
     if (!r_.material.empty()) {
       int n[2][lang::kMaxTypes] = {};
       parse_material(g_, r_.material, n);
@@ -1417,6 +1453,7 @@ class Synth {
               .c_str());
     };
     for (int f = 0; f < g_.ncells; ++f) {
+      checkpoint();
       std::set<int> tos;
       for (int t = 0; t < g_.nt; ++t)
         if (((mask >> t) & 1) && !L.is_F(enc_->pc(A, f, us, t)))
@@ -1582,6 +1619,7 @@ class Synth {
   // Chess 2's actions in place: 2 a strike from -> to, 3 a whirlwind on from, 4 a rampage
   // from `from` along direction `to`.
   bool add_conjunct(int board, const Board& b, int c, int kind, int t, int from, int to) {
+    checkpoint();
     auto key = std::make_tuple(board, c, kind, t, from, to);
     if (!added_.insert(key).second) return false;
     z3::expr legal = enc_->L.F;
@@ -1947,7 +1985,7 @@ class Synth {
   std::set<std::tuple<int, int, int, int, int, int>> added_;
   bool refined_ = false;
   Outcome out_;
-  std::chrono::steady_clock::time_point deadline_;
+  std::chrono::steady_clock::time_point t0_, deadline_;
 };
 
 }  // namespace
@@ -1955,8 +1993,17 @@ class Synth {
 Outcome synthesize(std::shared_ptr<const lang::Program> program, const Request& request) {
   if (!program) throw std::invalid_argument("no program");
   if (request.count < 1) throw std::invalid_argument("--count must be at least 1");
-  Synth s(std::move(program), request);
-  return s.run();
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    Synth s(std::move(program), request);
+    return s.run();
+  } catch (const TimedOut&) {
+    // --timeout passed while the encoding was being built: nothing was searched.
+    Outcome o;
+    o.timed_out = true;
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return o;
+  }
 }
 
 std::vector<std::string> compare_encoding(std::shared_ptr<const lang::Program> program,

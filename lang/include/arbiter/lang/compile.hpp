@@ -180,6 +180,9 @@ struct PieceProgram {
   std::array<std::string, 2> promote_choices;
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
+  // `drop unique-on-file no-mate` (shogi's nifu and uchifuzume): never dropped on a file
+  // holding an own piece of its type; a drop of it may not checkmate.
+  bool drop_unique_file = false, drop_no_mate = false;
 
   // Capture rules (`captures`, `captured-by`, `immune`, `no-check`; RULINGS 4.5, 4.6, 4.8).
   enum class Targets : uint8_t { Any, Royal, NonRoyal, None };
@@ -443,6 +446,12 @@ struct Program {
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
 
   bool has_reserve = false;
+  // `captures-to-hand` (crazyhouse, shogi): a captured piece joins the captor's reserve;
+  // a piece standing promoted (FEN `Q~`) joins it as demote[type], the type that promotes
+  // to it. The generator then tracks which pieces stand promoted.
+  // `keep-promoted` (loop chess): no demotion, no marks (demote is the identity).
+  bool capture_to_hand = false, hand_marks = false;
+  std::array<int8_t, kMaxTypes> demote{};
   std::string start_text;  // the start position text
   bool action_move = true;
   bool action_place = false;

@@ -157,6 +157,9 @@ enum class ConstructId : uint16_t {
   RecordTag,
   // Top level, metadata: the Fairy-Stockfish variant that plays this ruleset.
   FairyStockfish,
+  // Hands filled by captures and drops (issue 24: crazyhouse, shogi).
+  CapturesToHand,
+  Drop,
 };
 
 struct ConstructDef {
