@@ -93,6 +93,9 @@ bool colour_symmetric(ConstructId id) {
     case ConstructId::RecordAgreementDraws:
     case ConstructId::RecordTag:
     case ConstructId::FairyStockfish:
+    // Hands filled by captures, and drops (relative ranks): each side's own.
+    case ConstructId::CapturesToHand:
+    case ConstructId::Drop:
       return true;
     default:
       return false;
