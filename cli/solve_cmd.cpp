@@ -78,7 +78,7 @@ std::string json_line(const arb::stip::Line& l) {
 bool wins_are_checkmates(const Loaded& l) {
   const auto& p = l.compiled.program;
   return p && !p->cards && p->checkmate_loses && p->stalemate_draw && !p->no_move_loses && !p->invasion &&
-         !p->royal_capture && p->royal_safe;
+         !p->royal_capture && p->royal_safe && p->extinctions.empty() && !p->must_capture;
 }
 
 const char* result_word(const arb::stip::Result& r) {

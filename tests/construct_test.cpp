@@ -72,6 +72,9 @@ std::string wrap(const ConstructDef& def, const std::string& stmt, int& line) {
     case Scope::Records:
       line = 3;
       return head + "records {\n" + stmt + "\n}\n";
+    case Scope::End:  // issue 24's schema end conditions, beside chess's results
+      line = 3;
+      return head + "end {\n" + stmt + "\n  checkmate -> loss\n  stalemate -> draw\n}\n";
     default:
       line = 0;
       return "";

@@ -364,6 +364,13 @@ std::string program_fingerprint(const arb::lang::Program& p) {
     << p.insufficient_draw << p.insufficient_needs_empty_reserves << ' ' << p.claim_repetition << ' '
     << p.claim_fifty << ' ' << p.lines_are_rays << '\n';
   o << p.royal_capture << '\n';
+  // Issue 24's end conditions, counters and forced capture (gen_ends.hpp).
+  o << static_cast<int>(p.checkmate_value) << ',' << static_cast<int>(p.stalemate_value)
+    << p.stalemate_by_count << ' ' << p.checks_to_win << ' ' << p.must_capture << ' ' << p.castling_king;
+  for (const auto& e : p.extinctions)
+    o << " x" << e.types << ',' << e.all << ',' << e.at_most << ',' << e.opponent_at_least << ',' << e.claim
+      << ',' << static_cast<int>(e.value);
+  o << '\n';
   if (const auto* c = p.cards.get())
     o << "cards " << c->deck << ' ' << c->hand_size << ' ' << c->redraw << ' ' << c->level << ' ' << c->seed
       << ' ' << c->board << ' ' << c->again_own << c->again_opponent << ' ' << c->redraw_alike

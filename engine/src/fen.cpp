@@ -153,11 +153,23 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
     if (r < 1 || r > height) fail("en-passant square '" + std::string(ep) + "' is off the board", col);
     f.ep = Coord{ep[0] - 'a', r};
   }
-  // Counters (optional: EPD lines stop after the en-passant field).
+  // Fairy-Stockfish's check counter `W+B` (checks still to give), when present.
   c.skip_spaces();
   if (c.done()) return f;
   col = c.pos;
   std::string_view hm = c.field();
+  if (size_t plus = hm.find('+'); plus != std::string_view::npos) {
+    std::string_view w = hm.substr(0, plus), b = hm.substr(plus + 1);
+    if (w.empty() || b.empty() || w.size() > 3 || b.size() > 3)
+      fail("bad check counter '" + std::string(hm) + "': expected W+B, e.g. 3+3", col);
+    f.checks_remaining =
+        std::array<int, 2>{parse_int(w, col, "check counter"), parse_int(b, col + plus + 1, "check counter")};
+    c.skip_spaces();
+    if (c.done()) return f;
+    col = c.pos;
+    hm = c.field();
+  }
+  // Counters (optional: EPD lines stop after the en-passant field).
   if (hm.find(';') != std::string_view::npos || !std::isdigit(static_cast<unsigned char>(hm[0])))
     fail("bad halfmove clock '" + std::string(hm) + "'", col);
   f.halfmove = parse_int(hm, col, "halfmove clock");
@@ -195,6 +207,8 @@ std::string format_fen(const FenFields& f) {
   out += f.castling.empty() ? "-" : f.castling;
   out += " ";
   out += f.ep ? std::string(1, static_cast<char>('a' + f.ep->x)) + std::to_string(f.ep->y) : "-";
+  if (f.checks_remaining)
+    out += " " + std::to_string((*f.checks_remaining)[0]) + "+" + std::to_string((*f.checks_remaining)[1]);
   out += " " + std::to_string(f.halfmove) + " " + std::to_string(f.fullmove);
   return out;
 }

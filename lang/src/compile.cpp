@@ -264,6 +264,42 @@ class Compiler {
   }
   std::vector<Loc> turn_locs_;
 
+  // Issue 24's end conditions, counters and forced capture (gen_ends.hpp runs them):
+  // `extinction`, `checks N -> win` from the end block, `must-capture` from the legal block.
+  void counted_ends(Program& p) {
+    for (const ConstructUse& u : m_.constructs) {
+      if (u.id == ConstructId::MustCapture) p.must_capture = true;
+      if (u.id == ConstructId::EndChecks) {
+        p.checks_to_win = static_cast<int>(u.arg("").num);
+        if (p.royal_type < 0 || !p.royal_safe)
+          d_.error(u.loc, "`checks` counts checks: it needs a royal piece and `legal { royal-safe }`");
+      }
+      if (u.id != ConstructId::EndExtinction) continue;
+      Program::Extinction e;
+      for (const std::string& w : u.arg("").words) {
+        if (w == "all") {
+          e.all = true;
+          continue;
+        }
+        size_t t = p.letters.find(w[0]);
+        if (t == std::string::npos)
+          d_.error(u.arg("").loc, "`extinction`: no compiled piece has the letter `" + w + "`");
+        else
+          e.types |= 1u << t;
+      }
+      if (e.all && e.types)
+        d_.error(u.arg("").loc, "`extinction` takes `all` or piece letters, not both",
+                 "state two `extinction` rules for two conditions");
+      if (const ArgValue& a = u.arg("at-most"); a.present) e.at_most = static_cast<int>(a.num);
+      if (const ArgValue& a = u.arg("opponent-at-least"); a.present)
+        e.opponent_at_least = static_cast<int>(a.num);
+      e.claim = u.arg("claim").present;
+      const std::string& r = u.arg("->").text;
+      e.value = r == "win" ? 1 : r == "loss" ? -1 : 0;
+      p.extinctions.push_back(e);
+    }
+  }
+
   // The bitboard back end runs the normal action, optionally followed by a royal move.
   void bitboard_turn(const Program& p) {
     // Hands, discards and reshuffles belong to the card layer: without a deck they would
@@ -922,7 +958,13 @@ class Compiler {
       p.ks_rook_to = m_.ks_rook_to;
       p.qs_king_to = m_.qs_king_to;
       p.qs_rook_to = m_.qs_rook_to;
-      if (p.royal_type < 0) d_.error(m_.castling_loc, "castling needs a royal piece");
+      p.castling_king = p.royal_type;
+      if (m_.castling_king)
+        for (int t = 0; t < p.ntypes; ++t)
+          if (p.letters[t] == m_.castling_king) p.castling_king = t;
+      if (p.castling_king < 0)
+        d_.error(m_.castling_loc,
+                 "castling needs a royal piece, or a castling king (`king LETTER` in the block)");
       for (int f : {p.ks_king_to, p.ks_rook_to, p.qs_king_to, p.qs_rook_to})
         if (f >= p.width) d_.error(m_.castling_loc, "castling file off the board");
       // King and rook each end on a square of their own.
@@ -957,11 +999,20 @@ class Compiler {
     p.stalemate_draw = false;
     p.checkmate_loses = false;
     const EndRule* insufficient = nullptr;
+    bool checkmate_stated = false, stalemate_stated = false;
+    auto value_of = [](const std::string& result) -> int8_t {
+      return result == "win" ? 1 : result == "loss" ? -1 : 0;
+    };
     for (const EndRule& r : m_.end) {
-      if (r.condition == "checkmate" && r.result == "loss") {
-        p.checkmate_loses = true;
-      } else if (r.condition == "stalemate" && r.result == "draw") {
-        p.stalemate_draw = true;
+      if (r.condition == "checkmate" && (r.result == "loss" || r.result == "win")) {
+        p.checkmate_loses = r.result == "loss";
+        p.checkmate_value = value_of(r.result);
+        checkmate_stated = true;
+      } else if (r.condition == "stalemate") {
+        p.stalemate_draw = r.result == "draw" && r.when.empty();
+        p.stalemate_value = value_of(r.result);
+        p.stalemate_by_count = r.when == "fewer-pieces";
+        stalemate_stated = true;
       } else if (r.condition == "no-legal-move" && r.result == "loss") {
         p.no_move_loses = true;
       } else if (r.condition == "region-reached" && r.result == "win") {
@@ -1006,16 +1057,17 @@ class Compiler {
       p.expects = m_.expects;
       return;
     }
-    if (!p.checkmate_loses && p.royal_type >= 0)
-      d_.error(m_.name_loc, "a royal piece without `checkmate -> loss` is not executable yet");
+    counted_ends(p);
+    if (!checkmate_stated && p.royal_type >= 0)
+      d_.error(m_.name_loc, "a royal piece without `checkmate -> loss` (or `-> win`) is not executable yet");
     // The bitboard generator ends every position without a legal action: in check by
     // checkmate, otherwise by stalemate. A ruleset must say what the second one is.
-    if (!p.stalemate_draw && !p.no_move_loses)
+    if (!stalemate_stated && !p.no_move_loses)
       d_.error(m_.name_loc,
                "a position without a legal action that is not check has no end rule: not executable yet by "
                "the bitboard back end",
                "add `stalemate -> draw` or `no-legal-move -> loss` to the `end` block");
-    if (p.stalemate_draw && p.no_move_loses)
+    if (stalemate_stated && p.no_move_loses)
       d_.error(m_.name_loc,
                "both `stalemate -> draw` and `no-legal-move -> loss`: a position without a legal "
                "action that is not check cannot be both");

@@ -232,6 +232,23 @@ std::vector<ConstructDef> make_table() {
              {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
               flag("no-mate", "a drop of it may not checkmate (uchifuzume)")},
              B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
+      // ---- issue 24: end conditions, counters, forced capture (gen_ends.hpp) -------------
+      schema(MustCapture, "must-capture", S::Legal, {}, B,
+             "when a capture is legal, only captures are legal (antichess, losers)"),
+      schema(EndExtinction, "extinction", S::End,
+             {tokens("", {"all"}, true, "the piece types counted (`all`: every piece together)"),
+              integer("at-most", 0, 64, false, "extinct with at most this many of a type (default 0)"),
+              integer("opponent-at-least", 0, 64, false,
+                      "only while the other side holds at least this many of it (default 0)"),
+              flag("claim", "the side to move needs one more opposing piece (it may bare back)"),
+              choice("->", {"win", "loss", "draw"}, true, "the result for the extinct side")},
+             B, "a side left without pieces of the listed types has won, lost or drawn"),
+      schema(EndChecks, "checks", S::End,
+             {integer("", 1, 9, true, "the number of checks"),
+              choice("->", {"win"}, true, "the result for the side giving them")},
+             B, "the side that has given this many checks wins (the FEN counts the checks left, `3+3`)"),
+      custom(CastlingKing, "king", S::Castling, B,
+             "`king LETTER`: the piece that castles with the rook, royal or not (default: the royal piece)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

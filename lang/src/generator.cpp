@@ -7,6 +7,7 @@
 #include "arbiter/fen.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "card_board.hpp"
+#include "gen_ends.hpp"
 
 namespace arb::lang {
 
@@ -101,8 +102,9 @@ struct Undo {
   // step a first step left pending for the end of the turn.
   bool ends_turn = true;
   int16_t pending_passed = -1, pending_victim = -1;
-  uint8_t nremoved = 0;            // entries this step pushed on Generator::removed_ (rampage, strike)
-  bool captured_promoted = false;  // `captures-to-hand`: the victim stood promoted
+  uint8_t nremoved = 0;                 // entries this step pushed on Generator::removed_ (rampage, strike)
+  bool captured_promoted = false;       // `captures-to-hand`: the victim stood promoted
+  std::array<int8_t, 2> checks_left{};  // `checks N -> win`: the counter before the step
 };
 
 template <class BB>
@@ -162,10 +164,11 @@ class Generator final : public Engine, public CardBoard {
     for (int i = 0; i < 4; ++i)
       if (castling_ & (1 << i))
         rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
-    char royal = p_->royal_type >= 0 ? p_->letters[p_->royal_type] : 'K';
+    char royal = p_->castling_king >= 0 ? p_->letters[p_->castling_king] : 'K';
     char rook = p_->castling_rook >= 0 ? p_->letters[p_->castling_rook] : 'R';
     f.castling = format_castling(f, rights, royal, rook);
     if (ep_ >= 0) f.ep = coord(ep_);
+    if (counting_checks_) f.checks_remaining = std::array<int, 2>{checks_left_[0], checks_left_[1]};
     f.halfmove = halfmove_;
     f.fullmove = fullmove_;
     return format_fen(f);
@@ -343,15 +346,30 @@ class Generator final : public Engine, public CardBoard {
       st.reason = "royal-capture";
       return st;
     }
+    if (counted_ends_) [[unlikely]] {
+      const ends::Verdict v = counted_verdict();
+      if (v.over) {
+        st.result = v.result;
+        st.end = v.end;
+        st.reason = v.reason;
+        return st;
+      }
+    }
     if (n == 0) {
-      if (st.in_check || p_->no_move_loses) {
+      if (!st.in_check && p_->no_move_loses) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
-        st.end = st.in_check ? Termination::Checkmate : Termination::NoLegalMove;
-        st.reason = st.in_check ? "checkmate" : "no-legal-move";
-      } else {
-        st.result = Result::Draw;
-        st.end = Termination::Stalemate;
-        st.reason = "stalemate";
+        st.end = Termination::NoLegalMove;
+        st.reason = "no-legal-move";
+      } else {  // checkmate or stalemate, with the ruleset's results
+        int more = 0;
+        if (p_->stalemate_by_count) {
+          more = popcount(by_color_[side_]) - popcount(by_color_[side_ ^ 1]);
+          for (int t = 0; t < p_->ntypes; ++t) more += reserve_[side_][t] - reserve_[side_ ^ 1][t];
+        }
+        const ends::Verdict v = ends::no_move(*p_, side_, st.in_check, more);
+        st.result = v.result;
+        st.end = v.end;
+        st.reason = v.reason;
       }
       return st;
     }
@@ -499,7 +517,9 @@ class Generator final : public Engine, public CardBoard {
   int side_ = 0;
   int ep_ = -1, ep_victim_ = -1;
   uint8_t castling_ = 0;
-  std::array<int, 4> rook_sq_{};  // right i = colour*2 + (0 king side, 1 queen side)
+  std::array<int, 4> rook_sq_{};      // right i = colour*2 + (0 king side, 1 queen side)
+  std::array<int, 4> castle_from_{};  // the castling king's square of right i
+  bool castle_royal_ = true;          // the castling king is royal (its path must not be attacked)
   // Per right: the squares that must be empty, and those the king passes (its destination
   // included) that must not be attacked. Fixed while the right lasts: the king and the rook
   // have not moved.
@@ -563,6 +583,11 @@ class Generator final : public Engine, public CardBoard {
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
   std::vector<Move> card_moves_;                   // its move list, reused
+  // Issue 24 (gen_ends.hpp): some counted end condition or `must-capture`; the checks each
+  // side has still to give (`checks N -> win`); must-capture's scratch list.
+  bool ends_any_ = false, counted_ends_ = false, counting_checks_ = false;
+  std::array<int8_t, 2> checks_left_{};
+  std::vector<Move> forced_buf_;
 
   Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
   char letter(int code) const {
@@ -1235,6 +1260,47 @@ class Generator final : public Engine, public CardBoard {
   // Programs without Chess 2's primitives run a copy of the generator without them.
   template <bool Count>
   uint64_t generate(std::vector<Move>* out) {
+    if (ends_any_) [[unlikely]]
+      return generate_ends<Count>(out);
+    return generate_moves<Count>(out);
+  }
+
+  // Issue 24 (gen_ends.hpp): a game a counted end condition has ended has no action;
+  // `must-capture` keeps the captures when there is one.
+  ends::Verdict counted_verdict() const {
+    if (counting_checks_) {
+      const ends::Verdict v = ends::checks(side_, checks_left_);
+      if (v.over) return v;
+    }
+    return ends::extinction(*p_, side_, [this](int c, int t) {
+      if (t < 0) {
+        int n = popcount(by_color_[c]);
+        for (int u = 0; u < p_->ntypes; ++u) n += reserve_[c][u];
+        return n;
+      }
+      return popcount(pieces(c, t)) + reserve_[c][t];
+    });
+  }
+  bool is_capture(Move m) const {
+    const uint32_t k = kind_of(m);
+    if (k == kEnPassant) return true;
+    if (k == kCastleK || k == kCastleQ || k == kPlace || k == kNull) return false;
+    const int to = to_of(m);
+    return board_[to] >= 0 && (board_[to] & 1) != side_;
+  }
+  template <bool Count>
+  [[gnu::noinline]] uint64_t generate_ends(std::vector<Move>* out) {
+    if (counted_ends_ && counted_verdict().over) return 0;
+    if (!p_->must_capture) return generate_moves<Count>(out);
+    forced_buf_.clear();
+    generate_moves<false>(&forced_buf_);
+    ends::keep_captures(forced_buf_, [this](Move m) { return is_capture(m); });
+    if constexpr (!Count) out->insert(out->end(), forced_buf_.begin(), forced_buf_.end());
+    return forced_buf_.size();
+  }
+
+  template <bool Count>
+  uint64_t generate_moves(std::vector<Move>* out) {
     // pseudo_legal_actions() runs a copy of the loop without the legality test (a template
     // argument: the normal loop pays nothing for it).
     if (pseudo_) [[unlikely]]
@@ -1433,17 +1499,21 @@ class Generator final : public Engine, public CardBoard {
           if (legal(m)) emit(m);
         }
       }
-      if (p_->castling && k >= 0 && !in_check && !royal_only_ && (move_types_ >> p_->royal_type & 1)) {
+      // A non-royal castling king (`king LETTER`: giveaway, extinction) castles through
+      // attacked squares, as Fairy-Stockfish's non-royal kings do.
+      if (p_->castling && (castle_royal_ ? k >= 0 && !in_check : true) && !royal_only_ &&
+          (move_types_ >> p_->castling_king & 1)) {
         for (int side = 0; side < 2; ++side) {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
           if (castle_need_[right] & occ) continue;
           bool ok = true;
-          for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
-            if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
-              ok = false;
+          if (castle_royal_)
+            for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
+              if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
+                ok = false;
           if (!ok) continue;
-          Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
+          Move m = make_move(castle_from_[right], rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
           if (legal(m)) emit(m);
         }
       }
@@ -1573,11 +1643,16 @@ class Generator final : public Engine, public CardBoard {
       if (board_[passed] < 0 && board_[victim] >= 0 && (board_[victim] & 1) == us)
         set_ep_if_capturable(passed, victim);
     }
+    u.checks_left = checks_left_;
     stack_.push_back(u);
     if (!ends_turn) return;
     if (us == 1 && fullmove_ < INT32_MAX) ++fullmove_;
     side_ ^= 1;
     hash_ ^= z.side;
+    if (counting_checks_ && checks_left_[us] > 0 && royals_attacked(side_)) [[unlikely]] {
+      hash_ ^= ends::check_key(us, checks_left_[us]) ^ ends::check_key(us, checks_left_[us] - 1);
+      --checks_left_[us];
+    }
     history_.push_back(hash_);
   }
 
@@ -1654,6 +1729,7 @@ class Generator final : public Engine, public CardBoard {
     hash_ = u.hash;
     pending_passed_ = u.pending_passed;
     pending_victim_ = u.pending_victim;
+    checks_left_ = u.checks_left;
   }
 
   bool insufficient() const {
@@ -1767,6 +1843,19 @@ class Generator final : public Engine, public CardBoard {
         throw PositionError("more than 32 pieces of one type in a reserve", text.find('['));
     }
     side_ = f.side == Color::White ? 0 : 1;
+    counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0;
+    counting_checks_ = p_->checks_to_win > 0;
+    ends_any_ = counted_ends_ || p_->must_capture;
+    if (f.checks_remaining && !counting_checks_)
+      throw PositionError("this variant counts no checks; the position text has a check counter",
+                          text.find('+') == std::string_view::npos ? 0 : text.find('+'));
+    checks_left_.fill(static_cast<int8_t>(p_->checks_to_win));
+    if (f.checks_remaining)
+      for (int c = 0; c < 2; ++c) {
+        if ((*f.checks_remaining)[c] > 9)
+          throw PositionError("a check counter holds 0..9 checks to give", text.find('+'));
+        checks_left_[c] = static_cast<int8_t>((*f.checks_remaining)[c]);
+      }
     halfmove_ = f.halfmove;
     fullmove_ = f.fullmove;
     // Validation.
@@ -1831,11 +1920,12 @@ class Generator final : public Engine, public CardBoard {
     // Castling.
     castling_ = 0;
     castle_clear_.fill(0);
+    castle_royal_ = p_->castling_king >= 0 && (p_->royal_types >> p_->castling_king & 1);
     chess960_ = false;
     if (f.castling != "-" && !f.castling.empty()) {
       if (!p_->castling)
         throw PositionError("this variant has no castling; the castling field must be `-`", 0);
-      char royal = p_->letters[p_->royal_type];
+      char royal = p_->letters[p_->castling_king];
       char rook = p_->letters[p_->castling_rook];
       std::vector<CastlingRight> rights;
       try {
@@ -1853,13 +1943,18 @@ class Generator final : public Engine, public CardBoard {
                                   "` does not castle; its castling rights must be absent",
                               0);
         int rank = c == 0 ? 0 : p_->height - 1;
-        int k = royal_square(c);
+        int k = castle_royal_ ? royal_square(c) : -1;
+        if (!castle_royal_)  // a non-royal castling king: the one on the home rank
+          for (BB b = pieces(c, p_->castling_king); b && k < 0; clear_lsb(b))
+            if (lsb(b) / p_->width == rank) k = lsb(b);
+        if (k < 0) throw PositionError("a castling right without a castling king on the home rank", 0);
         int side = r.rook_file > k % p_->width ? 0 : 1;
         int idx = c * 2 + side;
         if (castling_ & (1 << idx))
           throw PositionError("two castling rights on the same side of the king", 0);
         castling_ |= static_cast<uint8_t>(1 << idx);
         rook_sq_[idx] = rank * p_->width + r.rook_file;
+        castle_from_[idx] = k;
         {
           int kto, rto, rsq = rook_sq_[idx];
           castle_targets(side == 0 ? kCastleK : kCastleQ, c, kto, rto);
@@ -2072,6 +2167,8 @@ class Generator final : public Engine, public CardBoard {
     if (side_) h ^= z.side;
     h ^= z.castle[castling_];
     if (ep_ >= 0) h ^= z.ep[ep_];
+    if (counting_checks_)
+      for (int c = 0; c < 2; ++c) h ^= ends::check_key(c, checks_left_[c]);
     return h;
   }
 };

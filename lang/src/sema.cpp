@@ -689,6 +689,9 @@ class Checker {
       if (c.keyword == "rook") {
         use(ConstructId::CastlingRook, c.loc);
         if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_rook);
+      } else if (c.keyword == "king") {
+        use(ConstructId::CastlingKing, c.loc);
+        if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_king);
       } else if (c.keyword == "king-side" || c.keyword == "queen-side") {
         use(c.keyword == "king-side" ? ConstructId::CastlingKingSide : ConstructId::CastlingQueenSide, c.loc);
         if (!want_args(c, 4, 4, "king-to FILE rook-to FILE")) continue;
@@ -923,6 +926,8 @@ class Checker {
         if (typed_use(ConstructId::RoyalsApart, c)) m_.royals_apart = true;
       } else if (c.keyword == "escape-duty") {
         typed_use(ConstructId::EscapeDuty, c);
+      } else if (c.keyword == "must-capture") {
+        typed_use(ConstructId::MustCapture, c);
       } else {
         unknown(c, keywords(Scope::Legal), "legality condition");
       }
@@ -951,6 +956,10 @@ class Checker {
           d_.error(c.args[0].loc, "unknown claim `" + what + "`",
                    did_you_mean(what, {"repetition", "fifty-move"}));
         }
+        continue;
+      }
+      if (c.keyword == "extinction" || c.keyword == "checks") {  // schema constructs (issue 24)
+        typed_use(c.keyword == "checks" ? ConstructId::EndChecks : ConstructId::EndExtinction, c);
         continue;
       }
       if (std::find(kEndConditions.begin(), kEndConditions.end(), c.keyword) == kEndConditions.end()) {
@@ -985,8 +994,13 @@ class Checker {
             "opponent's half of the board");
       else if (r.condition != "region-reached" && !r.args.empty())
         d_.error(c.loc, "unexpected `" + r.args[0] + "` before `->`");
-      if (!r.when.empty() && r.when != "reserves-empty")
-        d_.error(c.loc, "unknown condition `" + r.when + "`", did_you_mean(r.when, {"reserves-empty"}));
+      // `when fewer-pieces` (issue 24): a stalemate judged by the pieces each side holds.
+      if (!r.when.empty() && r.when != "reserves-empty" &&
+          !(r.when == "fewer-pieces" && r.condition == "stalemate"))
+        d_.error(
+            c.loc, "unknown condition `" + r.when + "`",
+            did_you_mean(r.when, r.condition == "stalemate" ? std::vector<std::string>{"fewer-pieces"}
+                                                            : std::vector<std::string>{"reserves-empty"}));
       static const std::map<std::string, ConstructId> ids = {
           {"checkmate", ConstructId::EndCheckmate},
           {"stalemate", ConstructId::EndStalemate},
@@ -1132,6 +1146,8 @@ void finish(Model& m, Diagnostics& d) {
   if (royals == 0 && m.royal_safe) d.error(m.name_loc, "`royal-safe` but no piece is royal");
   if (m.castling && !m.piece(m.castling_rook))
     d.error(m.castling_loc, std::string("castling rook `") + m.castling_rook + "` is no piece");
+  if (m.castling && m.castling_king && !m.piece(m.castling_king))
+    d.error(m.castling_loc, std::string("castling king `") + m.castling_king + "` is no piece");
   for (char l : m.reserve)
     if (l != '*' && !m.piece(l)) d.error(m.reserve_loc, std::string("reserve piece `") + l + "` is no piece");
   for (const auto& p : m.pieces)

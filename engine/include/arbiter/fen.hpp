@@ -3,6 +3,7 @@
 // bounded-board variants. Parsing and printing only; no move logic.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,10 @@ struct FenFields {
   Color side = Color::White;
   std::string castling = "-";
   std::optional<Coord> ep;
+  // Fairy-Stockfish's check counter (n-check variants): the checks each side still has to
+  // give, `W+B` between the en-passant field and the halfmove clock (`3+3` at the start of
+  // 3check). Absent in other FENs.
+  std::optional<std::array<int, 2>> checks_remaining;
   int halfmove = 0;
   int fullmove = 1;
 

@@ -443,6 +443,7 @@ struct Program {
 
   bool castling = false;
   int castling_rook = -1;
+  int castling_king = -1;  // the type that castles: the royal type, or the castling block's `king`
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
 
   bool has_reserve = false;
@@ -476,6 +477,31 @@ struct Program {
   bool checkmate_loses = true;
   bool stalemate_draw = true;
   bool no_move_loses = false;  // `no-legal-move -> loss`: no stalemate (RULINGS 4.3)
+  // Issue 24 (gen_ends.hpp). The result, for the side to move, of a position without a
+  // legal action, in check and not: -1 loss, 0 draw, +1 win (`checkmate -> win`: misere,
+  // losers; `stalemate -> win|loss`: antichess, shatranj).
+  int8_t checkmate_value = -1, stalemate_value = 0;
+  // `stalemate -> RESULT when fewer-pieces`: the stalemated side has RESULT when it holds
+  // fewer pieces than the other, the opposite when more, a draw when as many (suicide).
+  bool stalemate_by_count = false;
+  // `extinction TYPES|all [at-most N] [opponent-at-least M] [claim] -> RESULT`: a side
+  // holding at most N pieces of a listed type (`all`: pieces of any type together), while
+  // the other holds at least M of it (M + 1 against the side to move with `claim`), has
+  // RESULT (its value for that side); the side that just moved is judged first. The game is
+  // then over: the position has no action.
+  struct Extinction {
+    uint32_t types = 0;  // bit per type
+    bool all = false;
+    int at_most = 0, opponent_at_least = 0;
+    bool claim = false;
+    int8_t value = -1;
+  };
+  std::vector<Extinction> extinctions;
+  // `checks N -> win`: the side that has given N checks wins; the position counts the
+  // checks each side has still to give (the FEN's `W+B`).
+  int checks_to_win = 0;
+  // `legal { must-capture }`: when a capture is legal, only captures are.
+  bool must_capture = false;
   // `region-reached royal enemy-half -> win`: the side that just moved wins when all its
   // royal pieces stand on the opponent's half (RULINGS 4.3).
   bool invasion = false;

@@ -129,6 +129,7 @@ struct Model {
 
   bool castling = false;
   char castling_rook = 'R';
+  char castling_king = 0;  // `king LETTER` in the castling block; 0: the royal piece
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
   Loc castling_loc;
 
