@@ -96,6 +96,11 @@ bool colour_symmetric(ConstructId id) {
     // Hands filled by captures, and drops (relative ranks): each side's own.
     case ConstructId::CapturesToHand:
     case ConstructId::Drop:
+    // Forced capture, extinction of a kind, the castling piece: the same rule for each side.
+    // (Check counters are not listed: the position text's counters would need swapping.)
+    case ConstructId::MustCapture:
+    case ConstructId::EndExtinction:
+    case ConstructId::CastlingKing:
       return true;
     default:
       return false;
