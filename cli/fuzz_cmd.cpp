@@ -14,8 +14,10 @@
 #include "common.hpp"
 #include "fsf/fairy_stockfish.hpp"
 #include "fuzz/fuzz.hpp"
+#include "fuzz/properties.hpp"
 #include "registry/engines.hpp"
 #include "registry/variants.hpp"
+#include "summary.hpp"
 
 namespace arb::cli {
 
@@ -54,7 +56,30 @@ std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& 
   return o.str();
 }
 
+// Why the grid back end cannot check this ruleset, at the statement that decides it.
+std::string grid_refusal(const Loaded& l) {
+  if (!l.compiled.model) return "--against grid needs a ruleset (--rules FILE or --variant NAME)";
+  const arb::lang::Model& m = *l.compiled.model;
+  const arb::lang::Loc& at = m.board_loc;
+  const std::string where = (at.src ? at.src->path : std::string("ruleset")) + ":" + std::to_string(at.line) +
+                            ":" + std::to_string(at.col);
+  if (m.unbounded)
+    return where +
+           ": `board unbounded`: the grid is this ruleset's only back end; there is no second one to "
+           "compare it with (try --properties)";
+  return where + ": `board " + std::to_string(m.width) + " x " + std::to_string(m.height) +
+         "`: the grid back end has no board edges (no bounded region on the grid yet), so a bounded ruleset "
+         "does not compile for it; compare with --against fairy-stockfish, z3-mate1 or --properties";
+}
+
 }  // namespace
+
+// properties_cmd.cpp: the metamorphic properties of the compiled generator alone.
+int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyOptions& opts,
+                    const std::string& junit, const std::string& summary, const std::string& why);
+// mate1_cmd.cpp: Z3's mate-in-1 answers against the compiled generator's.
+int fuzz_z3_mate1(const Common& c, const Loaded& l, uint64_t seed, uint64_t games, uint64_t endings,
+                  int max_plies, const std::string& junit, const std::string& summary);
 
 // Differential fuzzing of the compiled generator against the reference engine, or against
 // Fairy-Stockfish (--against fairy-stockfish --fsf-variant NAME) for a ruleset without one.
@@ -62,13 +87,13 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Common c;
   arb::fuzz::Options o;
   int jobs = 1;
-  bool strict = false, no_bias = false;
-  std::string junit, against = "reference";
+  bool strict = false, no_bias = false, properties = false;
+  std::string junit, summary, against = "reference";
   // Divergences are saved in the current directory unless --save-dir says otherwise: never
   // into the source tree behind the user's back.
   std::string save_dir = ".";
   std::string seconds_text, games_text, seed_text, max_plies_text, jobs_text, mutate_text, max_div_text,
-      timeout_text, matchups_text;
+      timeout_text, matchups_text, positions_text;
   po::options_description d(
       "arbiter fuzz (--variant V | --rules F) [--against reference | --against fairy-stockfish "
       "--fsf-variant NAME [--fsf-variant-path INI]] [--seconds S | --games N] [--seed K] [--jobs J] "
@@ -91,6 +116,14 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "go on after a divergence until this many distinct ones are found (1)")(
       "save-dir", po::value(&save_dir), "where divergences are saved (default: the current directory)")(
       "junit", po::value(&junit), "also write the result as JUnit XML to FILE")(
+      "summary", po::value(&summary),
+      "also write a short Markdown summary (counts, each divergence with a diagram) to FILE")(
+      "positions", po::value(&positions_text),
+      "--against z3-mate1: random endings compared besides one position of each game (20)")(
+      "properties", po::bool_switch(&properties),
+      "check the generator's metamorphic properties alone (colour flip, mirror, translation, apply and "
+      "undo, perft by copy, read-back, transposition); the default when the ruleset has no reference "
+      "engine and no --against is given")(
       "against", po::value(&against),
       "the second engine: reference (the variant's hand-written engine, default) or fairy-stockfish "
       "(--fsf-variant NAME, else the ruleset's `fairy-stockfish NAME`, else the ruleset exported as a "
@@ -118,12 +151,19 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
   if (vm.count("save-dir") && save_dir.empty()) throw UsageError("--save-dir needs a directory");
   if (vm.count("junit")) check_output_path(junit, input_files(c), "junit");
+  if (vm.count("summary")) check_output_path(summary, input_files(c), "summary");
+  if (against == "properties") properties = true;
+  if (properties && vm.count("against") && against != "properties")
+    throw UsageError("--properties checks the generator alone: give it without --against " + against);
   o.strict_acceptance = strict;
   o.bias = !no_bias;
   if (c.engine != "compiled")
     throw UsageError("fuzz always runs the compiled generator; --against names the second engine");
-  if (against != "reference" && against != "fairy-stockfish")
-    throw UsageError("--against must be `reference` or `fairy-stockfish`, not `" + against + "`");
+  if (against != "reference" && against != "fairy-stockfish" && against != "properties" &&
+      against != "z3-mate1" && against != "grid")
+    throw UsageError(
+        "--against must be `reference`, `fairy-stockfish`, `properties`, `z3-mate1` or `grid`, not `" +
+        against + "`");
   if (against == "reference" &&
       (!c.fsf_variant.empty() || !c.fsf_variant_path.empty() || !c.fsf_engine.empty()))
     throw UsageError("--fsf-variant, --fsf-variant-path and --fsf-engine go with --against fairy-stockfish");
@@ -132,6 +172,46 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   Watchdog watchdog(timeout, "fuzz");
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
+  if (against == "z3-mate1") {
+    // --games: games from the start (one position each, 2 by default); --positions: random
+    // endings (20).
+    const uint64_t endings = vm.count("positions") ? uint_option("positions", positions_text, 0, 100000) : 20;
+    const int rc = fuzz_z3_mate1(c, l, o.seed, vm.count("games") ? o.games : 2, endings,
+                                 vm.count("max-plies") ? o.max_plies : 60, junit, summary);
+    watchdog.disarm();
+    return rc;
+  }
+  if (against == "grid") throw UsageError(grid_refusal(l));
+  // No --against and no reference engine for the ruleset: its properties are its check.
+  std::string why_properties;
+  if (!properties && !vm.count("against") && l.compiled.model) {
+    arb::registry::EngineSpec probe = engine_spec(c);
+    probe.position.clear();
+    probe.seed.reset();
+    probe.kind = arb::registry::EngineKind::Reference;
+    try {
+      arb::lang::Diagnostics pd;
+      if (!arb::registry::open_engine(probe, pd).engine) throw arb::registry::OpenError("no reference");
+    } catch (const arb::registry::OpenError& e) {
+      properties = true;
+      why_properties = std::string("no reference engine (") + e.what() +
+                       "): checking the generator's metamorphic properties";
+    }
+  }
+  if (properties) {
+    if (vm.count("matchups") || vm.count("jobs") || strict || no_bias || o.coverage)
+      throw UsageError(
+          "--properties takes --games/--seconds, --seed, --max-plies, --mutate, --json, --junit, --summary");
+    arb::fuzz::PropertyOptions po_;
+    po_.seed = o.seed;
+    po_.games = vm.count("games") ? o.games : 20;
+    po_.seconds = o.seconds;
+    po_.max_plies = vm.count("max-plies") ? o.max_plies : 60;
+    po_.mutate_percent = o.mutate_percent;
+    const int rc = fuzz_properties(c, l, po_, junit, summary, why_properties);
+    watchdog.disarm();
+    return rc;
+  }
   // The reference plays the game the --set options choose too (No Stress Chess's level),
   // and a ruleset descending from a variant with a reference gets that reference with the
   // options stating what it changes (a deck, a hand: registry::reference_of).
@@ -305,6 +385,17 @@ int cmd_fuzz(const std::vector<std::string>& args) {
         << detail;
     tc.output = out.str();
     write_atomically(junit, junit_xml("arbiter fuzz", {tc}));
+  }
+  if (!summary.empty()) {
+    std::string md = "## arbiter fuzz: " + variant + " against " + right_name +
+                     (r.divergence ? " (FAILED)" : " (passed)") + "\n\n" + std::to_string(r.games) +
+                     " games, " + std::to_string(r.positions) + " positions compared, " +
+                     std::to_string(r.mutations) + " mutations, " + std::to_string(r.divergences.size()) +
+                     " divergences\n\n";
+    for (const auto& dv : r.divergences)
+      md += markdown_divergence("divergence (" + dv.what + ")", divergence_text(dv, "compiled", right_name),
+                                dv.position);
+    write_atomically(summary, md);
   }
   if (c.json) {
     std::cout << "{\"variant\":\"" << json_escape(variant) << "\",\"seed\":" << o.seed << ",\"jobs\":" << jobs

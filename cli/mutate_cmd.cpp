@@ -11,11 +11,16 @@
 #include <mutex>
 #include <sstream>
 
+#include "arbiter/lang/export_fsf.hpp"
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/parallel.hpp"
 #include "common.hpp"
+#include "fsf/fairy_stockfish.hpp"
+#include "fuzz/properties.hpp"
 #include "mutate/run_mutants.hpp"
+#include "properties/property_plan.hpp"
 #include "reference.hpp"
+#include "summary.hpp"
 
 namespace arb::cli {
 
@@ -52,25 +57,63 @@ std::string result_json(const std::string& path, const arb::mutate::MutantResult
   return s + "}";
 }
 
+// A file in the temporary folder, removed when destroyed (an exported variants.ini).
+struct TempIni {
+  std::string path;
+  explicit TempIni(const std::string& text) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/arbiter-mutate-XXXXXX.ini";
+    int fd = mkstemps(pattern.data(), 4);
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file in " + pattern);
+    path = pattern;
+    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ::close(fd);
+    if (!ok) throw std::runtime_error("cannot write " + path);
+  }
+  ~TempIni() { std::remove(path.c_str()); }
+  TempIni(const TempIni&) = delete;
+  TempIni& operator=(const TempIni&) = delete;
+};
+
+arb::fuzz::Divergence as_divergence(const arb::fuzz::Violation& v) {
+  arb::fuzz::Divergence d;
+  d.what = "property " + v.property;
+  d.position = v.position;
+  d.action = v.after;
+  d.left = v.left;
+  d.right = v.right;
+  d.diff = v.diff;
+  d.plies = v.plies;
+  return d;
+}
+
 }  // namespace
 
 int cmd_mutate(const std::vector<std::string>& args) {
   std::vector<std::string> files, sets;
-  std::string against = "original", junit, games_text, seconds_text, seed_text, jobs_text, plies_text,
-              mutate_text, timeout_text, min_score_text;
+  std::string against = "original", junit, summary, fsf_variant, fsf_variant_path, fsf_engine, games_text,
+              seconds_text, seed_text, jobs_text, plies_text, mutate_text, timeout_text, min_score_text;
   bool json = false, list = false, no_bias = false;
   arb::mutate::MutateOptions mo;
   mo.fuzz.games = 200;
   mo.fuzz.seed = 11;
   double min_score = 1.0;
   po::options_description d(
-      "arbiter mutate FILE.rules [--against original|reference] [--games N | --seconds S] [--jobs J]\n"
+      "arbiter mutate FILE.rules [--against original|reference|fairy-stockfish|properties|grid]\n"
+      "               [--games N | --seconds S] [--jobs J]\n"
       "               [--seed K] [--min-score PERCENT] [--list] [--json] [--junit FILE]");
   d.add_options()("file", po::value(&files), "the ruleset file")(
       "against", po::value(&against),
-      "what each mutant is compared with: original (the ruleset as written, default) or reference (the "
-      "variant's reference engine)")("set", po::value(&sets)->composing(),
-                                     "option override NAME=VALUE for the original and every mutant")(
+      "what each mutant is compared with: original (the ruleset as written, default), reference (the "
+      "variant's reference engine), fairy-stockfish (--fsf-variant NAME, else the ruleset's `fairy-stockfish "
+      "NAME`, else the ruleset exported), properties (no oracle: the metamorphic properties the original's "
+      "statements promise, checked on the mutant alone; 5 games each unless --games), grid (refused: no "
+      "bounded board on the grid back end)")("fsf-variant", po::value(&fsf_variant),
+                                             "Fairy-Stockfish's UCI_Variant")(
+      "fsf-variant-path", po::value(&fsf_variant_path), "a Fairy-Stockfish variants.ini (VariantPath)")(
+      "fsf-engine", po::value(&fsf_engine), "which Fairy-Stockfish: a command, or wasm:DIR")(
+      "summary", po::value(&summary), "also write a short Markdown summary (score, each survivor) to FILE")(
+      "set", po::value(&sets)->composing(), "option override NAME=VALUE for the original and every mutant")(
       "games", po::value(&games_text), "random games per mutant (default 200)")(
       "seconds", po::value(&seconds_text), "fuzz each mutant this long instead")(
       "seed", po::value(&seed_text), "random seed of the fuzzer (11)")("max-plies", po::value(&plies_text),
@@ -87,8 +130,14 @@ int cmd_mutate(const std::vector<std::string>& args) {
   po::variables_map vm = parse_command_line(args, d, "file");
   if (files.size() != 1) throw UsageError("arbiter mutate takes exactly one ruleset file");
   const std::string path = files[0];
-  if (against != "original" && against != "reference")
-    throw UsageError("--against must be `original` or `reference`, not `" + against + "`");
+  if (against != "original" && against != "reference" && against != "fairy-stockfish" &&
+      against != "properties" && against != "grid")
+    throw UsageError(
+        "--against must be `original`, `reference`, `fairy-stockfish`, `properties` or `grid`, not `" +
+        against + "`");
+  if (against != "fairy-stockfish" &&
+      (vm.count("fsf-variant") || vm.count("fsf-variant-path") || vm.count("fsf-engine")))
+    throw UsageError("--fsf-variant, --fsf-variant-path and --fsf-engine go with --against fairy-stockfish");
   if (vm.count("games")) mo.fuzz.games = uint_option("games", games_text, 1, 1000000000);
   if (vm.count("seconds")) mo.fuzz.seconds = seconds_option("seconds", seconds_text, 0.001, kMaxTimeout);
   if (vm.count("seconds") && vm.count("games")) throw UsageError("give --seconds or --games, not both");
@@ -102,6 +151,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
   double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
   check_input_file(path, "ruleset", arb::lang::kMaxRulesetBytes);
   if (vm.count("junit")) check_output_path(junit, {path}, "junit");
+  if (vm.count("summary")) check_output_path(summary, {path}, "summary");
   mo.overrides = parse_sets(sets);
   mo.fuzz.bias = !no_bias;
   std::string original_text;
@@ -147,6 +197,94 @@ int cmd_mutate(const std::vector<std::string>& args) {
     mo.oracle = opened.make;
     mo.oracle_name = "reference:" + opened.variant;
   }
+  std::optional<TempIni> exported;
+  if (against == "grid" || against == "properties" || against == "fairy-stockfish") {
+    arb::lang::Diagnostics diags;
+    auto original = compile_ruleset(path, mo.overrides, diags);
+    if (!original.model || !original.program) {
+      std::cerr << diags.render() << path << ": the original ruleset does not compile\n";
+      return kBadInput;
+    }
+    const arb::lang::Model& m = *original.model;
+    if (against == "grid") {
+      const auto& at = m.board_loc;
+      throw UsageError(path + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
+                       (m.unbounded
+                            ? ": `board unbounded`: the grid is this ruleset's only back end, no second one"
+                            : ": a bounded board: the grid back end has no board edges, so the ruleset "
+                              "does not compile for it") +
+                       "; try --against properties or fairy-stockfish");
+    }
+    if (against == "properties") {
+      // The properties the original's statements promise, checked on each mutant alone.
+      const arb::fuzz::PropertyPlan plan = arb::properties::plan_for(m);
+      arb::fuzz::PropertyOptions po_;
+      po_.seed = mo.fuzz.seed;
+      po_.games = vm.count("games") ? mo.fuzz.games : 5;
+      po_.seconds = mo.fuzz.seconds;
+      po_.max_plies = vm.count("max-plies") ? mo.fuzz.max_plies : 60;
+      po_.mutate_percent = mo.fuzz.mutate_percent;
+      po_.stop = mo.stop;
+      if (!vm.count("games") && !vm.count("seconds")) mo.fuzz.games = po_.games;
+      mo.self_check = [plan, po_](const arb::fuzz::EngineFactory& engines,
+                                  const std::string& start) -> std::optional<arb::fuzz::Divergence> {
+        auto r = arb::fuzz::check_properties(engines, start, plan, po_);
+        if (!r.violation) return std::nullopt;
+        return as_divergence(*r.violation);
+      };
+      mo.self_check_original = [plan](const arb::fuzz::EngineFactory& engines,
+                                      const arb::fuzz::Divergence& d) {
+        auto e = engines();
+        try {
+          e->set_position(d.position);
+        } catch (const std::exception&) {
+          return false;
+        }
+        auto p = arb::fuzz::property_named(d.what.substr(std::string("property ").size()));
+        for (uint64_t s = 1; s <= 16; ++s)
+          if (arb::fuzz::check_node(*e, engines, plan, s, true, p)) return true;
+        return false;
+      };
+      mo.oracle_name = "properties";
+    } else {
+      arb::registry::EngineSpec spec;
+      spec.kind = arb::registry::EngineKind::FairyStockfish;
+      spec.options = mo.overrides;
+      spec.fsf_engine = fsf_engine;
+      spec.fsf_variant = fsf_variant.empty() ? m.fsf_variant : fsf_variant;
+      spec.fsf_variant_path = fsf_variant_path;
+      if (spec.fsf_variant.empty()) {
+        bool wasm = false;
+        try {
+          wasm = arb::fsf::engine_command(fsf_engine).wasm;
+        } catch (const arb::fsf::EngineMissing& e) {
+          throw UsageError(e.what());
+        }
+        const auto dialect = wasm ? arb::lang::FsfDialect::Current : arb::lang::FsfDialect::Fsf11;
+        arb::lang::Diagnostics ed;
+        auto ini = arb::lang::export_fsf(m, dialect, m.name + "-arbiter", ed);
+        if (!ini) {
+          std::cerr << ed.render();
+          throw UsageError(path +
+                           " names no Fairy-Stockfish variant and Fairy-Stockfish cannot play it as "
+                           "exported; give --fsf-variant NAME");
+        }
+        exported.emplace(*ini);
+        spec.fsf_variant = m.name + "-arbiter";
+        spec.fsf_variant_path = exported->path;
+      }
+      arb::registry::OpenedEngine opened;
+      try {
+        arb::lang::Diagnostics od;
+        opened = arb::registry::open_engine(spec, od);
+      } catch (const arb::registry::OpenError& e) {
+        throw UsageError(std::string("--against fairy-stockfish: ") + e.what());
+      }
+      if (!opened.engine) throw UsageError("--against fairy-stockfish: the engine does not start");
+      mo.oracle = opened.make;
+      mo.oracle_name = opened.engine->name();
+    }
+  }
   bool progress = !json && isatty(2);
   std::mutex out_mu;
   mo.on_result = [&](const arb::mutate::MutantResult& r, size_t done, size_t total) {
@@ -182,6 +320,20 @@ int cmd_mutate(const std::vector<std::string>& args) {
       cases.push_back(tc);
     }
     write_atomically(junit, junit_xml("arbiter mutate " + path, cases));
+  }
+  if (!summary.empty()) {
+    std::ostringstream md;
+    md << "## arbiter mutate: " << path << " against " << rep.oracle << (ok ? " (passed)" : " (FAILED)")
+       << "\n\n"
+       << rep.results.size() << " mutants (" << budget << " each): " << rep.killed << " killed, "
+       << rep.refused << " refused, " << rep.equivalent << " equivalent, " << rep.survived
+       << " survived; mutation score " << percent(score) << " (minimum " << percent(min_score) << ")\n\n";
+    for (const auto& r : rep.results)
+      if (r.verdict == "survived")
+        md << "- survived: `" << where(path, r.mutant) << "` " << r.mutant.op << " (" << r.mutant.construct
+           << "): " << r.mutant.describe() << "\n";
+    md << "\n";
+    write_atomically(summary, md.str());
   }
   if (json) {
     std::cout << "{\"file\":\"" << json_escape(path) << "\",\"against\":\"" << json_escape(rep.oracle)

@@ -208,3 +208,38 @@ TEST(MutateCommand, JsonScoreAndJUnit) {
   EXPECT_EQ(run_arbiter({"mutate", rules_path("chess2"), "--set", "white-army=dragons"}).code, 2);
   EXPECT_EQ(run_arbiter({"mutate", rules_path("chess"), "--against", "nobody"}).code, 2);
 }
+
+// A designer's ruleset that extends a bundled one by name (found along the search path, not
+// beside the file): its mutants compile too, and are judged (they were all refused once,
+// the name rewritten into a path beside the file).
+TEST(MutateCommand, DesignersRulesetExtendingByNameIsJudged) {
+  auto r = run_arbiter({"mutate", testing_helpers::source_path("corpus/rulesets/berolina.rules"), "--games",
+                        "10", "--min-score", "0", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"verdict\":\"killed\""), std::string::npos) << r.out;
+}
+
+// --against properties: no oracle, the properties the original's statements promise on
+// each mutant alone; --against grid: refused at the board statement; --summary: Markdown.
+TEST(MutateCommand, AgainstPropertiesAndGrid) {
+  testing_helpers::TempDir dir;
+  const std::string md = dir.path() + "/summary.md";
+  auto r = run_arbiter({"mutate", testing_helpers::source_path("corpus/rulesets/berolina.rules"), "--against",
+                        "properties", "--games", "2", "--min-score", "0", "--json", "--summary", md});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"against\":\"properties\""), std::string::npos) << r.out;
+  // A mutant is killed only by a property its own engine breaks and the original keeps:
+  // with seed 11, Berolina pawns that step backwards print positions (a pawn on its
+  // forbidden first rank) the same generator refuses to read back.
+  EXPECT_NE(r.out.find("\"verdict\":\"killed\",\"how\":\"property "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"verdict\":\"survived\""), std::string::npos) << r.out;
+  std::ifstream in(md);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_NE(ss.str().find("## arbiter mutate: "), std::string::npos) << ss.str();
+  EXPECT_NE(ss.str().find("- survived: `"), std::string::npos) << ss.str();
+  auto g = run_arbiter({"mutate", rules_path("chess"), "--against", "grid"});
+  EXPECT_EQ(g.code, 2);
+  EXPECT_NE(g.err.find("chess.rules:7:1"), std::string::npos) << g.err;
+  EXPECT_NE(g.err.find("no board edges"), std::string::npos) << g.err;
+}

@@ -4,6 +4,8 @@
 // is (start index, seed, number of plies); shrinking goes toward fewer plies and smaller
 // seeds, so a counterexample is a short game. RC_PARAMS (e.g. "max_success=500") tunes
 // the number of cases.
+#include "fuzz/properties.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -14,7 +16,11 @@
 
 #include "arbiter/fen.hpp"
 #include "arbiter/perft_suite.hpp"
+#include "arbiter/synth/mate1_check.hpp"
 #include "helpers.hpp"
+#include "process.hpp"
+#include "properties/property_plan.hpp"
+#include "registry/engines.hpp"
 
 namespace {
 
@@ -261,6 +267,370 @@ TEST(PropertyHelpers, FlipAndMirror) {
   EXPECT_EQ(mirror_text("a7b8b"), "a2b1b");
   EXPECT_EQ(mirror_text("P@e1"), "P@e8");
   EXPECT_EQ(mirror_text("e1h1"), "e8h8");
+}
+
+// ---------------------------------------------------------------------------------------
+// The metamorphic property checker (checker/fuzz/properties.hpp), the check a ruleset
+// without a reference engine gets (issue 26).
+
+// A test-only engine wrapper: everything passes to the compiled engine except what a
+// derived wrapper changes (a seeded bug).
+template <class Self>
+class Wrapper : public arb::Engine {
+ public:
+  explicit Wrapper(std::unique_ptr<arb::Engine> inner) : in_(std::move(inner)) {}
+  std::string name() const override { return "buggy:" + in_->name(); }
+  arb::GameConfig config() const override { return in_->config(); }
+  void set_position(std::string_view t) override { in_->set_position(t); }
+  std::string position() const override { return in_->position(); }
+  void legal_actions(std::vector<Action>& out) override { in_->legal_actions(out); }
+  void apply(const Action& a) override { in_->apply(a); }
+  void undo() override { in_->undo(); }
+  arb::Status status() override { return in_->status(); }
+  uint64_t hash() const override { return in_->hash(); }
+  arb::Color side_to_move() const override { return in_->side_to_move(); }
+  arb::ActionInfo describe(const Action& a) const override { return in_->describe(a); }
+  std::unique_ptr<arb::Engine> clone() const override { return std::make_unique<Self>(in_->clone()); }
+
+ protected:
+  std::unique_ptr<arb::Engine> in_;
+};
+
+// A seeded symmetric bug: White's knight moves to f3 are dropped (for no other square or
+// colour). Moves are written relative to each side, so no ruleset can state this: only a
+// broken generator shows it.
+class DropWhiteKnightToF3 : public Wrapper<DropWhiteKnightToF3> {
+ public:
+  using Wrapper::Wrapper;
+  void legal_actions(std::vector<Action>& out) override {
+    in_->legal_actions(out);
+    if (in_->side_to_move() != arb::Color::White) return;
+    std::erase_if(out, [&](const Action& a) {
+      const arb::ActionInfo i = in_->describe(a);
+      return i.steps[0].piece == 'N' && i.steps[0].to == arb::Coord{5, 3};
+    });
+  }
+};
+
+// The engine's own perft counts one leaf too many at depth 2.
+class OffByOnePerft : public Wrapper<OffByOnePerft> {
+ public:
+  using Wrapper::Wrapper;
+  uint64_t perft(int depth) override { return in_->perft(depth) + (depth == 2 ? 1 : 0); }
+};
+
+// Undo forgets to restore the hash after a capture (the hash stays the one after it).
+class StaleHashAfterCapture : public Wrapper<StaleHashAfterCapture> {
+ public:
+  using Wrapper::Wrapper;
+  void apply(const Action& a) override {
+    captures_.push_back(in_->describe(a).steps[0].capture());
+    in_->apply(a);
+    stale_.push_back(in_->hash());
+  }
+  void undo() override {
+    in_->undo();
+    stale_hash_ = captures_.back() ? std::optional<uint64_t>(stale_.back()) : std::nullopt;
+    captures_.pop_back();
+    stale_.pop_back();
+  }
+  uint64_t hash() const override { return stale_hash_ ? *stale_hash_ : in_->hash(); }
+  void set_position(std::string_view t) override {
+    stale_hash_.reset();
+    in_->set_position(t);
+  }
+
+ private:
+  std::vector<bool> captures_;
+  std::vector<uint64_t> stale_;
+  std::optional<uint64_t> stale_hash_;
+};
+
+arb::fuzz::PropertyPlan chess_plan() {
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(ruleset_path("chess"), {}, d);
+  EXPECT_TRUE(c.model) << d.render();
+  return arb::properties::plan_for(*c.model);
+}
+
+size_t board_pieces(const std::string& fen) {
+  size_t n = 0;
+  for (char ch : fen.substr(0, fen.find(' '))) n += std::isalpha(static_cast<unsigned char>(ch)) ? 1 : 0;
+  return n;
+}
+
+TEST(MetamorphicProperties, ASeededColourBugIsCaughtAndShrunk) {
+  const arb::fuzz::PropertyPlan plan = chess_plan();
+  arb::fuzz::EngineFactory buggy = [] {
+    return std::make_unique<DropWhiteKnightToF3>(compiled_at("chess", kChessStart));
+  };
+  arb::fuzz::PropertyOptions o;
+  o.seed = 3;
+  o.games = 10;
+  o.max_plies = 30;
+  const auto r = arb::fuzz::check_properties(buggy, kChessStart, plan, o);
+  ASSERT_TRUE(r.violation.has_value());
+  const auto& v = *r.violation;
+  // Found where White to move has a knight reaching f3; only the flip (Black's knight to
+  // f6, flipped) and the mirror (the knight to c3, mirrored) can see that move missing.
+  EXPECT_TRUE(v.property == "colour-flip" || v.property == "mirror") << v.property;
+  // One action apart: White's knight to f3 missing, seen from White (Black's g8f6 flipped
+  // is absent) or from Black (White's g1f3, Black's g8f6 flipped, absent).
+  EXPECT_TRUE(v.diff == "-g8f6" || v.diff == "+g1f3") << v.diff;
+  // (seed 3 finds it at the start and shrinks it to 4k3/8/8/8/8/8/8/4K1N1 w - - 0 1)
+  EXPECT_NE(v.position.substr(0, v.position.find(' ')).find('N'), std::string::npos) << v.position;
+  // Shrunk: the kings and the knight are all that is left.
+  EXPECT_LE(board_pieces(v.position), 3u) << v.position;
+  EXPECT_GT(board_pieces(v.original), board_pieces(v.position)) << v.original;
+  // The same games on the correct engine find nothing.
+  arb::fuzz::EngineFactory good = [] { return compiled_at("chess", kChessStart); };
+  const auto ok = arb::fuzz::check_properties(good, kChessStart, plan, o);
+  EXPECT_FALSE(ok.violation.has_value()) << arb::fuzz::to_json(*ok.violation);
+  EXPECT_GT(ok.checks.at("colour-flip"), 100u);
+  EXPECT_GT(ok.checks.at("transpositions reached"), 0u);
+}
+
+// Each property alone sees the bug it is about.
+arb::fuzz::PropertyPlan only(arb::fuzz::Property keep) {
+  arb::fuzz::PropertyPlan p;
+  for (int i = 0; i < arb::fuzz::kProperties; ++i)
+    if (static_cast<arb::fuzz::Property>(i) != keep) p.skip(static_cast<arb::fuzz::Property>(i), "off");
+  p.mirror_strips_castling = true;
+  return p;
+}
+
+TEST(MetamorphicProperties, EachPropertySeesItsBug) {
+  using arb::fuzz::Property;
+  arb::fuzz::EngineFactory make = [] { return compiled_at("chess", kChessStart); };
+  OffByOnePerft perft(compiled_at("chess", kChessStart));
+  auto v = arb::fuzz::check_node(perft, make, only(Property::PerftCopy), 1, true);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->property, "perft-copy");
+  EXPECT_NE(v->left.find("by copy 400"), std::string::npos) << v->left;
+  EXPECT_NE(v->right.find("perft 401"), std::string::npos) << v->right;
+  const std::string capture = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2";
+  StaleHashAfterCapture stale(compiled_at("chess", capture));
+  v = arb::fuzz::check_node(stale, make, only(Property::ApplyUndo), 1, false);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->property, "apply-undo");
+  EXPECT_EQ(v->after, "e4d5 then undo");
+  // The correct engine passes each, the flip included, at the same nodes.
+  for (int i = 0; i < arb::fuzz::kProperties; ++i) {
+    auto e = compiled_at("chess", capture);
+    EXPECT_FALSE(arb::fuzz::check_node(*e, make, only(static_cast<Property>(i)), 1, true)) << i;
+  }
+  DropWhiteKnightToF3 drop(compiled_at("chess", kChessStart));
+  EXPECT_FALSE(arb::fuzz::check_node(drop, make, only(Property::ApplyUndo), 1, true));
+  // The flip compares fresh engines of the factory: the buggy one's.
+  arb::fuzz::EngineFactory buggy = [] {
+    return std::make_unique<DropWhiteKnightToF3>(compiled_at("chess", kChessStart));
+  };
+  v = arb::fuzz::check_node(drop, buggy, only(Property::ColourFlip), 1, true);
+  ASSERT_TRUE(v.has_value());
+  // White's actions flipped lack Black's g8f6, which the flipped position (Black to move) has.
+  EXPECT_EQ(v->diff, "-g8f6");
+}
+
+TEST(MetamorphicProperties, FlipAndMirrorTexts) {
+  EXPECT_EQ(arb::fuzz::flip_position("4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1"),
+            "r3k2r/8/8/8/3Pp3/8/8/4K3 b kq d3 0 1");
+  EXPECT_EQ(arb::fuzz::flip_position("8/8/8/8/8/8/8/4K2k[Qn] b - - 0 1"), "4k2K/8/8/8/8/8/8/8[Nq] w - - 0 1");
+  EXPECT_EQ(arb::fuzz::mirror_position("4k3/8/8/3pP3/8/8/8/R3K2R w - d6 0 1", false),
+            "3k4/8/8/3Pp3/8/8/8/R2K3R w - e6 0 1");
+  EXPECT_FALSE(arb::fuzz::mirror_position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", false).has_value());
+  EXPECT_EQ(arb::fuzz::mirror_position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", true),
+            "3k4/8/8/8/8/8/8/R2K3R w - - 0 1");
+}
+
+arb::fuzz::PropertyPlan plan_of_text(const TempDir& dir, const std::string& name, const std::string& text) {
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(dir.write(name, text), {}, d);
+  EXPECT_TRUE(c.model) << d.render();
+  return c.model ? arb::properties::plan_for(*c.model) : arb::fuzz::PropertyPlan{};
+}
+
+TEST(MetamorphicProperties, ThePlanFollowsTheStatements) {
+  using arb::fuzz::Property;
+  const auto chess = chess_plan();
+  EXPECT_TRUE(chess.enabled(Property::ColourFlip));
+  EXPECT_TRUE(chess.enabled(Property::Mirror));
+  EXPECT_TRUE(chess.mirror_strips_castling);
+  EXPECT_FALSE(chess.enabled(Property::Translation));
+  EXPECT_NE(chess.reason[static_cast<int>(Property::Translation)].find("chess.rules:7:1"), std::string::npos);
+  // A piece that steps to one side only: no mirror, the Betza's place named.
+  TempDir dir;
+  dir.copy_ruleset("chess");
+  const auto sided =
+      plan_of_text(dir, "sided.rules", "ruleset sided extends chess\npiece knight N { betza \"lN\" }\n");
+  EXPECT_TRUE(sided.enabled(Property::ColourFlip));
+  EXPECT_FALSE(sided.enabled(Property::Mirror));
+  EXPECT_NE(sided.reason[static_cast<int>(Property::Mirror)].find("sided.rules:2:"), std::string::npos)
+      << sided.reason[static_cast<int>(Property::Mirror)];
+  // The grid: translation instead of flip and mirror.
+  arb::lang::Diagnostics d;
+  auto me = arb::lang::compile_file(ruleset_path("chessme"), {}, d);
+  ASSERT_TRUE(me.model);
+  const auto grid = arb::properties::plan_for(*me.model);
+  EXPECT_TRUE(grid.enabled(Property::Translation));
+  EXPECT_FALSE(grid.enabled(Property::ColourFlip));
+  EXPECT_FALSE(grid.enabled(Property::Mirror));
+  // Cards: the shared pile is not mirrored.
+  auto ns = arb::lang::compile_file(ruleset_path("nostress"), {}, d);
+  ASSERT_TRUE(ns.model);
+  const auto cards = arb::properties::plan_for(*ns.model);
+  EXPECT_FALSE(cards.enabled(Property::ColourFlip));
+  EXPECT_NE(cards.reason[static_cast<int>(Property::ColourFlip)].find("deck"), std::string::npos);
+}
+
+TEST(MetamorphicProperties, ChessMeTranslates) {
+  arb::lang::Diagnostics d;
+  auto me = arb::lang::compile_file(ruleset_path("chessme"), {}, d);
+  ASSERT_TRUE(me.model);
+  arb::fuzz::PropertyOptions o;
+  o.games = 1;
+  o.max_plies = 12;
+  o.perft_every = 0;
+  arb::fuzz::EngineFactory make = arb::registry::program_engines(me.program);
+  const auto r =
+      arb::fuzz::check_properties(make, make()->position(), arb::properties::plan_for(*me.model), o);
+  EXPECT_FALSE(r.violation.has_value()) << arb::fuzz::to_json(*r.violation);
+  EXPECT_GT(r.checks.at("translation"), 5u);
+}
+
+// The command: a ruleset without a reference gets its properties by default, the plan
+// and the checks in --json.
+TEST(MetamorphicProperties, FuzzWithoutAReferenceChecksProperties) {
+  auto out = testing_process::run_arbiter(
+      {"fuzz", "--rules", corpus_path("rulesets/berolina.rules"), "--games", "2", "--json"});
+  EXPECT_EQ(out.code, 0) << out.err;
+  EXPECT_NE(out.out.find("\"mode\":\"properties\""), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("\"skipped\":[{\"property\":\"translation\""), std::string::npos) << out.out;
+  auto bad = testing_process::run_arbiter(
+      {"fuzz", "--rules", ruleset_path("chess"), "--properties", "--against", "reference"});
+  EXPECT_EQ(bad.code, 2);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Z3's mate-in-1 answer (the synthesis encoding, a second back end of the compiler)
+// against the generator's, on random endings: half with a mate in 1, half without.
+
+namespace {
+
+// A seeded bug: the engine never lists an action that checkmates.
+class MissesMates : public Wrapper<MissesMates> {
+ public:
+  using Wrapper::Wrapper;
+  void legal_actions(std::vector<Action>& out) override {
+    in_->legal_actions(out);
+    const arb::Result win =
+        in_->side_to_move() == arb::Color::White ? arb::Result::WhiteWins : arb::Result::BlackWins;
+    std::erase_if(out, [&](const Action& a) {
+      in_->apply(a);
+      const arb::Status s = in_->status();
+      in_->undo();
+      return s.result == win && s.end == arb::Termination::Checkmate;
+    });
+  }
+};
+
+TEST(Z3MateIn1, AgreesWithTheGeneratorAndCatchesAMissedMate) {
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(ruleset_path("chess"), {}, d);
+  ASSERT_TRUE(c.program) << d.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  const auto positions = arb::synth::random_endings(*c.model, *e, 2, 5);
+  ASSERT_EQ(positions.size(), 2u);
+  arb::fuzz::EngineFactory good = [&] { return arb::lang::make_compiled_engine(c.program); };
+  const auto r = arb::synth::compare_mate_in_1(c.program, good, positions, 120);
+  EXPECT_EQ(r.positions, 2);
+  EXPECT_EQ(r.with_mate, 1);
+  EXPECT_EQ(r.inconclusive, 0);
+  EXPECT_TRUE(r.differences.empty()) << r.differences[0].position << ": " << r.differences[0].z3;
+  // The engine that misses mates: Z3's mate is not among its (no) mating actions.
+  std::string mate;
+  for (const auto& p : positions) {
+    e->set_position(p);
+    if (!arb::synth::mating_actions(*e).empty()) mate = p;
+  }
+  ASSERT_FALSE(mate.empty());
+  arb::fuzz::EngineFactory buggy = [&] {
+    return std::make_unique<MissesMates>(arb::lang::make_compiled_engine(c.program));
+  };
+  const auto b = arb::synth::compare_mate_in_1(c.program, buggy, {mate}, 120);
+  ASSERT_EQ(b.differences.size(), 1u);
+  EXPECT_EQ(b.differences[0].engine, "none");
+  EXPECT_EQ(b.differences[0].z3.rfind("mate by ", 0), 0u) << b.differences[0].z3;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// The CI step of README ("Continuous integration"), run for real: cli/ci-check.sh with the
+// built command, on a ruleset that passes and on one whose check fails.
+
+namespace {
+
+struct Script {
+  int code = -1;
+  std::string out;
+};
+
+Script run_ci(const std::string& rules, const std::string& out_dir, int fuzz_games) {
+  const std::string cmd =
+      "FUZZ_GAMES=" + std::to_string(fuzz_games) +
+      " MUTATE_GAMES=2 MIN_SCORE=0 ARBITER=" + testing_process::shell_quote(testing_process::arbiter_path()) +
+      " bash " + testing_process::shell_quote(source_path("cli/ci-check.sh")) + " " +
+      testing_process::shell_quote(rules) + " " + testing_process::shell_quote(out_dir) + " 2>&1";
+  Script s;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return s;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) s.out.append(buf, n);
+  const int status = pclose(p);
+  s.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return s;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(CiStep, PassingRulesetWritesJUnitAndSummary) {
+  TempDir dir;
+  const std::string out = dir.path() + "/report";
+  const Script s = run_ci(ruleset_path("chess"), out, 5);
+  EXPECT_EQ(s.code, 0) << s.out;
+  for (const char* f : {"test.xml", "fuzz.xml", "mutate.xml", "summary.md"})
+    EXPECT_TRUE(std::filesystem::exists(out + "/" + f)) << f << "\n" << s.out;
+  EXPECT_NE(slurp(out + "/fuzz.xml").find("<testsuite"), std::string::npos);
+  const std::string md = slurp(out + "/summary.md");
+  EXPECT_NE(md.find("| fuzz | passed |"), std::string::npos) << md;
+  EXPECT_NE(md.find("mutation score"), std::string::npos) << md;
+}
+
+// A ruleset named chess whose knight leaps as a camel: the reference engine's knight does
+// not, so fuzz diverges at once: exit 1, the divergence in the summary with its diagram.
+TEST(CiStep, FailingCheckExitsOneWithADiagram) {
+  TempDir dir;
+  std::string text = slurp(ruleset_path("chess"));
+  const size_t at = text.find("betza \"N\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 9, "betza \"C\"");
+  const std::string rules = dir.write("chess.rules", text);
+  const std::string out = dir.path() + "/report";
+  const Script s = run_ci(rules, out, 5);
+  EXPECT_EQ(s.code, 1) << s.out;
+  const std::string md = slurp(out + "/summary.md");
+  EXPECT_NE(md.find("| fuzz | FAILED |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### divergence (actions)"), std::string::npos) << md;
+  EXPECT_NE(md.find("      a b c d e f g h"), std::string::npos) << md;
+  EXPECT_NE(slurp(out + "/fuzz.xml").find("<failure"), std::string::npos);
 }
 
 }  // namespace

@@ -82,6 +82,10 @@ std::string anchor_extends(const std::string& text, const fs::path& original_dir
       if (target.empty() || fs::path(target).is_absolute()) return text;
       const std::string anchored = fs::weakly_canonical(original_dir / target).string();
       if (anchored.find('"') != std::string::npos) return text;
+      // A parent that is not beside the original (a bundled ruleset found along the search
+      // path, `extends chess` from a designer's folder) stays a name for the search path.
+      std::error_code ec;
+      if (!fs::exists(anchored, ec) && !fs::exists(anchored + ".rules", ec)) return text;
       return text.substr(0, from) + '"' + anchored + '"' + text.substr(i);
     }
     line = end + 1;
@@ -148,6 +152,25 @@ MutantResult judge(const RuleMutant& m, const std::string& original_path, const 
   arb::fuzz::EngineFactory oracle = o.oracle ? o.oracle : original_engines;
   std::string start = original_engines()->position();
   std::string mutant_start = mutant()->position();
+  if (o.self_check) {
+    std::optional<arb::fuzz::Divergence> found;
+    try {
+      found = o.self_check(mutant, mutant_start);
+    } catch (const std::exception& e) {
+      r.verdict = "killed";
+      r.how = std::string("the check refuses the mutant's start: ") + e.what();
+      return done();
+    }
+    if (found && o.self_check_original && o.self_check_original(original_engines, *found)) {
+      r.verdict = "survived";
+      r.how = "the only finding is the original's too: " + one_line(*found);
+      return done();
+    }
+    r.verdict = found ? "killed" : "survived";
+    r.how = found ? one_line(*found) : "no property fails";
+    r.divergence = found;
+    return done();
+  }
   if (mutant_start != start) {
     r.verdict = "killed";
     r.how = "start changed: " + mutant_start;

@@ -39,6 +39,17 @@ struct MutateOptions {
   // The oracle every mutant is compared with; empty: the original ruleset, compiled.
   arb::fuzz::EngineFactory oracle;
   std::string oracle_name = "original";
+  // Instead of an oracle, a check of the mutant alone (`arbiter mutate --against
+  // properties`): what it finds on the mutant's engines from their start, as a divergence
+  // (nullopt: nothing). A changed start then kills nothing by itself: such a check has no
+  // start to expect.
+  std::function<std::optional<arb::fuzz::Divergence>(const arb::fuzz::EngineFactory&,
+                                                     const std::string& start)>
+      self_check;
+  // Whether the original shows the same finding at its position (then it is not the
+  // mutation's, and the mutant survives).
+  std::function<bool(const arb::fuzz::EngineFactory& original, const arb::fuzz::Divergence&)>
+      self_check_original;
   // Called after each mutant (from the job that ran it; calls are serialized).
   std::function<void(const MutantResult&, size_t done, size_t total)> on_result;
   std::atomic<bool>* stop = nullptr;  // set: remaining mutants are left unrun

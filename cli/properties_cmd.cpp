@@ -1,0 +1,87 @@
+// arbiter fuzz --properties: the metamorphic properties of one ruleset's generator, the
+// check a ruleset gets without a reference engine (issue 26; checker/fuzz/properties.hpp).
+#include <unistd.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "common.hpp"
+#include "fuzz/properties.hpp"
+#include "properties/property_plan.hpp"
+#include "summary.hpp"
+
+namespace arb::cli {
+
+std::string violation_text(const arb::fuzz::Violation& v) {
+  std::ostringstream o;
+  o << "VIOLATION (" << v.property << ") at ply " << v.plies << ", shrunk:\n  position:  " << v.position;
+  if (!v.played.empty()) o << "\n  played:    " << v.played << " (the failure shows on the position reached)";
+  if (!v.after.empty()) o << "\n  after:     " << v.after;
+  if (v.original != v.position) o << "\n  found at:  " << v.original;
+  o << "\n  expected:  " << v.left << "\n  found:     " << v.right << "\n";
+  if (!v.diff.empty()) o << "  difference (+ expected only, - found only): " << v.diff << "\n";
+  return o.str();
+}
+
+int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyOptions& opts,
+                    const std::string& junit, const std::string& summary, const std::string& why) {
+  if (!l.compiled.model) throw UsageError("--properties needs a ruleset (--rules FILE or --variant NAME)");
+  const arb::fuzz::PropertyPlan plan = arb::properties::plan_for(*l.compiled.model);
+  arb::fuzz::PropertyOptions o = opts;
+  o.progress = !c.json && isatty(2);
+  const std::string start = l.engine->position();
+  arb::fuzz::PropertyReport r;
+  try {
+    r = arb::fuzz::check_properties(l.make, start, plan, o);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  std::ostringstream counts;
+  for (const auto& [name, n] : r.checks) counts << (counts.tellp() ? ", " : "") << name << " " << n;
+  const std::string head = "properties of " + l.variant + ": " + std::to_string(r.games) + " games, " +
+                           std::to_string(r.positions) + " positions in " + std::to_string(r.seconds) + " s";
+  if (!junit.empty()) {
+    JUnitCase tc;
+    tc.name = "properties " + l.variant + " seed " + std::to_string(o.seed);
+    tc.classname = "arbiter.fuzz.properties." + l.variant;
+    tc.seconds = r.seconds;
+    tc.failed = r.violation.has_value();
+    tc.message = r.violation ? "property " + r.violation->property + " fails" : "";
+    tc.output = head + "\nchecks: " + counts.str() + "\n" + arb::fuzz::plan_text(plan) +
+                (r.violation ? violation_text(*r.violation) : "");
+    write_atomically(junit, junit_xml("arbiter fuzz", {tc}));
+  }
+  if (!summary.empty()) {
+    std::string md = "## arbiter fuzz --properties: " + l.variant +
+                     (r.violation ? " (FAILED)" : " (passed)") + "\n\n" + head + "; checks: " + counts.str() +
+                     "\n\n";
+    for (int i = 0; i < arb::fuzz::kProperties; ++i)
+      if (!plan.on[i])
+        md += "- skipped " + std::string(arb::fuzz::to_string(static_cast<arb::fuzz::Property>(i))) + ": " +
+              plan.reason[i] + "\n";
+    md += "\n";
+    if (r.violation)
+      md += markdown_divergence("property " + r.violation->property, violation_text(*r.violation),
+                                r.violation->position);
+    write_atomically(summary, md);
+  }
+  if (c.json) {
+    std::cout << "{\"variant\":\"" << json_escape(l.variant)
+              << "\",\"mode\":\"properties\",\"seed\":" << o.seed << ",\"games\":" << r.games
+              << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds << ",\"checks\":{";
+    bool first = true;
+    for (const auto& [name, n] : r.checks) {
+      std::cout << (first ? "" : ",") << "\"" << name << "\":" << n;
+      first = false;
+    }
+    std::cout << "},\"plan\":" << arb::fuzz::plan_json(plan)
+              << ",\"violation\":" << (r.violation ? arb::fuzz::to_json(*r.violation) : "null") << "}\n";
+  } else {
+    if (!why.empty()) std::cout << why << "\n";
+    std::cout << head << "\nchecks: " << counts.str() << "\n" << arb::fuzz::plan_text(plan);
+    std::cout << (r.violation ? violation_text(*r.violation) : "no violation\n");
+  }
+  return r.violation ? kFailed : kOk;
+}
+
+}  // namespace arb::cli
