@@ -329,8 +329,11 @@ class Generator final : public Engine, public CardBoard {
       st.reason = p_->invasion_reason;
       return st;
     }
-    if (royal_ends_ && royal_lost(side_)) {
-      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+    if (royal_ends_ && (royal_lost(side_) || royal_lost(side_ ^ 1))) {
+      // The side that lost its royal pieces loses: the side to move, or the mover, whose
+      // own explosion took them.
+      const bool mover_lost = !royal_lost(side_);
+      st.result = (side_ == 0) != mover_lost ? Result::BlackWins : Result::WhiteWins;
       st.end = Termination::RoyalCapture;
       st.reason = "royal-capture";
       return st;
@@ -1315,7 +1318,9 @@ class Generator final : public Engine, public CardBoard {
     BB targets_of[kMaxTypes];
     if constexpr (Rich) {
       if (p_->invasion && invaded(them)) return 0;
-      if (royal_ends_ && royal_lost(us)) return 0;  // its royal piece was removed: the game is over
+      // A colour's royal pieces were removed (by the opponent, or by the mover's own
+      // explosion): the game is over.
+      if (royal_ends_ && (royal_lost(us) || royal_lost(them))) return 0;
       if (p_->capture_rules) capture_targets(us, targets_of);
     }
 
@@ -1426,8 +1431,10 @@ class Generator final : public Engine, public CardBoard {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
           if (castle_need_[right] & occ) continue;
+          // Check rules forbid passing attacked squares; without `royal-safe` (no check)
+          // the king may castle through them.
           bool ok = true;
-          for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
+          for (BB pb = guard ? castle_path_[right] : BB{}; pb && ok; clear_lsb(pb))
             if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
               ok = false;
           if (!ok) continue;
@@ -1771,8 +1778,9 @@ class Generator final : public Engine, public CardBoard {
       } else if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
-        // A game won by capturing the royal piece may leave the side to move without one.
-        if (total != 1 && !(p_->royal_capture && total == 0 && c == side_))
+        // A game won by capturing the royal piece may leave the side to move without one
+        // (or, where captures explode, the mover, whose own explosion took it).
+        if (total != 1 && !(p_->royal_capture && total == 0 && (c == side_ || blast_types_)))
           throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
                                   " (found " + std::to_string(total) + ")",
                               0);
