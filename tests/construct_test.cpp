@@ -72,6 +72,10 @@ std::string wrap(const ConstructDef& def, const std::string& stmt, int& line) {
     case Scope::Records:
       line = 3;
       return head + "records {\n" + stmt + "\n}\n";
+    case Scope::Castling:
+      line = 3;
+      return head + "castling {\n" + stmt +
+             "\n  rook R\n  king-side king-to g rook-to f\n  queen-side king-to c rook-to d\n}\n";
     default:
       line = 0;
       return "";

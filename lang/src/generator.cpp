@@ -155,8 +155,15 @@ class Generator final : public Engine, public CardBoard {
       if (castling_ & (1 << i))
         rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
     char royal = p_->royal_type >= 0 ? p_->letters[p_->royal_type] : 'K';
-    char rook = p_->castling_rook >= 0 ? p_->letters[p_->castling_rook] : 'R';
-    f.castling = format_castling(f, rights, royal, rook);
+    if (p_->castling_shredder) {
+      // Shredder-FEN: each right as its rook's file, White's first, king side first.
+      f.castling.clear();
+      for (const auto& r : rights)
+        f.castling.push_back(static_cast<char>((r.color == Color::White ? 'A' : 'a') + r.rook_file));
+      if (f.castling.empty()) f.castling = "-";
+    } else {
+      f.castling = format_castling(f, rights, royal, p_->castling_rooks, p_->castling_rank);
+    }
     if (ep_ >= 0) f.ep = coord(ep_);
     f.halfmove = halfmove_;
     f.fullmove = fullmove_;
@@ -1040,7 +1047,7 @@ class Generator final : public Engine, public CardBoard {
 
   // The king's and the rook's destinations of a castling move of the side to move (`side`).
   ARB_INLINE void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
-    int rank = side == 0 ? 0 : p_->height - 1;
+    int rank = side == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
     kto = rank * p_->width + (kind == kCastleK ? p_->ks_king_to : p_->qs_king_to);
     rto = rank * p_->width + (kind == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
   }
@@ -1818,10 +1825,9 @@ class Generator final : public Engine, public CardBoard {
       if (!p_->castling)
         throw PositionError("this variant has no castling; the castling field must be `-`", 0);
       char royal = p_->letters[p_->royal_type];
-      char rook = p_->letters[p_->castling_rook];
       std::vector<CastlingRight> rights;
       try {
-        rights = resolve_castling(f, royal, rook);
+        rights = resolve_castling(f, royal, p_->castling_rooks, p_->castling_rank);
       } catch (const PositionError& e) {
         size_t base = 0;
         for (int spaces = 0; base < text.size() && spaces < 2; ++base)
@@ -1834,7 +1840,7 @@ class Generator final : public Engine, public CardBoard {
           throw PositionError(std::string(c == 0 ? "White" : "Black") + "'s army `" + p_->army[c] +
                                   "` does not castle; its castling rights must be absent",
                               0);
-        int rank = c == 0 ? 0 : p_->height - 1;
+        int rank = c == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
         int k = royal_square(c);
         int side = r.rook_file > k % p_->width ? 0 : 1;
         int idx = c * 2 + side;

@@ -635,9 +635,31 @@ class Checker {
           d_.error(c.loc, "`promote on rank N` needs `to LETTERS`", "e.g. `promote on rank 8 to Q R B N`");
           return;
         }
-        for (size_t i = 4; i < c.args.size(); ++i) {
+        // `... to LETTERS [for white|black]`: without `for` the choices of both colours.
+        size_t end = c.args.size();
+        int colour = -1;
+        if (end >= 7 && c.args[end - 2].is("for")) {
+          if (c.args[end - 1].is("white"))
+            colour = 0;
+          else if (c.args[end - 1].is("black"))
+            colour = 1;
+          else
+            d_.error(c.args[end - 1].loc, "expected `white` or `black`, found `" + c.args[end - 1].text + "`",
+                     "write `promote on rank 8 to Q R B N for black`");
+          end -= 2;
+        }
+        std::string to;
+        for (size_t i = 4; i < end; ++i) {
           char l;
-          if (piece_letter(c.args[i], l)) p.promote_to.push_back(l);
+          if (piece_letter(c.args[i], l)) to.push_back(l);
+        }
+        if (colour < 0) {
+          p.promote_to = to;
+        } else {
+          p.promote_to_colour[colour] = to;
+          p.promote_colour_set[colour] = true;
+          for (char l : to)
+            if (p.promote_to.find(l) == std::string::npos) p.promote_to.push_back(l);
         }
       } else if (c.args.size() >= 2 && c.args[0].is("on") && c.args[1].is("enemy-royal-rank")) {
         bool by_exchange = false, from_captured = false;
@@ -686,7 +708,24 @@ class Checker {
     for (const Stmt& c : body(s)) {
       if (c.keyword == "rook") {
         use(ConstructId::CastlingRook, c.loc);
-        if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_rook);
+        if (want_args(c, 1, 8, "LETTER...")) {
+          m_.castling_rooks.clear();
+          for (const Value& v : c.args) {
+            char l = 0;
+            if (piece_letter(v, l)) m_.castling_rooks.push_back(l);
+          }
+          if (!m_.castling_rooks.empty()) m_.castling_rook = m_.castling_rooks[0];
+        }
+      } else if (c.keyword == "field") {
+        if (auto u = typed(construct_def(ConstructId::CastlingField), c)) {
+          m_.castling_shredder = u->arg("").text == "shredder";
+          m_.constructs.push_back(*u);
+        }
+      } else if (c.keyword == "rank") {
+        if (auto u = typed(construct_def(ConstructId::CastlingRank), c)) {
+          m_.castling_rank = static_cast<int>(u->arg("").num);
+          m_.constructs.push_back(*u);
+        }
       } else if (c.keyword == "king-side" || c.keyword == "queen-side") {
         use(c.keyword == "king-side" ? ConstructId::CastlingKingSide : ConstructId::CastlingQueenSide, c.loc);
         if (!want_args(c, 4, 4, "king-to FILE rook-to FILE")) continue;

@@ -440,6 +440,9 @@ struct Program {
 
   bool castling = false;
   int castling_rook = -1;
+  std::string castling_rooks = "R";  // letters of the pieces that castle with the king
+  int castling_rank = 1;             // relative rank of castling (1: each side's back rank)
+  bool castling_shredder = false;    // the position text writes rights as rook files (HAha)
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
 
   bool has_reserve = false;
