@@ -55,7 +55,9 @@ for name in "${names[@]}"; do
   [ -f "$suite" ] || { printf '%-14s no suite\n' "$name"; continue; }
   fen=$(awk '/^epd /{sub(/^epd /, ""); print; exit}' "$suite")
   d=$depth
-  [ -n "$d" ] || d=$(( $(awk '/^epd /{n++} /^perft /{if (n==1 && $2>s) s=$2} END{print s}' "$suite") + 1 ))
+  # One ply deeper than the suite's deepest count from the start, two when that count is
+  # small (under 10^5 nodes), so that both engines run long enough to be timed.
+  [ -n "$d" ] || d=$(awk '/^epd /{n++} /^perft /{if (n==1 && $2>=s) {s=$2; c=$3}} END{print s + (c < 100000 ? 2 : 1)}' "$suite")
   best_a=""; best_f=""; nodes_a=""; nodes_f=""
   base=$(fsf_run "$name" "$fen" 1 | awk '{print $1}')
   for _ in $(seq "$repeat"); do
@@ -69,6 +71,10 @@ for name in "${names[@]}"; do
   done
   if [ "$nodes_a" != "$nodes_f" ]; then
     printf '%-14s %5s counts differ: arbiter %s, Fairy-Stockfish 11.1 %s\n' "$name" "$d" "$nodes_a" "$nodes_f"
+    continue
+  fi
+  if [ "$(echo "$best_f < 0.05 || $best_a < 0.005" | bc -l)" = 1 ]; then
+    printf '%-14s %5s %12s too short to time (raise --depth)\n' "$name" "$d" "$nodes_a"
     continue
   fi
   ratio=$(echo "$best_f / $best_a" | bc -l)
