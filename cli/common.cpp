@@ -1,6 +1,8 @@
 #include "common.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "arbiter/cleanup.hpp"
 #include "arbiter/json.hpp"
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/notation.hpp"
@@ -458,8 +461,23 @@ void check_input_file(const std::string& path, const std::string& what, uintmax_
   if (!fs::is_regular_file(st)) throw UsageError(path + ": the " + what + " is not a regular file");
   uintmax_t size = fs::file_size(path, ec);
   if (ec) throw UsageError(path + ": cannot read the " + what);
-  if (size > max_bytes)
-    throw UsageError(path + ": the " + what + " is larger than " + std::to_string(max_bytes >> 10) + " KiB");
+  if (size > max_bytes) {
+    // Where the limit is crossed: the line and column of its first byte past it.
+    std::ifstream in(path, std::ios::binary);
+    size_t line = 1, col = 1;
+    char ch;
+    for (uintmax_t i = 0; i < max_bytes && in.get(ch); ++i) {
+      if (ch == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    throw UsageError(path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": the " + what +
+                     " passes the limit of " + std::to_string(max_bytes >> 10) + " KiB here (" +
+                     std::to_string(size) + " bytes in all)");
+  }
   std::ifstream probe(path, std::ios::binary);
   if (!probe) throw UsageError(path + ": cannot read the " + what + ": " + std::strerror(errno));
 }
@@ -503,6 +521,22 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
   }
 }
 
+void handle_signals() {
+  // SIGINT, SIGTERM and SIGHUP are blocked in every thread (the mask is inherited) and
+  // taken by one thread with sigwait, where removing files is safe: the temporary
+  // directories go, then the process ends as the signal would have ended it.
+  static sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, s);
+  if (pthread_sigmask(SIG_BLOCK, &set, nullptr) != 0) return;
+  std::thread([] {
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0) return;
+    arb::remove_temp_dirs();
+    std::_Exit(128 + sig);
+  }).detach();
+}
+
 struct Watchdog::State {
   std::mutex m;
   std::condition_variable cv;
@@ -523,6 +557,7 @@ Watchdog::Watchdog(double seconds, std::string cmd) {
     std::string msg = o.str();
     ssize_t r = ::write(2, msg.data(), msg.size());
     (void)r;
+    arb::remove_temp_dirs();
     std::_Exit(kFailed);
   });
 }

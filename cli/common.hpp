@@ -151,6 +151,11 @@ std::vector<std::string> input_files(const Common& c);
 // --timeout: after `seconds` (0: never) prints `arbiter CMD: --timeout ...` on stderr and
 // exits with status 1 (the run did not complete), from any computation. disarm() (or the
 // destructor) before writing outputs, so that no partial file is ever left.
+// Installs the signal handling of every command: SIGINT, SIGTERM and SIGHUP remove the
+// registered temporary directories (arbiter/cleanup.hpp), then end the process (128 + the
+// signal). Called first in main, before any thread starts.
+void handle_signals();
+
 class Watchdog {
  public:
   Watchdog(double seconds, std::string cmd);

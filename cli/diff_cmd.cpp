@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "arbiter/lang/syntax.hpp"
+#include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "fuzz/fuzz.hpp"
 #include "registry/engines.hpp"
@@ -107,7 +108,7 @@ int cmd_diff(const std::vector<std::string>& args) {
   if (vm.count("seconds")) o.seconds = seconds_option("seconds", seconds_text, 0.001, kMaxTimeout);
   if (vm.count("seconds") && vm.count("games")) throw UsageError("give --seconds or --games, not both");
   if (vm.count("seed")) o.seed = uint_option("seed", seed_text, 0, UINT64_MAX);
-  if (vm.count("jobs")) jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 64));
+  if (vm.count("jobs")) jobs = static_cast<int>(int_option("jobs", jobs_text, 1, arb::kMaxJobs));
   if (vm.count("max-plies"))
     o.max_plies = static_cast<int>(int_option("max-plies", max_plies_text, 1, 100000));
   if (vm.count("mutate")) o.mutate_percent = static_cast<int>(int_option("mutate", mutate_text, 0, 100));

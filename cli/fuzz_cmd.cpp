@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "arbiter/lang/export_fsf.hpp"
+#include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "fsf/fairy_stockfish.hpp"
 #include "fuzz/fuzz.hpp"
@@ -110,7 +111,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   if (vm.count("seed")) o.seed = uint_option("seed", seed_text, 0, UINT64_MAX);
   if (vm.count("max-plies"))
     o.max_plies = static_cast<int>(int_option("max-plies", max_plies_text, 1, 100000));
-  if (vm.count("jobs")) jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 64));
+  if (vm.count("jobs")) jobs = static_cast<int>(int_option("jobs", jobs_text, 1, arb::kMaxJobs));
   if (vm.count("mutate")) o.mutate_percent = static_cast<int>(int_option("mutate", mutate_text, 0, 100));
   if (vm.count("max-divergences"))
     o.max_divergences = static_cast<size_t>(int_option("max-divergences", max_div_text, 1, 1000));

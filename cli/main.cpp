@@ -452,6 +452,7 @@ bool stdout_written() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  handle_signals();
   TerminalGuard terminal;  // every text report escaped (control characters, bytes not UTF-8)
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "arbiter/lang/syntax.hpp"
+#include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "mutate/run_mutants.hpp"
 #include "reference.hpp"
@@ -96,7 +97,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
     mo.fuzz.max_plies = static_cast<int>(int_option("max-plies", plies_text, 1, 100000));
   if (vm.count("mutate"))
     mo.fuzz.mutate_percent = static_cast<int>(int_option("mutate", mutate_text, 0, 100));
-  if (vm.count("jobs")) mo.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 64));
+  if (vm.count("jobs")) mo.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, arb::kMaxJobs));
   if (vm.count("min-score")) min_score = seconds_option("min-score", min_score_text, 0, 100) / 100.0;
   double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
   check_input_file(path, "ruleset", arb::lang::kMaxRulesetBytes);

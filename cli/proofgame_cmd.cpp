@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "arbiter/proofgame.hpp"
@@ -127,6 +128,9 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     r = proofgame::search(*l.engine, o);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
+  } catch (const std::bad_alloc&) {
+    throw UsageError("--hash " + hash + ": cannot allocate a transposition table of " + hash +
+                     " MiB on this machine (give a smaller --hash)");
   }
   if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%78s\r", "");
 

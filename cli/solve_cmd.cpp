@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <new>
 #include <sstream>
 
 #include "arbiter/parallel.hpp"
@@ -77,7 +78,7 @@ std::string json_line(const arb::stip::Line& l) {
 bool wins_are_checkmates(const Loaded& l) {
   const auto& p = l.compiled.program;
   return p && !p->cards && p->checkmate_loses && p->stalemate_draw && !p->no_move_loses && !p->invasion &&
-         !p->royal_capture && p->royal_safe;
+         !p->royal_capture && p->royal_safe && p->extinctions.empty() && !p->must_capture;
 }
 
 const char* result_word(const arb::stip::Result& r) {
@@ -581,7 +582,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   o.depth = static_cast<int>(int_option("depth", depth, 1, arb::solve::kMaxDepth));
   if (vm.count("max-nodes")) o.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
   if (vm.count("timeout")) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
-  o.jobs = static_cast<int>(int_option("jobs", jobs, 1, 64));
+  o.jobs = static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs));
   o.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
   o.all_keys = all_keys;
   if (search != "pn" && search != "ab") throw UsageError("--search must be pn or ab, not `" + search + "`");
@@ -597,7 +598,13 @@ int cmd_solve(const std::vector<std::string>& args) {
                    p.seconds > 0 ? p.nodes / p.seconds : 0.0);
       std::fflush(stderr);
     };
-  arb::solve::Result r = arb::solve::solve(*l.engine, o);
+  arb::solve::Result r;
+  try {
+    r = arb::solve::solve(*l.engine, o);
+  } catch (const std::bad_alloc&) {
+    throw UsageError("--hash " + hash + ": cannot allocate a transposition table of " + hash +
+                     " MiB on this machine (give a smaller --hash)");
+  }
   if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%70s\r", "");
 
   using arb::solve::Outcome;

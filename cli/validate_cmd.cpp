@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "arbiter/json.hpp"
+#include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "run.hpp"
 
@@ -37,7 +38,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   po::variables_map vm = parse_command_line(args, d, "file");
   if (files.empty()) throw UsageError("arbiter validate needs at least one FILE");
   arb::records::RunOptions opt;
-  opt.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, 256));
+  opt.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, arb::kMaxJobs));
   if (vm.count("shard")) {
     size_t slash = shard.find('/');
     if (slash == std::string::npos) throw UsageError("--shard expects I/N, e.g. 0/4");
@@ -133,6 +134,15 @@ int cmd_validate(const std::vector<std::string>& args) {
   arb::records::RunTotals t = arb::records::run_files(files, opt, cache, emit, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (tty) std::fprintf(stderr, "\r\033[K");
+  // A file without a single game (empty, or comments only) checks nothing: unusable, as an
+  // unreadable one is (a shard may hold no game of a file, so only without --shard).
+  if (!vm.count("shard"))
+    for (const auto& f : files) {
+      if (per_file.count(f)) continue;
+      bool named = false;
+      for (const auto& m : t.unusable) named = named || m.find(f) != std::string::npos;
+      if (!named) t.unusable.push_back(f + ": no games (the file is empty or holds only comments)");
+    }
   for (const auto& m : t.unusable) std::cerr << "error: " << m << "\n";
   if (json) {
     std::string counts;

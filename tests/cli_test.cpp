@@ -552,7 +552,10 @@ TEST_F(Cli, RulesetLimits) {
   expect_unusable({"perft", "--depth", "1", "--rules", "/dev/zero"}, "not a regular file");
   expect_unusable({"diff", "--rules", "/dev/zero", "--rules", "rulesets/chess.rules"}, "not a regular file");
   f = dir.write("big.rules", "ruleset big\n" + std::string(2 << 20, '#') + "\n");
-  expect_unusable({"check", f}, "larger than");
+  // Refused where the limit is crossed: the line and column of the first byte past it.
+  expect_unusable({"check", f},
+                  f + ":2:1048565: the ruleset passes the limit of 1024 KiB here (2097165 bytes in all)");
+  expect_unusable({"perft", "--depth", "1", "--rules", f}, f + ":2:1048565:");
   // Numbers: too large is an error at file:line:col, and a Betza count never wraps to an
   // unlimited rider.
   dir.copy_ruleset("chess");
@@ -619,6 +622,49 @@ TEST_F(Cli, ExpectationsKeepTheBudget) {
   expect_unusable({"test", f, "--max-nodes", "-1"}, "--max-nodes `-1`");
 }
 
+std::string good_record(const TempDir& dir) {
+  return dir.write("ok.pgn", "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 *\n");
+}
+
+// Values that used to be read as something else: a Chess 2 `[Seed]` that is no number
+// (`abc`, `-7`, past 2^64) was some seed; the compiled No Stress Chess refused a
+// `start:SEED` from 2^63 that the reference and --seed take.
+TEST_F(Cli, SeedsAreNumbersOfTheirRange) {
+  TempDir dir;
+  for (const std::string seed : {"abc", "-7", "18446744073709551616"}) {
+    std::string pgn = dir.write(
+        "s.pgn", "[Event \"x\"]\n[Variant \"Chess 2\"]\n[Seed \"" + seed + "\"]\n[Result \"*\"]\n\n*\n");
+    Outcome r = run({"validate", "--variant", "chess2", pgn});
+    EXPECT_EQ(r.code, 1) << r;
+    EXPECT_TRUE(contains(r.out, pgn + ":3:8:")) << r;
+    EXPECT_TRUE(contains(r.out, "bad seed `" + seed + "`")) << r;
+  }
+  // A record file without a game checks nothing: exit 2, named.
+  for (const char* text : {"", "; a comment\n{ and another }\n"}) {
+    std::string none = dir.write("none.pgn", text);
+    Outcome n = run({"validate", none, good_record(dir)});
+    EXPECT_EQ(n.code, 2) << n;
+    EXPECT_TRUE(contains(n.err, none + ": no games")) << n;
+  }
+  std::string good =
+      dir.write("g.pgn", "[Event \"x\"]\n[Variant \"Chess 2\"]\n[Seed \"12\"]\n[Result \"*\"]\n\n*\n");
+  Outcome g = run({"validate", "--variant", "chess2", good});
+  EXPECT_EQ(g.code, 0) << g;
+  for (const char* seed : {"9223372036854775808", "18446744073709551615"}) {
+    std::string printed[2];
+    int i = 0;
+    for (const char* engine : {"compiled", "reference"}) {
+      Outcome m = run({"moves", "--variant", "nostress", "--engine", engine, "--position",
+                       std::string("start:") + seed, "--json"});
+      ASSERT_EQ(m.code, 0) << m;
+      printed[i++] = json::parse(m.out).at("position").get<std::string>();
+    }
+    EXPECT_EQ(printed[0], printed[1]) << seed;
+  }
+  expect_unusable({"moves", "--variant", "nostress", "--position", "start:18446744073709551616"},
+                  "`start:SEED` needs a whole number");
+}
+
 TEST_F(Cli, StrayAndEmptyArguments) {
   expect_unusable({"perft", "--depth", "1", "stray"}, "unexpected argument `stray`");
   expect_unusable({"moves", "e2e4"}, "unexpected argument `e2e4`");
@@ -649,6 +695,22 @@ TEST_F(Cli, NumericOptionsAreRangeChecked) {
                   "--max-differences");
   expect_unusable({"perft", "--depth", "5", "--timeout", "inf"}, "--timeout `inf`");
   expect_unusable({"moves", "--variant", "chessme", "--seed", "-1"}, "--seed `-1`");
+  // One bound on threads for every command (arb::kMaxJobs): `validate --jobs 256` aborted.
+  TempDir dir;
+  std::string pgn = dir.write("g.pgn", "[Event \"x\"]\n[Result \"*\"]\n\n1. e4 *\n");
+  const std::string rules = "rulesets/chess.rules";
+  for (const auto& args : std::vector<std::vector<std::string>>{{"validate", pgn},
+                                                                {"fuzz"},
+                                                                {"diff", "--rules", rules, "--rules", rules},
+                                                                {"mutate", rules},
+                                                                {"solve", "--depth", "1"}}) {
+    auto a = args;
+    a.insert(a.end(), {"--jobs", "65"});
+    expect_unusable(a, "--jobs `65`: must be between 1 and 64");
+  }
+  Outcome v = run({"validate", pgn, "--jobs", "64"});
+  EXPECT_EQ(v.code, 0) << v;
+  EXPECT_TRUE(contains(v.out, "1 games: 1 valid")) << v;
 }
 
 TEST_F(Cli, TimeoutStopsEveryLongRun) {
@@ -802,6 +864,41 @@ TEST_F(Cli, TerminalOutputIsEscaped) {
             "\xc3\xa9\xe2\x99\x94\\u0001\\u007f\\ufffd");
 }
 
+// A transposition table the machine cannot hold is a message naming --hash (was a bare
+// std::bad_alloc). The memory is limited here so that the allocation fails on any machine.
+TEST_F(Cli, HashTooLargeForTheMachine) {
+  TempDir dir;
+  for (const char* cmd : {"proofgame --variant chessme --max-plies 1"}) {
+    int rc = std::system(("cd " + shell_quote(std::string(ARBITER_SOURCE_DIR)) + " && (ulimit -v 3000000; " +
+                          shell_quote(arbiter_path()) + " " + cmd + " --hash 65536 >/dev/null 2>" +
+                          shell_quote(dir.path() + "/err") + ")")
+                             .c_str());
+    ASSERT_TRUE(WIFEXITED(rc)) << cmd;
+    EXPECT_EQ(WEXITSTATUS(rc), 2) << cmd << "\n" << read_text(dir.path() + "/err");
+    EXPECT_TRUE(contains(read_text(dir.path() + "/err"), "--hash 65536: cannot allocate"))
+        << read_text(dir.path() + "/err");
+  }
+}
+
+// mutate leaves no temporary folder behind when --timeout or a signal ends it.
+TEST_F(Cli, MutateCleansUpOnTimeoutAndSignal) {
+  TempDir tmp;
+  const std::string env = "cd " + shell_quote(std::string(ARBITER_SOURCE_DIR)) +
+                          " && TMPDIR=" + shell_quote(tmp.path()) + " " + shell_quote(arbiter_path()) +
+                          " mutate rulesets/chess.rules --games 100000";
+  int rc = std::system((env + " --timeout 0.2 >/dev/null 2>&1").c_str());
+  ASSERT_TRUE(WIFEXITED(rc));
+  EXPECT_EQ(WEXITSTATUS(rc), 1);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+  for (const char* sig : {"TERM", "INT"}) {
+    // (A background job of a script ignores SIGINT unless it resets it: `trap - INT`.)
+    rc = std::system(("(trap - INT; " + env + " >/dev/null 2>&1) & p=$!; sleep 0.3; kill -" + sig +
+                      " $p 2>/dev/null; wait $p; exit $?")
+                         .c_str());
+    EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << sig;
+  }
+}
+
 TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
   // A divergence is saved in the current directory by default (here: a scratch directory),
   // not under corpus/regressions/ of the source tree.
@@ -825,6 +922,22 @@ TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
       std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/corpus/regressions"),
       std::filesystem::directory_iterator());
   EXPECT_EQ(before, after);
+}
+
+// synth --timeout holds within a second, the encoding's construction included (a Two
+// Kings against Animals mate-in-1 took 12.9 s with --timeout 2), and the window is bounded
+// (a 64x64 ChessMe window ran out of memory).
+TEST_F(Cli, SynthTimeoutHolds) {
+  auto t0 = std::chrono::steady_clock::now();
+  Outcome r = run({"synth", "--variant", "chess2", "--set", "white-army=two-kings", "--set",
+                   "black-army=animals", "--goal", "mate-in-1", "--timeout", "1"});
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.code, 1) << r;
+  EXPECT_TRUE(contains(r.err, "--timeout")) << r;
+  EXPECT_LT(secs, 3.0) << r;  // the second the brief allows, and room for a loaded machine
+  expect_unusable({"synth", "--variant", "chessme", "--goal", "mate-in-1", "--window", "64x64"},
+                  "at most 576 squares");
+  expect_unusable({"synth", "--variant", "chess", "--goal", "mate-in-1", "--timeout", ""}, "--timeout ``");
 }
 
 // `arbiter synth --discard`: No Stress Chess discard piles for Again cards. Bad text is

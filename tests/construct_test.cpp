@@ -72,10 +72,18 @@ std::string wrap(const ConstructDef& def, const std::string& stmt, int& line) {
     case Scope::Records:
       line = 3;
       return head + "records {\n" + stmt + "\n}\n";
+    case Scope::Turn:
+      line = 3;
+      return head + "turn {\n" + stmt + "\n}\n";
+    case Scope::End:
+      line = 3;
+      return head + "end {\n" + stmt + "\n  checkmate -> loss\n  stalemate -> draw\n}\n";
     case Scope::Castling:
       line = 3;
-      return head + "castling {\n" + stmt +
-             "\n  rook R\n  king-side king-to g rook-to f\n  queen-side king-to c rook-to d\n}\n";
+      return head + "castling {\n" + stmt + "\n}\n";
+    case Scope::Expect:
+      line = 3;
+      return head + "expect {\n" + stmt + "\n}\n";
     default:
       line = 0;
       return "";
@@ -228,6 +236,35 @@ TEST(Constructs, BadArgumentsAreLocatedErrors) {
           << m->diags.render();
     }
   }
+}
+
+// Sema reads every statement through the table: each construct's keyword, alone in its
+// scope, reaches its schema or its reader (an argument error at most, never "unknown"),
+// and a keyword of one scope is unknown in another, with the scope's closest keyword.
+TEST(Constructs, EveryKeywordDispatchesThroughTheTable) {
+  int checked = 0;
+  for (const ConstructDef& def : arb::lang::constructs()) {
+    if (def.id == ConstructId::When || def.id == ConstructId::Ruleset) continue;
+    int line = 0;
+    const std::string text = wrap(def, def.keyword, line);
+    ASSERT_FALSE(text.empty()) << def.keyword;
+    auto l = load(scratch().write("dispatch.rules", text));
+    for (const auto& x : l->diags.all())
+      EXPECT_NE(x.message.rfind("unknown", 0), 0u) << def.keyword << ": " << x.message;
+    ++checked;
+  }
+  EXPECT_GE(checked, 80);
+  int line = 0;
+  auto l = load(scratch().write("misplaced.rules",
+                                wrap(arb::lang::construct_def(ConstructId::RoyalSafe), "royal-saf", line)));
+  EXPECT_EQ(l->model, nullptr);
+  EXPECT_TRUE(has_error_at(l->diags, line, 1, "unknown legality condition `royal-saf`")) << l->diags.render();
+  auto m = load(scratch().write("misplaced.rules",
+                                wrap(arb::lang::construct_def(ConstructId::Captures), "royal-safe", line)));
+  EXPECT_NE(
+      m->diags.render().find(":" + std::to_string(line) + ":1: error: unknown piece statement `royal-safe`"),
+      std::string::npos)
+      << m->diags.render();
 }
 
 // The example of the issue: `rampage banana` is refused with a hint showing the form.

@@ -44,7 +44,8 @@ class Scratch {
             ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-a&b<c>\"d'");
     fs::create_directories(dir_);
     for (const auto& e : fs::directory_iterator(fs::path(ARBITER_SOURCE_DIR) / "rulesets"))
-      fs::copy_file(e.path(), dir_ / e.path().filename(), fs::copy_options::overwrite_existing);
+      if (e.is_regular_file())
+        fs::copy_file(e.path(), dir_ / e.path().filename(), fs::copy_options::overwrite_existing);
   }
   ~Scratch() { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }

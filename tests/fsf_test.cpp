@@ -250,6 +250,7 @@ TEST(FairyStockfish, MissingSilentOrRefusingEnginesAreClearErrors) {
   // An engine that never answers (cat echoes `uci` back, never `uciok`) times out.
   s.command = "/bin/cat";
   s.timeout = 0.3;
+  s.start_timeout = 0.5;
   EXPECT_THROW(FairyStockfishEngine e(s), arb::fsf::EngineMissing);
   // An engine that exits at once.
   s.command = "/bin/true";

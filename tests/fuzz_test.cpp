@@ -59,7 +59,8 @@ std::shared_ptr<const arb::lang::Program> compile_text(const std::string& text, 
                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::create_directories(dir);
   for (const auto& e : fs::directory_iterator(fs::path(ARBITER_SOURCE_DIR) / "rulesets"))
-    fs::copy_file(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
+    if (e.is_regular_file())
+      fs::copy_file(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
   fs::path file = dir / (name + ".rules");
   std::ofstream(file) << text;
   auto program = compile_path(file.string(), {}, expect_ok);

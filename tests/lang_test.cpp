@@ -776,3 +776,17 @@ TEST(LangSemantics, ChildRulesetPromotingOnlyToAQueen) {
 }
 
 }  // namespace
+
+// A source over the size limit is refused at the first byte past the limit (was line 1).
+TEST(LangLimits, OversizedSourceNamesWhereTheLimitIsCrossed) {
+  std::string text = "ruleset big\n" + std::string(arb::lang::kMaxRulesetBytes, '#') + "\n";
+  arb::lang::Source src("big.rules", text);
+  Diagnostics diags;
+  auto stmts = arb::lang::parse(src, diags);
+  EXPECT_TRUE(stmts.empty());
+  ASSERT_EQ(diags.error_count(), 1u);
+  const Diagnostic& d = diags.all().front();
+  EXPECT_EQ(d.loc.line, 2);
+  EXPECT_EQ(d.loc.col, static_cast<int>(arb::lang::kMaxRulesetBytes) - 12 + 1);
+  EXPECT_NE(d.message.find("passes the limit of 1024 KiB here"), std::string::npos) << d.message;
+}

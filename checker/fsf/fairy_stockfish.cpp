@@ -198,8 +198,7 @@ void FairyStockfishEngine::start_process() {
   // The variants the engine offers, from the UCI_Variant option.
   auto variants = [&] {
     std::vector<std::string> lines;
-    // Starting takes a while for the wasm build (node loads and compiles the module).
-    read_until("uciok", std::max(settings_.timeout, 120.0), &lines);
+    read_until("uciok", settings_.start_timeout, &lines);
     std::vector<std::string> names;
     for (const auto& l : lines) {
       if (!starts_with(l, "option name UCI_Variant ")) continue;

@@ -61,6 +61,9 @@ struct FsfSettings {
   std::string variant;            // UCI_Variant (required)
   std::string variant_path;       // VariantPath ini file ("" = none)
   double timeout = 10;            // seconds per answer line (perft: per root move)
+  // Seconds for the first `uciok`: the wasm build takes a while to start (node loads and
+  // compiles the module).
+  double start_timeout = 120;
 };
 
 class FairyStockfishEngine final : public Engine {

@@ -50,7 +50,16 @@ Process::Process(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  int rc = posix_spawnp(&pid_, args[0], &fa, nullptr, args.data(), environ);
+  // The child starts with no signal blocked (the command blocks SIGINT and SIGTERM in its
+  // threads to take them in one, see cli/common.hpp handle_signals).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  int rc = posix_spawnp(&pid_, args[0], &fa, &attr, args.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   close(sv[1]);
   if (rc != 0) {

@@ -343,18 +343,18 @@ std::string program_fingerprint(const arb::lang::Program& p) {
       for (const auto& l : t.region_leaps[c]) o << l.dx << ',' << l.dy << ';';
       // RULINGS 4.10's primitives (Betza `d`, limited riders, strike, rampage).
       for (const auto& l : t.own_leaps[c]) o << l.dx << ',' << l.dy << ';';
-      for (const auto* lines : {&t.limited[c], &t.strikes[c]}) {
+      for (const auto* lines : {&t.limited[c], &t.strike.lines[c]}) {
         for (const auto& l : *lines) o << l.d << ',' << l.range << ',' << l.move << l.capture << ';';
         o << '/';
       }
-      o << int(t.rampage_dirs[c]) << '|';
+      o << int(t.rampage.dirs[c]) << '|';
     }
     o << int(t.captures) << int(t.captured_by) << t.immune << t.gives_check << t.teleport_move
-      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs) << ' ' << t.rampage_range << ','
-      << t.rampage_blocked_own_royal << t.rampage_blocked_immune << ',' << t.rampage_blocked_types << ','
-      << t.rampage_self_beyond << ',' << t.captured_within << ' ' << t.remove_radius << ','
-      << t.remove_at_least << ',' << t.remove_spare << ',' << t.remove_not_beside_own_royal
-      << t.remove_on_capture << t.remove_self;
+      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs) << ' ' << t.rampage.reach << ','
+      << t.rampage.blocked_own_royal << t.rampage.blocked_immune << ',' << t.rampage.blocked_types << ','
+      << t.rampage.self_beyond << ',' << t.captured_within << ' ' << t.around.reach << ','
+      << t.around.at_least << ',' << t.around.kept << ',' << t.around.not_beside_own_royal
+      << int(t.around.trigger) << t.around.self;
     o << '\n';
   }
   o << p.castling << ' ' << p.castling_rook << ' ' << p.ks_king_to << p.ks_rook_to << p.qs_king_to
@@ -364,6 +364,13 @@ std::string program_fingerprint(const arb::lang::Program& p) {
     << p.insufficient_draw << p.insufficient_needs_empty_reserves << ' ' << p.claim_repetition << ' '
     << p.claim_fifty << ' ' << p.lines_are_rays << '\n';
   o << p.royal_capture << '\n';
+  // Issue 24's end conditions, counters and forced capture (gen_ends.hpp).
+  o << static_cast<int>(p.checkmate_value) << ',' << static_cast<int>(p.stalemate_value)
+    << p.stalemate_by_count << ' ' << p.checks_to_win << ' ' << p.must_capture << ' ' << p.castling_king;
+  for (const auto& e : p.extinctions)
+    o << " x" << e.types << ',' << e.all << ',' << e.at_most << ',' << e.opponent_at_least << ',' << e.claim
+      << ',' << static_cast<int>(e.value);
+  o << '\n';
   if (const auto* c = p.cards.get())
     o << "cards " << c->deck << ' ' << c->hand_size << ' ' << c->redraw << ' ' << c->level << ' ' << c->seed
       << ' ' << c->board << ' ' << c->again_own << c->again_opponent << ' ' << c->redraw_alike

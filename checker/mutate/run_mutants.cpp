@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "arbiter/cleanup.hpp"
 #include "arbiter/parallel.hpp"
 #include "registry/engines.hpp"
 
@@ -36,6 +37,7 @@ std::string private_dir() {
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data())) throw std::runtime_error("cannot create a temporary directory in " + tmpl);
+  register_temp_dir(buf.data());  // removed on --timeout and on a signal too
   return buf.data();
 }
 
@@ -231,7 +233,10 @@ MutateReport run_mutants(const std::string& path, const MutateOptions& o) {
       if (!error) error = std::current_exception();
     }
     std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
+    if (!dir.empty()) {
+      fs::remove_all(dir, ec);
+      unregister_temp_dir(dir);
+    }
   };
   int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(std::max<size_t>(mutants.size(), 1))));
   parallel_for(jobs, [&](int, std::stop_token) { worker(); });

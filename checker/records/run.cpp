@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace arb::records {
@@ -62,7 +63,7 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
   RunTotals totals;
   std::vector<std::string> dirs;
   for (const auto& f : files) dirs.push_back(f == "-" ? "" : std::filesystem::path(f).parent_path().string());
-  const int jobs = std::max(1, opt.jobs);
+  int jobs = std::max(1, opt.jobs);
   // The files' sizes, for progress; the total is unknown with standard input or a pipe.
   std::vector<uint64_t> sizes(files.size()), bytes_before(files.size() + 1);
   bool sizes_known = true;
@@ -106,32 +107,37 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
   bool closing = false;
   std::vector<std::thread> threads;
   if (jobs > 1) {
-    for (int t = 0; t < jobs; ++t)
-      threads.emplace_back([&] {
-        Validator v(cache, opt.strict);
-        ParsedGame pg;
-        for (;;) {
-          std::pair<uint64_t, std::unique_ptr<Batch>> job;
-          {
-            std::unique_lock<std::mutex> lock(mu);
-            cv_work.wait(lock, [&] { return closing || !work.empty(); });
-            if (work.empty()) return;
-            job = std::move(work.front());
-            work.pop_front();
+    for (int t = 0; t < jobs; ++t) try {
+        threads.emplace_back([&] {
+          Validator v(cache, opt.strict);
+          ParsedGame pg;
+          for (;;) {
+            std::pair<uint64_t, std::unique_ptr<Batch>> job;
+            {
+              std::unique_lock<std::mutex> lock(mu);
+              cv_work.wait(lock, [&] { return closing || !work.empty(); });
+              if (work.empty()) return;
+              job = std::move(work.front());
+              work.pop_front();
+            }
+            process(*job.second, v, pg, dirs[job.second->file]);
+            {
+              std::lock_guard<std::mutex> lock(mu);
+              done.emplace(job.first, std::move(job.second));
+            }
+            cv_done.notify_all();
           }
-          process(*job.second, v, pg, dirs[job.second->file]);
-          {
-            std::lock_guard<std::mutex> lock(mu);
-            done.emplace(job.first, std::move(job.second));
-          }
-          cv_done.notify_all();
-        }
-      });
+        });
+      } catch (const std::system_error&) {
+        break;  // the system starts no more threads: run on those that started
+      }
+    // None started: validate on the calling thread.
+    if (threads.empty()) jobs = 1;
   }
   Validator inline_validator(cache, opt.strict);
   ParsedGame inline_pg;
   uint64_t pushed = 0, emitted = 0;
-  const uint64_t max_in_flight = static_cast<uint64_t>(jobs) * 3;
+  const uint64_t max_in_flight = static_cast<uint64_t>(std::max<size_t>(1, threads.size())) * 3;
   auto emit_one = [&] {  // blocks until the next batch in order is done
     std::unique_ptr<Batch> b;
     {

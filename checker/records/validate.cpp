@@ -39,6 +39,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
+#include "arbiter/numbers.hpp"
 #include "registry/engines.hpp"
 #include "registry/variants.hpp"
 
@@ -767,10 +768,14 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
     start_tag = seed_tag;
   } else if (!seed.empty()) {
     // `tag Seed -> dice-seed`: the back rank the rule text's dice procedure picks.
-    uint64_t sv = 0;
-    for (char ch : seed)
-      if (is_digit(ch) && sv < UINT64_MAX / 10) sv = sv * 10 + static_cast<uint64_t>(ch - '0');
-    start = "start:" + std::to_string(lang::chess960_dice_start(sv));
+    // A decimal number in 0..2^64-1, nothing else (`abc` and `-7` were read as some seed).
+    auto sv = arb::parse_unsigned(seed, 0, UINT64_MAX);
+    if (!sv) {
+      fail_at(seed_tag->line, seed_tag->value_column, 0, seed, "bad-position",
+              "bad seed `" + seed + "`: expected a number from 0 to 18446744073709551615");
+      return;
+    }
+    start = "start:" + std::to_string(lang::chess960_dice_start(*sv));
     start_tag = seed_tag;
   } else if (!start_n.empty()) {
     start = "start:" + start_n;

@@ -34,6 +34,10 @@ const char* to_string(Termination t) {
       return "region-reached";
     case Termination::InsufficientMaterial:
       return "insufficient-material";
+    case Termination::Extinction:
+      return "extinction";
+    case Termination::ChecksGiven:
+      return "checks";
   }
   return "none";
 }

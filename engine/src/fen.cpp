@@ -82,12 +82,20 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
       if (x > width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), start);
       continue;
     }
+    if (ch == '~') fail("a promoted mark '~' must follow a piece letter", c.pos);
     if (allowed.find(ch) == std::string_view::npos)
       fail(std::string("unknown piece letter '") + ch + "'", c.pos);
     if (x >= width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), c.pos);
     f.cells[static_cast<size_t>(y - 1) * width + x] = ch;
     ++x;
     ++c.pos;
+    if (!c.done() && c.s[c.pos] == '~') {
+      if (allowed.find('~') == std::string_view::npos)
+        fail("this variant marks no promoted pieces: unexpected '~'", c.pos);
+      f.promoted.resize(f.cells.size(), false);
+      f.promoted[static_cast<size_t>(y - 1) * width + x - 1] = true;
+      ++c.pos;
+    }
   }
   if (y != 1 || x != width) {
     if (y != 1)
@@ -101,7 +109,7 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
     ++c.pos;
     while (!c.done() && c.s[c.pos] != ']') {
       char ch = c.s[c.pos];
-      if (ch != '-' && allowed.find(ch) == std::string_view::npos)
+      if (ch != '-' && (ch == '~' || allowed.find(ch) == std::string_view::npos))
         fail(std::string("unknown piece letter '") + ch + "' in the reserve", c.pos);
       if (ch != '-') f.reserve.push_back(ch);
       ++c.pos;
@@ -145,11 +153,23 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
     if (r < 1 || r > height) fail("en-passant square '" + std::string(ep) + "' is off the board", col);
     f.ep = Coord{ep[0] - 'a', r};
   }
-  // Counters (optional: EPD lines stop after the en-passant field).
+  // Fairy-Stockfish's check counter `W+B` (checks still to give), when present.
   c.skip_spaces();
   if (c.done()) return f;
   col = c.pos;
   std::string_view hm = c.field();
+  if (size_t plus = hm.find('+'); plus != std::string_view::npos) {
+    std::string_view w = hm.substr(0, plus), b = hm.substr(plus + 1);
+    if (w.empty() || b.empty() || w.size() > 3 || b.size() > 3)
+      fail("bad check counter '" + std::string(hm) + "': expected W+B, e.g. 3+3", col);
+    f.checks_remaining =
+        std::array<int, 2>{parse_int(w, col, "check counter"), parse_int(b, col + plus + 1, "check counter")};
+    c.skip_spaces();
+    if (c.done()) return f;
+    col = c.pos;
+    hm = c.field();
+  }
+  // Counters (optional: EPD lines stop after the en-passant field).
   if (hm.find(';') != std::string_view::npos || !std::isdigit(static_cast<unsigned char>(hm[0])))
     fail("bad halfmove clock '" + std::string(hm) + "'", col);
   f.halfmove = parse_int(hm, col, "halfmove clock");
@@ -176,6 +196,8 @@ std::string format_fen(const FenFields& f) {
       if (empty) out += std::to_string(empty);
       empty = 0;
       out.push_back(ch);
+      const size_t i = static_cast<size_t>(y - 1) * f.width + x;
+      if (i < f.promoted.size() && f.promoted[i]) out.push_back('~');
     }
     if (empty) out += std::to_string(empty);
     if (y > 1) out.push_back('/');
@@ -185,6 +207,8 @@ std::string format_fen(const FenFields& f) {
   out += f.castling.empty() ? "-" : f.castling;
   out += " ";
   out += f.ep ? std::string(1, static_cast<char>('a' + f.ep->x)) + std::to_string(f.ep->y) : "-";
+  if (f.checks_remaining)
+    out += " " + std::to_string((*f.checks_remaining)[0]) + "+" + std::to_string((*f.checks_remaining)[1]);
   out += " " + std::to_string(f.halfmove) + " " + std::to_string(f.fullmove);
   return out;
 }

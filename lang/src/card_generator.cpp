@@ -113,9 +113,10 @@ class CardEngine final : public Engine, public ChanceControl {
   void set_position(std::string_view text) override {
     if (text == "start") return start(c_.seed);
     if (text.substr(0, 6) == "start:") {
-      auto n = parse_integer(text.substr(6), 0, INT64_MAX);
-      if (!n) throw PositionError("`start:SEED` needs a whole number", 6);
-      return start(static_cast<uint64_t>(*n));
+      // Every 64-bit seed, as the reference and --seed take them.
+      auto n = parse_unsigned(text.substr(6), 0, UINT64_MAX);
+      if (!n) throw PositionError("`start:SEED` needs a whole number from 0 to 18446744073709551615", 6);
+      return start(*n);
     }
     Open open;
     std::string plain = strip_open(text, open);

@@ -45,6 +45,12 @@ ArgSpec letters(std::string key, bool required, std::string doc) {
 ArgSpec betza(std::string key, bool required, std::string doc) {
   return ArgSpec{std::move(key), ArgType::Betza, {}, 0, 0, required, std::move(doc)};
 }
+ArgSpec ranks(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Ranks, {}, 0, 0, required, std::move(doc)};
+}
+ArgSpec text(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Text, {}, 0, 0, required, std::move(doc)};
+}
 ConstructDef custom(ConstructId id, std::string kw, Scope sc, uint8_t be, std::string doc) {
   return ConstructDef{id, std::move(kw), sc, {}, true, be, std::move(doc), ""};
 }
@@ -58,7 +64,7 @@ std::vector<ConstructDef> make_table() {
   std::vector<ConstructDef> t = {
       // ---- top level -------------------------------------------------------------------
       custom(Ruleset, "ruleset", S::Top, BG, "the ruleset's name, and the ruleset it extends"),
-      custom(Title, "title", S::Top, BG, "a human-readable title"),
+      schema(Title, "title", S::Top, {text("", true, "the title")}, BG, "a human-readable title"),
       custom(BoardRect, "board", S::Top, B, "a rectangular board `board W x H`"),
       custom(BoardUnbounded, "board", S::Top, G, "the unbounded grid `board unbounded`"),
       custom(Option, "option", S::Top, BG, "a named option with its default (`--set NAME=VALUE`)"),
@@ -111,10 +117,18 @@ std::vector<ConstructDef> make_table() {
       custom(PhasePlayCard, "phase", S::Turn, B, "`phase play-card`: play a card and move its type"),
       custom(PhaseRedraw, "phase", S::Turn, B, "`phase redraw`: discard the hand and draw anew"),
       // ---- placement -------------------------------------------------------------------
-      custom(PlaceRegion, "region", S::Placement, B, "`region ranks R`: the own ranks placements go to"),
-      custom(PlaceFirstRoyal, "first", S::Placement, B, "`first royal`: the first action places the royal"),
-      custom(PlacePawnBeside, "pawn", S::Placement, G, "`pawn beside own-pawn`"),
-      custom(PlaceOtherBehind, "other", S::Placement, G, "`other behind own-pawn`"),
+      schema(PlaceRegion, "region", S::Placement,
+             {ranks("ranks", true, "the own ranks (relative: 1 = own first) placements go to")}, B,
+             "the own ranks placements go to"),
+      schema(PlaceFirstRoyal, "first", S::Placement,
+             {choice("", {"royal"}, true, "what the first action places")}, B,
+             "each side's first action places its royal piece"),
+      schema(PlacePawnBeside, "pawn", S::Placement,
+             {choice("beside", {"own-pawn"}, true, "a pawn is placed beside an own pawn")}, G,
+             "where a pawn may be placed", "RULINGS 2.6"),
+      schema(PlaceOtherBehind, "other", S::Placement,
+             {choice("behind", {"own-pawn"}, true, "another piece is placed behind an own pawn")}, G,
+             "where a piece other than a pawn may be placed", "RULINGS 2.6"),
       schema(PlaceNoEscape, "no-escape-from-check", S::Placement, {}, G,
              "a placement is never the way out of check", "RULINGS 2.6"),
       schema(PlaceNoPromotion, "no-promotion", S::Placement, {}, G, "a placement never promotes",
@@ -229,6 +243,33 @@ std::vector<ConstructDef> make_table() {
       custom(FairyStockfish, "fairy-stockfish", S::Top, BG,
              "`fairy-stockfish NAME`: the Fairy-Stockfish variant (UCI_Variant) that plays exactly this "
              "ruleset; `--against fairy-stockfish` uses it (not inherited)"),
+      // ---- hands filled by captures, drops (issue 24) --------------------------------
+      schema(CapturesToHand, "captures-to-hand", S::Top,
+             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)")},
+             B,
+             "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
+             "(FEN marks promoted pieces `Q~`)"),
+      schema(Drop, "drop", S::Piece,
+             {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
+              flag("no-mate", "a drop of it may not checkmate (uchifuzume)")},
+             B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
+      // ---- issue 24: end conditions, counters, forced capture (gen_ends.hpp) -------------
+      schema(MustCapture, "must-capture", S::Legal, {}, B,
+             "when a capture is legal, only captures are legal (antichess, losers)"),
+      schema(EndExtinction, "extinction", S::End,
+             {tokens("", {"all"}, true, "the piece types counted (`all`: every piece together)"),
+              integer("at-most", 0, 64, false, "extinct with at most this many of a type (default 0)"),
+              integer("opponent-at-least", 0, 64, false,
+                      "only while the other side holds at least this many of it (default 0)"),
+              flag("claim", "the side to move needs one more opposing piece (it may bare back)"),
+              choice("->", {"win", "loss", "draw"}, true, "the result for the extinct side")},
+             B, "a side left without pieces of the listed types has won, lost or drawn"),
+      schema(EndChecks, "checks", S::End,
+             {integer("", 1, 9, true, "the number of checks"),
+              choice("->", {"win"}, true, "the result for the side giving them")},
+             B, "the side that has given this many checks wins (the FEN counts the checks left, `3+3`)"),
+      custom(CastlingKing, "king", S::Castling, B,
+             "`king LETTER`: the piece that castles with the rook, royal or not (default: the royal piece)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

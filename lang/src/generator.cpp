@@ -7,6 +7,7 @@
 #include "arbiter/fen.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "card_board.hpp"
+#include "gen_ends.hpp"
 
 namespace arb::lang {
 
@@ -60,6 +61,7 @@ struct Zobrist {
   uint64_t castle[16];
   uint64_t ep[N];
   uint64_t reserve[2][kMaxTypes][33];
+  uint64_t promoted[N];  // a piece standing promoted (`captures-to-hand`: FEN `Q~`)
   Zobrist() {
     uint64_t s = 0x243F6A8885A308D3ull;
     auto next = [&]() {
@@ -78,6 +80,7 @@ struct Zobrist {
     for (auto& a : reserve)
       for (auto& b : a)
         for (auto& c : b) c = next();
+    for (auto& p : promoted) p = next();
   }
 };
 template <int N>
@@ -99,7 +102,9 @@ struct Undo {
   // step a first step left pending for the end of the turn.
   bool ends_turn = true;
   int16_t pending_passed = -1, pending_victim = -1;
-  uint8_t nremoved = 0;  // entries this step pushed on Generator::removed_ (rampage, strike)
+  uint8_t nremoved = 0;                 // entries this step pushed on Generator::removed_ (rampage, strike)
+  bool captured_promoted = false;       // `captures-to-hand`: the victim stood promoted
+  std::array<int8_t, 2> checks_left{};  // `checks N -> win`: the counter before the step
 };
 
 template <class BB>
@@ -131,6 +136,7 @@ class Generator final : public Engine, public CardBoard {
       allowed.push_back(c);
       allowed.push_back(static_cast<char>(std::tolower(c)));
     }
+    if (p_->hand_marks) allowed.push_back('~');  // promoted pieces are marked
     FenFields f = parse_fen(text, p_->width, p_->height, allowed);
     Generator g(p_, t_, 0);
     g.load(f, text);
@@ -144,6 +150,10 @@ class Generator final : public Engine, public CardBoard {
     f.cells.assign(static_cast<size_t>(p_->squares), 0);
     for (int s = 0; s < p_->squares; ++s)
       if (board_[s] >= 0) f.cells[s] = letter(board_[s]);
+    if (promoted_) {
+      f.promoted.assign(f.cells.size(), false);
+      for (BB b = promoted_; b; clear_lsb(b)) f.promoted[lsb(b)] = true;
+    }
     f.has_reserve = p_->has_reserve;
     for (int c = 0; c < 2; ++c)
       for (int t = 0; t < p_->ntypes; ++t)
@@ -154,7 +164,7 @@ class Generator final : public Engine, public CardBoard {
     for (int i = 0; i < 4; ++i)
       if (castling_ & (1 << i))
         rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
-    char royal = p_->royal_type >= 0 ? p_->letters[p_->royal_type] : 'K';
+    char royal = p_->castling_king >= 0 ? p_->letters[p_->castling_king] : 'K';
     if (p_->castling_shredder) {
       // Shredder-FEN: each right as its rook's file, White's first, king side first.
       f.castling.clear();
@@ -165,6 +175,7 @@ class Generator final : public Engine, public CardBoard {
       f.castling = format_castling(f, rights, royal, p_->castling_rooks, p_->castling_rank);
     }
     if (ep_ >= 0) f.ep = coord(ep_);
+    if (counting_checks_) f.checks_remaining = std::array<int, 2>{checks_left_[0], checks_left_[1]};
     f.halfmove = halfmove_;
     f.fullmove = fullmove_;
     return format_fen(f);
@@ -345,15 +356,30 @@ class Generator final : public Engine, public CardBoard {
       st.reason = "royal-capture";
       return st;
     }
+    if (counted_ends_) [[unlikely]] {
+      const ends::Verdict v = counted_verdict();
+      if (v.over) {
+        st.result = v.result;
+        st.end = v.end;
+        st.reason = v.reason;
+        return st;
+      }
+    }
     if (n == 0) {
-      if (st.in_check || p_->no_move_loses) {
+      if (!st.in_check && p_->no_move_loses) {
         st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
-        st.end = st.in_check ? Termination::Checkmate : Termination::NoLegalMove;
-        st.reason = st.in_check ? "checkmate" : "no-legal-move";
-      } else {
-        st.result = Result::Draw;
-        st.end = Termination::Stalemate;
-        st.reason = "stalemate";
+        st.end = Termination::NoLegalMove;
+        st.reason = "no-legal-move";
+      } else {  // checkmate or stalemate, with the ruleset's results
+        int more = 0;
+        if (p_->stalemate_by_count) {
+          more = popcount(by_color_[side_]) - popcount(by_color_[side_ ^ 1]);
+          for (int t = 0; t < p_->ntypes; ++t) more += reserve_[side_][t] - reserve_[side_ ^ 1][t];
+        }
+        const ends::Verdict v = ends::no_move(*p_, side_, st.in_check, more);
+        st.result = v.result;
+        st.end = v.end;
+        st.reason = v.reason;
       }
       return st;
     }
@@ -501,7 +527,9 @@ class Generator final : public Engine, public CardBoard {
   int side_ = 0;
   int ep_ = -1, ep_victim_ = -1;
   uint8_t castling_ = 0;
-  std::array<int, 4> rook_sq_{};  // right i = colour*2 + (0 king side, 1 queen side)
+  std::array<int, 4> rook_sq_{};      // right i = colour*2 + (0 king side, 1 queen side)
+  std::array<int, 4> castle_from_{};  // the castling king's square of right i
+  bool castle_royal_ = true;          // the castling king is royal (its path must not be attacked)
   // Per right: the squares that must be empty, and those the king passes (its destination
   // included) that must not be attacked. Fixed while the right lasts: the king and the rook
   // have not moved.
@@ -509,6 +537,10 @@ class Generator final : public Engine, public CardBoard {
   std::array<uint8_t, N> castle_clear_{};
   int halfmove_ = 0, fullmove_ = 1;
   int reserve_[2][kMaxTypes] = {};
+  // `captures-to-hand`: captures fill the captor's reserve, and promoted_ holds the squares
+  // of the pieces standing promoted (they return demoted). Section "hands and drops".
+  bool hand_ = false, marks_ = false;  // marks_: promoted pieces are tracked (no `keep-promoted`)
+  BB promoted_{};
   uint64_t hash_ = 0;
   bool chess960_ = false;
   std::vector<Undo> stack_;
@@ -561,6 +593,11 @@ class Generator final : public Engine, public CardBoard {
   int pending_passed_ = -1, pending_victim_ = -1;  // a first step's double step
   uint32_t move_types_ = CardBoard::kAllTypes;     // the card layer's type mask
   std::vector<Move> card_moves_;                   // its move list, reused
+  // Issue 24 (gen_ends.hpp): some counted end condition or `must-capture`; the checks each
+  // side has still to give (`checks N -> win`); must-capture's scratch list.
+  bool ends_any_ = false, counted_ends_ = false, counting_checks_ = false;
+  std::array<int8_t, 2> checks_left_{};
+  std::vector<Move> forced_buf_;
 
   Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
   char letter(int code) const {
@@ -594,14 +631,14 @@ class Generator final : public Engine, public CardBoard {
   BB whirl_victims(int s) const {
     const PieceProgram& pp = p_->types[board_[s] >> 1];
     BB v = t_->pieces[board_[s] >> 1].around[s] & occupied();
-    for (uint32_t m = immune_types_ | pp.remove_spare; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
+    for (uint32_t m = immune_types_ | pp.around.kept; m; m &= m - 1) v &= ~by_type_[__builtin_ctz(m)];
     return v;
   }
   // The pieces among `occ` an explosion of a capture by type t on `to` removes besides the
   // capturer: every piece around `to` but immune and spared ones.
   BB blast_victims(int t, int to, const BB& occ) const {
     BB v = t_->pieces[t].around[to] & occ;
-    for (uint32_t m = immune_types_ | p_->types[t].remove_spare; m; m &= m - 1)
+    for (uint32_t m = immune_types_ | p_->types[t].around.kept; m; m &= m - 1)
       v &= ~by_type_[__builtin_ctz(m)];
     return v;
   }
@@ -614,7 +651,7 @@ class Generator final : public Engine, public CardBoard {
       out(lsb(v), board_[lsb(v)]);
       remove(lsb(v));
     }
-    if (p_->types[t].remove_self) {
+    if (p_->types[t].around.self) {
       out(to, board_[to]);
       remove(to);
       ++n;
@@ -654,7 +691,7 @@ class Generator final : public Engine, public CardBoard {
     const BB occ = occupied() & ~bit(from) & ~bit(victim);
     for (BB v = blast_victims(t, to, occ); v; clear_lsb(v))
       s.removed.push_back({coord(lsb(v)), letter(board_[lsb(v)])});
-    if (p_->types[t].remove_self)
+    if (p_->types[t].around.self)
       s.removed.push_back(
           {coord(to), letter(kind_of(m) == kPromote ? type_of(m) * 2 + side_ : board_[from])});
   }
@@ -666,7 +703,7 @@ class Generator final : public Engine, public CardBoard {
     const BB own_royals = royals(by) & occ;
     for (uint32_t m = blast_types_; m; m &= m - 1) {
       const int t = __builtin_ctz(m);
-      if ((blast_victims(t, s, occ) & own_royals) || (p_->types[t].remove_self && (p_->royal_types >> t & 1)))
+      if ((blast_victims(t, s, occ) & own_royals) || (p_->types[t].around.self && (p_->royal_types >> t & 1)))
         harmless |= 1u << t;
     }
     for (int t = 0; t < p_->ntypes; ++t)
@@ -793,16 +830,16 @@ class Generator final : public Engine, public CardBoard {
   BB rampage_blockers(int s, int t, int c) const {
     const PieceProgram& pp = p_->types[t];
     BB bl{};
-    if (pp.rampage_blocked_own_royal) bl |= royals(c);
-    uint32_t types = pp.rampage_blocked_types | (pp.rampage_blocked_immune ? immune_types_ : 0u);
+    if (pp.rampage.blocked_own_royal) bl |= royals(c);
+    uint32_t types = pp.rampage.blocked_types | (pp.rampage.blocked_immune ? immune_types_ : 0u);
     for (; types; types &= types - 1) bl |= by_type_[__builtin_ctz(types)];
-    if (pp.rampage_self_beyond >= 0) bl |= pieces(c ^ 1, t) & ~t_->pieces[t].rampage_near[s];
+    if (pp.rampage.self_beyond >= 0) bl |= pieces(c ^ 1, t) & ~t_->pieces[t].rampage_near[s];
     return bl;
   }
   // The path of a rampage from s along d, when the rampage is possible: a piece within reach
   // and no blocker. Empty otherwise.
   BB rampage_path(int s, int t, int c, int d, const BB& occ) const {
-    const BB path = reach(d, s, p_->types[t].rampage_range);
+    const BB path = reach(d, s, p_->types[t].rampage.reach);
     if (!(path & occ) || (path & occ & rampage_blockers(s, t, c))) return BB{};
     return path;
   }
@@ -876,7 +913,7 @@ class Generator final : public Engine, public CardBoard {
       for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
         const int q = lsb(b), d = t_->dir[q][s];
         if (d < 0 || (t_->between(q, s) & occ)) continue;
-        for (const auto* lines : {&pp.strikes[by], &pp.limited[by]})
+        for (const auto* lines : {&pp.strike.lines[by], &pp.limited[by]})
           for (const PieceProgram::Line& l : *lines)
             if (l.capture && l.d == d && (l.range == 0 || dist(q, s) <= l.range)) return true;
       }
@@ -886,7 +923,7 @@ class Generator final : public Engine, public CardBoard {
       const PieceProgram& pp = p_->types[t];
       for (BB b = pieces(by, t) & occ & t_->pieces[t].around[s]; b; clear_lsb(b)) {
         const int q = lsb(b);
-        if (pp.remove_not_beside_own_royal && (t_->adjacent[q] & royals(by) & occ)) continue;
+        if (pp.around.not_beside_own_royal && (t_->adjacent[q] & royals(by) & occ)) continue;
         return true;
       }
     }
@@ -894,7 +931,7 @@ class Generator final : public Engine, public CardBoard {
       const int t = __builtin_ctz(m);
       for (BB b = pieces(by, t) & occ; b; clear_lsb(b)) {
         const int q = lsb(b), d = t_->dir[q][s];
-        if (d < 0 || !(p_->types[t].rampage_dirs[by] >> d & 1)) continue;
+        if (d < 0 || !(p_->types[t].rampage.dirs[by] >> d & 1)) continue;
         // A king standing on s is a piece in reach: a castling king's path counts as it.
         if (test(rampage_path(q, t, by, d, occ | bit(s)), s)) return true;
       }
@@ -905,17 +942,17 @@ class Generator final : public Engine, public CardBoard {
   int actions_in_place(int s, int t, int us, const BB& occ, const BB& tg, Move* out) const {
     const PieceProgram& pp = p_->types[t];
     int n = 0;
-    for (const PieceProgram::Line& l : pp.strikes[us]) {
+    for (const PieceProgram::Line& l : pp.strike.lines[us]) {
       const int b = first(l.d, s, occ);
       if (b >= 0 && test(tg, b) && (l.range == 0 || dist(s, b) <= l.range))
         out[n++] = make_move(s, b, kNormal, kSubStrike);
     }
-    if (pp.whirlwind() && !(pp.remove_not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
+    if (pp.whirlwind() && !(pp.around.not_beside_own_royal && (t_->adjacent[s] & royals(us)))) {
       const BB v = whirl_victims(s);
-      if (popcount(v) >= pp.remove_at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
+      if (popcount(v) >= pp.around.at_least) out[n++] = make_move(s, s, kNormal, kSubWhirl);
     }
-    if (pp.rampage_range > 0)
-      for (uint8_t dm = pp.rampage_dirs[us]; dm; dm &= dm - 1) {
+    if (pp.rampage.reach > 0)
+      for (uint8_t dm = pp.rampage.dirs[us]; dm; dm &= dm - 1) {
         const int d = __builtin_ctz(dm);
         const BB path = rampage_path(s, t, us, d, occ);
         if (!path) continue;
@@ -1233,6 +1270,47 @@ class Generator final : public Engine, public CardBoard {
   // Programs without Chess 2's primitives run a copy of the generator without them.
   template <bool Count>
   uint64_t generate(std::vector<Move>* out) {
+    if (ends_any_) [[unlikely]]
+      return generate_ends<Count>(out);
+    return generate_moves<Count>(out);
+  }
+
+  // Issue 24 (gen_ends.hpp): a game a counted end condition has ended has no action;
+  // `must-capture` keeps the captures when there is one.
+  ends::Verdict counted_verdict() const {
+    if (counting_checks_) {
+      const ends::Verdict v = ends::checks(side_, checks_left_);
+      if (v.over) return v;
+    }
+    return ends::extinction(*p_, side_, [this](int c, int t) {
+      if (t < 0) {
+        int n = popcount(by_color_[c]);
+        for (int u = 0; u < p_->ntypes; ++u) n += reserve_[c][u];
+        return n;
+      }
+      return popcount(pieces(c, t)) + reserve_[c][t];
+    });
+  }
+  bool is_capture(Move m) const {
+    const uint32_t k = kind_of(m);
+    if (k == kEnPassant) return true;
+    if (k == kCastleK || k == kCastleQ || k == kPlace || k == kNull) return false;
+    const int to = to_of(m);
+    return board_[to] >= 0 && (board_[to] & 1) != side_;
+  }
+  template <bool Count>
+  [[gnu::noinline]] uint64_t generate_ends(std::vector<Move>* out) {
+    if (counted_ends_ && counted_verdict().over) return 0;
+    if (!p_->must_capture) return generate_moves<Count>(out);
+    forced_buf_.clear();
+    generate_moves<false>(&forced_buf_);
+    ends::keep_captures(forced_buf_, [this](Move m) { return is_capture(m); });
+    if constexpr (!Count) out->insert(out->end(), forced_buf_.begin(), forced_buf_.end());
+    return forced_buf_.size();
+  }
+
+  template <bool Count>
+  uint64_t generate_moves(std::vector<Move>* out) {
     // pseudo_legal_actions() runs a copy of the loop without the legality test (a template
     // argument: the normal loop pays nothing for it).
     if (pseudo_) [[unlikely]]
@@ -1316,7 +1394,7 @@ class Generator final : public Engine, public CardBoard {
               if (d < 0 || (reach_of != 0 && dist(q, kq) > reach_of)) continue;
               // A blocker beyond the king on a rampage path counts too: the whole path.
               disc |= t_->between(q, kq);
-              if (p_->types[t].rampage_range > 0) disc |= reach(d, q, p_->types[t].rampage_range);
+              if (p_->types[t].rampage.reach > 0) disc |= reach(d, q, p_->types[t].rampage.reach);
             }
         }
     const bool royal_in_reserve =
@@ -1433,19 +1511,23 @@ class Generator final : public Engine, public CardBoard {
           if (legal(m)) emit(m);
         }
       }
-      if (p_->castling && k >= 0 && !in_check && !royal_only_ && (move_types_ >> p_->royal_type & 1)) {
+      // A non-royal castling king (`king LETTER`: giveaway, extinction) castles through
+      // attacked squares, as Fairy-Stockfish's non-royal kings do.
+      if (p_->castling && (castle_royal_ ? k >= 0 && !in_check : true) && !royal_only_ &&
+          (move_types_ >> p_->castling_king & 1)) {
         for (int side = 0; side < 2; ++side) {
           int right = us * 2 + side;
           if (!(castling_ & (1 << right))) continue;
           if (castle_need_[right] & occ) continue;
-          // Check rules forbid passing attacked squares; without `royal-safe` (no check)
-          // the king may castle through them.
           bool ok = true;
-          for (BB pb = guard ? castle_path_[right] : BB{}; pb && ok; clear_lsb(pb))
-            if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
-              ok = false;
+          // Check rules forbid passing attacked squares: for a royal castling king, and
+          // only with `royal-safe` (no check: the king may castle through them).
+          if (castle_royal_ && guard)
+            for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
+              if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
+                ok = false;
           if (!ok) continue;
-          Move m = make_move(k, rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
+          Move m = make_move(castle_from_[right], rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
           if (legal(m)) emit(m);
         }
       }
@@ -1458,10 +1540,12 @@ class Generator final : public Engine, public CardBoard {
         BB zone = t_->place_zone[us] & ~occ;
         if (evading && !is_royal) zone &= evade;
         if (p_->types[t].must_promote) zone &= ~t_->pieces[t].promote_zone[us];
+        zone = drop_squares(us, t, zone);
         const bool test = in_check || is_royal;
+        const bool no_mate = p_->types[t].drop_no_mate && !Pseudo;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
-          if (!test || legal(m)) emit(m);
+          if ((!test || legal(m)) && !(no_mate && drop_mates(m))) emit(m);
         }
       }
     }
@@ -1540,6 +1624,8 @@ class Generator final : public Engine, public CardBoard {
       int nt = k == kPromote ? type_of(m) : t;
       put(to, nt * 2 + us);
       hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
+      if (hand_) [[unlikely]]
+        hand_make(u, from, to, victim, k == kPromote);
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
       if (u.captured >= 0 && (blast_types_ >> t & 1)) [[unlikely]]
         u.nremoved = static_cast<uint8_t>(make_explosion(t, to));
@@ -1571,11 +1657,16 @@ class Generator final : public Engine, public CardBoard {
       if (board_[passed] < 0 && board_[victim] >= 0 && (board_[victim] & 1) == us)
         set_ep_if_capturable(passed, victim);
     }
+    u.checks_left = checks_left_;
     stack_.push_back(u);
     if (!ends_turn) return;
     if (us == 1 && fullmove_ < INT32_MAX) ++fullmove_;
     side_ ^= 1;
     hash_ ^= z.side;
+    if (counting_checks_ && checks_left_[us] > 0 && royals_attacked(side_)) [[unlikely]] {
+      hash_ ^= ends::check_key(us, checks_left_[us]) ^ ends::check_key(us, checks_left_[us] - 1);
+      --checks_left_[us];
+    }
     history_.push_back(hash_);
   }
 
@@ -1638,6 +1729,8 @@ class Generator final : public Engine, public CardBoard {
     } else {
       if (u.nremoved) [[unlikely]]
         restore_removed(u.nremoved);  // an explosion's pieces, the capturer first
+      if (hand_) [[unlikely]]
+        hand_unmake(u, from, to, k);
       remove(to);
       put(from, u.moved);
       if (u.captured >= 0) put(k == kEnPassant ? u.ep_victim : to, u.captured);
@@ -1650,6 +1743,7 @@ class Generator final : public Engine, public CardBoard {
     hash_ = u.hash;
     pending_passed_ = u.pending_passed;
     pending_victim_ = u.pending_victim;
+    checks_left_ = u.checks_left;
   }
 
   bool insufficient() const {
@@ -1699,14 +1793,14 @@ class Generator final : public Engine, public CardBoard {
       if (pp.animal()) animals_ = true;
       if (pp.captured_within > 0) within_types_ |= 1u << t;
       if (pp.immune) immune_types_ |= 1u << t;
-      bool lines = !pp.strikes[0].empty();
+      bool lines = !pp.strike.lines[0].empty();
       for (const PieceProgram::Line& l : pp.limited[0]) lines = lines || l.capture;
       if (lines && pp.gives_check) line_check_types_ |= 1u << t;
-      if (pp.rampage_range > 0 && pp.gives_check) rampage_types_ |= 1u << t;
+      if (pp.rampage.reach > 0 && pp.gives_check) rampage_types_ |= 1u << t;
       if (pp.whirlwind() && pp.gives_check && !whirl_covered(t)) whirl_types_ |= 1u << t;
       if (pp.explodes()) blast_types_ |= 1u << t;
-      int reach_of = pp.rampage_range;
-      for (const auto* lines : {&pp.strikes[0], &pp.limited[0]})
+      int reach_of = pp.rampage.reach;
+      for (const auto* lines : {&pp.strike.lines[0], &pp.limited[0]})
         for (const PieceProgram::Line& l : *lines)
           if (l.capture) reach_of = (l.range == 0 || reach_of < 0) ? -1 : std::max(reach_of, l.range);
       line_reach_[t] = reach_of < 0 ? 0 : reach_of;
@@ -1745,6 +1839,11 @@ class Generator final : public Engine, public CardBoard {
         int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
         put((y - 1) * p_->width + x, t * 2 + c);
       }
+    hand_ = p_->capture_to_hand;
+    marks_ = p_->hand_marks;
+    promoted_ = BB{};
+    for (size_t i = 0; i < f.promoted.size(); ++i)
+      if (f.promoted[i] && f.cells[i]) promoted_ |= bit(static_cast<int>(i));
     if (p_->has_reserve && !f.has_reserve)
       throw PositionError(
           "this variant's position text needs the reserves in brackets after the board, e.g. [QRqr]",
@@ -1758,6 +1857,19 @@ class Generator final : public Engine, public CardBoard {
         throw PositionError("more than 32 pieces of one type in a reserve", text.find('['));
     }
     side_ = f.side == Color::White ? 0 : 1;
+    counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0;
+    counting_checks_ = p_->checks_to_win > 0;
+    ends_any_ = counted_ends_ || p_->must_capture;
+    if (f.checks_remaining && !counting_checks_)
+      throw PositionError("this variant counts no checks; the position text has a check counter",
+                          text.find('+') == std::string_view::npos ? 0 : text.find('+'));
+    checks_left_.fill(static_cast<int8_t>(p_->checks_to_win));
+    if (f.checks_remaining)
+      for (int c = 0; c < 2; ++c) {
+        if ((*f.checks_remaining)[c] > 9)
+          throw PositionError("a check counter holds 0..9 checks to give", text.find('+'));
+        checks_left_[c] = static_cast<int8_t>((*f.checks_remaining)[c]);
+      }
     halfmove_ = f.halfmove;
     fullmove_ = f.fullmove;
     // Validation.
@@ -1802,7 +1914,10 @@ class Generator final : public Engine, public CardBoard {
     }
     // Reserve variants start from a known set: no side may hold more than it, promotions
     // aside (extra pieces of a type a pawn promotes to, paid for by missing pawns).
-    if (p_->has_reserve) check_material(text);
+    if (hand_)
+      check_hand_material(text);
+    else if (p_->has_reserve)
+      check_material(text);
     {
       int k = royal_square(side_ ^ 1);
       // Where a royal piece may be captured (a lost turn in check), the side not to move
@@ -1820,11 +1935,12 @@ class Generator final : public Engine, public CardBoard {
     // Castling.
     castling_ = 0;
     castle_clear_.fill(0);
+    castle_royal_ = p_->castling_king >= 0 && (p_->royal_types >> p_->castling_king & 1);
     chess960_ = false;
     if (f.castling != "-" && !f.castling.empty()) {
       if (!p_->castling)
         throw PositionError("this variant has no castling; the castling field must be `-`", 0);
-      char royal = p_->letters[p_->royal_type];
+      char royal = p_->letters[p_->castling_king];
       std::vector<CastlingRight> rights;
       try {
         rights = resolve_castling(f, royal, p_->castling_rooks, p_->castling_rank);
@@ -1841,13 +1957,18 @@ class Generator final : public Engine, public CardBoard {
                                   "` does not castle; its castling rights must be absent",
                               0);
         int rank = c == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
-        int k = royal_square(c);
+        int k = castle_royal_ ? royal_square(c) : -1;
+        if (!castle_royal_)  // a non-royal castling king: the one on the home rank
+          for (BB b = pieces(c, p_->castling_king); b && k < 0; clear_lsb(b))
+            if (lsb(b) / p_->width == rank) k = lsb(b);
+        if (k < 0) throw PositionError("a castling right without a castling king on the home rank", 0);
         int side = r.rook_file > k % p_->width ? 0 : 1;
         int idx = c * 2 + side;
         if (castling_ & (1 << idx))
           throw PositionError("two castling rights on the same side of the king", 0);
         castling_ |= static_cast<uint8_t>(1 << idx);
         rook_sq_[idx] = rank * p_->width + r.rook_file;
+        castle_from_[idx] = k;
         {
           int kto, rto, rsq = rook_sq_[idx];
           castle_targets(side == 0 ? kCastleK : kCastleQ, c, kto, rto);
@@ -1937,6 +2058,112 @@ class Generator final : public Engine, public CardBoard {
                             text.find('[') == std::string_view::npos ? 0 : text.find('['));
     }
   }
+  // ---- hands and drops (`captures-to-hand`, `drop`; drops.hpp) -------------------------
+  // After a move's board update: the victim joins the mover's reserve (demoted when it
+  // stood promoted), and the promoted mark travels with the mover or is set by a promotion.
+  void hand_make(Undo& u, int from, int to, int victim, bool promotes) {
+    const Zobrist<N>& z = zob<N>();
+    const int us = side_;
+    if (u.captured >= 0) {
+      const bool was = test(promoted_, victim);
+      u.captured_promoted = was;
+      if (was) {
+        promoted_ &= ~bit(victim);
+        hash_ ^= z.promoted[victim];
+      }
+      const int t = was ? p_->demote[u.captured >> 1] : u.captured >> 1;
+      hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+      ++reserve_[us][t];
+      hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+    }
+    if (test(promoted_, from)) {
+      promoted_ &= ~bit(from);
+      hash_ ^= z.promoted[from];
+      promotes = true;
+    }
+    if (promotes && marks_) {
+      promoted_ |= bit(to);
+      hash_ ^= z.promoted[to];
+    }
+  }
+  // Its inverse, before the board is restored (the hash comes back from the Undo).
+  void hand_unmake(const Undo& u, int from, int to, uint32_t kind) {
+    const bool carried = test(promoted_, to) && kind != kPromote;
+    promoted_ &= ~bit(to);
+    if (carried) promoted_ |= bit(from);
+    if (u.captured >= 0) {
+      const int victim = kind == kEnPassant ? u.ep_victim : to;
+      if (u.captured_promoted) promoted_ |= bit(victim);
+      --reserve_[side_][u.captured_promoted ? p_->demote[u.captured >> 1] : u.captured >> 1];
+    }
+  }
+  // The squares a drop of type t may go to, beyond the empty squares of the placement
+  // region: not on its `forbidden` ranks, nor (`drop unique-on-file`) on a file holding an
+  // own piece of its type.
+  BB drop_squares(int us, int t, BB zone) const {
+    zone &= ~t_->pieces[t].forbidden_zone[us];
+    if (p_->types[t].drop_unique_file) {
+      const int up = unit_dir(0, 1), down = unit_dir(0, -1);
+      for (BB b = pieces(us, t); b; clear_lsb(b)) {
+        const int s = lsb(b);
+        zone &= ~(t_->ray[up][s] | t_->ray[down][s] | bit(s));
+      }
+    }
+    return zone;
+  }
+  // `drop no-mate`: the drop m gives check and leaves the opponent without a legal action.
+  bool drop_mates(Move m) {
+    make(m);
+    bool mate = false;
+    if (royals_attacked(side_)) {
+      const bool any = any_only_;
+      any_only_ = true;
+      mate = generate<true>(nullptr) == 0;
+      any_only_ = any;
+    }
+    unmake();
+    return mate;
+  }
+  // Where material changes hands: each type's pieces of both colours, on the board (a
+  // promoted one counted as its base type) and in the reserves, are at most the start's;
+  // unmarked promotions (`keep-promoted`) may add pieces of the types pawns promote to, no
+  // more than the promoting pieces missing.
+  void check_hand_material(std::string_view text) {
+    FenFields start = parse_fen(p_->start_text, p_->width, p_->height, p_->letters + lower_letters() + "~");
+    int init[kMaxTypes] = {}, have[kMaxTypes] = {};
+    auto type_of_letter = [&](char ch) {
+      return static_cast<int>(
+          p_->letters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch)))));
+    };
+    for (size_t i = 0; i < start.cells.size(); ++i)
+      if (start.cells[i]) {
+        const int t = type_of_letter(start.cells[i]);
+        ++init[i < start.promoted.size() && start.promoted[i] ? p_->demote[t] : t];
+      }
+    for (char ch : start.reserve) ++init[type_of_letter(ch)];
+    for (int s = 0; s < p_->squares; ++s)
+      if (board_[s] >= 0) ++have[test(promoted_, s) ? p_->demote[board_[s] >> 1] : board_[s] >> 1];
+    for (int c = 0; c < 2; ++c)
+      for (int t = 0; t < p_->ntypes; ++t) have[t] += reserve_[c][t];
+    int missing = 0, extra = 0;
+    uint32_t targets = 0;
+    for (int t = 0; t < p_->ntypes; ++t)
+      for (char c : p_->types[t].promote_to) targets |= 1u << static_cast<int>(c);
+    for (int t = 0; t < p_->ntypes; ++t) {
+      if (!p_->types[t].promote_to.empty()) missing += std::max(0, init[t] - have[t]);
+      if (have[t] <= init[t]) continue;
+      if (marks_ || !(targets >> t & 1))
+        throw PositionError(std::string("more ") + p_->letters[t] +
+                                " (on the board, promoted ones counted as what they promoted from, and in "
+                                "the reserves) than the start holds",
+                            text.find('[') == std::string_view::npos ? 0 : text.find('['));
+      extra += have[t] - init[t];
+    }
+    if (extra > missing)
+      throw PositionError("more pieces than the start and its promotions can account for",
+                          text.find('[') == std::string_view::npos ? 0 : text.find('['));
+  }
+
   std::string lower_letters() const {
     std::string l;
     for (char c : p_->letters) l.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
@@ -1950,9 +2177,12 @@ class Generator final : public Engine, public CardBoard {
       if (board_[s] >= 0) h ^= z.psq[board_[s] & 1][board_[s] >> 1][s];
     for (int c = 0; c < 2; ++c)
       for (int t = 0; t < p_->ntypes; ++t) h ^= z.reserve[c][t][std::min(reserve_[c][t], 32)];
+    for (BB b = promoted_; b; clear_lsb(b)) h ^= z.promoted[lsb(b)];
     if (side_) h ^= z.side;
     h ^= z.castle[castling_];
     if (ep_ >= 0) h ^= z.ep[ep_];
+    if (counting_checks_)
+      for (int c = 0; c < 2; ++c) h ^= ends::check_key(c, checks_left_[c]);
     return h;
   }
 };

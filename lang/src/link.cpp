@@ -29,6 +29,11 @@ bool check_expectations(const Model& m, const std::shared_ptr<const Program>& p,
   // report (a rule's own reason, else its condition).
   std::vector<std::string> reasons = {"ongoing"};
   for (const EndRule& r : m.end) reasons.push_back(r.reason.empty() ? r.condition : r.reason);
+  // Issue 24's schema end conditions report their keyword (gen_ends.hpp).
+  for (const ConstructUse& u : m.constructs) {
+    if (u.id == ConstructId::EndExtinction) reasons.push_back("extinction");
+    if (u.id == ConstructId::EndChecks) reasons.push_back("checks");
+  }
   bool ok = true;
   for (const Expectation& ex : m.expects) {
     std::unique_ptr<Engine> e;

@@ -309,8 +309,19 @@ class Parser {
 
 std::vector<Stmt> parse(const Source& src, Diagnostics& diags) {
   if (src.text.size() > kMaxRulesetBytes) {
-    diags.error(Loc{&src, 1, 1, 1},
-                "the file is larger than " + std::to_string(kMaxRulesetBytes >> 10) + " KiB",
+    // Located at the first byte past the limit.
+    int line = 1, col = 1;
+    for (size_t i = 0; i < kMaxRulesetBytes; ++i) {
+      if (src.text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    diags.error(Loc{&src, line, col, 1},
+                "the file passes the limit of " + std::to_string(kMaxRulesetBytes >> 10) + " KiB here (" +
+                    std::to_string(src.text.size()) + " bytes in all)",
                 "a ruleset is a short text");
     return {};
   }

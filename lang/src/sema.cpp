@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "arbiter/lang/betza.hpp"
 #include "arbiter/lang/model.hpp"
@@ -42,9 +43,6 @@ const OptionDef* Model::option(const std::string& n) const {
 
 namespace {
 
-const std::vector<std::string> kEndConditions = {"checkmate",     "stalemate",     "insufficient-material",
-                                                 "no-legal-move", "royal-capture", "region-reached",
-                                                 "agreement"};
 const std::vector<std::string> kResults = {"loss", "win", "draw"};
 
 class Checker {
@@ -166,68 +164,61 @@ class Checker {
     for (size_t i = 1; i < s.args.size(); ++i)
       d_.error(s.args[i].loc, "unexpected `" + s.args[i].text + "` in `deck`", kForm);
     if (!s.has_block) d_.error(s.loc, "`deck` needs a block of `card` statements", kForm);
-    for (const Stmt& c : body(s)) {
-      if (c.keyword == "again") {
-        typed_use(ConstructId::AgainNames, c);
-        continue;
-      }
-      if (c.keyword != "card") {
-        unknown(c, keywords(Scope::Deck), "deck statement");
-        continue;
-      }
-      use(ConstructId::Card, c.loc);
-      static const char* kCard =
-          "write it as `card NAME LETTER*COUNT`, e.g. `card pawn P*11` or `card again Again*6`";
-      if (c.args.size() != 2) {
-        d_.error(c.args.size() > 2 ? c.args[2].loc : c.loc,
-                 c.args.size() > 2 ? "unexpected `" + c.args[2].text + "` in `card`"
-                                   : std::string("`card` takes a name and `LETTER*COUNT`"),
-                 kCard);
-        continue;
-      }
-      const Value& name = c.args[0];
-      if (name.kind != ValueKind::Word) {
-        d_.error(name.loc, "a card's name is a word, found `" + name.text + "`", kCard);
-        continue;
-      }
-      const Value& v = c.args[1];
-      const std::string& t = v.text;
-      size_t star = t.find('*');
-      std::string letter = t.substr(0, star), n = star == std::string::npos ? "" : t.substr(star + 1);
-      Loc nloc = v.loc;
-      if (star != std::string::npos) nloc.col += static_cast<int>(star + 1);
-      if (v.kind != ValueKind::Word || letter.empty() ||
-          !(letter == "Again" ||
-            (letter.size() == 1 && std::isupper(static_cast<unsigned char>(letter[0]))))) {
-        d_.error(v.loc, "expected a piece letter or `Again`, found `" + t + "`", kCard);
-        continue;
-      }
-      if (n.empty() || !std::all_of(n.begin(), n.end(),
-                                    [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
-        d_.error(v.loc,
-                 "expected `LETTER*COUNT` with a count of 1.." + std::to_string(kNoStressMaxKindCount) +
-                     ", found `" + t + "`",
-                 kCard);
-        continue;
-      }
-      int count = n.size() > 3 ? kNoStressMaxKindCount + 1 : std::stoi(n);
-      if (count < 1 || count > kNoStressMaxKindCount) {
-        d_.error(nloc, "a card count must be 1.." + std::to_string(kNoStressMaxKindCount) + ", found " + n,
-                 "leave a kind out of the deck instead of writing it with no cards");
-        continue;
-      }
-      const char l = letter == "Again" ? 'A' : letter[0];
-      bool twice = false;
-      for (const Model::DeckCard& o : m_.deck_cards) twice = twice || o.letter == l;
-      if (twice) {
-        d_.error(v.loc, "the cards `" + letter + "` are listed twice in the deck",
-                 "state each kind once, with its count");
-        continue;
-      }
-      m_.deck_cards.push_back(Model::DeckCard{name.text, l, count, v.loc});
-      m_.deck.append(static_cast<size_t>(count), l);
-    }
+    for (const Stmt& c : body(s)) dispatch(Scope::Deck, c);
     use(ConstructId::Deck, s.loc);
+  }
+  // `card NAME LETTER*COUNT`
+  void card(const Stmt& c) {
+    use(ConstructId::Card, c.loc);
+    static const char* kCard =
+        "write it as `card NAME LETTER*COUNT`, e.g. `card pawn P*11` or `card again Again*6`";
+    if (c.args.size() != 2) {
+      d_.error(c.args.size() > 2 ? c.args[2].loc : c.loc,
+               c.args.size() > 2 ? "unexpected `" + c.args[2].text + "` in `card`"
+                                 : std::string("`card` takes a name and `LETTER*COUNT`"),
+               kCard);
+      return;
+    }
+    const Value& name = c.args[0];
+    if (name.kind != ValueKind::Word) {
+      d_.error(name.loc, "a card's name is a word, found `" + name.text + "`", kCard);
+      return;
+    }
+    const Value& v = c.args[1];
+    const std::string& t = v.text;
+    size_t star = t.find('*');
+    std::string letter = t.substr(0, star), n = star == std::string::npos ? "" : t.substr(star + 1);
+    Loc nloc = v.loc;
+    if (star != std::string::npos) nloc.col += static_cast<int>(star + 1);
+    if (v.kind != ValueKind::Word || letter.empty() ||
+        !(letter == "Again" || (letter.size() == 1 && std::isupper(static_cast<unsigned char>(letter[0]))))) {
+      d_.error(v.loc, "expected a piece letter or `Again`, found `" + t + "`", kCard);
+      return;
+    }
+    if (n.empty() || !std::all_of(n.begin(), n.end(),
+                                  [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+      d_.error(v.loc,
+               "expected `LETTER*COUNT` with a count of 1.." + std::to_string(kNoStressMaxKindCount) +
+                   ", found `" + t + "`",
+               kCard);
+      return;
+    }
+    int count = n.size() > 3 ? kNoStressMaxKindCount + 1 : std::stoi(n);
+    if (count < 1 || count > kNoStressMaxKindCount) {
+      d_.error(nloc, "a card count must be 1.." + std::to_string(kNoStressMaxKindCount) + ", found " + n,
+               "leave a kind out of the deck instead of writing it with no cards");
+      return;
+    }
+    const char l = letter == "Again" ? 'A' : letter[0];
+    bool twice = false;
+    for (const Model::DeckCard& o : m_.deck_cards) twice = twice || o.letter == l;
+    if (twice) {
+      d_.error(v.loc, "the cards `" + letter + "` are listed twice in the deck",
+               "state each kind once, with its count");
+      return;
+    }
+    m_.deck_cards.push_back(Model::DeckCard{name.text, l, count, v.loc});
+    m_.deck.append(static_cast<size_t>(count), l);
   }
 
   // Letters such as `Q R*2 P*8` into a string of letters (at most kMaxLetterCount of a kind).
@@ -272,11 +263,6 @@ class Checker {
     if (u) u->group = group_;
     return u;
   }
-  bool typed_use(ConstructId id, const Stmt& s) {
-    auto u = typed(construct_def(id), s);
-    if (u) m_.constructs.push_back(*u);
-    return u.has_value();
-  }
   // A new top-level statement replaces the parent's uses of the same group.
   void begin_group(const std::string& g) {
     group_ = g;
@@ -284,9 +270,241 @@ class Checker {
   }
   std::string group_;
 
+  // ---- table dispatch -----------------------------------------------------------------
+  // Every statement is looked up in the construct table (construct.hpp) by the scope it
+  // stands in and its keyword. Not there: an error with the scope's closest keyword. A
+  // schema construct: checked against its schema, its typed use applied to the model
+  // (apply()). A construct with a grammar of its own: its reader (reader()). Constructs
+  // sharing a keyword (the forms of `board`, `setup`, `promote`, `phase`, ...) share the
+  // reader of the first form, which tells the forms apart.
+  using Reader = void (Checker::*)(const Stmt&);
+  static const char* scope_noun(Scope sc) {
+    switch (sc) {
+      case Scope::Top:
+        return "statement";
+      case Scope::Piece:
+        return "piece statement";
+      case Scope::Turn:
+        return "turn statement";
+      case Scope::Placement:
+        return "placement statement";
+      case Scope::Legal:
+        return "legality condition";
+      case Scope::End:
+        return "end condition";
+      case Scope::Army:
+        return "army statement";
+      case Scope::Deck:
+        return "deck statement";
+      case Scope::Expect:
+        return "expectation";
+      case Scope::Castling:
+        return "castling statement";
+      case Scope::Records:
+        return "records statement";
+    }
+    return "statement";
+  }
+  // The reader of each construct with a grammar of its own (nullptr for schema constructs).
+  static Reader reader(ConstructId id) {
+    using enum ConstructId;
+    switch (id) {
+      case Ruleset:
+        return &Checker::ruleset_stmt;
+      case BoardRect:
+      case BoardUnbounded:
+        return &Checker::board;
+      case Option:
+        return &Checker::option_stmt;
+      case Piece:
+        return &Checker::piece;
+      case Castling:
+      case CastlingNone:
+        return &Checker::castling;
+      case SetupText:
+      case SetupEmpty:
+      case SetupChess960:
+        return &Checker::setup;
+      case Reserve:
+        return &Checker::reserve;
+      case Pile:
+        return &Checker::pile;
+      case Deck:
+        return &Checker::deck;
+      case Turn:
+        return &Checker::turn;
+      case Placement:
+        return &Checker::placement;
+      case Legal:
+        return &Checker::legal;
+      case End:
+        return &Checker::end;
+      case Expect:
+        return &Checker::expect;
+      case Army:
+        return &Checker::army;
+      case When:
+        return &Checker::when_stmt;
+      case Records:
+        return &Checker::records;
+      case FairyStockfish:
+        return &Checker::fairy_stockfish;
+      case ActionMove:
+      case ActionPlace:
+        return &Checker::action_stmt;
+      case PhaseMove:
+      case PhasePlace:
+      case PhaseDraw:
+      case PhaseRoyalMove:
+      case PhaseDrawCard:
+      case PhasePlayCard:
+      case PhaseRedraw:
+        return &Checker::phase_stmt;
+      case EndCheckmate:
+      case EndStalemate:
+      case EndInsufficient:
+      case EndNoLegalMove:
+      case EndRoyalCapture:
+      case EndRegionReached:
+      case EndAgreement:
+        return &Checker::end_rule;
+      case Claim:
+        return &Checker::claim;
+      case Betza:
+        return &Checker::betza_stmt;
+      case Royal:
+        return &Checker::royal_stmt;
+      case Initial:
+        return &Checker::initial_stmt;
+      case Forbidden:
+        return &Checker::forbidden_stmt;
+      case PromoteOnRank:
+      case PromoteByExchange:
+        return &Checker::promote_stmt;
+      case Card:
+        return &Checker::card;
+      case CastlingRook:
+        return &Checker::castling_rook;
+      case CastlingKing:
+        return &Checker::castling_king;
+      case CastlingKingSide:
+      case CastlingQueenSide:
+        return &Checker::castling_side;
+      case ExpectPerft:
+      case ExpectStatus:
+      case ExpectLegal:
+      case ExpectIllegal:
+        return &Checker::expect_line;
+      case RecordName:
+        return &Checker::record_name;
+      case RecordTag:
+        return &Checker::record_tag;
+      default:
+        return nullptr;
+    }
+  }
+  void dispatch(Scope sc, const Stmt& s) {
+    const std::vector<const ConstructDef*> defs = find_constructs(sc, s.keyword);
+    if (defs.empty()) {
+      unknown(s, keywords(sc), scope_noun(sc));
+      return;
+    }
+    if (!defs[0]->custom) {  // one schema construct per keyword and scope (construct_test)
+      if (auto u = typed(*defs[0], s)) apply(std::move(*u));
+      return;
+    }
+    Reader r = reader(defs[0]->id);
+    if (!r) throw std::logic_error("construct `" + s.keyword + "` has no reader in sema.cpp");
+    (this->*r)(s);
+  }
+  // The model payload of a checked schema construct: its typed use, and the model fields
+  // the later stages read (a piece's uses go to the piece being read).
+  void apply(ConstructUse u) {
+    using enum ConstructId;
+    switch (u.id) {
+      case Title:
+        m_.title = u.arg("").text;
+        break;
+      case Hand:
+        m_.hand_loc = u.loc;
+        m_.hand_size = static_cast<int>(u.arg("size").num);
+        m_.hand_draw = u.has("draw") ? static_cast<int>(u.arg("draw").num) : m_.hand_size;
+        break;
+      case MoveCondition:
+        m_.adjacency_rule = true;
+        break;
+      case RoyalSafe:
+        m_.royal_safe = true;
+        break;
+      case RoyalsApart:
+        m_.royals_apart = true;
+        break;
+      case PlaceRegion:
+        m_.place_ranks = Range{u.arg("ranks").lo, u.arg("ranks").hi};
+        break;
+      case PlaceFirstRoyal:
+        m_.place_first_royal = true;
+        break;
+      case PlacePawnBeside:
+        m_.place_pawn_beside = true;
+        break;
+      case PlaceOtherBehind:
+        m_.place_other_behind = true;
+        break;
+      case PlaceNoEscape:
+        m_.place_no_escape = true;
+        break;
+      case PlaceNoPromotion:
+        m_.place_no_promotion = true;
+        break;
+      case RecordPlacementNotation:
+        m_.records.piece_first = u.arg("").text == "piece-first";
+        break;
+      case RecordAgreementDraws:
+        m_.records.agreement_draws = u.arg("").text == "yes";
+        break;
+      case ArmyPromoteTo:
+        for (const std::string& w : u.arg("").words) {
+          if (!m_.piece(w[0])) {
+            d_.error(u.arg("").loc, "`promote-to " + w + "`: no piece has the letter `" + w + "`");
+            continue;
+          }
+          army_->promote_to.push_back(w[0]);
+        }
+        break;
+      case ArmyCastles:
+        army_->castles = true;
+        break;
+      case ArmyKingTurn:
+        army_->king_turn = true;
+        break;
+      case CastlingRank:
+        m_.castling_rank = static_cast<int>(u.arg("").num);
+        break;
+      case CastlingField:
+        m_.castling_shredder = u.arg("").text == "shredder";
+        break;
+      default:
+        break;
+    }
+    if (u.def().scope == Scope::Piece) {
+      if (piece_->find(u.id))
+        d_.error(u.loc, "`" + u.def().keyword + "` stated twice for piece `" + piece_->name + "`");
+      else
+        piece_->constructs.push_back(std::move(u));
+      return;
+    }
+    m_.constructs.push_back(std::move(u));
+  }
+  bool is_root_ = true;
+  PieceDef* piece_ = nullptr;  // the piece whose block is read
+  ArmyDef* army_ = nullptr;    // the army whose block is read
+  bool turn_any_ = false;      // the `turn` block read an action or a phase
+
   // ---- statements ---------------------------------------------------------------------
   void statement(const Stmt& s, bool is_root) {
     const std::string& k = s.keyword;
+    is_root_ = is_root;
     if (k == "when") {
       when(s, is_root);
       return;
@@ -297,111 +515,73 @@ class Checker {
       begin_group(k + " " + (s.args.empty() ? "" : s.args[0].text));
     else
       begin_group(k);
-    if (k == "ruleset") {
-      // Handled by the loader (name and `extends`).
-      if (s.args.empty())
-        d_.error(s.loc, "`ruleset` needs a name", "write it as `ruleset NAME [extends PARENT]`");
-      if (is_root && !s.args.empty()) {
-        m_.name = s.args[0].text;
-        m_.name_loc = s.args[0].loc;
-      }
-      use(ConstructId::Ruleset, s.loc);
-    } else if (k == "title") {
-      if (want_args(s, 1, 1, "\"TEXT\"")) m_.title = s.args[0].text;
-      use(ConstructId::Title, s.loc);
-    } else if (k == "board") {
-      board(s);
-    } else if (k == "option") {
-      option(s);
-      use(ConstructId::Option, s.loc);
-    } else if (k == "piece") {
-      piece(s);
-    } else if (k == "castling") {
-      castling(s);
-    } else if (k == "setup") {
-      setup(s);
-    } else if (k == "reserve") {
-      no_block(s);
-      m_.reserve = letter_list(s.args, 0);
-      m_.reserve_loc = s.loc;
-      if (m_.reserve.empty())
-        d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
-      use(ConstructId::Reserve, s.loc);
-    } else if (k == "pile") {
-      std::vector<Value> letters;
-      for (size_t i = 0; i < s.args.size(); ++i) {
-        if (s.args[i].is("shuffled")) {
-          m_.pile_shuffled = true;
-          if (i + 1 < s.args.size() && s.args[i + 1].is("seed")) {
-            if (i + 2 >= s.args.size()) {
-              d_.error(s.args[i + 1].loc, "`seed` needs a number");
-            } else if (auto n = number(s.args[i + 2], "a seed", 0, 2000000000)) {
-              m_.pile_seed = static_cast<uint64_t>(*n);
-            }
-            i += 2;
-          }
-          continue;
-        }
-        letters.push_back(s.args[i]);
-      }
-      m_.pile = letter_list(letters, 0);
-      m_.pile_loc = s.loc;
-      if (m_.pile.empty()) d_.error(s.loc, "`pile` needs the tiles of each side's pile");
-      use(ConstructId::Pile, s.loc);
-    } else if (k == "hand") {
-      if (auto u = typed(construct_def(ConstructId::Hand), s)) {
-        m_.hand_loc = s.loc;
-        m_.hand_size = static_cast<int>(u->arg("size").num);
-        m_.hand_draw = u->has("draw") ? static_cast<int>(u->arg("draw").num) : m_.hand_size;
-        m_.constructs.push_back(*u);
-      }
-    } else if (k == "deck") {
-      deck(s);
-    } else if (k == "discard") {
-      typed_use(ConstructId::Discard, s);
-    } else if (k == "reshuffle") {
-      typed_use(ConstructId::Reshuffle, s);
-    } else if (k == "redraw-when") {
-      typed_use(ConstructId::RedrawWhen, s);
-    } else if (k == "turn") {
-      turn(s);
-    } else if (k == "placement") {
-      placement(s);
-    } else if (k == "legal") {
-      legal(s);
-    } else if (k == "end") {
-      end(s);
-    } else if (k == "expect") {
-      expect(s);
-    } else if (k == "records") {
-      records(s);
-    } else if (k == "fairy-stockfish") {
-      // One word, the variant's UCI name: letters, digits, `-` and `_` (what a UCI option
-      // value and an ini section name can hold).
-      if (want_args(s, 1, 1, "NAME")) {
-        const Value& v = s.args[0];
-        const bool word = !v.text.empty() && std::all_of(v.text.begin(), v.text.end(), [](char ch) {
-          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
-        });
-        if ((v.kind != ValueKind::Word && v.kind != ValueKind::String) || !word) {
-          d_.error(
-              v.loc,
-              "`fairy-stockfish` takes the variant's name (letters, digits, - and _), found `" + v.text + "`",
-              "write it as `fairy-stockfish knightmate`");
-        } else {
-          m_.fsf_variant = v.text;
-          m_.fsf_variant_of = m_.name;
-          m_.fsf_loc = v.loc;
-        }
-      }
-      use(ConstructId::FairyStockfish, s.loc);
-    } else if (k == "move-condition") {
-      if (typed_use(ConstructId::MoveCondition, s)) m_.adjacency_rule = true;
-    } else if (k == "army") {
-      army(s);
-    } else {
-      unknown(s, keywords(Scope::Top), "statement");
+    dispatch(Scope::Top, s);
+  }
+  void when_stmt(const Stmt& s) { when(s, is_root_); }
+  void ruleset_stmt(const Stmt& s) {
+    // Handled by the loader (name and `extends`).
+    if (s.args.empty())
+      d_.error(s.loc, "`ruleset` needs a name", "write it as `ruleset NAME [extends PARENT]`");
+    if (is_root_ && !s.args.empty()) {
+      m_.name = s.args[0].text;
+      m_.name_loc = s.args[0].loc;
     }
+    use(ConstructId::Ruleset, s.loc);
+  }
+  void option_stmt(const Stmt& s) {
+    option(s);
+    use(ConstructId::Option, s.loc);
+  }
+  void reserve(const Stmt& s) {
+    no_block(s);
+    m_.reserve = letter_list(s.args, 0);
+    m_.reserve_loc = s.loc;
+    if (m_.reserve.empty())
+      d_.error(s.loc, "`reserve` needs the pieces each side holds", "e.g. `reserve K Q R*2`");
+    use(ConstructId::Reserve, s.loc);
+  }
+  void pile(const Stmt& s) {
+    std::vector<Value> letters;
+    for (size_t i = 0; i < s.args.size(); ++i) {
+      if (s.args[i].is("shuffled")) {
+        m_.pile_shuffled = true;
+        if (i + 1 < s.args.size() && s.args[i + 1].is("seed")) {
+          if (i + 2 >= s.args.size()) {
+            d_.error(s.args[i + 1].loc, "`seed` needs a number");
+          } else if (auto n = number(s.args[i + 2], "a seed", 0, 2000000000)) {
+            m_.pile_seed = static_cast<uint64_t>(*n);
+          }
+          i += 2;
+        }
+        continue;
+      }
+      letters.push_back(s.args[i]);
+    }
+    m_.pile = letter_list(letters, 0);
+    m_.pile_loc = s.loc;
+    if (m_.pile.empty()) d_.error(s.loc, "`pile` needs the tiles of each side's pile");
+    use(ConstructId::Pile, s.loc);
+  }
+  void fairy_stockfish(const Stmt& s) {
+    // One word, the variant's UCI name: letters, digits, `-` and `_` (what a UCI option
+    // value and an ini section name can hold).
+    if (want_args(s, 1, 1, "NAME")) {
+      const Value& v = s.args[0];
+      const bool word = !v.text.empty() && std::all_of(v.text.begin(), v.text.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
+      });
+      if ((v.kind != ValueKind::Word && v.kind != ValueKind::String) || !word) {
+        d_.error(
+            v.loc,
+            "`fairy-stockfish` takes the variant's name (letters, digits, - and _), found `" + v.text + "`",
+            "write it as `fairy-stockfish knightmate`");
+      } else {
+        m_.fsf_variant = v.text;
+        m_.fsf_variant_of = m_.name;
+        m_.fsf_loc = v.loc;
+      }
+    }
+    use(ConstructId::FairyStockfish, s.loc);
   }
 
   // `when OPTION = VALUE { ... }` / `when OPTION != VALUE { ... }`: the block's statements
@@ -579,7 +759,9 @@ class Checker {
     }
     use(ConstructId::Piece, s.loc);
     if (p.royal) p.constructs.push_back(ConstructUse{ConstructId::Royal, s.args[1].loc, {}, group_});
-    for (const Stmt& c : body(s)) piece_stmt(p, c);
+    piece_ = &p;
+    for (const Stmt& c : body(s)) dispatch(Scope::Piece, c);
+    piece_ = nullptr;
     if (p.betza.empty() && !p.find(ConstructId::Teleport) && !p.find(ConstructId::Strike))
       d_.error(s.loc, "piece `" + p.name + "` has no moves", "add `betza \"...\"`");
     for (auto& e : m_.pieces)
@@ -592,106 +774,103 @@ class Checker {
     m_.pieces.push_back(p);
   }
 
-  void piece_stmt(PieceDef& p, const Stmt& c) {
-    const std::string& k = c.keyword;
-    if (k == "betza") {
-      if (!want_args(c, 1, 1, "\"BETZA\"")) return;
-      std::vector<BetzaMove> moves;
-      BetzaError err;
-      if (!parse_betza(c.args[0].text, moves, err)) {
-        Loc l = c.args[0].loc;
-        l.col += 1 + static_cast<int>(err.offset);
-        l.len = 1;
-        d_.error(l, err.message);
+  // ---- piece block ----
+  void betza_stmt(const Stmt& c) {
+    PieceDef& p = *piece_;
+    if (!want_args(c, 1, 1, "\"BETZA\"")) return;
+    std::vector<BetzaMove> moves;
+    BetzaError err;
+    if (!parse_betza(c.args[0].text, moves, err)) {
+      Loc l = c.args[0].loc;
+      l.col += 1 + static_cast<int>(err.offset);
+      l.len = 1;
+      d_.error(l, err.message);
+      return;
+    }
+    p.betza.push_back({c.args[0].text, c.args[0].loc});
+    p.constructs.push_back(ConstructUse{ConstructId::Betza, c.loc, {}, group_});
+  }
+  void royal_stmt(const Stmt& c) {
+    no_block(c);
+    piece_->royal = true;
+    piece_->constructs.push_back(ConstructUse{ConstructId::Royal, c.loc, {}, group_});
+  }
+  void initial_stmt(const Stmt& c) {
+    PieceDef& p = *piece_;
+    p.constructs.push_back(ConstructUse{ConstructId::Initial, c.loc, {}, group_});
+    if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
+      p.initial_ranks = ranks(c.args[1]);
+    } else if (!c.args.empty() && !c.args[0].is("ranks")) {
+      d_.error(c.args[0].loc, "expected `ranks`");
+    }
+  }
+  void forbidden_stmt(const Stmt& c) {
+    PieceDef& p = *piece_;
+    p.forbidden_loc = c.loc;
+    p.constructs.push_back(ConstructUse{ConstructId::Forbidden, c.loc, {}, group_});
+    if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
+      p.forbidden_ranks = ranks(c.args[1]);
+    } else if (!c.args.empty() && !c.args[0].is("ranks")) {
+      d_.error(c.args[0].loc, "expected `ranks`");
+    }
+  }
+  void promote_stmt(const Stmt& c) {
+    PieceDef& p = *piece_;
+    p.promote_loc = c.loc;
+    if (c.args.size() >= 3 && c.args[0].is("on") && c.args[1].is("rank")) {
+      p.constructs.push_back(ConstructUse{ConstructId::PromoteOnRank, c.loc, {}, group_});
+      p.promote_ranks = ranks(c.args[2]);
+      if (c.args.size() < 5 || !c.args[3].is("to")) {
+        d_.error(c.loc, "`promote on rank N` needs `to LETTERS`", "e.g. `promote on rank 8 to Q R B N`");
         return;
       }
-      p.betza.push_back({c.args[0].text, c.args[0].loc});
-      p.constructs.push_back(ConstructUse{ConstructId::Betza, c.loc, {}, group_});
-    } else if (k == "royal") {
-      no_block(c);
-      p.royal = true;
-      p.constructs.push_back(ConstructUse{ConstructId::Royal, c.loc, {}, group_});
-    } else if (k == "initial") {
-      p.constructs.push_back(ConstructUse{ConstructId::Initial, c.loc, {}, group_});
-      if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
-        p.initial_ranks = ranks(c.args[1]);
-      } else if (!c.args.empty() && !c.args[0].is("ranks")) {
-        d_.error(c.args[0].loc, "expected `ranks`");
-      }
-    } else if (k == "forbidden") {
-      p.forbidden_loc = c.loc;
-      p.constructs.push_back(ConstructUse{ConstructId::Forbidden, c.loc, {}, group_});
-      if (want_args(c, 2, 2, "ranks RANKS") && c.args[0].is("ranks")) {
-        p.forbidden_ranks = ranks(c.args[1]);
-      } else if (!c.args.empty() && !c.args[0].is("ranks")) {
-        d_.error(c.args[0].loc, "expected `ranks`");
-      }
-    } else if (k == "promote") {
-      p.promote_loc = c.loc;
-      if (c.args.size() >= 3 && c.args[0].is("on") && c.args[1].is("rank")) {
-        p.constructs.push_back(ConstructUse{ConstructId::PromoteOnRank, c.loc, {}, group_});
-        p.promote_ranks = ranks(c.args[2]);
-        if (c.args.size() < 5 || !c.args[3].is("to")) {
-          d_.error(c.loc, "`promote on rank N` needs `to LETTERS`", "e.g. `promote on rank 8 to Q R B N`");
-          return;
-        }
-        // `... to LETTERS [for white|black]`: without `for` the choices of both colours.
-        size_t end = c.args.size();
-        int colour = -1;
-        if (end >= 7 && c.args[end - 2].is("for")) {
-          if (c.args[end - 1].is("white"))
-            colour = 0;
-          else if (c.args[end - 1].is("black"))
-            colour = 1;
-          else
-            d_.error(c.args[end - 1].loc, "expected `white` or `black`, found `" + c.args[end - 1].text + "`",
-                     "write `promote on rank 8 to Q R B N for black`");
-          end -= 2;
-        }
-        std::string to;
-        for (size_t i = 4; i < end; ++i) {
-          char l;
-          if (piece_letter(c.args[i], l)) to.push_back(l);
-        }
-        if (colour < 0) {
-          p.promote_to = to;
-        } else {
-          p.promote_to_colour[colour] = to;
-          p.promote_colour_set[colour] = true;
-          for (char l : to)
-            if (p.promote_to.find(l) == std::string::npos) p.promote_to.push_back(l);
-        }
-      } else if (c.args.size() >= 2 && c.args[0].is("on") && c.args[1].is("enemy-royal-rank")) {
-        bool by_exchange = false, from_captured = false;
-        for (size_t i = 2; i < c.args.size(); ++i) {
-          const Value& v = c.args[i];
-          if (v.is("by-exchange"))
-            by_exchange = true;
-          else if (v.is("optional"))
-            p.promote_exchange_optional = true;
-          else if (v.is("from") && i + 1 < c.args.size() && c.args[i + 1].is("captured"))
-            from_captured = true, ++i;
-          else
-            d_.error(v.loc, "unexpected `" + v.text + "`",
-                     "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
-        }
-        if (!by_exchange || !from_captured)
-          d_.error(c.loc, "promotion on the enemy royal's rank is by exchange for a captured piece",
-                   "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
-        p.promote_exchange = true;
-        p.constructs.push_back(ConstructUse{ConstructId::PromoteByExchange, c.loc, {}, group_});
-      } else {
-        d_.error(c.loc, "`promote` takes `on rank N to LETTERS` or `on enemy-royal-rank by-exchange ...`");
-      }
-    } else if (auto defs = find_constructs(Scope::Piece, k); defs.size() == 1 && !defs[0]->custom) {
-      if (auto u = typed(*defs[0], c)) {
-        if (p.find(u->id))
-          d_.error(c.loc, "`" + k + "` stated twice for piece `" + p.name + "`");
+      // `... to LETTERS [for white|black]`: without `for` the choices of both colours.
+      size_t end = c.args.size();
+      int colour = -1;
+      if (end >= 7 && c.args[end - 2].is("for")) {
+        if (c.args[end - 1].is("white"))
+          colour = 0;
+        else if (c.args[end - 1].is("black"))
+          colour = 1;
         else
-          p.constructs.push_back(*u);
+          d_.error(c.args[end - 1].loc, "expected `white` or `black`, found `" + c.args[end - 1].text + "`",
+                   "write `promote on rank 8 to Q R B N for black`");
+        end -= 2;
       }
+      std::string to;
+      for (size_t i = 4; i < end; ++i) {
+        char l;
+        if (piece_letter(c.args[i], l)) to.push_back(l);
+      }
+      if (colour < 0) {
+        p.promote_to = to;
+      } else {
+        p.promote_to_colour[colour] = to;
+        p.promote_colour_set[colour] = true;
+        for (char l : to)
+          if (p.promote_to.find(l) == std::string::npos) p.promote_to.push_back(l);
+      }
+    } else if (c.args.size() >= 2 && c.args[0].is("on") && c.args[1].is("enemy-royal-rank")) {
+      bool by_exchange = false, from_captured = false;
+      for (size_t i = 2; i < c.args.size(); ++i) {
+        const Value& v = c.args[i];
+        if (v.is("by-exchange"))
+          by_exchange = true;
+        else if (v.is("optional"))
+          p.promote_exchange_optional = true;
+        else if (v.is("from") && i + 1 < c.args.size() && c.args[i + 1].is("captured"))
+          from_captured = true, ++i;
+        else
+          d_.error(v.loc, "unexpected `" + v.text + "`",
+                   "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
+      }
+      if (!by_exchange || !from_captured)
+        d_.error(c.loc, "promotion on the enemy royal's rank is by exchange for a captured piece",
+                 "write `promote on enemy-royal-rank by-exchange from captured [optional]`");
+      p.promote_exchange = true;
+      p.constructs.push_back(ConstructUse{ConstructId::PromoteByExchange, c.loc, {}, group_});
     } else {
-      unknown(c, keywords(Scope::Piece), "piece statement");
+      d_.error(c.loc, "`promote` takes `on rank N to LETTERS` or `on enemy-royal-rank by-exchange ...`");
     }
   }
 
@@ -705,52 +884,44 @@ class Checker {
     use(ConstructId::Castling, s.loc);
     if (!s.args.empty()) d_.error(s.args[0].loc, "`castling` takes a block or `none`");
     m_.castling = true;
-    for (const Stmt& c : body(s)) {
-      if (c.keyword == "rook") {
-        use(ConstructId::CastlingRook, c.loc);
-        if (want_args(c, 1, 8, "LETTER...")) {
-          m_.castling_rooks.clear();
-          for (const Value& v : c.args) {
-            char l = 0;
-            if (piece_letter(v, l)) m_.castling_rooks.push_back(l);
-          }
-          if (!m_.castling_rooks.empty()) m_.castling_rook = m_.castling_rooks[0];
-        }
-      } else if (c.keyword == "field") {
-        if (auto u = typed(construct_def(ConstructId::CastlingField), c)) {
-          m_.castling_shredder = u->arg("").text == "shredder";
-          m_.constructs.push_back(*u);
-        }
-      } else if (c.keyword == "rank") {
-        if (auto u = typed(construct_def(ConstructId::CastlingRank), c)) {
-          m_.castling_rank = static_cast<int>(u->arg("").num);
-          m_.constructs.push_back(*u);
-        }
-      } else if (c.keyword == "king-side" || c.keyword == "queen-side") {
-        use(c.keyword == "king-side" ? ConstructId::CastlingKingSide : ConstructId::CastlingQueenSide, c.loc);
-        if (!want_args(c, 4, 4, "king-to FILE rook-to FILE")) continue;
-        auto file = [&](const Value& v) -> int {
-          if (v.text.size() != 1 || v.text[0] < 'a' || v.text[0] > 'z') {
-            d_.error(v.loc, "expected a file letter, found `" + v.text + "`");
-            return 0;
-          }
-          return v.text[0] - 'a';
-        };
-        if (!c.args[0].is("king-to") || !c.args[2].is("rook-to")) {
-          d_.error(c.loc, "expected `king-to FILE rook-to FILE`");
-          continue;
-        }
-        int kf = file(c.args[1]), rf = file(c.args[3]);
-        if (c.keyword == "king-side") {
-          m_.ks_king_to = kf;
-          m_.ks_rook_to = rf;
-        } else {
-          m_.qs_king_to = kf;
-          m_.qs_rook_to = rf;
-        }
-      } else {
-        unknown(c, keywords(Scope::Castling), "castling statement");
+    for (const Stmt& c : body(s)) dispatch(Scope::Castling, c);
+  }
+  void castling_rook(const Stmt& c) {
+    use(ConstructId::CastlingRook, c.loc);
+    if (want_args(c, 1, 8, "LETTER...")) {
+      m_.castling_rooks.clear();
+      for (const Value& v : c.args) {
+        char l = 0;
+        if (piece_letter(v, l)) m_.castling_rooks.push_back(l);
       }
+      if (!m_.castling_rooks.empty()) m_.castling_rook = m_.castling_rooks[0];
+    }
+  }
+  void castling_king(const Stmt& c) {
+    use(ConstructId::CastlingKing, c.loc);
+    if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_king);
+  }
+  void castling_side(const Stmt& c) {
+    use(c.keyword == "king-side" ? ConstructId::CastlingKingSide : ConstructId::CastlingQueenSide, c.loc);
+    if (!want_args(c, 4, 4, "king-to FILE rook-to FILE")) return;
+    auto file = [&](const Value& v) -> int {
+      if (v.text.size() != 1 || v.text[0] < 'a' || v.text[0] > 'z') {
+        d_.error(v.loc, "expected a file letter, found `" + v.text + "`");
+        return 0;
+      }
+      return v.text[0] - 'a';
+    };
+    if (!c.args[0].is("king-to") || !c.args[2].is("rook-to")) {
+      d_.error(c.loc, "expected `king-to FILE rook-to FILE`");
+      return;
+    }
+    int kf = file(c.args[1]), rf = file(c.args[3]);
+    if (c.keyword == "king-side") {
+      m_.ks_king_to = kf;
+      m_.ks_rook_to = rf;
+    } else {
+      m_.qs_king_to = kf;
+      m_.qs_rook_to = rf;
     }
   }
 
@@ -784,137 +955,85 @@ class Checker {
     m_.turn_loc = s.loc;
     m_.action_move = m_.action_place = false;
     m_.phases.clear();
-    bool any = false;
-    for (const Stmt& c : body(s)) {
-      if (c.keyword == "action") {
-        any = true;
-        for (const Value& v : c.args) {
-          if (v.is("move")) {
-            m_.action_move = true;
-            use(ConstructId::ActionMove, v.loc);
-          } else if (v.is("place")) {
-            m_.action_place = true;
-            use(ConstructId::ActionPlace, v.loc);
-          } else if (!v.is("or"))
-            d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
-        }
-      } else if (c.keyword == "phase") {
-        any = true;
-        if (c.args.empty()) {
-          d_.error(c.loc, "`phase` needs a name");
-          continue;
-        }
-        static const std::vector<std::string> phases = {"move",      "place",     "draw",  "royal-move",
-                                                        "draw-card", "play-card", "redraw"};
-        if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end()) {
-          std::string hint = did_you_mean(c.args[0].text, phases);
-          if (hint.empty()) {
-            hint = "phases:";
-            for (const std::string& p : phases) hint += " " + p;
-          }
-          d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`", hint);
-        }
-        Phase ph;
-        ph.name = c.args[0].text;
-        ph.loc = c.loc;
-        for (size_t i = 1; i < c.args.size(); ++i) {
-          const Value& v = c.args[i];
-          if (v.is("optional"))
-            ph.optional = true;
-          else if (v.is("mandatory"))
-            ph.optional = false;
-          else if (v.is("after") && i + 1 < c.args.size())
-            ph.after = c.args[++i].text;
-          else
-            d_.error(v.loc, "unexpected `" + v.text + "` in `phase`",
-                     "write `phase NAME mandatory|optional [after PHASE]`");
-        }
-        m_.phases.push_back(ph);
-        static const std::map<std::string, ConstructId> ids = {{"move", ConstructId::PhaseMove},
-                                                               {"place", ConstructId::PhasePlace},
-                                                               {"royal-move", ConstructId::PhaseRoyalMove},
-                                                               {"draw", ConstructId::PhaseDraw},
-                                                               {"draw-card", ConstructId::PhaseDrawCard},
-                                                               {"play-card", ConstructId::PhasePlayCard},
-                                                               {"redraw", ConstructId::PhaseRedraw}};
-        if (auto it = ids.find(ph.name); it != ids.end()) use(it->second, c.loc);
-      } else {
-        unknown(c, {"action", "phase"}, "turn statement");
-      }
+    turn_any_ = false;
+    for (const Stmt& c : body(s)) dispatch(Scope::Turn, c);
+    if (!turn_any_) d_.error(s.loc, "`turn` needs at least one `action` or `phase`");
+  }
+  void action_stmt(const Stmt& c) {
+    turn_any_ = true;
+    for (const Value& v : c.args) {
+      if (v.is("move")) {
+        m_.action_move = true;
+        use(ConstructId::ActionMove, v.loc);
+      } else if (v.is("place")) {
+        m_.action_place = true;
+        use(ConstructId::ActionPlace, v.loc);
+      } else if (!v.is("or"))
+        d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
     }
-    if (!any) d_.error(s.loc, "`turn` needs at least one `action` or `phase`");
+  }
+  void phase_stmt(const Stmt& c) {
+    turn_any_ = true;
+    if (c.args.empty()) {
+      d_.error(c.loc, "`phase` needs a name");
+      return;
+    }
+    static const std::vector<std::string> phases = {"move",      "place",     "draw",  "royal-move",
+                                                    "draw-card", "play-card", "redraw"};
+    if (std::find(phases.begin(), phases.end(), c.args[0].text) == phases.end()) {
+      std::string hint = did_you_mean(c.args[0].text, phases);
+      if (hint.empty()) {
+        hint = "phases:";
+        for (const std::string& p : phases) hint += " " + p;
+      }
+      d_.error(c.args[0].loc, "unknown phase `" + c.args[0].text + "`", hint);
+    }
+    Phase ph;
+    ph.name = c.args[0].text;
+    ph.loc = c.loc;
+    for (size_t i = 1; i < c.args.size(); ++i) {
+      const Value& v = c.args[i];
+      if (v.is("optional"))
+        ph.optional = true;
+      else if (v.is("mandatory"))
+        ph.optional = false;
+      else if (v.is("after") && i + 1 < c.args.size())
+        ph.after = c.args[++i].text;
+      else
+        d_.error(v.loc, "unexpected `" + v.text + "` in `phase`",
+                 "write `phase NAME mandatory|optional [after PHASE]`");
+    }
+    m_.phases.push_back(ph);
+    static const std::map<std::string, ConstructId> ids = {{"move", ConstructId::PhaseMove},
+                                                           {"place", ConstructId::PhasePlace},
+                                                           {"royal-move", ConstructId::PhaseRoyalMove},
+                                                           {"draw", ConstructId::PhaseDraw},
+                                                           {"draw-card", ConstructId::PhaseDrawCard},
+                                                           {"play-card", ConstructId::PhasePlayCard},
+                                                           {"redraw", ConstructId::PhaseRedraw}};
+    if (auto it = ids.find(ph.name); it != ids.end()) use(it->second, c.loc);
   }
 
   void placement(const Stmt& s) {
-    for (const Stmt& c : body(s)) {
-      if (c.keyword == "region") {
-        use(ConstructId::PlaceRegion, c.loc);
-        if (want_args(c, 2, 2, "ranks RANKS")) {
-          if (c.args[0].is("ranks"))
-            m_.place_ranks = ranks(c.args[1]);
-          else
-            d_.error(c.args[0].loc, "expected `ranks`, found `" + c.args[0].text + "`",
-                     "write `region ranks 1..4`");
-        }
-      } else if (c.keyword == "first") {
-        use(ConstructId::PlaceFirstRoyal, c.loc);
-        if (want_args(c, 1, 1, "royal")) {
-          if (c.args[0].is("royal"))
-            m_.place_first_royal = true;
-          else
-            d_.error(c.args[0].loc, "expected `royal`, found `" + c.args[0].text + "`",
-                     "write `first royal`");
-        }
-      } else if (c.keyword == "pawn" || c.keyword == "other") {
-        bool ok = c.keyword == "pawn"
-                      ? (c.args.size() == 2 && c.args[0].is("beside") && c.args[1].is("own-pawn"))
-                      : (c.args.size() == 2 && c.args[0].is("behind") && c.args[1].is("own-pawn"));
-        if (!ok)
-          d_.error(c.loc,
-                   "expected `" + c.keyword + (c.keyword == "pawn" ? " beside" : " behind") + " own-pawn`");
-        (c.keyword == "pawn" ? m_.place_pawn_beside : m_.place_other_behind) = true;
-        use(c.keyword == "pawn" ? ConstructId::PlacePawnBeside : ConstructId::PlaceOtherBehind, c.loc);
-      } else if (c.keyword == "no-escape-from-check" || c.keyword == "no-promotion") {
-        bool promo = c.keyword == "no-promotion";
-        if (typed_use(promo ? ConstructId::PlaceNoPromotion : ConstructId::PlaceNoEscape, c))
-          (promo ? m_.place_no_promotion : m_.place_no_escape) = true;
-      } else {
-        unknown(c, keywords(Scope::Placement), "placement statement");
-      }
-    }
+    for (const Stmt& c : body(s)) dispatch(Scope::Placement, c);
   }
 
   void records(const Stmt& s) {
     m_.records = RecordFacts{};
     m_.records.loc = s.loc;
     use(ConstructId::Records, s.loc);
-    for (const Stmt& c : body(s)) {
-      if (c.keyword == "name") {
-        if (c.args.empty()) d_.error(c.loc, "`name` needs one or more quoted names");
-        for (const Value& v : c.args) {
-          if (v.kind != ValueKind::String || v.text.empty())
-            d_.error(v.loc, "`name` takes quoted names, found `" + v.text + "`");
-          else
-            m_.records.names.push_back(v.text);
-          m_.records.names_of = m_.name;
-        }
-        use(ConstructId::RecordName, c.loc);
-      } else if (c.keyword == "placement-notation") {
-        if (auto u = typed(construct_def(ConstructId::RecordPlacementNotation), c)) {
-          m_.records.piece_first = u->arg("").text == "piece-first";
-          m_.constructs.push_back(*u);
-        }
-      } else if (c.keyword == "agreement-draws") {
-        if (auto u = typed(construct_def(ConstructId::RecordAgreementDraws), c)) {
-          m_.records.agreement_draws = u->arg("").text == "yes";
-          m_.constructs.push_back(*u);
-        }
-      } else if (c.keyword == "tag") {
-        record_tag(c);
-      } else {
-        unknown(c, keywords(Scope::Records), "records statement");
-      }
+    for (const Stmt& c : body(s)) dispatch(Scope::Records, c);
+  }
+  void record_name(const Stmt& c) {
+    if (c.args.empty()) d_.error(c.loc, "`name` needs one or more quoted names");
+    for (const Value& v : c.args) {
+      if (v.kind != ValueKind::String || v.text.empty())
+        d_.error(v.loc, "`name` takes quoted names, found `" + v.text + "`");
+      else
+        m_.records.names.push_back(v.text);
+      m_.records.names_of = m_.name;
     }
+    use(ConstructId::RecordName, c.loc);
   }
 
   // `tag NAME -> TARGET ["TEXT" = VALUE]...`
@@ -953,88 +1072,77 @@ class Checker {
 
   void legal(const Stmt& s) {
     m_.royal_safe = m_.royals_apart = false;
-    for (const Stmt& c : body(s)) {
-      if (c.keyword == "royal-safe") {
-        if (typed_use(ConstructId::RoyalSafe, c)) m_.royal_safe = true;
-      } else if (c.keyword == "royals-apart") {
-        if (typed_use(ConstructId::RoyalsApart, c)) m_.royals_apart = true;
-      } else if (c.keyword == "escape-duty") {
-        typed_use(ConstructId::EscapeDuty, c);
-      } else {
-        unknown(c, keywords(Scope::Legal), "legality condition");
-      }
-    }
+    for (const Stmt& c : body(s)) dispatch(Scope::Legal, c);
   }
 
   void end(const Stmt& s) {
     m_.end.clear();
     m_.claim_repetition.reset();
     m_.claim_fifty.reset();
-    for (const Stmt& c : body(s)) {
-      if (c.keyword == "claim") {
-        use(ConstructId::Claim, c.loc);
-        if (c.args.empty()) {
-          d_.error(c.loc, "`claim` takes `repetition` or `fifty-move`");
-          continue;
-        }
-        const std::string& what = c.args[0].text;
-        std::optional<int> n;
-        if (c.args.size() > 1) n = number(c.args[1], "a count", 1, 10000);
-        if (what == "repetition") {
-          m_.claim_repetition = n.value_or(option_int("repetition", 3));
-        } else if (what == "fifty-move") {
-          m_.claim_fifty = n.value_or(option_int("fifty-move", 100));
-        } else {
-          d_.error(c.args[0].loc, "unknown claim `" + what + "`",
-                   did_you_mean(what, {"repetition", "fifty-move"}));
-        }
-        continue;
-      }
-      if (std::find(kEndConditions.begin(), kEndConditions.end(), c.keyword) == kEndConditions.end()) {
-        unknown(c, keywords(Scope::End), "end condition");
-        continue;
-      }
-      EndRule r;
-      r.condition = c.keyword;
-      r.loc = c.loc;
-      size_t i = 0;
-      while (i < c.args.size() && !c.args[i].is("->")) r.args.push_back(c.args[i++].text);
-      if (i >= c.args.size() || i + 1 >= c.args.size()) {
-        d_.error(c.loc, "an end condition needs `-> RESULT`", "e.g. `checkmate -> loss`");
-        continue;
-      }
-      r.result = c.args[i + 1].text;
-      if (std::find(kResults.begin(), kResults.end(), r.result) == kResults.end())
-        d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean(r.result, kResults));
-      r.reason = c.keyword;
-      for (size_t j = i + 2; j < c.args.size(); ++j) {
-        if (c.args[j].kind == ValueKind::String)
-          r.reason = c.args[j].text;
-        else if (c.args[j].is("when") && j + 1 < c.args.size())
-          r.when = c.args[++j].text;
-        else
-          d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
-      }
-      if (r.condition == "region-reached" && r.args != std::vector<std::string>{"royal", "enemy-half"})
-        d_.error(
-            c.loc, "`region-reached` takes `royal enemy-half` before `->`",
-            "write it as `region-reached royal enemy-half -> win`: every royal piece of the mover on the "
-            "opponent's half of the board");
-      else if (r.condition != "region-reached" && !r.args.empty())
-        d_.error(c.loc, "unexpected `" + r.args[0] + "` before `->`");
-      if (!r.when.empty() && r.when != "reserves-empty")
-        d_.error(c.loc, "unknown condition `" + r.when + "`", did_you_mean(r.when, {"reserves-empty"}));
-      static const std::map<std::string, ConstructId> ids = {
-          {"checkmate", ConstructId::EndCheckmate},
-          {"stalemate", ConstructId::EndStalemate},
-          {"insufficient-material", ConstructId::EndInsufficient},
-          {"no-legal-move", ConstructId::EndNoLegalMove},
-          {"royal-capture", ConstructId::EndRoyalCapture},
-          {"region-reached", ConstructId::EndRegionReached},
-          {"agreement", ConstructId::EndAgreement}};
-      use(ids.at(r.condition), c.loc);
-      m_.end.push_back(r);
+    for (const Stmt& c : body(s)) dispatch(Scope::End, c);
+  }
+  void claim(const Stmt& c) {
+    use(ConstructId::Claim, c.loc);
+    if (c.args.empty()) {
+      d_.error(c.loc, "`claim` takes `repetition` or `fifty-move`");
+      return;
     }
+    const std::string& what = c.args[0].text;
+    std::optional<int> n;
+    if (c.args.size() > 1) n = number(c.args[1], "a count", 1, 10000);
+    if (what == "repetition") {
+      m_.claim_repetition = n.value_or(option_int("repetition", 3));
+    } else if (what == "fifty-move") {
+      m_.claim_fifty = n.value_or(option_int("fifty-move", 100));
+    } else {
+      d_.error(c.args[0].loc, "unknown claim `" + what + "`",
+               did_you_mean(what, {"repetition", "fifty-move"}));
+    }
+  }
+  void end_rule(const Stmt& c) {
+    EndRule r;
+    r.condition = c.keyword;
+    r.loc = c.loc;
+    size_t i = 0;
+    while (i < c.args.size() && !c.args[i].is("->")) r.args.push_back(c.args[i++].text);
+    if (i >= c.args.size() || i + 1 >= c.args.size()) {
+      d_.error(c.loc, "an end condition needs `-> RESULT`", "e.g. `checkmate -> loss`");
+      return;
+    }
+    r.result = c.args[i + 1].text;
+    if (std::find(kResults.begin(), kResults.end(), r.result) == kResults.end())
+      d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean(r.result, kResults));
+    r.reason = c.keyword;
+    for (size_t j = i + 2; j < c.args.size(); ++j) {
+      if (c.args[j].kind == ValueKind::String)
+        r.reason = c.args[j].text;
+      else if (c.args[j].is("when") && j + 1 < c.args.size())
+        r.when = c.args[++j].text;
+      else
+        d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
+    }
+    if (r.condition == "region-reached" && r.args != std::vector<std::string>{"royal", "enemy-half"})
+      d_.error(c.loc, "`region-reached` takes `royal enemy-half` before `->`",
+               "write it as `region-reached royal enemy-half -> win`: every royal piece of the mover on the "
+               "opponent's half of the board");
+    else if (r.condition != "region-reached" && !r.args.empty())
+      d_.error(c.loc, "unexpected `" + r.args[0] + "` before `->`");
+    // `when fewer-pieces` (issue 24): a stalemate judged by the pieces each side holds.
+    if (!r.when.empty() && r.when != "reserves-empty" &&
+        !(r.when == "fewer-pieces" && r.condition == "stalemate"))
+      d_.error(c.loc, "unknown condition `" + r.when + "`",
+               did_you_mean(r.when, r.condition == "stalemate" ? std::vector<std::string>{"fewer-pieces"}
+                                                               : std::vector<std::string>{"reserves-empty"}));
+    static const std::map<std::string, ConstructId> ids = {
+        {"checkmate", ConstructId::EndCheckmate},
+        {"stalemate", ConstructId::EndStalemate},
+        {"insufficient-material", ConstructId::EndInsufficient},
+        {"no-legal-move", ConstructId::EndNoLegalMove},
+        {"royal-capture", ConstructId::EndRoyalCapture},
+        {"region-reached", ConstructId::EndRegionReached},
+        {"agreement", ConstructId::EndAgreement}};
+    use(ids.at(r.condition), c.loc);
+    m_.end.push_back(r);
   }
   int option_int(const std::string& name, int dflt) {
     const OptionDef* o = m_.option(name);
@@ -1046,54 +1154,52 @@ class Checker {
   }
 
   void expect(const Stmt& s) {
-    for (const Stmt& c : body(s)) {
-      Expectation e;
-      e.kind = c.keyword;
-      e.loc = c.loc;
-      static const std::map<std::string, ConstructId> ids = {{"perft", ConstructId::ExpectPerft},
-                                                             {"status", ConstructId::ExpectStatus},
-                                                             {"legal", ConstructId::ExpectLegal},
-                                                             {"illegal", ConstructId::ExpectIllegal}};
-      if (auto it = ids.find(c.keyword); it != ids.end()) use(it->second, c.loc);
-      size_t i = 0;
-      if (i < c.args.size() && c.args[i].kind == ValueKind::String && c.keyword != "legal" &&
-          c.keyword != "illegal")
-        e.position = c.args[i++].text;
-      if (c.keyword == "perft") {
-        if (i + 3 != c.args.size() || !c.args[i + 1].is("=")) {
-          d_.error(c.loc, "expected `perft [\"POSITION\"] DEPTH = NODES`");
-          continue;
-        }
-        auto d = number(c.args[i], "a depth", 0, 12);
-        if (!d) continue;
-        e.depth = *d;
-        if (c.args[i + 2].kind != ValueKind::Number || c.args[i + 2].num < 0) {
-          d_.error(c.args[i + 2].loc, "expected a node count (a number, 0 or more)");
-          continue;
-        }
-        e.nodes = static_cast<unsigned long long>(c.args[i + 2].num);
-      } else if (c.keyword == "status") {
-        if (i + 2 != c.args.size() || !c.args[i].is("=")) {
-          d_.error(c.loc, "expected `status [\"POSITION\"] = REASON`");
-          continue;
-        }
-        e.text = c.args[i + 1].text;
-      } else if (c.keyword == "legal" || c.keyword == "illegal") {
-        if (c.args.size() == 2) {
-          e.position = c.args[0].text;
-          e.text = c.args[1].text;
-        } else if (c.args.size() == 1) {
-          e.text = c.args[0].text;
-        } else {
-          d_.error(c.loc, "expected `" + c.keyword + " [\"POSITION\"] ACTION`");
-          continue;
-        }
-      } else {
-        unknown(c, keywords(Scope::Expect), "expectation");
-        continue;
+    for (const Stmt& c : body(s)) dispatch(Scope::Expect, c);
+  }
+  void expect_line(const Stmt& c) {
+    Expectation e;
+    e.kind = c.keyword;
+    e.loc = c.loc;
+    static const std::map<std::string, ConstructId> ids = {{"perft", ConstructId::ExpectPerft},
+                                                           {"status", ConstructId::ExpectStatus},
+                                                           {"legal", ConstructId::ExpectLegal},
+                                                           {"illegal", ConstructId::ExpectIllegal}};
+    if (auto it = ids.find(c.keyword); it != ids.end()) use(it->second, c.loc);
+    size_t i = 0;
+    if (i < c.args.size() && c.args[i].kind == ValueKind::String && c.keyword != "legal" &&
+        c.keyword != "illegal")
+      e.position = c.args[i++].text;
+    if (c.keyword == "perft") {
+      if (i + 3 != c.args.size() || !c.args[i + 1].is("=")) {
+        d_.error(c.loc, "expected `perft [\"POSITION\"] DEPTH = NODES`");
+        return;
       }
-      m_.expects.push_back(e);
+      auto d = number(c.args[i], "a depth", 0, 12);
+      if (!d) return;
+      e.depth = *d;
+      if (c.args[i + 2].kind != ValueKind::Number || c.args[i + 2].num < 0) {
+        d_.error(c.args[i + 2].loc, "expected a node count (a number, 0 or more)");
+        return;
+      }
+      e.nodes = static_cast<unsigned long long>(c.args[i + 2].num);
+    } else if (c.keyword == "status") {
+      if (i + 2 != c.args.size() || !c.args[i].is("=")) {
+        d_.error(c.loc, "expected `status [\"POSITION\"] = REASON`");
+        return;
+      }
+      e.text = c.args[i + 1].text;
+    } else if (c.keyword == "legal" || c.keyword == "illegal") {
+      if (c.args.size() == 2) {
+        e.position = c.args[0].text;
+        e.text = c.args[1].text;
+      } else if (c.args.size() == 1) {
+        e.text = c.args[0].text;
+      } else {
+        d_.error(c.loc, "expected `" + c.keyword + " [\"POSITION\"] ACTION`");
+        return;
+      }
     }
+    m_.expects.push_back(e);
   }
 
   void army(const Stmt& s) {
@@ -1111,26 +1217,9 @@ class Checker {
       if (!m_.piece(l)) d_.error(s.args[i].loc, std::string("no piece has the letter `") + l + "`");
     }
     use(ConstructId::Army, s.loc);
-    for (const Stmt& c : body(s)) {
-      auto defs = find_constructs(Scope::Army, c.keyword);
-      if (defs.size() != 1) {
-        unknown(c, keywords(Scope::Army), "army statement");
-        continue;
-      }
-      auto u = typed(*defs[0], c);
-      if (!u) continue;
-      m_.constructs.push_back(*u);
-      if (u->id == ConstructId::ArmyPromoteTo)
-        for (const std::string& w : u->arg("").words) {
-          if (!m_.piece(w[0])) {
-            d_.error(u->arg("").loc, "`promote-to " + w + "`: no piece has the letter `" + w + "`");
-            continue;
-          }
-          a.promote_to.push_back(w[0]);
-        }
-      if (u->id == ConstructId::ArmyCastles) a.castles = true;
-      if (u->id == ConstructId::ArmyKingTurn) a.king_turn = true;
-    }
+    army_ = &a;
+    for (const Stmt& c : body(s)) dispatch(Scope::Army, c);
+    army_ = nullptr;
     if (!m_.armies.empty() && a.letters.size() != m_.armies.front().letters.size() &&
         m_.armies.front().name != a.name)
       d_.error(s.loc,
@@ -1169,6 +1258,8 @@ void finish(Model& m, Diagnostics& d) {
   if (royals == 0 && m.royal_safe) d.error(m.name_loc, "`royal-safe` but no piece is royal");
   if (m.castling && !m.piece(m.castling_rook))
     d.error(m.castling_loc, std::string("castling rook `") + m.castling_rook + "` is no piece");
+  if (m.castling && m.castling_king && !m.piece(m.castling_king))
+    d.error(m.castling_loc, std::string("castling king `") + m.castling_king + "` is no piece");
   for (char l : m.reserve)
     if (l != '*' && !m.piece(l)) d.error(m.reserve_loc, std::string("reserve piece `") + l + "` is no piece");
   for (const auto& p : m.pieces)

@@ -3,6 +3,7 @@
 // bounded-board variants. Parsing and printing only; no move logic.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,11 +17,19 @@ struct FenFields {
   int width = 8;
   int height = 8;
   std::vector<char> cells;  // (y-1)*width + x; 0 = empty square, else the piece letter
+  // Fairy-Stockfish's promoted-piece mark: `Q~` is a queen that was a pawn (it returns to a
+  // hand as one when captured). Same indexing as cells; empty when no square is marked.
+  // Read only when `allowed` holds '~'; written after the piece's letter.
+  std::vector<bool> promoted;
   bool has_reserve = false;
   std::string reserve;  // the bracketed part, letters only (upper = White)
   Color side = Color::White;
   std::string castling = "-";
   std::optional<Coord> ep;
+  // Fairy-Stockfish's check counter (n-check variants): the checks each side still has to
+  // give, `W+B` between the en-passant field and the halfmove clock (`3+3` at the start of
+  // 3check). Absent in other FENs.
+  std::optional<std::array<int, 2>> checks_remaining;
   int halfmove = 0;
   int fullmove = 1;
 

@@ -296,7 +296,7 @@ void build_chess2(const Program& p, const lang::BoardTables<BB>& T, Geo& g) {
           }
         }
         if (!pp.gives_check) continue;
-        for (const auto* lines : {&pp.strikes[c], &pp.limited[c]})
+        for (const auto* lines : {&pp.strike.lines[c], &pp.limited[c]})
           for (const auto& l : *lines) {
             if (!l.capture) continue;
             std::vector<int> path;
@@ -305,9 +305,9 @@ void build_chess2(const Program& p, const lang::BoardTables<BB>& T, Geo& g) {
               path.push_back(to);
             }
           }
-        if (pp.remove_radius > 0) {
+        if (pp.whirlwind()) {
           std::vector<Lit> none;
-          if (pp.remove_not_beside_own_royal)
+          if (pp.around.not_beside_own_royal)
             for (int n = 0; n < g.ncells; ++n)
               if (test(T.adjacent[f], n))
                 for (int r = 0; r < g.nt; ++r)
@@ -315,19 +315,19 @@ void build_chess2(const Program& p, const lang::BoardTables<BB>& T, Geo& g) {
           for (int to = 0; to < g.ncells; ++to)
             if (test(pt.around[f], to)) g.attacks[c][to].push_back(Attack{f, t, {}, {}, none});
         }
-        if (pp.rampage_range > 0)
+        if (pp.rampage.reach > 0)
           for (int d = 0; d < 8; ++d) {
-            if (!((pp.rampage_dirs[c] >> d) & 1)) continue;
-            std::vector<int> path = line_cells(g, f, d, pp.rampage_range);
+            if (!((pp.rampage.dirs[c] >> d) & 1)) continue;
+            std::vector<int> path = line_cells(g, f, d, pp.rampage.reach);
             std::vector<Lit> none;
             for (int s : path) {
               for (int u = 0; u < g.nt; ++u) {
-                if (pp.rampage_blocked_own_royal && g.is_royal(u)) none.push_back(Lit{s, c, u});
-                bool blocked = ((pp.rampage_blocked_types >> u) & 1) ||
-                               (pp.rampage_blocked_immune && ((immune >> u) & 1));
+                if (pp.rampage.blocked_own_royal && g.is_royal(u)) none.push_back(Lit{s, c, u});
+                bool blocked = ((pp.rampage.blocked_types >> u) & 1) ||
+                               (pp.rampage.blocked_immune && ((immune >> u) & 1));
                 if (blocked) none.push_back(Lit{s, c, u}), none.push_back(Lit{s, c ^ 1, u});
               }
-              if (pp.rampage_self_beyond >= 0 && g.dist(f, s) > pp.rampage_self_beyond)
+              if (pp.rampage.self_beyond >= 0 && g.dist(f, s) > pp.rampage.self_beyond)
                 none.push_back(Lit{s, c ^ 1, t});
             }
             for (int to : path) g.attacks[c][to].push_back(Attack{f, t, {}, {}, none});
@@ -335,6 +335,30 @@ void build_chess2(const Program& p, const lang::BoardTables<BB>& T, Geo& g) {
       }
     }
   }
+  // Explosions (`remove-around ... when capture`, the removal effect triggered by a
+  // capture): a capture whose explosion would remove one of the capturer's own royal
+  // pieces attacks nothing, as in the generator (atomic chess's kings side by side).
+  for (int c = 0; c < 2; ++c)
+    for (int k = 0; k < g.ncells; ++k) {
+      std::vector<Attack>& list = g.attacks[c][k];
+      for (size_t i = 0; i < list.size();) {
+        const lang::PieceProgram::Removal& rm = p.types[list[i].type].around;
+        if (rm.trigger != lang::PieceProgram::Removal::Trigger::Capture) {
+          ++i;
+          continue;
+        }
+        if (rm.self && g.is_royal(list[i].type)) {
+          list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+          continue;
+        }
+        const uint32_t keep = rm.kept | immune;
+        for (int n = 0; n < g.ncells; ++n)
+          if (n != k && g.dist(n, k) <= rm.reach)
+            for (int r = 0; r < g.nt; ++r)
+              if (g.is_royal(r) && !((keep >> r) & 1)) list[i].none.push_back(Lit{n, c, r});
+        ++i;
+      }
+    }
   g.attacks_built = true;
 }
 
@@ -643,7 +667,45 @@ class Encoder {
         if (g_.is_royal(u)) royal_there.push_back(pc(b, to, c ^ 1, u));
       safe = L.any(royal_there);
     }
+    // A capture that explodes (the removal effect triggered by a capture): the board after
+    // the blast decides, a quiet move as any other.
+    if (!g_.prog->grid && g_.prog->types[t].explodes())
+      return L.all(
+          {here, r, L.any({L.all({L.neg(b.occ[to]), safe}), L.all({b.occ[to], blast(b, c, t, from, to)})})});
     return L.all({here, r, safe});
+  }
+  // Colour c's type t from `from` captures on `to` and its capture explodes: every piece
+  // within the effect's reach of `to` but kept and immune ones goes, the capturer too with
+  // `self`. As the generator judges it: with `royal-safe` no own royal piece may go; one
+  // that removes an enemy royal piece wins at once with `royal-capture -> win` (legal
+  // whatever it leaves attacked); otherwise the board after must be safe.
+  z3::expr blast(const Board& b, int c, int t, int from, int to) const {
+    const lang::PieceProgram::Removal& rm = g_.prog->types[t].around;
+    uint32_t keep = rm.kept;
+    for (int u = 0; u < g_.nt; ++u)
+      if (g_.prog->types[u].immune) keep |= 1u << u;
+    Board a = after(b, from, to, c, t);
+    std::vector<z3::expr> own_gone, enemy_gone;
+    for (int u = 0; u < g_.nt; ++u)
+      if (g_.is_royal(u)) enemy_gone.push_back(pc(b, to, c ^ 1, u));
+    for (int x = 0; x < g_.ncells; ++x) {
+      if (x == to || g_.dist(x, to) > rm.reach) continue;
+      for (int u = 0; u < g_.nt; ++u) {
+        if (!g_.is_royal(u) || ((keep >> u) & 1)) continue;
+        if (x != from) own_gone.push_back(pc(b, x, c, u));
+        enemy_gone.push_back(pc(b, x, c ^ 1, u));
+      }
+      remove_on(a, x, keep);
+    }
+    if (rm.self) {
+      remove_on(a, to, 0);
+      if (g_.is_royal(t)) own_gone.push_back(L.T);
+    }
+    std::vector<z3::expr> conj;
+    if (g_.prog->royal_safe) conj.push_back(L.neg(L.any(own_gone)));
+    z3::expr safe = safe_after(a, c, t, to);
+    conj.push_back(g_.prog->royal_capture ? L.any({L.any(enemy_gone), safe}) : safe);
+    return L.all(conj);
   }
   // The board with the pieces on `x` removed, those of the types in `keep` excepted.
   void remove_on(Board& a, int x, uint32_t keep) const {
@@ -665,7 +727,7 @@ class Encoder {
     const lang::PieceProgram& pp = g_.prog->types[t];
     z3::expr here = pc(b, from, c, t);
     std::vector<z3::expr> ways;
-    for (const auto& l : pp.strikes[c]) {
+    for (const auto& l : pp.strike.lines[c]) {
       std::vector<int> cells = line_cells(g_, from, l.d, l.range);
       auto it = std::find(cells.begin(), cells.end(), to);
       if (it == cells.end()) continue;
@@ -686,8 +748,8 @@ class Encoder {
   // and spared ones, at least `remove_at_least`, never beside an own royal piece.
   z3::expr legal_whirl(const Board& b, int c, int t, int from, Board* out = nullptr) const {
     const lang::PieceProgram& pp = g_.prog->types[t];
-    if (pp.remove_radius <= 0) return L.F;
-    uint32_t keep = pp.remove_spare;
+    if (!pp.whirlwind()) return L.F;
+    uint32_t keep = pp.around.kept;
     for (int u = 0; u < g_.nt; ++u)
       if (g_.prog->types[u].immune) keep |= 1u << u;
     std::vector<z3::expr> conj{pc(b, from, c, t)};
@@ -695,18 +757,18 @@ class Encoder {
     Board a = b;
     for (int x = 0; x < g_.ncells; ++x) {
       int dd = g_.dist(from, x);
-      if (dd == 0 || dd > pp.remove_radius) continue;
+      if (dd == 0 || dd > pp.around.reach) continue;
       for (int cc = 0; cc < 2; ++cc)
         for (int u = 0; u < g_.nt; ++u)
           if (!((keep >> u) & 1) && !L.is_F(pc(b, x, cc, u))) victims.push_back(pc(b, x, cc, u));
-      if (pp.remove_not_beside_own_royal && dd == 1)
+      if (pp.around.not_beside_own_royal && dd == 1)
         for (int u = 0; u < g_.nt; ++u)
           if (g_.is_royal(u)) conj.push_back(L.neg(pc(b, x, c, u)));
       remove_on(a, x, keep);
     }
-    if (pp.remove_at_least > 0) {
-      if (static_cast<int>(victims.size()) < pp.remove_at_least) return L.F;
-      conj.push_back(z3::atleast(victims, pp.remove_at_least));
+    if (pp.around.at_least > 0) {
+      if (static_cast<int>(victims.size()) < pp.around.at_least) return L.F;
+      conj.push_back(z3::atleast(victims, pp.around.at_least));
     }
     if (out)
       *out = a;
@@ -718,8 +780,8 @@ class Encoder {
   // it removes every piece on the path and ends at its far end.
   z3::expr legal_rampage(const Board& b, int c, int t, int from, int d, Board* out = nullptr) const {
     const lang::PieceProgram& pp = g_.prog->types[t];
-    if (pp.rampage_range <= 0 || !((pp.rampage_dirs[c] >> d) & 1)) return L.F;
-    std::vector<int> path = line_cells(g_, from, d, pp.rampage_range);
+    if (pp.rampage.reach <= 0 || !((pp.rampage.dirs[c] >> d) & 1)) return L.F;
+    std::vector<int> path = line_cells(g_, from, d, pp.rampage.reach);
     if (path.empty()) return L.F;
     std::vector<z3::expr> conj{pc(b, from, c, t)}, some;
     Board a = b;
@@ -727,12 +789,12 @@ class Encoder {
       some.push_back(b.occ[s]);
       for (int u = 0; u < g_.nt; ++u) {
         bool blocked =
-            ((pp.rampage_blocked_types >> u) & 1) || (pp.rampage_blocked_immune && g_.prog->types[u].immune);
-        if ((pp.rampage_blocked_own_royal && g_.is_royal(u)) || blocked)
+            ((pp.rampage.blocked_types >> u) & 1) || (pp.rampage.blocked_immune && g_.prog->types[u].immune);
+        if ((pp.rampage.blocked_own_royal && g_.is_royal(u)) || blocked)
           conj.push_back(L.neg(pc(b, s, c, u)));
         if (blocked) conj.push_back(L.neg(pc(b, s, c ^ 1, u)));
       }
-      if (pp.rampage_self_beyond >= 0 && g_.dist(from, s) > pp.rampage_self_beyond)
+      if (pp.rampage.self_beyond >= 0 && g_.dist(from, s) > pp.rampage.self_beyond)
         conj.push_back(L.neg(pc(b, s, c ^ 1, t)));
       remove_on(a, s, 0);
     }
@@ -856,10 +918,19 @@ std::shared_ptr<const Program> board_program(const std::shared_ptr<const Program
   return q;
 }
 
+// --timeout passed while the encoding was being built or refined (Synth::checkpoint).
+struct TimedOut {};
+
 class Synth {
  public:
   Synth(std::shared_ptr<const Program> p, const Request& r)
       : p_(std::move(p)), r_(r), solver_(ctx_), engine_(lang::make_compiled_engine(board_program(p_))) {
+    // The clock runs from here: building the encoding counts against --timeout too.
+    t0_ = std::chrono::steady_clock::now();
+    deadline_ = r_.timeout_seconds > 0
+                    ? t0_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(r_.timeout_seconds))
+                    : std::chrono::steady_clock::time_point::max();
     build();
   }
 
@@ -906,7 +977,7 @@ class Synth {
         gen.insert({3, fr, fr});
       else if (st.kind == StepKind::Remove)  // a strike
         gen.insert({2, fr, to});
-      else if (pp.rampage_range > 0 && !st.removed.empty() &&
+      else if (pp.rampage.reach > 0 && !st.removed.empty() &&
                !(st.removed.size() == 1 && st.removed[0].at == st.to && captures_to(c, t, fr, to)))
         gen.insert({4, fr,
                     lang::unit_dir((st.to.x > st.from.x) - (st.to.x < st.from.x),
@@ -922,7 +993,7 @@ class Synth {
         for (int to : tos)
           if (holds(enc_->legal_move(b, c, t, fr, to))) enc.insert({0, fr, to});
         const lang::PieceProgram& pp = p.types[t];
-        for (const auto& l : pp.strikes[c])
+        for (const auto& l : pp.strike.lines[c])
           for (int to : line_cells(g_, fr, l.d, l.range))
             if (holds(enc_->legal_strike(b, c, t, fr, to))) enc.insert({2, fr, to});
         if (holds(enc_->legal_whirl(b, c, t, fr))) enc.insert({3, fr, fr});
@@ -944,10 +1015,32 @@ class Synth {
   }
 
   Outcome run() {
-    auto t0 = std::chrono::steady_clock::now();
-    deadline_ = r_.timeout_seconds > 0 ? t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                  std::chrono::duration<double>(r_.timeout_seconds))
-                                       : std::chrono::steady_clock::time_point::max();
+    const auto t0 = t0_;
+    try {
+      search();
+    } catch (const TimedOut&) {
+      out_.timed_out = true;
+    }
+    out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // The mate-in-1 selector states every action of the mover (moves, placements, Chess 2's
+    // strikes, whirlwinds, rampages and the king-turn), so unsat is a proof; but a model
+    // whose chosen action the generator did not confirm is blocked as a whole board
+    // (another action might have mated), and then unsat proves nothing.
+    if (r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
+      out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
+    return out_;
+  }
+
+  // Throws TimedOut once the deadline has passed: called through the building and the
+  // refinement of the encoding, so that --timeout holds there as it does in Z3.
+  void checkpoint() const {
+    if (deadline_ != std::chrono::steady_clock::time_point::max() &&
+        std::chrono::steady_clock::now() >= deadline_)
+      throw TimedOut{};
+  }
+
+ private:
+  void search() {
     if (r_.smallest) {
       int most = 0;
       for (int c = 0; c < 2; ++c)
@@ -963,17 +1056,8 @@ class Synth {
       if (r_.pieces >= 0) solver_.add(count_pieces(r_.pieces));
       loop({});
     }
-    out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // The mate-in-1 selector states every action of the mover (moves, placements, Chess 2's
-    // strikes, whirlwinds, rampages and the king-turn), so unsat is a proof; but a model
-    // whose chosen action the generator did not confirm is blocked as a whole board
-    // (another action might have mated), and then unsat proves nothing.
-    if (r_.goal == Goal::MateIn1 && out_.rejected > 0 && !cards_)
-      out_.incomplete = std::to_string(out_.rejected) + " board(s) blocked after an unconfirmed mating move";
-    return out_;
   }
 
- private:
   void build() {
     const Program& p = *p_;
     g_.nt = p.grid ? static_cast<int>(p.grid->types.size()) : p.ntypes;
@@ -982,6 +1066,12 @@ class Synth {
     g_.royal = p.grid ? p.grid->royal_type : p.royal_type;
     if (g_.royal < 0) throw std::invalid_argument("synthesis needs a royal piece type");
     g_.prog = &p;
+    if (r_.goal == Goal::MateIn1 && !p.grid)
+      for (int t = 0; t < p.ntypes; ++t)
+        if (p.types[t].explodes())
+          throw std::invalid_argument(
+              "mate-in-1 synthesis does not state explosions (`remove-around ... when capture`) yet; "
+              "checkmated, stalemated, in-check and no-legal-move do");
     if (p.grid) {
       g_.royal_mask = 1u << g_.royal;
     } else {
@@ -1006,6 +1096,16 @@ class Synth {
     g_.royal_safe = p.royal_safe;
     g_.royals_apart = p.royals_apart;
     g_.has_reserve = p.has_reserve;
+    {
+      // The encoding grows with the window's squares (a 64x64 ChessMe window took 2.6 GB
+      // and half a minute before the first check): at most kMaxWindowSquares.
+      const int ww = r_.window_w > 0 ? r_.window_w : p.grid ? 6 : p.width;
+      const int wh = r_.window_h > 0 ? r_.window_h : p.grid ? 6 : p.height;
+      if (ww * wh > kMaxWindowSquares)
+        throw std::invalid_argument("--window " + std::to_string(ww) + "x" + std::to_string(wh) +
+                                    ": at most " + std::to_string(kMaxWindowSquares) +
+                                    " squares (e.g. 24x24)");
+    }
     if (p.grid) {
       build_grid(p, g_, r_.origin_x, r_.origin_y, r_.window_w > 0 ? r_.window_w : 6,
                  r_.window_h > 0 ? r_.window_h : 6);
@@ -1032,6 +1132,7 @@ class Synth {
         }
     }
     g_.finish();
+    checkpoint();
     enc_ = std::make_unique<Encoder>(g_, ctx_);
     us_ = r_.side == Color::White ? 0 : 1;
 
@@ -1055,8 +1156,11 @@ class Synth {
     if (any_hand && !g_.grid && !g_.has_reserve)
       throw std::invalid_argument("--hands: this variant has no reserves");
 
+    checkpoint();
     P_ = enc_->vars("p");
+    checkpoint();
     position_constraints(P_, true);
+    checkpoint();
     if (!r_.material.empty()) {
       int n[2][lang::kMaxTypes] = {};
       parse_material(g_, r_.material, n);
@@ -1417,6 +1521,7 @@ class Synth {
               .c_str());
     };
     for (int f = 0; f < g_.ncells; ++f) {
+      checkpoint();
       std::set<int> tos;
       for (int t = 0; t < g_.nt; ++t)
         if (((mask >> t) & 1) && !L.is_F(enc_->pc(A, f, us, t)))
@@ -1484,23 +1589,23 @@ class Synth {
           solver_.add(z3::implies(v, L.all(conj)));
         };
         std::set<int> struck;
-        for (const auto& l : pp.strikes[us])
+        for (const auto& l : pp.strike.lines[us])
           for (int to : line_cells(g_, f, l.d, l.range)) {
             if (!struck.insert(to).second) continue;
             Board after;
             z3::expr legal = enc_->legal_strike(A, us, t, f, to, &after);
             in_place(2, to, legal, after, {to});
           }
-        if (pp.remove_radius > 0) {
+        if (pp.whirlwind()) {
           Board after;
           z3::expr legal = enc_->legal_whirl(A, us, t, f, &after);
           std::vector<int> cells;
           for (int x = 0; x < g_.ncells; ++x)
-            if (x != f && g_.dist(f, x) <= pp.remove_radius) cells.push_back(x);
+            if (x != f && g_.dist(f, x) <= pp.around.reach) cells.push_back(x);
           in_place(3, f, legal, after, cells);
         }
-        for (int d = 0; d < 8 && pp.rampage_range > 0; ++d) {
-          std::vector<int> path = line_cells(g_, f, d, pp.rampage_range);
+        for (int d = 0; d < 8 && pp.rampage.reach > 0; ++d) {
+          std::vector<int> path = line_cells(g_, f, d, pp.rampage.reach);
           if (path.empty()) continue;
           Board after;
           z3::expr legal = enc_->legal_rampage(A, us, t, f, d, &after);
@@ -1565,9 +1670,9 @@ class Synth {
         for (int to : tos) add_conjunct(board, b, c, 0, t, f, to);
         if (!g_.prog->grid) {
           const lang::PieceProgram& pp = g_.prog->types[t];
-          if (pp.remove_radius > 0) add_conjunct(board, b, c, 3, t, f, f);
-          for (int d = 0; d < 8 && pp.rampage_range > 0; ++d) add_conjunct(board, b, c, 4, t, f, d);
-          for (const auto& l : pp.strikes[c])
+          if (pp.whirlwind()) add_conjunct(board, b, c, 3, t, f, f);
+          for (int d = 0; d < 8 && pp.rampage.reach > 0; ++d) add_conjunct(board, b, c, 4, t, f, d);
+          for (const auto& l : pp.strike.lines[c])
             for (int to : line_cells(g_, f, l.d, l.range)) add_conjunct(board, b, c, 2, t, f, to);
         }
       }
@@ -1582,6 +1687,7 @@ class Synth {
   // Chess 2's actions in place: 2 a strike from -> to, 3 a whirlwind on from, 4 a rampage
   // from `from` along direction `to`.
   bool add_conjunct(int board, const Board& b, int c, int kind, int t, int from, int to) {
+    checkpoint();
     auto key = std::make_tuple(board, c, kind, t, from, to);
     if (!added_.insert(key).second) return false;
     z3::expr legal = enc_->L.F;
@@ -1629,7 +1735,7 @@ class Synth {
       int f = g_.cell(s.from.x, s.from.y), to = g_.cell(s.to.x, s.to.y);
       const lang::PieceProgram* pp = g_.prog->grid ? nullptr : &g_.prog->types[t];
       if (s.kind == StepKind::Move && s.castle == Castle::None && f >= 0 && to >= 0 && pp &&
-          pp->rampage_range > 0 && !s.removed.empty() &&
+          pp->rampage.reach > 0 && !s.removed.empty() &&
           !(s.removed.size() == 1 && s.removed[0].at == s.to && captures_to(c, t, f, to))) {
         // A rampage: the move ends where the run ends.
         int d = lang::unit_dir((s.to.x > s.from.x) - (s.to.x < s.from.x),
@@ -1947,7 +2053,7 @@ class Synth {
   std::set<std::tuple<int, int, int, int, int, int>> added_;
   bool refined_ = false;
   Outcome out_;
-  std::chrono::steady_clock::time_point deadline_;
+  std::chrono::steady_clock::time_point t0_, deadline_;
 };
 
 }  // namespace
@@ -1955,8 +2061,17 @@ class Synth {
 Outcome synthesize(std::shared_ptr<const lang::Program> program, const Request& request) {
   if (!program) throw std::invalid_argument("no program");
   if (request.count < 1) throw std::invalid_argument("--count must be at least 1");
-  Synth s(std::move(program), request);
-  return s.run();
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    Synth s(std::move(program), request);
+    return s.run();
+  } catch (const TimedOut&) {
+    // --timeout passed while the encoding was being built: nothing was searched.
+    Outcome o;
+    o.timed_out = true;
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return o;
+  }
 }
 
 std::vector<std::string> compare_encoding(std::shared_ptr<const lang::Program> program,

@@ -180,6 +180,9 @@ struct PieceProgram {
   std::array<std::string, 2> promote_choices;
   bool must_promote = true;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
+  // `drop unique-on-file no-mate` (shogi's nifu and uchifuzume): never dropped on a file
+  // holding an own piece of its type; a drop of it may not checkmate.
+  bool drop_unique_file = false, drop_no_mate = false;
 
   // Capture rules (`captures`, `captured-by`, `immune`, `no-check`; RULINGS 4.5, 4.6, 4.8).
   enum class Targets : uint8_t { Any, Royal, NonRoyal, None };
@@ -221,36 +224,60 @@ struct PieceProgram {
     bool lame;
   };
   std::array<std::vector<Path>, 2> paths;
-  // `strike BETZA`: captures along these lines (clear path) without moving.
-  std::array<std::vector<Line>, 2> strikes;
-  // `rampage range R blocked-by ... enemy-self-beyond D`: in each direction of its limited
-  // moves, when a piece stands within R squares, it runs the full R squares (to the edge
-  // when nearer) removing every piece on the path, unless the path holds a blocker.
-  int rampage_range = 0;
-  std::array<uint8_t, 2> rampage_dirs{};
-  bool rampage_blocked_own_royal = false, rampage_blocked_immune = false;
-  uint32_t rampage_blocked_types = 0;  // bit per type, either colour
-  int rampage_self_beyond = -1;        // an enemy of its own type farther than this blocks
   // `captured-by ... within D`: only a piece starting within D squares (king distance) may
   // capture it (0: any distance).
   int captured_within = 0;
-  // `remove-around radius R when action at-least N spare LETTERS not-beside own-royal`
-  // (RULINGS 4.9's whirlwind): an action of its own, the piece stays and removes every
-  // piece within R (king distance) but immune and spared ones; at least N of them; illegal
-  // with another own royal piece adjacent.
-  // `... when capture [self]` (atomic chess's explosion): no action of its own; after each
-  // capture the piece makes, every piece within R of the destination but immune and spared
-  // ones goes, and with `self` the capturer too.
-  int remove_radius = 0;
-  int remove_at_least = 0;
-  uint32_t remove_spare = 0;
-  bool remove_not_beside_own_royal = false;
-  bool remove_on_capture = false;
-  bool remove_self = false;
-  bool whirlwind() const { return remove_radius > 0 && !remove_on_capture; }
-  bool explodes() const { return remove_radius > 0 && remove_on_capture; }
+  // One removal effect (issue 24): a way of taking pieces off the board other than by
+  // landing on them. RULINGS 4.9's whirlwind, atomic chess's explosion and RULINGS 4.10's
+  // strike and rampage are each a value of it: when it fires (`trigger`), which squares
+  // lose their pieces (`victims`), which pieces stay (`kept`), whether the piece goes too
+  // (`self`), how many it must take (`at_least`) and what forbids it. The generator, the
+  // Z3 synthesis and the mutation fingerprint all read these values; no back end reads a
+  // construct's words.
+  struct Removal {
+    enum class Trigger : uint8_t {
+      None,
+      Action,   // an action of its own, the piece stays (a whirlwind, a strike)
+      Capture,  // after each capture the piece makes (an explosion)
+      Move,     // the piece's own move along the path (a rampage)
+    };
+    enum class Victims : uint8_t {
+      None,
+      Around,  // every piece within `reach` (king distance) of the piece, or of the captured square
+      Line,    // the first piece along one of `lines`, the way clear (a strike)
+      Path,    // every piece on the `reach` squares along a direction of `dirs` (a rampage)
+    };
+    Trigger trigger = Trigger::None;
+    Victims victims = Victims::None;
+    int reach = 0;
+    std::array<std::vector<Line>, 2> lines;  // Line, per colour
+    std::array<uint8_t, 2> dirs{};           // Path, per colour
+    uint32_t kept = 0;                       // types never removed (immune types never are)
+    bool self = false;                       // the piece itself goes too
+    int at_least = 0;                        // the action must remove this many
+    // What forbids it: another own royal piece adjacent (Around); on the path, an own
+    // royal piece, an immune piece, a piece of `blocked_types` of either side, or an enemy
+    // of the piece's own type farther than `self_beyond` from its start (Path).
+    bool not_beside_own_royal = false;
+    bool blocked_own_royal = false, blocked_immune = false;
+    uint32_t blocked_types = 0;
+    int self_beyond = -1;
+    bool on() const { return trigger != Trigger::None; }
+  };
+  // `remove-around radius R when action|capture [at-least N] [spare LETTERS] [self]
+  // [not-beside own-royal]`: Around victims, triggered as an action (a whirlwind) or by a
+  // capture (an explosion).
+  Removal around;
+  // `strike BETZA`: Line victims, as an action.
+  Removal strike;
+  // `rampage range R [blocked-by ...] [enemy-self-beyond D]`: Path victims along the
+  // directions of its limited moves, on its move; when a piece stands within R squares it
+  // runs the full R squares (to the edge when nearer).
+  Removal rampage;
+  bool whirlwind() const { return around.trigger == Removal::Trigger::Action; }
+  bool explodes() const { return around.trigger == Removal::Trigger::Capture; }
   bool animal() const {
-    return !own_leaps[0].empty() || !limited[0].empty() || !strikes[0].empty() || rampage_range > 0 ||
+    return !own_leaps[0].empty() || !limited[0].empty() || strike.on() || rampage.on() ||
            captured_within > 0 || whirlwind();
   }
   bool special() const {
@@ -443,9 +470,16 @@ struct Program {
   std::string castling_rooks = "R";  // letters of the pieces that castle with the king
   int castling_rank = 1;             // relative rank of castling (1: each side's back rank)
   bool castling_shredder = false;    // the position text writes rights as rook files (HAha)
+  int castling_king = -1;  // the type that castles: the royal type, or the castling block's `king`
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
 
   bool has_reserve = false;
+  // `captures-to-hand` (crazyhouse, shogi): a captured piece joins the captor's reserve;
+  // a piece standing promoted (FEN `Q~`) joins it as demote[type], the type that promotes
+  // to it. The generator then tracks which pieces stand promoted.
+  // `keep-promoted` (loop chess): no demotion, no marks (demote is the identity).
+  bool capture_to_hand = false, hand_marks = false;
+  std::array<int8_t, kMaxTypes> demote{};
   std::string start_text;  // the start position text
   bool action_move = true;
   bool action_place = false;
@@ -470,6 +504,31 @@ struct Program {
   bool checkmate_loses = true;
   bool stalemate_draw = true;
   bool no_move_loses = false;  // `no-legal-move -> loss`: no stalemate (RULINGS 4.3)
+  // Issue 24 (gen_ends.hpp). The result, for the side to move, of a position without a
+  // legal action, in check and not: -1 loss, 0 draw, +1 win (`checkmate -> win`: misere,
+  // losers; `stalemate -> win|loss`: antichess, shatranj).
+  int8_t checkmate_value = -1, stalemate_value = 0;
+  // `stalemate -> RESULT when fewer-pieces`: the stalemated side has RESULT when it holds
+  // fewer pieces than the other, the opposite when more, a draw when as many (suicide).
+  bool stalemate_by_count = false;
+  // `extinction TYPES|all [at-most N] [opponent-at-least M] [claim] -> RESULT`: a side
+  // holding at most N pieces of a listed type (`all`: pieces of any type together), while
+  // the other holds at least M of it (M + 1 against the side to move with `claim`), has
+  // RESULT (its value for that side); the side that just moved is judged first. The game is
+  // then over: the position has no action.
+  struct Extinction {
+    uint32_t types = 0;  // bit per type
+    bool all = false;
+    int at_most = 0, opponent_at_least = 0;
+    bool claim = false;
+    int8_t value = -1;
+  };
+  std::vector<Extinction> extinctions;
+  // `checks N -> win`: the side that has given N checks wins; the position counts the
+  // checks each side has still to give (the FEN's `W+B`).
+  int checks_to_win = 0;
+  // `legal { must-capture }`: when a capture is legal, only captures are.
+  bool must_capture = false;
   // `region-reached royal enemy-half -> win`: the side that just moved wins when all its
   // royal pieces stand on the opponent's half (RULINGS 4.3).
   bool invasion = false;

@@ -159,6 +159,14 @@ enum class ConstructId : uint16_t {
   RecordTag,
   // Top level, metadata: the Fairy-Stockfish variant that plays this ruleset.
   FairyStockfish,
+  // Hands filled by captures and drops (issue 24: crazyhouse, shogi).
+  CapturesToHand,
+  Drop,
+  // Issue 24's end conditions, counters and forced capture (lang/src/gen_ends.hpp).
+  MustCapture,
+  EndExtinction,
+  EndChecks,
+  CastlingKing,
 };
 
 struct ConstructDef {

@@ -60,6 +60,9 @@ enum class Goal {
 Goal parse_goal(const std::string& text);
 std::string to_string(Goal g);
 
+// The most squares a window may have (24 x 24): the encoding grows with them.
+constexpr int kMaxWindowSquares = 576;
+
 struct Request {
   Goal goal = Goal::Checkmated;
   Color side = Color::White;  // the side to move
@@ -68,7 +71,7 @@ struct Request {
   std::string material;
   // Pieces stand only in this window: bounded boards, the lower-left WxH squares (0: the
   // whole board; moves still use the whole board); the grid, the WxH squares from
-  // (origin_x, origin_y) (0: 6 x 6 from a1).
+  // (origin_x, origin_y) (0: 6 x 6 from a1). At most kMaxWindowSquares squares.
   int window_w = 0, window_h = 0;
   int origin_x = 0, origin_y = 1;
   // Squares fixed: a piece letter (upper case White) or '.' for empty.
@@ -81,11 +84,13 @@ struct Request {
   // chooses the pile's top piece card (or an empty pile) when the mover may hold an Again
   // card, and the pile is empty otherwise.
   std::optional<std::string> discard[2];
-  int pieces = -1;             // exactly this many pieces on the board (-1: any)
-  bool smallest = false;       // the fewest pieces for which the goal is satisfiable
-  int count = 1;               // distinct positions wanted
-  bool eager = false;          // every no-legal-action conjunct up front instead of lazily
-  double timeout_seconds = 0;  // 0: none
+  int pieces = -1;        // exactly this many pieces on the board (-1: any)
+  bool smallest = false;  // the fewest pieces for which the goal is satisfiable
+  int count = 1;          // distinct positions wanted
+  bool eager = false;     // every no-legal-action conjunct up front instead of lazily
+  // 0: none. Counted from the start of synthesize(): building the encoding, every Z3 check
+  // (given the time left) and each refinement; the run stops within a second of it.
+  double timeout_seconds = 0;
 };
 
 struct Found {
