@@ -108,6 +108,8 @@ std::string valid(const ArgSpec& a) {
       return "1..2";
     case ArgType::Text:
       return "\"x\"";
+    case ArgType::Region:
+      return "own-half";
   }
   return "";
 }

@@ -97,6 +97,7 @@ class Compiler {
     p->ntypes = static_cast<int>(used_.size());
     p->types.resize(p->ntypes);
     for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[used_[t]].letter);
+    regions(*p);
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
     armies(*p);
     for (int t = 0; t < p->ntypes; ++t)
@@ -113,7 +114,8 @@ class Compiler {
     else
       bitboard_turn(*p);
     // Explosions and the end by royal removal run in the general loop too.
-    p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion || (p->royal_capture && !p->cards);
+    p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion ||
+                           (p->royal_capture && !p->cards) || p->royals_not_facing || p->no_check_given;
     for (const PieceProgram& pp : p->types)
       p->chess2_primitives = p->chess2_primitives || pp.special() || pp.explodes();
     if (d_.has_errors()) return nullptr;
@@ -131,6 +133,79 @@ class Compiler {
   Diagnostics& d_;
 
   int sq(const Program& p, int x, int y) const { return y * p.width + x; }  // y 0-based
+
+  // ---- regions (issue 24) ---------------------------------------------------------------
+  // Program::regions: the built-in `own-half` (0) and `enemy-half` (1), then each `region`
+  // statement, per colour. A rectangle off the board is an error at its place.
+  std::map<std::string, int> region_index_;
+  void regions(Program& p) {
+    p.regions.assign(2, {});
+    const int half = p.height / 2;
+    for (int y = 0; y < p.height; ++y)
+      for (int x = 0; x < p.width; ++x) {
+        if (y < half) p.regions[0][0].set(sq(p, x, y)), p.regions[1][1].set(sq(p, x, y));
+        if (y >= p.height - half) p.regions[0][1].set(sq(p, x, y)), p.regions[1][0].set(sq(p, x, y));
+      }
+    region_index_ = {{"own-half", 0}, {"enemy-half", 1}};
+    for (const RegionDef& r : m_.regions) {
+      std::array<SquareSet, 2> sets;
+      for (const RegionDef::Rect& rc : r.rects) {
+        const int x1 = rc.x1 == RegionDef::kAllFiles ? p.width - 1 : rc.x1;
+        if (rc.x0 >= p.width || rc.y0 >= p.height || x1 >= p.width || rc.y1 >= p.height) {
+          d_.error(rc.loc, "region `" + r.name + "`: off the " + std::to_string(p.width) + " x " +
+                               std::to_string(p.height) + " board");
+          continue;
+        }
+        for (int y = rc.y0; y <= rc.y1; ++y)
+          for (int x = rc.x0; x <= x1; ++x) {
+            sets[0].set(sq(p, x, y));
+            sets[1].set(sq(p, x, r.mirrored ? p.height - 1 - y : y));
+          }
+      }
+      region_index_[r.name] = static_cast<int>(p.regions.size());
+      p.regions.push_back(sets);
+    }
+  }
+  int region_of(const std::string& name) const {
+    auto it = region_index_.find(name);
+    return it == region_index_.end() ? -1 : it->second;  // sema admits only known names
+  }
+  // `confined REGION` and `region-betza "BETZA" from REGION`, compiled into the leap tables.
+  void region_constructs(const PieceDef& def, PieceProgram& pp) {
+    for (const ConstructUse& u : def.constructs) {
+      if (u.id == ConstructId::RegionBetza) {
+        std::vector<BetzaMove> moves;
+        BetzaError err;
+        if (!parse_betza(u.arg("").text, moves, err)) continue;
+        const int region = region_of(u.arg("from").text);
+        for (const BetzaMove& mv : moves) {
+          if (mv.range != 1 || mv.hop || mv.lame || mv.initial || mv.en_passant || !mv.unsupported.empty()) {
+            d_.error(
+                u.arg("").loc,
+                "`region-betza` runs plain leaps (`sW`, `fsW`, `F`, `cN`); this Betza is not executable yet",
+                "state riders and lame leaps with `betza`");
+            return;
+          }
+          for (int c = 0; c < 2; ++c)
+            pp.leaps[c].push_back(
+                {mv.dx, c == 0 ? mv.dy : -mv.dy, mv.can_move, mv.can_capture, false, region});
+        }
+      } else if (u.id == ConstructId::Confined) {
+        pp.confine = region_of(u.arg("").text);
+        bool long_path = false;
+        for (const PieceProgram::Path& w : pp.paths[0]) long_path = long_path || w.range != 1;
+        if (pp.ride_move[0] || pp.ride_capture[0] || long_path || !pp.limited[0].empty() ||
+            !pp.lame[0].empty() || pp.teleport_move || pp.teleport_capture || !pp.region_leaps[0].empty() ||
+            !pp.own_leaps[0].empty() || pp.rampage.on() || pp.strike.on() || pp.around.on())
+          d_.error(u.loc,
+                   "`confined` runs on pieces that leap (`W`, `F`, `N`) or make lame leaps (`nA`, `nN`); "
+                   "a confined rider, hopper, initial move or Chess 2 primitive is not executable yet");
+      }
+    }
+  }
+  bool in_region(const Program& p, int region, int c, int s) const {
+    return region < 0 || p.regions[region][c].test(static_cast<size_t>(s));
+  }
 
   // ---- armies (RULINGS 4.1) -----------------------------------------------------------
   // With `army` statements, the options `white-army` and `black-army` choose one army per
@@ -378,6 +453,10 @@ class Compiler {
       g.enemy_half[0] = zone(low << (p.height - p.height / 2));
       g.enemy_half[1] = zone(low);
     }
+    if (p.flag_region >= 0)
+      for (int c = 0; c < 2; ++c)
+        for (int s = 0; s < p.squares; ++s)
+          if (p.regions[p.flag_region][c].test(static_cast<size_t>(s))) set(g.flag_zone[c], s);
     g.pieces.resize(p.types.size());
     for (size_t t = 0; t < p.types.size(); ++t) {
       const PieceProgram& pp = p.types[t];
@@ -394,6 +473,7 @@ class Compiler {
             for (int x = 0; x < p.width; ++x) {
               if (!on(p, x + l.dx, y + l.dy)) continue;
               int s = sq(p, x, y), to = sq(p, x + l.dx, y + l.dy);
+              if (!in_region(p, l.from_region, c, s) || !in_region(p, pp.confine, c, to)) continue;
               if (l.move) set(pt.leap_move[c][s], to);
               if (l.capture) {
                 set(pt.leap_capture[c][s], to);
@@ -406,6 +486,10 @@ class Compiler {
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) {
               const int s = sq(p, x, y);
+              // `confined`: a single (lame) leap ending outside the region is no move.
+              if (pp.confine >= 0 && on(p, x + w.dx, y + w.dy) &&
+                  !in_region(p, pp.confine, c, sq(p, x + w.dx, y + w.dy)))
+                continue;
               typename PieceTables<BB>::Walk wk{
                   static_cast<uint32_t>(pt.walk_sq.size()), 0, BB{}, w.move, w.capture, w.hop};
               for (int k = 1, cx = x + w.dx, cy = y + w.dy; on(p, cx, cy) && (w.range == 0 || k <= w.range);
@@ -595,6 +679,7 @@ class Compiler {
       }
     }
     capture_rules(p, def, pp);
+    region_constructs(def, pp);
     if (pp.rampage.reach > 0) {
       // The rampage runs along the directions of the piece's rides.
       for (int c = 0; c < 2; ++c) {
@@ -1021,6 +1106,8 @@ class Compiler {
     p.place_first_royal = m_.place_first_royal;
     p.royal_safe = m_.royal_safe;
     p.royals_apart = m_.royals_apart;
+    p.royals_not_facing = m_.royals_not_facing;
+    p.no_check_given = m_.no_check_given;
     p.stalemate_draw = false;
     p.checkmate_loses = false;
     const EndRule* insufficient = nullptr;
@@ -1041,9 +1128,22 @@ class Compiler {
       } else if (r.condition == "no-legal-move" && r.result == "loss") {
         p.no_move_loses = true;
       } else if (r.condition == "region-reached" && r.result == "win") {
-        p.invasion = true;  // sema admits only `royal enemy-half`
+        // sema admits `royal|LETTER REGION [unless-answered]`
+        p.invasion = true;
         p.invasion_reason = r.reason;
-        if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");
+        const size_t first = r.args[0] == "any" ? 1 : 0;
+        const std::string& who = r.args[first];
+        p.flag_any = first == 1;
+        p.flag_region = region_of(r.args[first + 1]);
+        p.flag_answer = r.args.size() == first + 3;
+        if (who == "royal") {
+          p.flag_types = p.royal_types;
+          if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");
+        } else if (size_t t = p.letters.find(who[0]); t != std::string::npos) {
+          p.flag_types = 1u << t;
+        } else {
+          d_.error(r.loc, "`region-reached " + who + "`: no piece `" + who + "` in this ruleset");
+        }
       } else if (r.condition == "insufficient-material" && r.result == "draw") {
         insufficient = &r;
       } else if (r.condition == "royal-capture" && r.result == "win") {

@@ -51,6 +51,9 @@ ArgSpec ranks(std::string key, bool required, std::string doc) {
 ArgSpec text(std::string key, bool required, std::string doc) {
   return ArgSpec{std::move(key), ArgType::Text, {}, 0, 0, required, std::move(doc)};
 }
+ArgSpec region(std::string key, bool required, std::string doc) {
+  return ArgSpec{std::move(key), ArgType::Region, {}, 0, 0, required, std::move(doc)};
+}
 ConstructDef custom(ConstructId id, std::string kw, Scope sc, uint8_t be, std::string doc) {
   return ConstructDef{id, std::move(kw), sc, {}, true, be, std::move(doc), ""};
 }
@@ -270,6 +273,21 @@ std::vector<ConstructDef> make_table() {
              B, "the side that has given this many checks wins (the FEN counts the checks left, `3+3`)"),
       custom(CastlingKing, "king", S::Castling, B,
              "`king LETTER`: the piece that castles with the rook, royal or not (default: the royal piece)"),
+      // ---- regions (issue 24) ----------------------------------------------------------
+      custom(RegionDecl, "region", S::Top, B,
+             "`region NAME AREA... [mirrored]`: a named set of squares (squares `e4`, rectangles `d1-f3`, "
+             "`ranks 1..5`), the same for both sides or mirrored for Black"),
+      schema(Confined, "confined", S::Piece, {region("", true, "the squares it may stand on")}, B,
+             "the piece's moves end only inside the region (the xiangqi palace, the elephant's own half)"),
+      schema(RegionBetza, "region-betza", S::Piece,
+             {betza("", true, "the moves it gains"), region("from", true, "where it must stand")}, B,
+             "extra Betza moves of the piece while it stands in the region (the xiangqi soldier across the "
+             "river)"),
+      schema(RoyalsNotFacing, "royals-not-facing", S::Legal, {}, B,
+             "royal pieces of both sides never see each other along an open file or rank (the flying "
+             "general)"),
+      schema(NoCheckGiven, "no-check-given", S::Legal, {}, B,
+             "no action may leave an enemy royal piece attacked (racing kings)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)
@@ -301,6 +319,8 @@ std::string type_form(const ArgSpec& a) {
       return "RANKS";
     case ArgType::Text:
       return "\"TEXT\"";
+    case ArgType::Region:
+      return "REGION";
   }
   return "";
 }
@@ -499,6 +519,14 @@ std::optional<ConstructUse> check_construct(const ConstructDef& def, const Stmt&
         ++i;
         if (v.kind != ValueKind::String)
           d.error(v.loc, what + " takes a quoted text, found `" + v.text + "`", form);
+        else
+          out.text = v.text;
+        break;
+      case ArgType::Region:
+        // A name; sema checks that the region exists (a `region` statement or a built-in one).
+        ++i;
+        if (v.kind != ValueKind::Word)
+          d.error(v.loc, what + " takes a region's name, found `" + v.text + "`", form);
         else
           out.text = v.text;
         break;

@@ -40,7 +40,7 @@ void compile_hands(const Model& m, const std::vector<int>& used, Program& p, Dia
   // Effects that remove pieces without a capture into the hand are not run with it.
   for (int t = 0; t < p.ntypes; ++t) {
     const PieceProgram& pp = p.types[t];
-    if (pp.explodes() || pp.whirlwind() || pp.rampage_range > 0 || !pp.strikes[0].empty() ||
+    if (pp.explodes() || pp.whirlwind() || pp.rampage.on() || pp.strike.on() ||
         !pp.own_leaps[0].empty())
       d.error(hand->loc,
               std::string("`captures-to-hand` with `") + p.letters[t] +

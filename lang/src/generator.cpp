@@ -341,8 +341,12 @@ class Generator final : public Engine, public CardBoard {
         if (h == hash_) ++count;
       st.claim_threefold = count >= p_->claim_repetition;
     }
-    if (p_->invasion && invaded(side_ ^ 1)) {
-      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+    bool draw = false;
+    if (p_->invasion && region_ended(draw)) {
+      // The side that reached the region wins: the opponent, or (`unless-answered`) the side
+      // to move when it reached it on an earlier turn.
+      const bool mover_won = p_->flag_answer && invaded(side_);
+      st.result = draw ? Result::Draw : (side_ == 0) != mover_won ? Result::BlackWins : Result::WhiteWins;
       st.end = Termination::RegionReached;
       st.reason = p_->invasion_reason;
       return st;
@@ -579,6 +583,7 @@ class Generator final : public Engine, public CardBoard {
   // attacked (a piece pinned to its own royal piece may take it). Explosions decide this in
   // safe_after_blast().
   bool royal_take_ = false;
+  bool answering_ = false;  // can_answer()'s generation: the region's end is being decided
   // Types with other riders, hoppers or lame leaps (PieceProgram::paths), and those of them
   // that give check with such a path: attacks then include them, and every action gets the
   // full legality test (a screen arriving or leaving, a horse's leg freed: the pins do not
@@ -797,10 +802,42 @@ class Generator final : public Engine, public CardBoard {
     }
   }
 
-  // Midline invasion: every royal piece of colour c stands on the opponent's half.
+  // `region-reached`: every piece of colour c of the flag types (at least one) stands in
+  // the region (midline invasion: every royal piece on the opponent's half), or with
+  // `any` one of them does (breakthrough).
   bool invaded(int c) const {
-    BB r = royals(c);
-    return r && !(r & ~t_->enemy_half[c]);
+    BB r{};
+    for (uint32_t m = p_->flag_types; m; m &= m - 1) r |= pieces(c, __builtin_ctz(m));
+    if (p_->flag_any) return static_cast<bool>(r & t_->flag_zone[c]);
+    return r && !(r & ~t_->flag_zone[c]);
+  }
+  // `unless-answered`: the first player reached the region; whether the second, to move,
+  // has a legal action of a flag piece into it (a draw then follows).
+  bool can_answer() {
+    if (in_check()) return false;
+    std::vector<Move> all;
+    answering_ = true;
+    generate_impl<false, true>(&all);
+    answering_ = false;
+    for (Move m : all) {
+      const uint32_t k = kind_of(m);
+      if (k == kPlace || k == kCastleK || k == kCastleQ) continue;
+      if ((p_->flag_types >> (board_[from_of(m)] >> 1) & 1) && test(t_->flag_zone[side_], to_of(m)))
+        return true;
+    }
+    return false;
+  }
+  // The game ended by `region-reached` before the side to move acts: it reached the region
+  // itself on an earlier turn (`unless-answered`: the answer, or a position given so), or
+  // the opponent did and no answer is possible. Sets `draw` when both reached it.
+  bool region_ended(bool& draw) {
+    draw = false;
+    if (p_->flag_answer && invaded(side_)) {
+      draw = side_ == 0 && invaded(1);
+      return true;
+    }
+    if (!invaded(side_ ^ 1)) return false;
+    return !(p_->flag_answer && side_ == 1 && can_answer());
   }
 
   // King distance between two squares.
@@ -1242,8 +1279,25 @@ class Generator final : public Engine, public CardBoard {
       int ek = royal_square(side_ ^ 1);
       if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
     }
+    if (ok && (p_->royals_not_facing || p_->no_check_given)) ok = judged_after();
     light_unmake<Rich>(m, l, moved);
     return ok;
+  }
+
+  // The conditions judged on the board after an action (light_make'd, the mover still to
+  // move): `royals-not-facing`, no royal pieces of the two sides on one file or rank with
+  // nothing between (the flying general); `no-check-given`, no enemy royal piece attacked.
+  [[gnu::noinline]] bool judged_after() const {
+    if (p_->royals_not_facing) {
+      const BB occ = occupied();
+      for (BB a = royals(side_); a; clear_lsb(a))
+        for (BB b = royals(side_ ^ 1); b; clear_lsb(b)) {
+          const int d = t_->dir[lsb(a)][lsb(b)];
+          if (d >= 0 && d % 2 == 0 && !(t_->between(lsb(a), lsb(b)) & occ)) return false;
+        }
+    }
+    if (p_->no_check_given && royals_attacked(side_ ^ 1)) return false;
+    return true;
   }
 
   // safe_after() where captures explode: an action removing an own royal piece is illegal
@@ -1342,7 +1396,9 @@ class Generator final : public Engine, public CardBoard {
         ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
     // Where captures explode, every action gets the full legality test (an explosion may
     // remove a pinner, a blocker or a royal piece).
-    const bool test_every = in_check || (Rich && (blast_types_ || path_check_types_));
+    const bool test_every =
+        in_check ||
+        (Rich && (blast_types_ || path_check_types_ || p_->royals_not_facing || p_->no_check_given));
     // In check in a plain program (attacks by leaps and rides only: no borrowing, no
     // animal lines, one royal piece), an action of another piece can only help by taking
     // the one checker or standing between it and a riding check: the others are dropped
@@ -1402,7 +1458,10 @@ class Generator final : public Engine, public CardBoard {
     // A game won by midline invasion has no further action (RULINGS 4.12).
     BB targets_of[kMaxTypes];
     if constexpr (Rich) {
-      if (p_->invasion && invaded(them)) return 0;
+      if (p_->invasion && !answering_) {
+        bool draw;
+        if (region_ended(draw)) return 0;
+      }
       // A colour's royal pieces were removed (by the opponent, or by the mover's own
       // explosion): the game is over.
       if (royal_ends_ && (royal_lost(us) || royal_lost(them))) return 0;
@@ -1815,7 +1874,10 @@ class Generator final : public Engine, public CardBoard {
       if (captures && pp.gives_check) path_check_types_ |= 1u << t;
     }
     animal_attacks_ = (line_check_types_ | rampage_types_ | whirl_types_ | path_check_types_) != 0;
-    plain_king_ = !multi_royal_ && !borrowing_ && !animal_attacks_ && !blast_types_ && !p_->royals_apart;
+    // The flying general and the ban on giving check judge every action after it is made.
+    const bool facing_or_no_check = p_->royals_not_facing || p_->no_check_given;
+    plain_king_ = !multi_royal_ && !borrowing_ && !animal_attacks_ && !blast_types_ && !p_->royals_apart &&
+                  !facing_or_no_check;
     bool whirls = false;
     target_types_ = path_types_;
     for (int t = 0; t < p_->ntypes; ++t) {
@@ -1827,7 +1889,8 @@ class Generator final : public Engine, public CardBoard {
     }
     for (int t = 0; t < p_->ntypes; ++t) whirls = whirls || p_->types[t].whirlwind();
     // Not where captures explode: safe_after_blast judges every action on the board.
-    occupancy_tests_ = !rampage_types_ && !p_->royals_apart && !blast_types_ && (multi_royal_ || whirls);
+    occupancy_tests_ = !rampage_types_ && !p_->royals_apart && !blast_types_ && !facing_or_no_check &&
+                       (multi_royal_ || whirls);
     removed_.clear();
     lrem_.assign(N + 1, {});
     board_.fill(-1);

@@ -261,7 +261,99 @@ class Checker {
   std::optional<ConstructUse> typed(const ConstructDef& def, const Stmt& s) {
     auto u = check_construct(def, s, d_, [this](const Value& v) { return resolve(v); });
     if (u) u->group = group_;
+    // A region argument names a region declared before (or a built-in one).
+    if (u)
+      for (size_t i = 0; i < def.args.size(); ++i)
+        if (def.args[i].type == ArgType::Region && u->args[i].present && !known_region(u->args[i].text)) {
+          unknown_region(u->args[i].text, u->args[i].loc);
+          return std::nullopt;
+        }
     return u;
+  }
+  bool known_region(const std::string& name) const {
+    const auto& b = builtin_regions();
+    if (std::find(b.begin(), b.end(), name) != b.end()) return true;
+    return std::any_of(m_.regions.begin(), m_.regions.end(),
+                       [&](const RegionDef& r) { return r.name == name; });
+  }
+  void unknown_region(const std::string& name, const Loc& loc) {
+    std::vector<std::string> names = builtin_regions();
+    for (const RegionDef& r : m_.regions) names.push_back(r.name);
+    std::string hint = did_you_mean(name, names);
+    d_.error(loc, "unknown region `" + name + "`",
+             hint.empty() ? "declare it before with `region " + name +
+                                " AREA...` (squares `e4`, rectangles "
+                                "`d1-f3`, `ranks 1..5`)"
+                          : hint);
+  }
+
+  // `region NAME AREA... [mirrored]`: AREA is a square `e4`, a rectangle `d1-f3` (corners)
+  // or `ranks R` (`ranks 1..5`, `rank 8`), White's view; Black's squares are the same, or
+  // with `mirrored` the same seen from Black's side.
+  void region(const Stmt& s) {
+    const char* form =
+        "write it as `region NAME AREA... [mirrored]`, AREA a square `e4`, a rectangle `d1-f3` or `ranks "
+        "1..5`";
+    use(ConstructId::RegionDecl, s.loc);
+    if (s.has_block) d_.error(s.loc, "`region` takes no block", form);
+    if (s.args.empty() || s.args[0].kind != ValueKind::Word) {
+      d_.error(s.args.empty() ? s.loc : s.args[0].loc, "`region` needs a name", form);
+      return;
+    }
+    RegionDef r;
+    r.name = s.args[0].text;
+    r.loc = s.loc;
+    const auto& b = builtin_regions();
+    if (std::find(b.begin(), b.end(), r.name) != b.end()) {
+      d_.error(s.args[0].loc, "`" + r.name + "` is a built-in region", "choose another name");
+      return;
+    }
+    // A square `e4`: file letter a..p, rank 1..99.
+    auto square = [](const std::string& t, int& x, int& y) {
+      if (t.size() < 2 || t.size() > 3 || t[0] < 'a' || t[0] > 'p') return false;
+      for (size_t i = 1; i < t.size(); ++i)
+        if (!std::isdigit(static_cast<unsigned char>(t[i]))) return false;
+      x = t[0] - 'a';
+      y = std::stoi(t.substr(1)) - 1;
+      return y >= 0;
+    };
+    bool ok = true;
+    for (size_t i = 1; i < s.args.size(); ++i) {
+      const Value& v = s.args[i];
+      int x0, y0, x1, y1;
+      if (v.is("mirrored")) {
+        r.mirrored = true;
+      } else if (v.is("ranks") || v.is("rank")) {
+        if (i + 1 >= s.args.size()) {
+          d_.error(v.loc, "`" + v.text + "` needs a rank or a range such as `1..5`", form);
+          ok = false;
+          break;
+        }
+        auto rg = ranks(s.args[++i]);
+        if (!rg) {
+          ok = false;
+          continue;
+        }
+        r.rects.push_back({0, rg->lo - 1, RegionDef::kAllFiles, rg->hi - 1, s.args[i].loc});
+      } else if (v.kind == ValueKind::Word && square(v.text, x0, y0)) {
+        r.rects.push_back({x0, y0, x0, y0, v.loc});
+      } else if (size_t dash = v.text.find('-'); v.kind == ValueKind::Word && dash != std::string::npos &&
+                                                 square(v.text.substr(0, dash), x0, y0) &&
+                                                 square(v.text.substr(dash + 1), x1, y1)) {
+        r.rects.push_back({std::min(x0, x1), std::min(y0, y1), std::max(x0, x1), std::max(y0, y1), v.loc});
+      } else {
+        d_.error(v.loc, "unexpected `" + v.text + "` in `region`", form);
+        ok = false;
+      }
+    }
+    if (ok && r.rects.empty()) d_.error(s.loc, "`region " + r.name + "` has no squares", form);
+    if (!ok || r.rects.empty()) return;
+    for (RegionDef& e : m_.regions)
+      if (e.name == r.name) {
+        e = r;
+        return;
+      }
+    m_.regions.push_back(r);
   }
   // A new top-level statement replaces the parent's uses of the same group.
   void begin_group(const std::string& g) {
@@ -349,6 +441,8 @@ class Checker {
         return &Checker::records;
       case FairyStockfish:
         return &Checker::fairy_stockfish;
+      case RegionDecl:
+        return &Checker::region;
       case ActionMove:
       case ActionPlace:
         return &Checker::action_stmt;
@@ -439,6 +533,12 @@ class Checker {
       case RoyalsApart:
         m_.royals_apart = true;
         break;
+      case RoyalsNotFacing:
+        m_.royals_not_facing = true;
+        break;
+      case NoCheckGiven:
+        m_.no_check_given = true;
+        break;
       case PlaceRegion:
         m_.place_ranks = Range{u.arg("ranks").lo, u.arg("ranks").hi};
         break;
@@ -511,7 +611,7 @@ class Checker {
     }
     // Statements that merge by name keep one group per name; the others replace the
     // parent's statement of the same keyword.
-    if (k == "option" || k == "army" || k == "piece")
+    if (k == "option" || k == "army" || k == "piece" || k == "region")
       begin_group(k + " " + (s.args.empty() ? "" : s.args[0].text));
     else
       begin_group(k);
@@ -1071,7 +1171,7 @@ class Checker {
   }
 
   void legal(const Stmt& s) {
-    m_.royal_safe = m_.royals_apart = false;
+    m_.royal_safe = m_.royals_apart = m_.royals_not_facing = m_.no_check_given = false;
     for (const Stmt& c : body(s)) dispatch(Scope::Legal, c);
   }
 
@@ -1121,10 +1221,8 @@ class Checker {
       else
         d_.error(c.args[j].loc, "unexpected `" + c.args[j].text + "`");
     }
-    if (r.condition == "region-reached" && r.args != std::vector<std::string>{"royal", "enemy-half"})
-      d_.error(c.loc, "`region-reached` takes `royal enemy-half` before `->`",
-               "write it as `region-reached royal enemy-half -> win`: every royal piece of the mover on the "
-               "opponent's half of the board");
+    if (r.condition == "region-reached")
+      region_reached(c, r);
     else if (r.condition != "region-reached" && !r.args.empty())
       d_.error(c.loc, "unexpected `" + r.args[0] + "` before `->`");
     // `when fewer-pieces` (issue 24): a stalemate judged by the pieces each side holds.
@@ -1144,6 +1242,31 @@ class Checker {
     use(ids.at(r.condition), c.loc);
     m_.end.push_back(r);
   }
+  // `region-reached [any] royal|LETTER REGION [unless-answered] -> win`: every piece of that
+  // kind of the mover (at least one) stands in the region, or with `any` one of them does. `unless-answered`:
+  // when the first player (White) reaches it, the second may answer by reaching it too, a draw.
+  void region_reached(const Stmt& c, const EndRule& r) {
+    const char* form =
+        "write it as `region-reached [any] royal|LETTER REGION [unless-answered] -> win` (`region-reached "
+        "royal "
+        "enemy-half -> win`)";
+    const size_t first = !r.args.empty() && r.args[0] == "any" ? 1 : 0;
+    size_t n = r.args.size() - first;
+    if (n >= 3 && r.args[first + 2] == "unless-answered") --n;
+    if (n != 2) {
+      d_.error(n > 2 ? c.args[2].loc : c.loc,
+               "`region-reached` takes `[any] royal|LETTER REGION [unless-answered]` before `->`", form);
+      return;
+    }
+    const Value& who = c.args[first];
+    if (!who.is("royal") && !(who.kind == ValueKind::Word && who.text.size() == 1 &&
+                              std::isupper(static_cast<unsigned char>(who.text[0])))) {
+      d_.error(who.loc, "`region-reached` takes `royal` or a piece letter, found `" + who.text + "`", form);
+      return;
+    }
+    if (!known_region(c.args[first + 1].text)) unknown_region(c.args[first + 1].text, c.args[first + 1].loc);
+  }
+
   int option_int(const std::string& name, int dflt) {
     const OptionDef* o = m_.option(name);
     if (!o) return dflt;

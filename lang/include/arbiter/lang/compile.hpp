@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <bitset>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -150,6 +151,9 @@ constexpr int unit_dir(int dx, int dy) {
 // ranks) are whole ranks, so a program keeps them in this form, independent of the
 // bitboard width, and the tables below turn them into bitboards.
 using RankSet = uint32_t;
+// A set of squares (bit y * width + x), independent of the bitboard width: a region
+// (`region NAME ...`), per colour in Program::regions.
+using SquareSet = std::bitset<256>;
 
 // One piece type, compiled: how it moves, for each colour, as leaps and ride directions.
 // The per-square bitboards derived from this are in PieceTables.
@@ -161,6 +165,7 @@ struct PieceProgram {
   struct Leap {
     int dx, dy;  // board view
     bool move, capture, en_passant;
+    int from_region = -1;  // `region-betza`: only from the squares of this region (Program::regions)
   };
   std::array<std::vector<Leap>, 2> leaps;
   // Lame initial leaps (the pawn's double step), move only, from the given ranks.
@@ -224,6 +229,9 @@ struct PieceProgram {
     bool lame;
   };
   std::array<std::vector<Path>, 2> paths;
+  // `confined REGION`: its leaps and lame leaps end only inside the region (an index into
+  // Program::regions, -1: anywhere). Compiled into the tables: the generator never tests it.
+  int confine = -1;
   // `captured-by ... within D`: only a piece starting within D squares (king distance) may
   // capture it (0: any distance).
   int captured_within = 0;
@@ -345,6 +353,7 @@ struct BoardTables {
   BB board_mask{};
   BB place_zone[2] = {};
   BB enemy_half[2] = {};  // the ranks of the opponent's half, per colour (midline invasion)
+  BB flag_zone[2] = {};   // `region-reached`'s region, per colour
 
   // Strictly between a and b when they share a line, else empty.
   BB between(int a, int b) const {
@@ -487,6 +496,10 @@ struct Program {
   bool place_first_royal = false;
   bool royal_safe = true;
   bool royals_apart = false;
+  bool royals_not_facing = false;  // the flying general: no action leaves royals facing on an open line
+  bool no_check_given = false;     // no action may leave an enemy royal piece attacked
+  // Regions (`region`, and the built-in `own-half` 0 and `enemy-half` 1): per colour.
+  std::vector<std::array<SquareSet, 2>> regions;
   // `royal-capture -> win`: removing an enemy royal piece (a capture, an explosion) wins at
   // once; such an action is legal even when it leaves an own royal piece attacked.
   bool royal_capture = false;
@@ -533,6 +546,13 @@ struct Program {
   // royal pieces stand on the opponent's half (RULINGS 4.3).
   bool invasion = false;
   std::string invasion_reason;
+  // `region-reached [any] royal|LETTER REGION`: the types that must all (`any`: one) stand in the region (bit
+  // per type), the region (Program::regions), and `unless-answered`: after the first
+  // player (White) reaches it, the second may answer by reaching it too (a draw).
+  uint32_t flag_types = 0;
+  int flag_region = -1;
+  bool flag_answer = false;
+  bool flag_any = false;  // `any`: one piece of the flag types in the region suffices
   bool insufficient_draw = false;
   bool insufficient_needs_empty_reserves = false;
   int claim_repetition = 0;

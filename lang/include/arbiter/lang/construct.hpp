@@ -44,6 +44,7 @@ enum class ArgType : uint8_t {
   Betza,    // a Betza string (checked by the Betza parser)
   Ranks,    // a rank `2` or a range `1..4`
   Text,     // a quoted string
+  Region,   // a region's name: a `region` statement's or a built-in one (`own-half`, `enemy-half`)
 };
 
 // One argument of a construct. A keyed argument is written `KEY VALUE...` (a flag is its
@@ -167,6 +168,12 @@ enum class ConstructId : uint16_t {
   EndExtinction,
   EndChecks,
   CastlingKing,
+  // Regions as sets of squares (issue 24): the statement, and what uses a region.
+  RegionDecl,       // top level: `region NAME AREA... [mirrored]`
+  Confined,         // piece: `confined REGION`
+  RegionBetza,      // piece: `region-betza "BETZA" from REGION`
+  RoyalsNotFacing,  // legal: the flying general
+  NoCheckGiven,     // legal: no action may give check (racing kings)
 };
 
 struct ConstructDef {

@@ -119,6 +119,26 @@ struct RecordFacts {
   Loc loc;
 };
 
+// `region NAME AREA... [mirrored]`: a named set of squares, as White's rectangles (files
+// and ranks 0-based, inclusive); Black's are the same squares, or with `mirrored` the same
+// squares seen from Black's side (rank y becomes height - 1 - y).
+struct RegionDef {
+  std::string name;
+  struct Rect {
+    int x0, y0, x1, y1;
+    Loc loc;
+  };
+  static constexpr int kAllFiles = 1 << 20;  // x1 of `ranks R`: every file
+  std::vector<Rect> rects;
+  bool mirrored = false;
+  Loc loc;
+};
+// The regions every ruleset knows: each side's half (the height / 2 ranks nearest to it).
+inline const std::vector<std::string>& builtin_regions() {
+  static const std::vector<std::string> names = {"own-half", "enemy-half"};
+  return names;
+}
+
 struct Model {
   std::string name;
   std::string title;
@@ -182,6 +202,10 @@ struct Model {
 
   bool royal_safe = false;
   bool royals_apart = false;
+  bool royals_not_facing = false;  // the flying general: royals never face on an open line
+  bool no_check_given = false;     // no action may give check
+
+  std::vector<RegionDef> regions;  // in declaration order (a child's region replaces one of its name)
 
   std::vector<EndRule> end;
   std::optional<int> claim_repetition;
