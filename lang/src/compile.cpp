@@ -751,6 +751,14 @@ class Compiler {
         if (idx != std::string::npos) pp.promote_to.push_back(static_cast<char>(idx));
       }
       pp.promote_choices = {pp.promote_to, pp.promote_to};
+      // `promote ... for white|black`: that colour's own choices.
+      for (int c = 0; c < 2; ++c) {
+        if (!def.promote_colour_set[c]) continue;
+        pp.promote_choices[c].clear();
+        for (char l : def.promote_to_colour[c])
+          if (size_t idx = p.letters.find(l); idx != std::string::npos)
+            pp.promote_choices[c].push_back(static_cast<char>(idx));
+      }
     }
   }
 
@@ -1096,6 +1104,13 @@ class Compiler {
       for (int t = 0; t < p.ntypes; ++t)
         if (p.letters[t] == m_.castling_rook) p.castling_rook = t;
       if (p.castling_rook < 0) d_.error(m_.castling_loc, "the castling rook is in no army that castles");
+      p.castling_rooks = m_.castling_rooks;
+      p.castling_rank = m_.castling_rank;
+      p.castling_shredder = m_.castling_shredder;
+      if (m_.castling_rank > p.height) d_.error(m_.castling_loc, "castling rank off the board");
+      for (char l : m_.castling_rooks)
+        if (p.letters.find(l) == std::string::npos)
+          d_.error(m_.castling_loc, std::string("castling piece `") + l + "` is in no army that castles");
       p.ks_king_to = m_.ks_king_to;
       p.ks_rook_to = m_.ks_rook_to;
       p.qs_king_to = m_.qs_king_to;

@@ -213,7 +213,14 @@ std::vector<ConstructDef> make_table() {
               flag("opponent-pile", "the newest piece card of the opponent's discard pile")},
              B, "the piece types an Again card lets the player move", "RULINGS 3.5"),
       // ---- castling block --------------------------------------------------------------
-      custom(CastlingRook, "rook", S::Castling, B, "`rook LETTER`: the castling piece"),
+      custom(CastlingRook, "rook", S::Castling, B, "`rook LETTER...`: the pieces that castle with the king"),
+      schema(CastlingRank, "rank", S::Castling,
+             {integer("", 1, 16, true, "relative rank: 1 = the own back rank")}, B,
+             "`rank N`: the rank where king and rook stand and castle (Shako, Omicron: 2)"),
+      schema(CastlingField, "field", S::Castling,
+             {choice("", {"x-fen", "shredder"}, true, "how the position text writes castling rights")}, B,
+             "`field shredder`: castling rights written as rook files (HAha), as Fairy-Stockfish writes "
+             "Chess960"),
       custom(CastlingKingSide, "king-side", S::Castling, B, "`king-side king-to FILE rook-to FILE`"),
       custom(CastlingQueenSide, "queen-side", S::Castling, B, "`queen-side king-to FILE rook-to FILE`"),
       // ---- expectations ----------------------------------------------------------------

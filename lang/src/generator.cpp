@@ -176,8 +176,15 @@ class Generator final : public Engine, public CardBoard {
       if (castling_ & (1 << i))
         rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
     char royal = p_->castling_king >= 0 ? p_->letters[p_->castling_king] : 'K';
-    char rook = p_->castling_rook >= 0 ? p_->letters[p_->castling_rook] : 'R';
-    f.castling = format_castling(f, rights, royal, rook);
+    if (p_->castling_shredder) {
+      // Shredder-FEN: each right as its rook's file, White's first, king side first.
+      f.castling.clear();
+      for (const auto& r : rights)
+        f.castling.push_back(static_cast<char>((r.color == Color::White ? 'A' : 'a') + r.rook_file));
+      if (f.castling.empty()) f.castling = "-";
+    } else {
+      f.castling = format_castling(f, rights, royal, p_->castling_rooks, p_->castling_rank);
+    }
     if (ep_ >= 0) f.ep = coord(ep_);
     if (counting_checks_) f.checks_remaining = std::array<int, 2>{checks_left_[0], checks_left_[1]};
     f.halfmove = halfmove_;
@@ -355,8 +362,11 @@ class Generator final : public Engine, public CardBoard {
       st.reason = p_->invasion_reason;
       return st;
     }
-    if (royal_ends_ && royal_lost(side_)) {
-      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+    if (royal_ends_ && (royal_lost(side_) || royal_lost(side_ ^ 1))) {
+      // The side that lost its royal pieces loses: the side to move, or the mover, whose
+      // own explosion took them.
+      const bool mover_lost = !royal_lost(side_);
+      st.result = (side_ == 0) != mover_lost ? Result::BlackWins : Result::WhiteWins;
       st.end = Termination::RoyalCapture;
       st.reason = "royal-capture";
       return st;
@@ -1122,7 +1132,7 @@ class Generator final : public Engine, public CardBoard {
 
   // The king's and the rook's destinations of a castling move of the side to move (`side`).
   ARB_INLINE void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
-    int rank = side == 0 ? 0 : p_->height - 1;
+    int rank = side == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
     kto = rank * p_->width + (kind == kCastleK ? p_->ks_king_to : p_->qs_king_to);
     rto = rank * p_->width + (kind == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
   }
@@ -1463,7 +1473,9 @@ class Generator final : public Engine, public CardBoard {
         bool draw;
         if (region_ended(draw)) return 0;
       }
-      if (royal_ends_ && royal_lost(us)) return 0;  // its royal piece was removed: the game is over
+      // A colour's royal pieces were removed (by the opponent, or by the mover's own
+      // explosion): the game is over.
+      if (royal_ends_ && (royal_lost(us) || royal_lost(them))) return 0;
       if (p_->capture_rules) capture_targets(us, targets_of);
     }
 
@@ -1583,7 +1595,9 @@ class Generator final : public Engine, public CardBoard {
           if (!(castling_ & (1 << right))) continue;
           if (castle_need_[right] & occ) continue;
           bool ok = true;
-          if (castle_royal_)
+          // Check rules forbid passing attacked squares: for a royal castling king, and
+          // only with `royal-safe` (no check: the king may castle through them).
+          if (castle_royal_ && guard)
             for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
               if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
                 ok = false;
@@ -1973,8 +1987,9 @@ class Generator final : public Engine, public CardBoard {
       } else if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
-        // A game won by capturing the royal piece may leave the side to move without one.
-        if (total != 1 && !(p_->royal_capture && total == 0 && c == side_))
+        // A game won by capturing the royal piece may leave the side to move without one
+        // (or, where captures explode, the mover, whose own explosion took it).
+        if (total != 1 && !(p_->royal_capture && total == 0 && (c == side_ || blast_types_)))
           throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
                                   " (found " + std::to_string(total) + ")",
                               0);
@@ -2016,10 +2031,9 @@ class Generator final : public Engine, public CardBoard {
       if (!p_->castling)
         throw PositionError("this variant has no castling; the castling field must be `-`", 0);
       char royal = p_->letters[p_->castling_king];
-      char rook = p_->letters[p_->castling_rook];
       std::vector<CastlingRight> rights;
       try {
-        rights = resolve_castling(f, royal, rook);
+        rights = resolve_castling(f, royal, p_->castling_rooks, p_->castling_rank);
       } catch (const PositionError& e) {
         size_t base = 0;
         for (int spaces = 0; base < text.size() && spaces < 2; ++base)
@@ -2032,7 +2046,7 @@ class Generator final : public Engine, public CardBoard {
           throw PositionError(std::string(c == 0 ? "White" : "Black") + "'s army `" + p_->army[c] +
                                   "` does not castle; its castling rights must be absent",
                               0);
-        int rank = c == 0 ? 0 : p_->height - 1;
+        int rank = c == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
         int k = castle_royal_ ? royal_square(c) : -1;
         if (!castle_royal_)  // a non-royal castling king: the one on the home rank
           for (BB b = pieces(c, p_->castling_king); b && k < 0; clear_lsb(b))

@@ -61,10 +61,17 @@ struct CastlingRight {
 // letter names the rook on that file. `king` and `rook` are the letters of the royal and
 // castling pieces (upper case). Throws PositionError (column relative to the field).
 std::vector<CastlingRight> resolve_castling(const FenFields& f, char king = 'K', char rook = 'R');
+// The same where castling happens on relative rank `rank` (1 = each side's back rank) and
+// any piece of `rooks` (upper-case letters) castles with the king (`K`/`Q`: the outermost
+// of them).
+std::vector<CastlingRight> resolve_castling(const FenFields& f, char king, const std::string& rooks,
+                                            int rank);
 
 // Writes castling rights in X-FEN: K/Q where the rook is the outermost on its side, the
 // file letter otherwise; "-" when there are none.
 std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king = 'K',
                             char rook = 'R');
+std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king,
+                            const std::string& rooks, int rank);
 
 }  // namespace arb

@@ -482,6 +482,9 @@ struct Program {
 
   bool castling = false;
   int castling_rook = -1;
+  std::string castling_rooks = "R";  // letters of the pieces that castle with the king
+  int castling_rank = 1;             // relative rank of castling (1: each side's back rank)
+  bool castling_shredder = false;    // the position text writes rights as rook files (HAha)
   int castling_king = -1;  // the type that castles: the royal type, or the castling block's `king`
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
 

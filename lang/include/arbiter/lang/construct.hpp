@@ -143,6 +143,8 @@ enum class ConstructId : uint16_t {
   AgainNames,
   // Castling block.
   CastlingRook,
+  CastlingRank,
+  CastlingField,
   CastlingKingSide,
   CastlingQueenSide,
   // Expectations.
