@@ -45,7 +45,7 @@ piece tokin T { betza "WfF" }
 )" + top +
          R"(
 castling none
-setup "4k/5/5/P4/K4[] w - - 0 1"
+setup "4k/5/P4/P4/K4[PP] w - - 0 1"
 turn { action move or place }
 legal { royal-safe }
 end { checkmate -> loss; no-legal-move -> loss }
@@ -133,6 +133,21 @@ TEST(Shogi, FsfFenRoundTrip) {
   EXPECT_THROW(e->set_position("4k/5/5/5/K4[+P] w - - 0 1"), arb::PositionError);
   EXPECT_THROW(e->set_position("4k/5/5/5/K3+[] w - - 0 1"), arb::PositionError);
   EXPECT_THROW(compiled_at("fsf/crazyhouse", "4k3/8/8/8/8/8/8/+P3K3[] w - - 0 1"), arb::PositionError);
+}
+
+// `drop per-file N`: the pawns a3 and a2 fill file a for N = 2: drops on b1..e4 (16), the
+// pawn a3 to a4 (1), the king to b1 and b2 (2) = 19; N = 3 admits a4 as well = 20.
+TEST(Shogi, DropPerFile) {
+  for (const auto& [limit, nodes] : {std::pair{2, 19u}, std::pair{3, 20u}}) {
+    fs::path file = fs::temp_directory_path() / ("arbiter-shogi-pf-" + std::to_string(getpid()) + ".rules");
+    std::ofstream(file) << game("forbidden ranks 5\n  drop per-file " + std::to_string(limit));
+    arb::lang::Diagnostics diags;
+    auto c = arb::lang::compile_file(file.string(), {}, diags);
+    ASSERT_NE(c.program, nullptr) << diags.render();
+    auto e = arb::lang::make_compiled_engine(c.program);
+    e->set_position("4k/5/P4/P4/K4[P] w - - 0 1");
+    EXPECT_EQ(e->perft(1), nodes) << limit;
+  }
 }
 
 // ---- located errors ------------------------------------------------------------------

@@ -253,10 +253,14 @@ std::vector<ConstructDef> make_table() {
              B,
              "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
              "(FEN marks promoted pieces `Q~`)"),
-      schema(Drop, "drop", S::Piece,
-             {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
-              flag("no-mate", "a drop of it may not checkmate (uchifuzume)")},
-             B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
+      schema(
+          Drop, "drop", S::Piece,
+          {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
+           flag("no-mate", "a drop of it may not checkmate (uchifuzume)"),
+           integer(
+               "per-file", 1, 16, false,
+               "never dropped on a file already holding this many own pieces of its type (tori shogi: 2)")},
+          B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
       // ---- issue 24: end conditions, counters, forced capture (gen_ends.hpp) -------------
       schema(MustCapture, "must-capture", S::Legal, {}, B,
              "when a capture is legal, only captures are legal (antichess, losers)"),

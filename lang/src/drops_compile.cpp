@@ -14,6 +14,7 @@ void compile_hands(const Model& m, const std::vector<int>& used, Program& p, Dia
     if (const ConstructUse* u = def.find(ConstructId::Drop)) {
       p.types[t].drop_unique_file = u->has("unique-on-file");
       p.types[t].drop_no_mate = u->has("no-mate");
+      if (u->has("per-file")) p.types[t].drop_per_file = static_cast<int>(u->arg("per-file").num);
       if (!p.action_place)
         d.error(u->loc, "`drop` restricts placements, but the turn has none",
                 "add `action move or place` to the `turn` block");

@@ -2199,6 +2199,13 @@ class Generator final : public Engine, public CardBoard {
         zone &= ~(t_->ray[up][s] | t_->ray[down][s] | bit(s));
       }
     }
+    if (const int limit = p_->types[t].drop_per_file; limit > 0) {
+      const int up = unit_dir(0, 1);
+      for (int x = 0; x < p_->width; ++x) {
+        const BB file = t_->ray[up][x] | bit(x);
+        if (popcount(pieces(us, t) & file) >= limit) zone &= ~file;
+      }
+    }
     return zone;
   }
   // `drop no-mate`: the drop m gives check and leaves the opponent without a legal action.

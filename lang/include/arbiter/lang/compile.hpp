@@ -193,6 +193,7 @@ struct PieceProgram {
   // `drop unique-on-file no-mate` (shogi's nifu and uchifuzume): never dropped on a file
   // holding an own piece of its type; a drop of it may not checkmate.
   bool drop_unique_file = false, drop_no_mate = false;
+  int drop_per_file = 0;  // `drop per-file N`: at most N own pieces of its type on a file (0: no limit)
 
   // Capture rules (`captures`, `captured-by`, `immune`, `no-check`; RULINGS 4.5, 4.6, 4.8).
   enum class Targets : uint8_t { Any, Royal, NonRoyal, None };
@@ -485,7 +486,7 @@ struct Program {
   std::string castling_rooks = "R";  // letters of the pieces that castle with the king
   int castling_rank = 1;             // relative rank of castling (1: each side's back rank)
   bool castling_shredder = false;    // the position text writes rights as rook files (HAha)
-  int castling_king = -1;  // the type that castles: the royal type, or the castling block's `king`
+  int castling_king = -1;            // the type that castles: the royal type, or the castling block's `king`
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
 
   bool has_reserve = false;
