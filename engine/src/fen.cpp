@@ -83,10 +83,24 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
       continue;
     }
     if (ch == '~') fail("a promoted mark '~' must follow a piece letter", c.pos);
+    bool plus = false;
+    if (ch == '+') {
+      if (allowed.find('+') == std::string_view::npos)
+        fail("this variant writes no promoted pieces as `+X`: unexpected '+'", c.pos);
+      ++c.pos;
+      if (c.done() || !std::isalpha(static_cast<unsigned char>(c.s[c.pos])))
+        fail("a promoted mark '+' must precede a piece letter", c.pos - 1);
+      ch = c.s[c.pos];
+      plus = true;
+    }
     if (allowed.find(ch) == std::string_view::npos)
       fail(std::string("unknown piece letter '") + ch + "'", c.pos);
     if (x >= width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), c.pos);
     f.cells[static_cast<size_t>(y - 1) * width + x] = ch;
+    if (plus) {
+      f.plus.resize(f.cells.size(), false);
+      f.plus[static_cast<size_t>(y - 1) * width + x] = true;
+    }
     ++x;
     ++c.pos;
     if (!c.done() && c.s[c.pos] == '~') {
@@ -109,7 +123,7 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
     ++c.pos;
     while (!c.done() && c.s[c.pos] != ']') {
       char ch = c.s[c.pos];
-      if (ch != '-' && (ch == '~' || allowed.find(ch) == std::string_view::npos))
+      if (ch != '-' && (ch == '~' || ch == '+' || allowed.find(ch) == std::string_view::npos))
         fail(std::string("unknown piece letter '") + ch + "' in the reserve", c.pos);
       if (ch != '-') f.reserve.push_back(ch);
       ++c.pos;
@@ -195,8 +209,9 @@ std::string format_fen(const FenFields& f) {
       }
       if (empty) out += std::to_string(empty);
       empty = 0;
-      out.push_back(ch);
       const size_t i = static_cast<size_t>(y - 1) * f.width + x;
+      if (i < f.plus.size() && f.plus[i]) out.push_back('+');
+      out.push_back(ch);
       if (i < f.promoted.size() && f.promoted[i]) out.push_back('~');
     }
     if (empty) out += std::to_string(empty);

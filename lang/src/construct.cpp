@@ -248,14 +248,19 @@ std::vector<ConstructDef> make_table() {
              "ruleset; `--against fairy-stockfish` uses it (not inherited)"),
       // ---- hands filled by captures, drops (issue 24) --------------------------------
       schema(CapturesToHand, "captures-to-hand", S::Top,
-             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)")},
+             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)"),
+              flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)")},
              B,
              "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
              "(FEN marks promoted pieces `Q~`)"),
-      schema(Drop, "drop", S::Piece,
-             {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
-              flag("no-mate", "a drop of it may not checkmate (uchifuzume)")},
-             B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
+      schema(
+          Drop, "drop", S::Piece,
+          {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
+           flag("no-mate", "a drop of it may not checkmate (uchifuzume)"),
+           integer(
+               "per-file", 1, 16, false,
+               "never dropped on a file already holding this many own pieces of its type (tori shogi: 2)")},
+          B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
       // ---- issue 24: end conditions, counters, forced capture (gen_ends.hpp) -------------
       schema(MustCapture, "must-capture", S::Legal, {}, B,
              "when a capture is legal, only captures are legal (antichess, losers)"),
@@ -288,6 +293,13 @@ std::vector<ConstructDef> make_table() {
              "general)"),
       schema(NoCheckGiven, "no-check-given", S::Legal, {}, B,
              "no action may leave an enemy royal piece attacked (racing kings)"),
+      // ---- shogi-style promotion (issue 24, gen_promote.cpp) -----------------------------
+      schema(PromoteZone, "promotes-to", S::Piece,
+             {letters("", true, "the one type it promotes to"),
+              region("in", true, "the zone: a move starting or ending in it may promote"),
+              flag("optional", "the unpromoted move stays, except to a square where the piece has no move")},
+             B,
+             "promotion on a move that starts or ends in the region (mandatory, or `optional` as in shogi)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

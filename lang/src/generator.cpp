@@ -132,11 +132,15 @@ class Generator final : public Engine, public CardBoard {
       return set_position(start);
     }
     std::string allowed;
-    for (char c : p_->letters) {
-      allowed.push_back(c);
-      allowed.push_back(static_cast<char>(std::tolower(c)));
+    for (int t = 0; t < p_->ntypes; ++t) {
+      if (p_->plus_marks && p_->plus_base[t] >= 0) continue;  // written `+BASE`
+      allowed.push_back(p_->letters[t]);
+      allowed.push_back(static_cast<char>(std::tolower(p_->letters[t])));
     }
-    if (p_->hand_marks) allowed.push_back('~');  // promoted pieces are marked
+    if (p_->plus_marks)
+      allowed.push_back('+');  // shogi's `+P`
+    else if (p_->hand_marks)
+      allowed.push_back('~');  // promoted pieces are marked
     FenFields f = parse_fen(text, p_->width, p_->height, allowed);
     Generator g(p_, t_, 0);
     g.load(f, text);
@@ -150,7 +154,14 @@ class Generator final : public Engine, public CardBoard {
     f.cells.assign(static_cast<size_t>(p_->squares), 0);
     for (int s = 0; s < p_->squares; ++s)
       if (board_[s] >= 0) f.cells[s] = letter(board_[s]);
-    if (promoted_) {
+    if (p_->plus_marks) {
+      f.plus.assign(f.cells.size(), false);
+      for (int s = 0; s < p_->squares; ++s)
+        if (board_[s] >= 0 && p_->plus_base[board_[s] >> 1] >= 0) {
+          f.plus[s] = true;
+          f.cells[s] = letter(p_->plus_base[board_[s] >> 1] * 2 + (board_[s] & 1));
+        }
+    } else if (promoted_) {
       f.promoted.assign(f.cells.size(), false);
       for (BB b = promoted_; b; clear_lsb(b)) f.promoted[lsb(b)] = true;
     }
@@ -1531,14 +1542,19 @@ class Generator final : public Engine, public CardBoard {
               emit(make_move(s, lsb(tb), kNormal));
           targets = BB{};
         }
+        // gen_promote: a `promotes-to` piece standing in its zone may promote on any move;
+        // an optional promotion keeps the plain move unless the piece would stand immobile.
+        const PieceProgram& prog = p_->types[t];
+        const BB zone =
+            prog.promote_leaving && test(pp.promote_zone[us], s) ? t_->board_mask : pp.promote_zone[us];
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
-          if (test(pp.promote_zone[us], to)) {
-            for (char pt : p_->types[t].promote_choices[us]) {
+          if (test(zone, to)) {
+            for (char pt : prog.promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
               if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m)) emit(m);
             }
-            continue;
+            if (!prog.promote_optional || test(pp.immobile[us], to)) continue;
           }
           Move m = make_move(s, to, kNormal);
           if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m, mover_only && !test(disc, to)))
@@ -1678,7 +1694,7 @@ class Generator final : public Engine, public CardBoard {
       }
       int code = board_[from];
       int t = code >> 1;
-      if (p_->types[t].resets_clock) halfmove_ = 0;
+      if (p_->types[t].resets_clock || k == kPromote) halfmove_ = 0;  // a promotion resets it (FSF)
       remove(from);
       int nt = k == kPromote ? type_of(m) : t;
       put(to, nt * 2 + us);
@@ -1900,11 +1916,22 @@ class Generator final : public Engine, public CardBoard {
         if (!ch) continue;
         int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
         int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
+        const size_t i = static_cast<size_t>((y - 1) * p_->width + x);
+        if (i < f.plus.size() && f.plus[i]) {  // `+P`: the type P promotes to
+          if (p_->plus_of[t] < 0)
+            throw PositionError(std::string("`+") + ch + "`: " + static_cast<char>(std::toupper(ch)) +
+                                    " promotes to no piece",
+                                0);
+          t = p_->plus_of[t];
+        }
         put((y - 1) * p_->width + x, t * 2 + c);
       }
     hand_ = p_->capture_to_hand;
     marks_ = p_->hand_marks;
     promoted_ = BB{};
+    if (p_->plus_marks)  // every piece of a promoted type stands promoted
+      for (int t = 0; t < p_->ntypes; ++t)
+        if (p_->plus_base[t] >= 0) promoted_ |= by_type_[t];
     for (size_t i = 0; i < f.promoted.size(); ++i)
       if (f.promoted[i] && f.cells[i]) promoted_ |= bit(static_cast<int>(i));
     if (p_->has_reserve && !f.has_reserve)
@@ -2170,6 +2197,13 @@ class Generator final : public Engine, public CardBoard {
       for (BB b = pieces(us, t); b; clear_lsb(b)) {
         const int s = lsb(b);
         zone &= ~(t_->ray[up][s] | t_->ray[down][s] | bit(s));
+      }
+    }
+    if (const int limit = p_->types[t].drop_per_file; limit > 0) {
+      const int up = unit_dir(0, 1);
+      for (int x = 0; x < p_->width; ++x) {
+        const BB file = t_->ray[up][x] | bit(x);
+        if (popcount(pieces(us, t) & file) >= limit) zone &= ~file;
       }
     }
     return zone;

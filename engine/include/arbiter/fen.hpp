@@ -21,6 +21,9 @@ struct FenFields {
   // hand as one when captured). Same indexing as cells; empty when no square is marked.
   // Read only when `allowed` holds '~'; written after the piece's letter.
   std::vector<bool> promoted;
+  // Shogi's form of a promoted piece: `+P`, the `+` before the letter of the piece it
+  // promoted from. Read only when `allowed` holds '+'; same indexing as cells.
+  std::vector<bool> plus;
   bool has_reserve = false;
   std::string reserve;  // the bracketed part, letters only (upper = White)
   Color side = Color::White;

@@ -174,6 +174,8 @@ enum class ConstructId : uint16_t {
   RegionBetza,      // piece: `region-betza "BETZA" from REGION`
   RoyalsNotFacing,  // legal: the flying general
   NoCheckGiven,     // legal: no action may give check (racing kings)
+  // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
+  PromoteZone,  // piece: `promotes-to LETTER in REGION [optional]`
 };
 
 struct ConstructDef {
