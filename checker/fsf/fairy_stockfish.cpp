@@ -136,7 +136,9 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
   kings_ = kings[0] == 1 && kings[1] == 1;
   // The classical dead-position rule holds for a royal that moves as a chess king: ask the
   // engine where a lone K on d4 may go.
-  if (kings_ && width_ >= 5 && height_ >= 5) {
+  if (settings_.dead_positions) {
+    dead_rule_ = *settings_.dead_positions;
+  } else if (kings_ && width_ >= 5 && height_ >= 5) {
     std::string rows;
     for (int y = height_; y >= 1; --y) {
       std::string row;
