@@ -489,29 +489,48 @@ Status FairyStockfishEngine::status() {
   st.in_check = n.in_check;
   const Color mover = side_to_move();
   if (n.moves.empty()) {
-    // The variant's own verdict on a position without moves: the score of `go depth 1`
-    // (`mate 0` lost, `cp 0` drawn).
-    proc_->write(position_command(root_, moves_) + "go depth 1\n");
-    std::vector<std::string> lines;
-    read_until("bestmove", settings_.timeout, &lines);
-    std::string kind;
-    long value = 0;
-    for (const auto& l : lines) {
-      auto w = fields_of(l);
-      for (size_t i = 0; i + 2 < w.size(); ++i)
-        if (w[i] == "score") {
-          kind = w[i + 1];
-          value = std::strtol(w[i + 2].c_str(), nullptr, 10);
-        }
-    }
+    // The variant's own verdict on a position without moves. Its score there is `mate 0`
+    // whoever won (antichess's side without pieces has won, a checkmated side has lost), so
+    // when a move led here the verdict is read one ply up, from the last move's own score
+    // (`go depth 2 searchmoves LAST`, deep enough to search the position itself: `mate 1`
+    // its mover won, `mate -1` lost, about `cp 0` a draw). A root position without moves
+    // has only its own `mate 0`, read as a loss.
     const Result win = mover == Color::White ? Result::WhiteWins : Result::BlackWins;
     const Result loss = mover == Color::White ? Result::BlackWins : Result::WhiteWins;
-    if (kind == "mate")
-      st.result = value <= 0 ? loss : win;
-    else if (kind == "cp" && value == 0)
-      st.result = Result::Draw;
-    else
-      throw std::runtime_error(name() + ": no score for a position without moves: " + position());
+    // The score of a search: (kind, value) of its last `score` field.
+    auto score = [&](const std::string& cmd) {
+      proc_->write(cmd);
+      std::vector<std::string> lines;
+      read_until("bestmove", settings_.timeout, &lines);
+      std::pair<std::string, long> out;
+      for (const auto& l : lines) {
+        auto w = fields_of(l);
+        for (size_t i = 0; i + 2 < w.size(); ++i)
+          if (w[i] == "score") out = {w[i + 1], std::strtol(w[i + 2].c_str(), nullptr, 10)};
+      }
+      return out;
+    };
+    std::optional<Result> verdict;
+    if (!moves_.empty()) {
+      // A drawn move scores a centipawn or two either side of 0 (the search's draw value).
+      std::vector<std::string> parent(moves_.begin(), moves_.end() - 1);
+      auto [kind, value] =
+          score(position_command(root_, parent) + "go depth 2 searchmoves " + moves_.back() + "\n");
+      if (kind == "mate" && value != 0)
+        verdict = value > 0 ? loss : win;  // the last move's mover is the other side
+      else if (kind == "cp" && std::labs(value) <= 2)
+        verdict = Result::Draw;
+    }
+    if (!verdict) {
+      auto [kind, value] = score(position_command(root_, moves_) + "go depth 1\n");
+      if (kind == "mate")
+        verdict = value <= 0 ? loss : win;
+      else if (kind == "cp" && value == 0)
+        verdict = Result::Draw;
+      else
+        throw std::runtime_error(name() + ": no score for a position without moves: " + position());
+    }
+    st.result = *verdict;
     st.end = st.result == loss && st.in_check            ? Termination::Checkmate
              : st.result == Result::Draw && !st.in_check ? Termination::Stalemate
                                                          : Termination::NoLegalMove;

@@ -169,7 +169,16 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
     for (const auto& s : shapes) d.shape += (d.shape.empty() ? "" : " ") + s;
     return d;
   }
-  std::string sa = status_text(a.status()), sb = status_text(b.status());
+  // Fairy-Stockfish's UCI gives a verdict (won, lost, drawn) but not which end condition
+  // decided it: against it, the end condition and its label are not compared.
+  auto fsf = [](const Engine& e) { return e.name().rfind("fairy-stockfish", 0) == 0; };
+  const bool verdict_only = fsf(a) || fsf(b);
+  Status sta = a.status(), stb = b.status();
+  if (verdict_only && sta.result == stb.result && sta.result != Result::Ongoing) {
+    stb.end = sta.end;
+    stb.reason = sta.reason;
+  }
+  std::string sa = status_text(sta), sb = status_text(stb);
   if (sa != sb) {
     Divergence d;
     d.position = a.position();
