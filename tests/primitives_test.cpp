@@ -224,3 +224,35 @@ TEST(PrimitivesFairyStockfish, PerftAgreesWithFairyStockfish) {
 }
 
 }  // namespace
+
+// A pinned line jumper (the alfil, Betza A) stays between its king and the pinner: it may
+// take the pinner but not leap over it onto the pin's line beyond (found by courier's
+// Fairy-Stockfish perft, courier-r6 in corpus/fsf/courier.perft).
+TEST(PrimitivesPin, PinnedAlfilDoesNotJumpOverThePinner) {
+  const std::string text = R"(ruleset pinned-alfil
+board 8 x 8
+piece king K { betza "K"; royal }
+piece bishop B { betza "B" }
+piece alfil E { betza "A" }
+setup "7k/8/8/8/8/8/8/K7 w - - 0 1"
+turn { action move }
+legal { royal-safe }
+end { checkmate -> loss; stalemate -> draw }
+)";
+  arb::lang::Diagnostics diags;
+  auto c = compile_text("pinned-alfil", text, diags);
+  ASSERT_NE(c.program, nullptr) << diags.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  // The bishop d4 pins c3 to a1: the alfil's e5 lies beyond the pinner, a5 and e1 off the
+  // line; the king's a2 b1 b2 remain.
+  e->set_position("7k/8/8/8/3b4/2E5/8/K7 w - - 0 1");
+  EXPECT_EQ(e->perft(1), 3u);
+  // The pinner on e5 two squares away: the alfil takes it (its other leaps leave the line).
+  e->set_position("7k/8/8/4b3/8/2E5/8/K7 w - - 0 1");
+  EXPECT_EQ(e->perft(1), 4u);
+  std::vector<arb::Action> actions;
+  e->legal_actions(actions);
+  bool takes = false;
+  for (const auto& a : actions) takes = takes || canonical(*e, a) == "c3e5";
+  EXPECT_TRUE(takes);
+}

@@ -468,7 +468,9 @@ class Compiler {
       for (int c = 0; c < 2; ++c) {
         pt.promote_zone[c] = zone(pp.promote_zone[c]);
         pt.forbidden_zone[c] = zone(pp.forbidden_zone[c]);
-        for (const PieceProgram::Leap& l : pp.leaps[c])
+        for (const PieceProgram::Leap& l : pp.leaps[c]) {
+          const int ax = l.dx < 0 ? -l.dx : l.dx, ay = l.dy < 0 ? -l.dy : l.dy;
+          if ((ax == 0 || ay == 0 || ax == ay) && (ax > 1 || ay > 1)) pt.line_jumps = true;
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) {
               if (!on(p, x + l.dx, y + l.dy)) continue;
@@ -482,6 +484,7 @@ class Compiler {
               }
               if (l.en_passant) set(pt.ep_capture[c][s], to);
             }
+        }
         for (const PieceProgram::Path& w : pp.paths[c])
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) {

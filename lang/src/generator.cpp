@@ -1500,7 +1500,10 @@ class Generator final : public Engine, public CardBoard {
         BB takes{};
         if constexpr (Rich) takes = caps & take;
         if (evading && !is_royal) targets &= evade;
-        if (pinned_here && !test_all) targets &= t_->line(k, s);
+        // A pinned piece stays between its royal piece and the pinner (taking it); a line
+        // jumper could otherwise leap over the pinner onto the line beyond.
+        if (pinned_here && !test_all)
+          targets &= pp.line_jumps ? t_->between(k, s) | ride(t_->dir[k][s], s, occ) : t_->line(k, s);
         if constexpr (Rich) targets |= takes;
         // A royal piece's plain steps judged by attacked() on the occupancy without it, no
         // make and unmake (safe_after(m, true) without the call, see there; a captured

@@ -333,6 +333,9 @@ struct PieceTables {
   std::vector<int16_t> walk_sq;
   std::array<std::array<BB, N>, 2> walk_from{};
   bool special = false;  // teleport or region moves
+  // A leap of two or more squares along a rank, file or diagonal (the alfil's, the
+  // dabbaba's): pinned, it may jump over the pinner onto the pin's line beyond it.
+  bool line_jumps = false;
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
 };
