@@ -256,3 +256,19 @@ end { checkmate -> loss; stalemate -> draw }
   for (const auto& a : actions) takes = takes || canonical(*e, a) == "c3e5";
   EXPECT_TRUE(takes);
 }
+
+// `en-passant ranks R` (horde, Fairy-Stockfish's enPassantRegion): a White pawn's double
+// step from rank 1 passes a2, which Black may not take en passant (Fairy-Stockfish: b3b2
+// and the king's five steps, 6); from rank 2 the square passed is on Black's sixth rank
+// and the capture stands. White plays without a royal piece: a K of White's is refused.
+TEST(PrimitivesEnPassantRanks, HordeDoubleStepFromRankOneIsNotTakenEnPassant) {
+  auto e = compiled_at("fsf/horde", "4k3/8/8/8/8/1p6/8/P7 w - - 0 1");
+  e->apply(find_action(*e, "a1a3"));
+  EXPECT_EQ(e->perft(1), 6u);
+  EXPECT_EQ(e->position(), "4k3/8/8/8/8/Pp6/8/8 b - - 0 1");
+  e->set_position("4k3/8/8/8/1p6/8/P7/8 w - - 0 1");
+  e->apply(find_action(*e, "a2a4"));
+  EXPECT_EQ(e->position(), "4k3/8/8/8/Pp6/8/8/8 b - a3 0 1");
+  EXPECT_EQ(e->perft(1), 7u);  // b4b3, b4xa3 en passant, the king's five
+  EXPECT_THROW(e->set_position("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), arb::PositionError);
+}

@@ -281,6 +281,10 @@ std::vector<ConstructDef> make_table() {
              "general)"),
       schema(NoCheckGiven, "no-check-given", S::Legal, {}, B,
              "no action may leave an enemy royal piece attacked (racing kings)"),
+      schema(
+          EnPassantRanks, "en-passant", S::Piece,
+          {ranks("ranks", true, "the own ranks (relative: 1 = own first) its en-passant captures land on")},
+          B, "its en-passant captures land only on these ranks (Fairy-Stockfish's enPassantRegion, horde)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

@@ -1950,7 +1950,12 @@ class Generator final : public Engine, public CardBoard {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
         // A game won by capturing the royal piece may leave the side to move without one.
-        if (total != 1 && !(p_->royal_capture && total == 0 && c == side_))
+        if (p_->no_royal[c]) {
+          if (total != 0)
+            throw PositionError(std::string(who) + " plays without a royal piece (its start has no " +
+                                    p_->letters[p_->royal_type] + "); found " + std::to_string(total),
+                                0);
+        } else if (total != 1 && !(p_->royal_capture && total == 0 && c == side_))
           throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
                                   " (found " + std::to_string(total) + ")",
                               0);

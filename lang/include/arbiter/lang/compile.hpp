@@ -179,7 +179,9 @@ struct PieceProgram {
   std::array<uint8_t, 2> ride_capture{};
   RankSet promote_zone[2] = {0, 0};
   RankSet forbidden_zone[2] = {0, 0};  // where a position may not hold it
-  std::string promote_to;              // type indices, as chars 0..15
+  // `en-passant ranks R`: where its en-passant captures may land (all ranks without it).
+  RankSet ep_zone[2] = {~RankSet{0}, ~RankSet{0}};
+  std::string promote_to;  // type indices, as chars 0..15
   // The choices the generator offers, per colour: promote_to, or the colour's army's
   // `promote-to` when the ruleset has armies (RULINGS 4.4).
   std::array<std::string, 2> promote_choices;
@@ -472,6 +474,9 @@ struct Program {
   uint32_t royal_types = 0;  // every royal type (bit per type; RULINGS 4.9: K and W)
   // How many royal pieces each colour has: 1, or its army's count (Two Kings: 2).
   std::array<int, 2> royal_count{1, 1};
+  // A colour whose start holds no royal piece plays without one (Horde's White): its
+  // positions hold none, it is never in check, and it loses by its end rules only.
+  std::array<bool, 2> no_royal{false, false};
   // `king-turn optional` in a colour's army: an optional move of one own royal piece after
   // every normal action of that colour (RULINGS 4.9).
   std::array<bool, 2> king_turn{false, false};

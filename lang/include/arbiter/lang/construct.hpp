@@ -172,6 +172,7 @@ enum class ConstructId : uint16_t {
   RegionBetza,      // piece: `region-betza "BETZA" from REGION`
   RoyalsNotFacing,  // legal: the flying general
   NoCheckGiven,     // legal: no action may give check (racing kings)
+  EnPassantRanks,   // piece: `en-passant ranks R`, where its en-passant captures may land
 };
 
 struct ConstructDef {
