@@ -488,8 +488,16 @@ Status FairyStockfishEngine::status() {
   const Color mover = side_to_move();
   if (n.moves.empty()) {
     // The variant's own verdict on a position without moves: the score of `go depth 1`
-    // (`mate 0` lost, `cp 0` drawn).
-    proc_->write(position_command(root_, moves_) + "go depth 1\n");
+    // (`mate 0` lost, `cp 0` drawn). Asked of the position alone, its halfmove clock 0:
+    // Fairy-Stockfish's search scores an optional end first (Position::is_optional_game_end:
+    // the n-move rule at a clock of 2 * nMoveRule unless in check, a repetition), a draw
+    // the side may claim, not the game's end; xiangqi's stalemate at halfmove 103 is lost
+    // by its stalemateValue, the claim reported apart (claim_fifty below).
+    auto fen = fields_of(n.fen);
+    if (fen.size() > 4) fen[4] = "0";
+    std::string alone;
+    for (const auto& w : fen) alone += (alone.empty() ? "" : " ") + w;
+    proc_->write(position_command(alone, {}) + "go depth 1\n");
     std::vector<std::string> lines;
     read_until("bestmove", settings_.timeout, &lines);
     std::string kind;
