@@ -136,7 +136,9 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
   kings_ = kings[0] == 1 && kings[1] == 1;
   // The classical dead-position rule holds for a royal that moves as a chess king: ask the
   // engine where a lone K on d4 may go.
-  if (kings_ && width_ >= 5 && height_ >= 5) {
+  if (settings_.dead_positions) {
+    dead_rule_ = *settings_.dead_positions;
+  } else if (kings_ && width_ >= 5 && height_ >= 5) {
     std::string rows;
     for (int y = height_; y >= 1; --y) {
       std::string row;
@@ -494,7 +496,7 @@ Status FairyStockfishEngine::status() {
     // the side may claim, not the game's end; xiangqi's stalemate at halfmove 103 is lost
     // by its stalemateValue, the claim reported apart (claim_fifty below).
     auto fen = fields_of(n.fen);
-    if (fen.size() > 4) fen[4] = "0";
+    if (fen.size() >= 6) fen[fen.size() - 2] = "0";  // the clock before the move number (3check: after N+M)
     std::string alone;
     for (const auto& w : fen) alone += (alone.empty() ? "" : " ") + w;
     proc_->write(position_command(alone, {}) + "go depth 1\n");

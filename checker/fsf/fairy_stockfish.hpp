@@ -64,6 +64,12 @@ struct FsfSettings {
   // Seconds for the first `uciok`: the wasm build takes a while to start (node loads and
   // compiles the module).
   double start_timeout = 120;
+  // Whether a position with insufficient material is a dead draw. Fairy-Stockfish's UCI
+  // reports no such end, so the adapter judges it itself, by the classical rule; unset: for a
+  // variant whose royal moves as a chess king (a probe of the engine). The ruleset compared
+  // says it when it is known (`insufficient-material` in its `end` block): a catalogue
+  // variant has no such rule.
+  std::optional<bool> dead_positions;
 };
 
 class FairyStockfishEngine final : public Engine {

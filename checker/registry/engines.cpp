@@ -1,5 +1,7 @@
 #include "registry/engines.hpp"
 
+#include <algorithm>
+
 #include "fsf/fairy_stockfish.hpp"
 #include "registry/variants.hpp"
 
@@ -69,6 +71,15 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
   fsf::FsfSettings s;
   s.variant = spec.fsf_variant;
   s.variant_path = spec.fsf_variant_path;
+  // The ruleset compared, when there is one, says whether dead positions end the game.
+  if (!spec.rules.empty()) {
+    lang::Diagnostics md;
+    std::vector<std::unique_ptr<lang::Source>> sources;
+    if (auto m = lang::load_ruleset(spec.rules.string(), spec.options, md, sources))
+      s.dead_positions = std::any_of(m->end.begin(), m->end.end(), [](const lang::EndRule& r) {
+        return r.condition == "insufficient-material";
+      });
+  }
   std::shared_ptr<const Engine> proto;
   try {
     s.argv = fsf::engine_command(spec.fsf_engine).argv;

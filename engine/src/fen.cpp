@@ -83,10 +83,24 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
       continue;
     }
     if (ch == '~') fail("a promoted mark '~' must follow a piece letter", c.pos);
+    bool plus = false;
+    if (ch == '+') {
+      if (allowed.find('+') == std::string_view::npos)
+        fail("this variant writes no promoted pieces as `+X`: unexpected '+'", c.pos);
+      ++c.pos;
+      if (c.done() || !std::isalpha(static_cast<unsigned char>(c.s[c.pos])))
+        fail("a promoted mark '+' must precede a piece letter", c.pos - 1);
+      ch = c.s[c.pos];
+      plus = true;
+    }
     if (allowed.find(ch) == std::string_view::npos)
       fail(std::string("unknown piece letter '") + ch + "'", c.pos);
     if (x >= width) fail("rank " + std::to_string(y) + " is longer than " + std::to_string(width), c.pos);
     f.cells[static_cast<size_t>(y - 1) * width + x] = ch;
+    if (plus) {
+      f.plus.resize(f.cells.size(), false);
+      f.plus[static_cast<size_t>(y - 1) * width + x] = true;
+    }
     ++x;
     ++c.pos;
     if (!c.done() && c.s[c.pos] == '~') {
@@ -109,7 +123,7 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
     ++c.pos;
     while (!c.done() && c.s[c.pos] != ']') {
       char ch = c.s[c.pos];
-      if (ch != '-' && (ch == '~' || allowed.find(ch) == std::string_view::npos))
+      if (ch != '-' && (ch == '~' || ch == '+' || allowed.find(ch) == std::string_view::npos))
         fail(std::string("unknown piece letter '") + ch + "' in the reserve", c.pos);
       if (ch != '-') f.reserve.push_back(ch);
       ++c.pos;
@@ -195,8 +209,9 @@ std::string format_fen(const FenFields& f) {
       }
       if (empty) out += std::to_string(empty);
       empty = 0;
-      out.push_back(ch);
       const size_t i = static_cast<size_t>(y - 1) * f.width + x;
+      if (i < f.plus.size() && f.plus[i]) out.push_back('+');
+      out.push_back(ch);
       if (i < f.promoted.size() && f.promoted[i]) out.push_back('~');
     }
     if (empty) out += std::to_string(empty);
@@ -214,8 +229,8 @@ std::string format_fen(const FenFields& f) {
 }
 
 namespace {
-int king_file(const FenFields& f, Color c, char king, size_t col) {
-  int rank = c == Color::White ? 1 : f.height;
+int king_file(const FenFields& f, Color c, char king, size_t col, int rel_rank) {
+  int rank = c == Color::White ? rel_rank : f.height + 1 - rel_rank;
   char k = c == Color::White ? king : static_cast<char>(std::tolower(king));
   int found = -1;
   for (int x = 0; x < f.width; ++x)
@@ -232,31 +247,41 @@ int king_file(const FenFields& f, Color c, char king, size_t col) {
 }  // namespace
 
 std::vector<CastlingRight> resolve_castling(const FenFields& f, char king, char rook) {
+  return resolve_castling(f, king, std::string(1, rook), 1);
+}
+
+std::vector<CastlingRight> resolve_castling(const FenFields& f, char king, const std::string& rooks,
+                                            int rel_rank) {
   std::vector<CastlingRight> rights;
   if (f.castling == "-" || f.castling.empty()) return rights;
   for (size_t i = 0; i < f.castling.size(); ++i) {
     char ch = f.castling[i];
     Color c = std::isupper(static_cast<unsigned char>(ch)) ? Color::White : Color::Black;
-    int rank = c == Color::White ? 1 : f.height;
-    char r = c == Color::White ? rook : static_cast<char>(std::tolower(rook));
-    int kf = king_file(f, c, king, i);
+    int rank = c == Color::White ? rel_rank : f.height + 1 - rel_rank;
+    auto is_rook = [&](char piece) {
+      if (!piece || (c == Color::White) != (std::isupper(static_cast<unsigned char>(piece)) != 0))
+        return false;
+      return rooks.find(static_cast<char>(std::toupper(static_cast<unsigned char>(piece)))) !=
+             std::string::npos;
+    };
+    int kf = king_file(f, c, king, i, rel_rank);
     int file = -1;
     char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     if (up == 'K') {
       for (int x = f.width - 1; x > kf; --x)
-        if (f.at(Coord{x, rank}) == r) {
+        if (is_rook(f.at(Coord{x, rank}))) {
           file = x;
           break;
         }
     } else if (up == 'Q') {
       for (int x = 0; x < kf; ++x)
-        if (f.at(Coord{x, rank}) == r) {
+        if (is_rook(f.at(Coord{x, rank}))) {
           file = x;
           break;
         }
     } else {
       file = up - 'A';
-      if (f.at(Coord{file, rank}) != r) file = -1;
+      if (file >= f.width || !is_rook(f.at(Coord{file, rank}))) file = -1;
     }
     if (file < 0) fail(std::string("castling right '") + ch + "' names no rook on the back rank", i);
     CastlingRight cr{c, file};
@@ -269,11 +294,21 @@ std::vector<CastlingRight> resolve_castling(const FenFields& f, char king, char 
 
 std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king,
                             char rook) {
+  return format_castling(f, rights, king, std::string(1, rook), 1);
+}
+
+std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king,
+                            const std::string& rooks, int rel_rank) {
   std::string out;
   for (Color c : {Color::White, Color::Black}) {
-    int rank = c == Color::White ? 1 : f.height;
+    int rank = c == Color::White ? rel_rank : f.height + 1 - rel_rank;
     char k = c == Color::White ? king : static_cast<char>(std::tolower(king));
-    char r = c == Color::White ? rook : static_cast<char>(std::tolower(rook));
+    auto is_rook = [&](char piece) {
+      if (!piece || (c == Color::White) != (std::isupper(static_cast<unsigned char>(piece)) != 0))
+        return false;
+      return rooks.find(static_cast<char>(std::toupper(static_cast<unsigned char>(piece)))) !=
+             std::string::npos;
+    };
     int kf = -1;
     for (int x = 0; x < f.width; ++x)
       if (f.at(Coord{x, rank}) == k) kf = x;
@@ -286,10 +321,10 @@ std::string format_castling(const FenFields& f, const std::vector<CastlingRight>
         bool outermost = true;
         if (king_side) {
           for (int x = cr.rook_file + 1; x < f.width; ++x)
-            if (f.at(Coord{x, rank}) == r) outermost = false;
+            if (is_rook(f.at(Coord{x, rank}))) outermost = false;
         } else {
           for (int x = 0; x < cr.rook_file; ++x)
-            if (f.at(Coord{x, rank}) == r) outermost = false;
+            if (is_rook(f.at(Coord{x, rank}))) outermost = false;
         }
         char ch = outermost ? (king_side ? 'K' : 'Q') : static_cast<char>('A' + cr.rook_file);
         out.push_back(c == Color::White ? ch : static_cast<char>(std::tolower(ch)));

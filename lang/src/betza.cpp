@@ -196,10 +196,20 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
     if (!m && !c) m = c = true;
     if (e) c = true;
     for (auto [a, range] : parts) {
+      // Two direction letters are a pair (`fl`: the one forward-left diagonal of F) only
+      // where the pair names moves of the atom; on an orthogonal atom `fs` or `fl` names
+      // none, and there each letter counts alone (`fsmW`: forward and sideways, as
+      // Fairy-Stockfish reads it).
+      auto pair_names_moves = [&](char d1, char d2) {
+        for (auto [px, py] : images(a->a, a->b))
+          if (matches_pair(d1, d2, px, py)) return true;
+        return false;
+      };
       for (auto [dx, dy] : images(a->a, a->b)) {
         bool keep = dirs.empty();
         for (size_t k = 0; k < dirs.size(); ++k) {
-          if (k + 1 < dirs.size() && is_pair(dirs[k], dirs[k + 1])) {
+          if (k + 1 < dirs.size() && is_pair(dirs[k], dirs[k + 1]) &&
+              pair_names_moves(dirs[k], dirs[k + 1])) {
             if (matches_pair(dirs[k], dirs[k + 1], dx, dy)) keep = true;
             ++k;
           } else if (matches_one(dirs[k], dx, dy)) {

@@ -170,6 +170,39 @@ class Compiler {
     auto it = region_index_.find(name);
     return it == region_index_.end() ? -1 : it->second;  // sema admits only known names
   }
+  // ---- gen_promote: `promotes-to LETTER in REGION [optional]` (shogi) -------------------
+  // The zone is the region's squares per colour (the tables read promote_region); moves
+  // leaving it may promote as well; the one promoted type is the piece's choice.
+  void promote_zone(Program& p, const PieceDef& def, const ConstructUse& u, PieceProgram& pp) {
+    if (def.promote_ranks || def.promote_exchange) {
+      d_.error(u.loc, "`promotes-to` and `promote on ...` on one piece: state one promotion");
+      return;
+    }
+    const ArgValue& to = u.arg("");
+    if (to.words.size() != 1 || to.words[0].size() != 1) {
+      d_.error(to.loc, "`promotes-to` takes one piece letter", "e.g. `promotes-to H in camp optional`");
+      return;
+    }
+    const size_t idx = p.letters.find(to.words[0][0]);
+    if (idx == std::string::npos) {
+      d_.error(to.loc, "`promotes-to " + to.words[0] + "`: no piece has that letter");
+      return;
+    }
+    if (def.royal || m_.pieces[used_[idx]].royal || to.words[0][0] == def.letter) {
+      d_.error(to.loc,
+               "`promotes-to`: a royal piece neither promotes nor is promoted to, nor a piece to itself");
+      return;
+    }
+    pp.promote_region = region_of(u.arg("in").text);
+    pp.promote_leaving = true;
+    pp.promote_optional = u.has("optional");
+    pp.must_promote = false;  // its drops are limited by `forbidden ranks`, not by the zone
+    pp.promote_to = std::string(1, static_cast<char>(idx));
+    pp.promote_choices = {pp.promote_to, pp.promote_to};
+    // The zone stands as a rank set too (armies and drops read it); the tables use the region.
+    for (int c = 0; c < 2; ++c) pp.promote_zone[c] = 0;
+  }
+
   // `confined REGION` and `region-betza "BETZA" from REGION`, compiled into the leap tables.
   void region_constructs(const PieceDef& def, PieceProgram& pp) {
     for (const ConstructUse& u : def.constructs) {
@@ -467,6 +500,9 @@ class Compiler {
       if (pp.gives_check) pt.ride_check = pp.ride_capture;
       for (int c = 0; c < 2; ++c) {
         pt.promote_zone[c] = zone(pp.promote_zone[c]);
+        if (pp.promote_region >= 0)
+          for (int s = 0; s < p.squares; ++s)
+            if (p.regions[pp.promote_region][c].test(static_cast<size_t>(s))) set(pt.promote_zone[c], s);
         pt.forbidden_zone[c] = zone(pp.forbidden_zone[c]);
         for (const PieceProgram::Leap& l : pp.leaps[c]) {
           const int ax = l.dx < 0 ? -l.dx : l.dx, ay = l.dy < 0 ? -l.dy : l.dy;
@@ -517,6 +553,16 @@ class Compiler {
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x)
               if (on(p, x + l.dx, y + l.dy)) set(pt.region_move[c][sq(p, x, y)], sq(p, x + l.dx, y + l.dy));
+        // gen_promote: where the piece has no move on the empty board (an optional
+        // promotion is mandatory there). Walks, region leaps and specials count as moves.
+        if (pp.promote_optional)
+          for (int s = 0; s < p.squares; ++s) {
+            bool moves = !pt.walks[c][s].empty() || !pp.region_leaps[c].empty() || pp.special() ||
+                         static_cast<bool>(pt.leap_move[c][s]);
+            for (int d = 0; d < 8 && !moves; ++d)
+              moves = (pp.ride_move[c] >> d & 1) && static_cast<bool>(g.ray[d][s]);
+            if (!moves) set(pt.immobile[c], s);
+          }
         pt.teleport_to[c] = g.board_mask & ~zone(pp.teleport_except[c]);
         for (const PieceProgram::Leap& l : pp.own_leaps[c])
           for (int y = 0; y < p.height; ++y)
@@ -683,6 +729,7 @@ class Compiler {
     }
     capture_rules(p, def, pp);
     region_constructs(def, pp);
+    if (const ConstructUse* u = def.find(ConstructId::PromoteZone)) promote_zone(p, def, *u, pp);
     if (pp.rampage.reach > 0) {
       // The rampage runs along the directions of the piece's rides.
       for (int c = 0; c < 2; ++c) {
@@ -707,6 +754,14 @@ class Compiler {
         if (idx != std::string::npos) pp.promote_to.push_back(static_cast<char>(idx));
       }
       pp.promote_choices = {pp.promote_to, pp.promote_to};
+      // `promote ... for white|black`: that colour's own choices.
+      for (int c = 0; c < 2; ++c) {
+        if (!def.promote_colour_set[c]) continue;
+        pp.promote_choices[c].clear();
+        for (char l : def.promote_to_colour[c])
+          if (size_t idx = p.letters.find(l); idx != std::string::npos)
+            pp.promote_choices[c].push_back(static_cast<char>(idx));
+      }
     }
   }
 
@@ -1056,6 +1111,13 @@ class Compiler {
       for (int t = 0; t < p.ntypes; ++t)
         if (p.letters[t] == m_.castling_rook) p.castling_rook = t;
       if (p.castling_rook < 0) d_.error(m_.castling_loc, "the castling rook is in no army that castles");
+      p.castling_rooks = m_.castling_rooks;
+      p.castling_rank = m_.castling_rank;
+      p.castling_shredder = m_.castling_shredder;
+      if (m_.castling_rank > p.height) d_.error(m_.castling_loc, "castling rank off the board");
+      for (char l : m_.castling_rooks)
+        if (p.letters.find(l) == std::string::npos)
+          d_.error(m_.castling_loc, std::string("castling piece `") + l + "` is in no army that castles");
       p.ks_king_to = m_.ks_king_to;
       p.ks_rook_to = m_.ks_rook_to;
       p.qs_king_to = m_.qs_king_to;

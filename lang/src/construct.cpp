@@ -213,7 +213,14 @@ std::vector<ConstructDef> make_table() {
               flag("opponent-pile", "the newest piece card of the opponent's discard pile")},
              B, "the piece types an Again card lets the player move", "RULINGS 3.5"),
       // ---- castling block --------------------------------------------------------------
-      custom(CastlingRook, "rook", S::Castling, B, "`rook LETTER`: the castling piece"),
+      custom(CastlingRook, "rook", S::Castling, B, "`rook LETTER...`: the pieces that castle with the king"),
+      schema(CastlingRank, "rank", S::Castling,
+             {integer("", 1, 16, true, "relative rank: 1 = the own back rank")}, B,
+             "`rank N`: the rank where king and rook stand and castle (Shako, Omicron: 2)"),
+      schema(CastlingField, "field", S::Castling,
+             {choice("", {"x-fen", "shredder"}, true, "how the position text writes castling rights")}, B,
+             "`field shredder`: castling rights written as rook files (HAha), as Fairy-Stockfish writes "
+             "Chess960"),
       custom(CastlingKingSide, "king-side", S::Castling, B, "`king-side king-to FILE rook-to FILE`"),
       custom(CastlingQueenSide, "queen-side", S::Castling, B, "`queen-side king-to FILE rook-to FILE`"),
       // ---- expectations ----------------------------------------------------------------
@@ -241,14 +248,19 @@ std::vector<ConstructDef> make_table() {
              "ruleset; `--against fairy-stockfish` uses it (not inherited)"),
       // ---- hands filled by captures, drops (issue 24) --------------------------------
       schema(CapturesToHand, "captures-to-hand", S::Top,
-             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)")},
+             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)"),
+              flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)")},
              B,
              "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
              "(FEN marks promoted pieces `Q~`)"),
-      schema(Drop, "drop", S::Piece,
-             {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
-              flag("no-mate", "a drop of it may not checkmate (uchifuzume)")},
-             B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
+      schema(
+          Drop, "drop", S::Piece,
+          {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
+           flag("no-mate", "a drop of it may not checkmate (uchifuzume)"),
+           integer(
+               "per-file", 1, 16, false,
+               "never dropped on a file already holding this many own pieces of its type (tori shogi: 2)")},
+          B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
       // ---- issue 24: end conditions, counters, forced capture (gen_ends.hpp) -------------
       schema(MustCapture, "must-capture", S::Legal, {}, B,
              "when a capture is legal, only captures are legal (antichess, losers)"),
@@ -281,6 +293,13 @@ std::vector<ConstructDef> make_table() {
              "general)"),
       schema(NoCheckGiven, "no-check-given", S::Legal, {}, B,
              "no action may leave an enemy royal piece attacked (racing kings)"),
+      // ---- shogi-style promotion (issue 24, gen_promote.cpp) -----------------------------
+      schema(PromoteZone, "promotes-to", S::Piece,
+             {letters("", true, "the one type it promotes to"),
+              region("in", true, "the zone: a move starting or ending in it may promote"),
+              flag("optional", "the unpromoted move stays, except to a square where the piece has no move")},
+             B,
+             "promotion on a move that starts or ends in the region (mandatory, or `optional` as in shogi)"),
       schema(
           EnPassantRanks, "en-passant", S::Piece,
           {ranks("ranks", true, "the own ranks (relative: 1 = own first) its en-passant captures land on")},

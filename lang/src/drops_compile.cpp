@@ -14,6 +14,7 @@ void compile_hands(const Model& m, const std::vector<int>& used, Program& p, Dia
     if (const ConstructUse* u = def.find(ConstructId::Drop)) {
       p.types[t].drop_unique_file = u->has("unique-on-file");
       p.types[t].drop_no_mate = u->has("no-mate");
+      if (u->has("per-file")) p.types[t].drop_per_file = static_cast<int>(u->arg("per-file").num);
       if (!p.action_place)
         d.error(u->loc, "`drop` restricts placements, but the turn has none",
                 "add `action move or place` to the `turn` block");
@@ -37,11 +38,32 @@ void compile_hands(const Model& m, const std::vector<int>& used, Program& p, Dia
       else if (to != u)
         p.demote[to] = static_cast<int8_t>(u);
     }
+  // `plus-marks`: each promoted type is written `+BASE` (one base, one promoted type each).
+  p.plus_of.fill(-1);
+  p.plus_base.fill(-1);
+  if (hand->has("plus-marks")) {
+    if (!p.hand_marks)
+      d.error(hand->loc,
+              "`captures-to-hand keep-promoted plus-marks`: `+` marks a promoted piece, which "
+              "`keep-promoted` does not track");
+    p.plus_marks = true;
+    for (int u = 0; u < p.ntypes; ++u) {
+      const std::string& to = p.types[u].promote_to;
+      if (to.empty()) continue;
+      if (to.size() > 1)
+        d.error(hand->loc,
+                std::string("`captures-to-hand plus-marks`: `") + p.letters[u] +
+                    "` promotes to several types, so `+" + p.letters[u] + "` names none",
+                "let it promote to one type");
+      const int t = static_cast<int>(to[0]);
+      p.plus_of[u] = static_cast<int8_t>(t);
+      p.plus_base[t] = static_cast<int8_t>(u);
+    }
+  }
   // Effects that remove pieces without a capture into the hand are not run with it.
   for (int t = 0; t < p.ntypes; ++t) {
     const PieceProgram& pp = p.types[t];
-    if (pp.explodes() || pp.whirlwind() || pp.rampage.on() || pp.strike.on() ||
-        !pp.own_leaps[0].empty())
+    if (pp.explodes() || pp.whirlwind() || pp.rampage.on() || pp.strike.on() || !pp.own_leaps[0].empty())
       d.error(hand->loc,
               std::string("`captures-to-hand` with `") + p.letters[t] +
                   "`'s removing effect (explosion, whirlwind, rampage, strike, `d`) is not executable yet by "

@@ -132,11 +132,15 @@ class Generator final : public Engine, public CardBoard {
       return set_position(start);
     }
     std::string allowed;
-    for (char c : p_->letters) {
-      allowed.push_back(c);
-      allowed.push_back(static_cast<char>(std::tolower(c)));
+    for (int t = 0; t < p_->ntypes; ++t) {
+      if (p_->plus_marks && p_->plus_base[t] >= 0) continue;  // written `+BASE`
+      allowed.push_back(p_->letters[t]);
+      allowed.push_back(static_cast<char>(std::tolower(p_->letters[t])));
     }
-    if (p_->hand_marks) allowed.push_back('~');  // promoted pieces are marked
+    if (p_->plus_marks)
+      allowed.push_back('+');  // shogi's `+P`
+    else if (p_->hand_marks)
+      allowed.push_back('~');  // promoted pieces are marked
     FenFields f = parse_fen(text, p_->width, p_->height, allowed);
     Generator g(p_, t_, 0);
     g.load(f, text);
@@ -150,7 +154,14 @@ class Generator final : public Engine, public CardBoard {
     f.cells.assign(static_cast<size_t>(p_->squares), 0);
     for (int s = 0; s < p_->squares; ++s)
       if (board_[s] >= 0) f.cells[s] = letter(board_[s]);
-    if (promoted_) {
+    if (p_->plus_marks) {
+      f.plus.assign(f.cells.size(), false);
+      for (int s = 0; s < p_->squares; ++s)
+        if (board_[s] >= 0 && p_->plus_base[board_[s] >> 1] >= 0) {
+          f.plus[s] = true;
+          f.cells[s] = letter(p_->plus_base[board_[s] >> 1] * 2 + (board_[s] & 1));
+        }
+    } else if (promoted_) {
       f.promoted.assign(f.cells.size(), false);
       for (BB b = promoted_; b; clear_lsb(b)) f.promoted[lsb(b)] = true;
     }
@@ -165,8 +176,15 @@ class Generator final : public Engine, public CardBoard {
       if (castling_ & (1 << i))
         rights.push_back({i < 2 ? Color::White : Color::Black, rook_sq_[i] % p_->width});
     char royal = p_->castling_king >= 0 ? p_->letters[p_->castling_king] : 'K';
-    char rook = p_->castling_rook >= 0 ? p_->letters[p_->castling_rook] : 'R';
-    f.castling = format_castling(f, rights, royal, rook);
+    if (p_->castling_shredder) {
+      // Shredder-FEN: each right as its rook's file, White's first, king side first.
+      f.castling.clear();
+      for (const auto& r : rights)
+        f.castling.push_back(static_cast<char>((r.color == Color::White ? 'A' : 'a') + r.rook_file));
+      if (f.castling.empty()) f.castling = "-";
+    } else {
+      f.castling = format_castling(f, rights, royal, p_->castling_rooks, p_->castling_rank);
+    }
     if (ep_ >= 0) f.ep = coord(ep_);
     if (counting_checks_) f.checks_remaining = std::array<int, 2>{checks_left_[0], checks_left_[1]};
     f.halfmove = halfmove_;
@@ -344,8 +362,11 @@ class Generator final : public Engine, public CardBoard {
       st.reason = p_->invasion_reason;
       return st;
     }
-    if (royal_ends_ && royal_lost(side_)) {
-      st.result = side_ == 0 ? Result::BlackWins : Result::WhiteWins;
+    if (royal_ends_ && (royal_lost(side_) || royal_lost(side_ ^ 1))) {
+      // The side that lost its royal pieces loses: the side to move, or the mover, whose
+      // own explosion took them.
+      const bool mover_lost = !royal_lost(side_);
+      st.result = (side_ == 0) != mover_lost ? Result::BlackWins : Result::WhiteWins;
       st.end = Termination::RoyalCapture;
       st.reason = "royal-capture";
       return st;
@@ -1111,7 +1132,7 @@ class Generator final : public Engine, public CardBoard {
 
   // The king's and the rook's destinations of a castling move of the side to move (`side`).
   ARB_INLINE void castle_targets(uint32_t kind, int side, int& kto, int& rto) const {
-    int rank = side == 0 ? 0 : p_->height - 1;
+    int rank = side == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
     kto = rank * p_->width + (kind == kCastleK ? p_->ks_king_to : p_->qs_king_to);
     rto = rank * p_->width + (kind == kCastleK ? p_->ks_rook_to : p_->qs_rook_to);
   }
@@ -1452,7 +1473,9 @@ class Generator final : public Engine, public CardBoard {
         bool draw;
         if (region_ended(draw)) return 0;
       }
-      if (royal_ends_ && royal_lost(us)) return 0;  // its royal piece was removed: the game is over
+      // A colour's royal pieces were removed (by the opponent, or by the mover's own
+      // explosion): the game is over.
+      if (royal_ends_ && (royal_lost(us) || royal_lost(them))) return 0;
       if (p_->capture_rules) capture_targets(us, targets_of);
     }
 
@@ -1522,14 +1545,19 @@ class Generator final : public Engine, public CardBoard {
               emit(make_move(s, lsb(tb), kNormal));
           targets = BB{};
         }
+        // gen_promote: a `promotes-to` piece standing in its zone may promote on any move;
+        // an optional promotion keeps the plain move unless the piece would stand immobile.
+        const PieceProgram& prog = p_->types[t];
+        const BB zone =
+            prog.promote_leaving && test(pp.promote_zone[us], s) ? t_->board_mask : pp.promote_zone[us];
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
-          if (test(pp.promote_zone[us], to)) {
-            for (char pt : p_->types[t].promote_choices[us]) {
+          if (test(zone, to)) {
+            for (char pt : prog.promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
               if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m)) emit(m);
             }
-            continue;
+            if (!prog.promote_optional || test(pp.immobile[us], to)) continue;
           }
           Move m = make_move(s, to, kNormal);
           if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m, mover_only && !test(disc, to)))
@@ -1570,7 +1598,9 @@ class Generator final : public Engine, public CardBoard {
           if (!(castling_ & (1 << right))) continue;
           if (castle_need_[right] & occ) continue;
           bool ok = true;
-          if (castle_royal_)
+          // Check rules forbid passing attacked squares: for a royal castling king, and
+          // only with `royal-safe` (no check: the king may castle through them).
+          if (castle_royal_ && guard)
             for (BB pb = castle_path_[right]; pb && ok; clear_lsb(pb))
               if ((Rich && blast_types_) ? blast_attacked(lsb(pb), them, occ) : attacked(lsb(pb), them, occ))
                 ok = false;
@@ -1667,7 +1697,7 @@ class Generator final : public Engine, public CardBoard {
       }
       int code = board_[from];
       int t = code >> 1;
-      if (p_->types[t].resets_clock) halfmove_ = 0;
+      if (p_->types[t].resets_clock || k == kPromote) halfmove_ = 0;  // a promotion resets it (FSF)
       remove(from);
       int nt = k == kPromote ? type_of(m) : t;
       put(to, nt * 2 + us);
@@ -1889,11 +1919,22 @@ class Generator final : public Engine, public CardBoard {
         if (!ch) continue;
         int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
         int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
+        const size_t i = static_cast<size_t>((y - 1) * p_->width + x);
+        if (i < f.plus.size() && f.plus[i]) {  // `+P`: the type P promotes to
+          if (p_->plus_of[t] < 0)
+            throw PositionError(std::string("`+") + ch + "`: " + static_cast<char>(std::toupper(ch)) +
+                                    " promotes to no piece",
+                                0);
+          t = p_->plus_of[t];
+        }
         put((y - 1) * p_->width + x, t * 2 + c);
       }
     hand_ = p_->capture_to_hand;
     marks_ = p_->hand_marks;
     promoted_ = BB{};
+    if (p_->plus_marks)  // every piece of a promoted type stands promoted
+      for (int t = 0; t < p_->ntypes; ++t)
+        if (p_->plus_base[t] >= 0) promoted_ |= by_type_[t];
     for (size_t i = 0; i < f.promoted.size(); ++i)
       if (f.promoted[i] && f.cells[i]) promoted_ |= bit(static_cast<int>(i));
     if (p_->has_reserve && !f.has_reserve)
@@ -1949,13 +1990,14 @@ class Generator final : public Engine, public CardBoard {
       } else if (p_->royal_type >= 0) {
         int on_board = popcount(pieces(c, p_->royal_type));
         int total = on_board + reserve_[c][p_->royal_type];
-        // A game won by capturing the royal piece may leave the side to move without one.
+        // A game won by capturing the royal piece may leave the side to move without one
+        // (or, where captures explode, the mover, whose own explosion took it).
         if (p_->no_royal[c]) {
           if (total != 0)
             throw PositionError(std::string(who) + " plays without a royal piece (its start has no " +
                                     p_->letters[p_->royal_type] + "); found " + std::to_string(total),
                                 0);
-        } else if (total != 1 && !(p_->royal_capture && total == 0 && c == side_))
+        } else if (total != 1 && !(p_->royal_capture && total == 0 && (c == side_ || blast_types_)))
           throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
                                   " (found " + std::to_string(total) + ")",
                               0);
@@ -1997,10 +2039,9 @@ class Generator final : public Engine, public CardBoard {
       if (!p_->castling)
         throw PositionError("this variant has no castling; the castling field must be `-`", 0);
       char royal = p_->letters[p_->castling_king];
-      char rook = p_->letters[p_->castling_rook];
       std::vector<CastlingRight> rights;
       try {
-        rights = resolve_castling(f, royal, rook);
+        rights = resolve_castling(f, royal, p_->castling_rooks, p_->castling_rank);
       } catch (const PositionError& e) {
         size_t base = 0;
         for (int spaces = 0; base < text.size() && spaces < 2; ++base)
@@ -2013,7 +2054,7 @@ class Generator final : public Engine, public CardBoard {
           throw PositionError(std::string(c == 0 ? "White" : "Black") + "'s army `" + p_->army[c] +
                                   "` does not castle; its castling rights must be absent",
                               0);
-        int rank = c == 0 ? 0 : p_->height - 1;
+        int rank = c == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
         int k = castle_royal_ ? royal_square(c) : -1;
         if (!castle_royal_)  // a non-royal castling king: the one on the home rank
           for (BB b = pieces(c, p_->castling_king); b && k < 0; clear_lsb(b))
@@ -2175,6 +2216,13 @@ class Generator final : public Engine, public CardBoard {
       for (BB b = pieces(us, t); b; clear_lsb(b)) {
         const int s = lsb(b);
         zone &= ~(t_->ray[up][s] | t_->ray[down][s] | bit(s));
+      }
+    }
+    if (const int limit = p_->types[t].drop_per_file; limit > 0) {
+      const int up = unit_dir(0, 1);
+      for (int x = 0; x < p_->width; ++x) {
+        const BB file = t_->ray[up][x] | bit(x);
+        if (popcount(pieces(us, t) & file) >= limit) zone &= ~file;
       }
     }
     return zone;

@@ -578,6 +578,12 @@ class Checker {
       case ArmyKingTurn:
         army_->king_turn = true;
         break;
+      case CastlingRank:
+        m_.castling_rank = static_cast<int>(u.arg("").num);
+        break;
+      case CastlingField:
+        m_.castling_shredder = u.arg("").text == "shredder";
+        break;
       default:
         break;
     }
@@ -918,9 +924,31 @@ class Checker {
         d_.error(c.loc, "`promote on rank N` needs `to LETTERS`", "e.g. `promote on rank 8 to Q R B N`");
         return;
       }
-      for (size_t i = 4; i < c.args.size(); ++i) {
+      // `... to LETTERS [for white|black]`: without `for` the choices of both colours.
+      size_t end = c.args.size();
+      int colour = -1;
+      if (end >= 7 && c.args[end - 2].is("for")) {
+        if (c.args[end - 1].is("white"))
+          colour = 0;
+        else if (c.args[end - 1].is("black"))
+          colour = 1;
+        else
+          d_.error(c.args[end - 1].loc, "expected `white` or `black`, found `" + c.args[end - 1].text + "`",
+                   "write `promote on rank 8 to Q R B N for black`");
+        end -= 2;
+      }
+      std::string to;
+      for (size_t i = 4; i < end; ++i) {
         char l;
-        if (piece_letter(c.args[i], l)) p.promote_to.push_back(l);
+        if (piece_letter(c.args[i], l)) to.push_back(l);
+      }
+      if (colour < 0) {
+        p.promote_to = to;
+      } else {
+        p.promote_to_colour[colour] = to;
+        p.promote_colour_set[colour] = true;
+        for (char l : to)
+          if (p.promote_to.find(l) == std::string::npos) p.promote_to.push_back(l);
       }
     } else if (c.args.size() >= 2 && c.args[0].is("on") && c.args[1].is("enemy-royal-rank")) {
       bool by_exchange = false, from_captured = false;
@@ -960,7 +988,14 @@ class Checker {
   }
   void castling_rook(const Stmt& c) {
     use(ConstructId::CastlingRook, c.loc);
-    if (want_args(c, 1, 1, "LETTER")) piece_letter(c.args[0], m_.castling_rook);
+    if (want_args(c, 1, 8, "LETTER...")) {
+      m_.castling_rooks.clear();
+      for (const Value& v : c.args) {
+        char l = 0;
+        if (piece_letter(v, l)) m_.castling_rooks.push_back(l);
+      }
+      if (!m_.castling_rooks.empty()) m_.castling_rook = m_.castling_rooks[0];
+    }
   }
   void castling_king(const Stmt& c) {
     use(ConstructId::CastlingKing, c.loc);

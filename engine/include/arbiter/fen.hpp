@@ -21,6 +21,9 @@ struct FenFields {
   // hand as one when captured). Same indexing as cells; empty when no square is marked.
   // Read only when `allowed` holds '~'; written after the piece's letter.
   std::vector<bool> promoted;
+  // Shogi's form of a promoted piece: `+P`, the `+` before the letter of the piece it
+  // promoted from. Read only when `allowed` holds '+'; same indexing as cells.
+  std::vector<bool> plus;
   bool has_reserve = false;
   std::string reserve;  // the bracketed part, letters only (upper = White)
   Color side = Color::White;
@@ -58,10 +61,17 @@ struct CastlingRight {
 // letter names the rook on that file. `king` and `rook` are the letters of the royal and
 // castling pieces (upper case). Throws PositionError (column relative to the field).
 std::vector<CastlingRight> resolve_castling(const FenFields& f, char king = 'K', char rook = 'R');
+// The same where castling happens on relative rank `rank` (1 = each side's back rank) and
+// any piece of `rooks` (upper-case letters) castles with the king (`K`/`Q`: the outermost
+// of them).
+std::vector<CastlingRight> resolve_castling(const FenFields& f, char king, const std::string& rooks,
+                                            int rank);
 
 // Writes castling rights in X-FEN: K/Q where the rook is the outermost on its side, the
 // file letter otherwise; "-" when there are none.
 std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king = 'K',
                             char rook = 'R');
+std::string format_castling(const FenFields& f, const std::vector<CastlingRight>& rights, char king,
+                            const std::string& rooks, int rank);
 
 }  // namespace arb

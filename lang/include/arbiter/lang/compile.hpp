@@ -186,10 +186,16 @@ struct PieceProgram {
   // `promote-to` when the ruleset has armies (RULINGS 4.4).
   std::array<std::string, 2> promote_choices;
   bool must_promote = true;
+  // `promotes-to LETTER in REGION [optional]` (shogi; gen_promote section of compile.cpp
+  // and generator.cpp): the zone is the region's squares, a move leaving it may promote too,
+  // and with `optional` the unpromoted move stays unless the piece would stand immobile.
+  int promote_region = -1;
+  bool promote_leaving = false, promote_optional = false;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
   // `drop unique-on-file no-mate` (shogi's nifu and uchifuzume): never dropped on a file
   // holding an own piece of its type; a drop of it may not checkmate.
   bool drop_unique_file = false, drop_no_mate = false;
+  int drop_per_file = 0;  // `drop per-file N`: at most N own pieces of its type on a file (0: no limit)
 
   // Capture rules (`captures`, `captured-by`, `immune`, `no-check`; RULINGS 4.5, 4.6, 4.8).
   enum class Targets : uint8_t { Any, Royal, NonRoyal, None };
@@ -340,6 +346,7 @@ struct PieceTables {
   bool line_jumps = false;
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
+  BB immobile[2] = {};  // squares from which it has no move on the empty board
 };
 
 // The board's tables on bitboard type BB: the smallest of uint64_t (up to 64 squares),
@@ -484,7 +491,10 @@ struct Program {
 
   bool castling = false;
   int castling_rook = -1;
-  int castling_king = -1;  // the type that castles: the royal type, or the castling block's `king`
+  std::string castling_rooks = "R";  // letters of the pieces that castle with the king
+  int castling_rank = 1;             // relative rank of castling (1: each side's back rank)
+  bool castling_shredder = false;    // the position text writes rights as rook files (HAha)
+  int castling_king = -1;            // the type that castles: the royal type, or the castling block's `king`
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
 
   bool has_reserve = false;
@@ -494,6 +504,11 @@ struct Program {
   // `keep-promoted` (loop chess): no demotion, no marks (demote is the identity).
   bool capture_to_hand = false, hand_marks = false;
   std::array<int8_t, kMaxTypes> demote{};
+  // `captures-to-hand plus-marks` (shogi's FEN): a type some type promotes to is written
+  // `+` and the letter of that base type; plus_of[base] is it, plus_base[type] its base
+  // (-1 for types not written so).
+  bool plus_marks = false;
+  std::array<int8_t, kMaxTypes> plus_of{}, plus_base{};
   std::string start_text;  // the start position text
   bool action_move = true;
   bool action_place = false;

@@ -143,6 +143,8 @@ enum class ConstructId : uint16_t {
   AgainNames,
   // Castling block.
   CastlingRook,
+  CastlingRank,
+  CastlingField,
   CastlingKingSide,
   CastlingQueenSide,
   // Expectations.
@@ -172,7 +174,9 @@ enum class ConstructId : uint16_t {
   RegionBetza,      // piece: `region-betza "BETZA" from REGION`
   RoyalsNotFacing,  // legal: the flying general
   NoCheckGiven,     // legal: no action may give check (racing kings)
-  EnPassantRanks,   // piece: `en-passant ranks R`, where its en-passant captures may land
+  // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
+  PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
+  EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
 };
 
 struct ConstructDef {

@@ -3,6 +3,7 @@
 // with its location. The compiler (compile.hpp) turns the model into a program.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,6 +37,10 @@ struct PieceDef {
   std::optional<Range> forbidden_ranks;  // relative ranks where a position may not hold it
   Loc forbidden_loc;
   std::string promote_to;  // letters
+  // `promote ... for white|black`: one colour's own choices (sortofalmost, chigorin);
+  // a colour without its own list takes promote_to.
+  std::array<std::string, 2> promote_to_colour;
+  std::array<bool, 2> promote_colour_set{false, false};
   Loc promote_loc;
   // Every construct stated in the piece's block (betza, royal, ..., strike), typed.
   std::vector<ConstructUse> constructs;
@@ -149,6 +154,9 @@ struct Model {
 
   bool castling = false;
   char castling_rook = 'R';
+  std::string castling_rooks = "R";  // every piece that castles with the king (`rook R C`)
+  int castling_rank = 1;             // relative rank where castling happens (`rank 2`)
+  bool castling_shredder = false;    // `field shredder`: rights written as rook files
   char castling_king = 0;  // `king LETTER` in the castling block; 0: the royal piece
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
   Loc castling_loc;

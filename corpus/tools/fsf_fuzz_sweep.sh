@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 26's acceptance over the catalogue: `arbiter fuzz --against fairy-stockfish` on every
+# rulesets/fsf/NAME.rules (each names its Fairy-Stockfish variant), with current
+# Fairy-Stockfish (the npm wasm build) by default. Prints a line per variant and a summary;
+# exit 1 when any variant diverged. The divergences are saved under OUT (default: a
+# temporary folder, named at the end).
+#
+#   bash corpus/tools/fsf_fuzz_sweep.sh [--games N] [--engine wasm:DIR|COMMAND] [--out DIR] [NAME...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+arbiter=${ARBITER:-$root/build/cli/arbiter}
+games=10
+engine="wasm:${ARBITER_FSF_WASM_DIR:-$root/build}"
+out=""
+names=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --games) games=$2; shift 2 ;;
+    --engine) engine=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -*) echo "fsf_fuzz_sweep.sh: unknown option $1" >&2; exit 2 ;;
+    *) names+=("$1"); shift ;;
+  esac
+done
+[ -x "$arbiter" ] || { echo "fsf_fuzz_sweep.sh: no $arbiter (build it, or set ARBITER)" >&2; exit 2; }
+[ -n "$out" ] || out=$(mktemp -d)
+mkdir -p "$out"
+if [ ${#names[@]} -eq 0 ]; then
+  for f in "$root"/rulesets/fsf/*.rules; do names+=("$(basename "$f" .rules)"); done
+fi
+bad=0
+for n in "${names[@]}"; do
+  t0=$(date +%s)
+  json=$(cd "$out" && "$arbiter" fuzz --rules "$root/rulesets/fsf/$n.rules" --against fairy-stockfish \
+    --fsf-engine "$engine" --games "$games" --json 2>"$out/$n.err") && rc=0 || rc=$?
+  s=$(($(date +%s) - t0))
+  positions=$(sed -nE 's/.*"positions":([0-9]+).*/\1/p' <<<"$json")
+  if [ "$rc" -eq 0 ]; then
+    printf '%-16s ok         %6s positions  %4s s\n' "$n" "${positions:-?}" "$s"
+  elif [ "$rc" -eq 1 ]; then
+    what=$(sed -nE 's/.*"divergence":\{"position":"([^"]*)","action":"([^"]*)","what":"([^"]*)","left":"([^"]*)","right":"([^"]*)".*/\3 at \1 \2: arbiter \4, fairy-stockfish \5/p' <<<"$json")
+    printf '%-16s DIVERGES   %s\n' "$n" "$what"
+    bad=$((bad + 1))
+  else
+    printf '%-16s unusable   %s\n' "$n" "$(head -c 300 "$out/$n.err" | tr '\n' ' ')"
+    bad=$((bad + 1))
+  fi
+done
+echo "${#names[@]} variants, $bad diverged or could not run; details in $out"
+[ "$bad" -eq 0 ]
