@@ -513,3 +513,17 @@ TEST(FsfWasm, BerolinaFuzzFindsNoDivergence) {
 }
 
 }  // namespace
+
+// The verdict on a position without moves is the variant's, not an optional draw folded
+// in: Fairy-Stockfish's search scores the n-move rule first (halfmove 103 >= 2 * 50,
+// not in check), but xiangqi's stalemate loses (stalemateValue) and the fifty-move draw
+// stays a claim (found by arbiter fuzz --against fairy-stockfish).
+TEST(FairyStockfish, StalemateVerdictIgnoresTheFiftyMoveClaim) {
+  REQUIRE_FSF();
+  FairyStockfishEngine f(settings("xiangqi"));
+  f.set_position("4k4/9/9/9/9/9/8K/9/9/9 w - - 103 1");
+  arb::Status st = f.status();
+  EXPECT_EQ(st.result, arb::Result::BlackWins);
+  EXPECT_TRUE(st.claim_fifty);
+  EXPECT_FALSE(st.in_check);
+}

@@ -224,3 +224,51 @@ TEST(PrimitivesFairyStockfish, PerftAgreesWithFairyStockfish) {
 }
 
 }  // namespace
+
+// A pinned line jumper (the alfil, Betza A) stays between its king and the pinner: it may
+// take the pinner but not leap over it onto the pin's line beyond (found by courier's
+// Fairy-Stockfish perft, courier-r6 in corpus/fsf/courier.perft).
+TEST(PrimitivesPin, PinnedAlfilDoesNotJumpOverThePinner) {
+  const std::string text = R"(ruleset pinned-alfil
+board 8 x 8
+piece king K { betza "K"; royal }
+piece bishop B { betza "B" }
+piece alfil E { betza "A" }
+setup "7k/8/8/8/8/8/8/K7 w - - 0 1"
+turn { action move }
+legal { royal-safe }
+end { checkmate -> loss; stalemate -> draw }
+)";
+  arb::lang::Diagnostics diags;
+  auto c = compile_text("pinned-alfil", text, diags);
+  ASSERT_NE(c.program, nullptr) << diags.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  // The bishop d4 pins c3 to a1: the alfil's e5 lies beyond the pinner, a5 and e1 off the
+  // line; the king's a2 b1 b2 remain.
+  e->set_position("7k/8/8/8/3b4/2E5/8/K7 w - - 0 1");
+  EXPECT_EQ(e->perft(1), 3u);
+  // The pinner on e5 two squares away: the alfil takes it (its other leaps leave the line).
+  e->set_position("7k/8/8/4b3/8/2E5/8/K7 w - - 0 1");
+  EXPECT_EQ(e->perft(1), 4u);
+  std::vector<arb::Action> actions;
+  e->legal_actions(actions);
+  bool takes = false;
+  for (const auto& a : actions) takes = takes || canonical(*e, a) == "c3e5";
+  EXPECT_TRUE(takes);
+}
+
+// `en-passant ranks R` (horde, Fairy-Stockfish's enPassantRegion): a White pawn's double
+// step from rank 1 passes a2, which Black may not take en passant (Fairy-Stockfish: b3b2
+// and the king's five steps, 6); from rank 2 the square passed is on Black's sixth rank
+// and the capture stands. White plays without a royal piece: a K of White's is refused.
+TEST(PrimitivesEnPassantRanks, HordeDoubleStepFromRankOneIsNotTakenEnPassant) {
+  auto e = compiled_at("fsf/horde", "4k3/8/8/8/8/1p6/8/P7 w - - 0 1");
+  e->apply(find_action(*e, "a1a3"));
+  EXPECT_EQ(e->perft(1), 6u);
+  EXPECT_EQ(e->position(), "4k3/8/8/8/8/Pp6/8/8 b - - 0 1");
+  e->set_position("4k3/8/8/8/1p6/8/P7/8 w - - 0 1");
+  e->apply(find_action(*e, "a2a4"));
+  EXPECT_EQ(e->position(), "4k3/8/8/8/Pp6/8/8/8 b - a3 0 1");
+  EXPECT_EQ(e->perft(1), 7u);  // b4b3, b4xa3 en passant, the king's five
+  EXPECT_THROW(e->set_position("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), arb::PositionError);
+}

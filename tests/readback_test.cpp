@@ -168,3 +168,29 @@ TEST(ReadBack, ChessMePastTheOldLimit) {
     }
   }
 }
+
+// Found by `arbiter fuzz --properties`: after a Berolina pawn's diagonal double step f7-d5
+// the generator prints en passant e6 (exe6 takes the pawn on d5); reading that text back
+// must keep e6, whose victim follows from the double step's geometry, not from the square
+// straight behind it.
+TEST(ReadBack, BerolinaDiagonalDoubleStepKeepsEnPassant) {
+  arb::lang::Diagnostics diags;
+  arb::lang::Compiled c = arb::lang::compile_file(corpus_path("rulesets/berolina.rules"), {}, diags);
+  ASSERT_NE(c.program, nullptr) << diags.render();
+  auto e = arb::lang::make_compiled_engine(c.program);
+  auto fresh = arb::lang::make_compiled_engine(c.program);
+  e->set_position("4k3/5p2/8/4P3/8/8/8/4K3 b - - 0 1");
+  e->apply(find_action(*e, "f7d5"));
+  const std::string text = e->position();
+  ASSERT_NE(text.find(" e6 "), std::string::npos) << text;
+  fresh->set_position(text);
+  EXPECT_EQ(fresh->position(), text);
+  std::vector<std::string> played, read;
+  std::vector<arb::Action> actions;
+  e->legal_actions(actions);
+  for (const auto& a : actions) played.push_back(canonical(*e, a));
+  fresh->legal_actions(actions);
+  for (const auto& a : actions) read.push_back(canonical(*fresh, a));
+  EXPECT_EQ(played, read);
+  EXPECT_EQ(fresh->perft(2), e->perft(2));
+}

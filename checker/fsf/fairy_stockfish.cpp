@@ -494,7 +494,19 @@ Status FairyStockfishEngine::status() {
     // when a move led here the verdict is read one ply up, from the last move's own score
     // (`go depth 2 searchmoves LAST`, deep enough to search the position itself: `mate 1`
     // its mover won, `mate -1` lost, about `cp 0` a draw). A root position without moves
-    // has only its own `mate 0`, read as a loss.
+    // has only its own `mate 0`, read as a loss. Each is asked of the position alone, its
+    // halfmove clock 0: Fairy-Stockfish's search scores an optional end first
+    // (Position::is_optional_game_end: the n-move rule at a clock of 2 * nMoveRule unless in
+    // check, a repetition), a draw the side may claim, not the game's end; xiangqi's
+    // stalemate at halfmove 103 is lost by its stalemateValue, the claim reported apart
+    // (claim_fifty below).
+    auto alone = [&](const std::string& text) {
+      auto fen = fields_of(text);
+      if (fen.size() >= 6) fen[fen.size() - 2] = "0";  // the clock before the move number (3check: after N+M)
+      std::string out;
+      for (const auto& w : fen) out += (out.empty() ? "" : " ") + w;
+      return out;
+    };
     const Result win = mover == Color::White ? Result::WhiteWins : Result::BlackWins;
     const Result loss = mover == Color::White ? Result::BlackWins : Result::WhiteWins;
     // The score of a search: (kind, value) of its last `score` field.
@@ -511,18 +523,18 @@ Status FairyStockfishEngine::status() {
       return out;
     };
     std::optional<Result> verdict;
-    if (!moves_.empty()) {
+    if (!moves_.empty() && nodes_.size() >= 2) {
       // A drawn move scores a centipawn or two either side of 0 (the search's draw value).
-      std::vector<std::string> parent(moves_.begin(), moves_.end() - 1);
+      const Node& parent = nodes_[nodes_.size() - 2];
       auto [kind, value] =
-          score(position_command(root_, parent) + "go depth 2 searchmoves " + moves_.back() + "\n");
+          score(position_command(alone(parent.fen), {}) + "go depth 2 searchmoves " + moves_.back() + "\n");
       if (kind == "mate" && value != 0)
         verdict = value > 0 ? loss : win;  // the last move's mover is the other side
       else if (kind == "cp" && std::labs(value) <= 2)
         verdict = Result::Draw;
     }
     if (!verdict) {
-      auto [kind, value] = score(position_command(root_, moves_) + "go depth 1\n");
+      auto [kind, value] = score(position_command(alone(n.fen), {}) + "go depth 1\n");
       if (kind == "mate")
         verdict = value <= 0 ? loss : win;
       else if (kind == "cp" && value == 0)

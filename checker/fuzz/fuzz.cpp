@@ -403,6 +403,47 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
     if (alphabet.empty()) alphabet = piece_alphabet(a->position());
     // texts[i] is the position before played[i]; texts[0] is the text the game started from.
     std::vector<std::string> texts{start}, played;
+    // A mated node one ply away is compared too, off the game's path: random games seldom
+    // end by checkmate (Chess 2's midline invasion ends them first), and a ruleset's
+    // checkmate result shows only at a mated node. Only the left engine's checking moves
+    // are tried (a gives_check per action, a status per check); the game goes on as it
+    // would, its random choices untouched. True when the mated node diverges (recorded).
+    auto probe_mate = [&](int ply) {
+      if (a->chance()) return false;
+      for (const Action& x : acts) {
+        if (!a->gives_check(x)) continue;
+        a->apply(x);
+        const bool mate = a->status().end == Termination::Checkmate;
+        a->undo();
+        if (!mate) continue;
+        const std::string text = uci(a->describe(x), true);
+        b->legal_actions(bacts);
+        const Action* match = nullptr;
+        for (const Action& y : bacts)
+          if (uci(b->describe(y), true) == text) match = &y;
+        if (!match) return false;  // compare_node saw the same actions: not reached
+        if (!played.empty()) texts.push_back(a->position());
+        played.push_back(text);
+        a->apply(x);
+        b->apply(*match);
+        ++r.positions;
+        if (o.coverage) note("probed: mate in one");
+        if (auto d = compare_node(*a, *b)) {
+          d->plies = ply + 1;
+          if (!seen_raw.insert(divergence_key(*d)).second) return true;
+          Divergence rep = fewest_plies(left, right, texts, played, *a, *b, *d);
+          rep.plies = ply + 1;
+          record(shrink(left, right, rep));
+          return true;
+        }
+        a->undo();
+        b->undo();
+        played.pop_back();
+        if (!played.empty()) texts.pop_back();
+        return false;
+      }
+      return false;
+    };
     for (int ply = 0; ply <= o.max_plies; ++ply) {
       ++r.positions;
       if (auto d = compare_node(*a, *b)) {
@@ -450,6 +491,7 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
       }
       a->legal_actions(acts);
       if (acts.empty() || a->status().result != Result::Ongoing) break;
+      if (o.bias && probe_mate(ply)) break;
       const Action* chosen = &acts[rng() % acts.size()];
       if (ply >= shuffle_from && ply < shuffle_to) {
         // The move of four plies ago (the cycle again), else the own last move taken back.

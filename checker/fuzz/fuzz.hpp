@@ -49,8 +49,9 @@ struct Options {
   // Chance (percent) per game of a stretch of back-and-forth moves (a move, the reply, both
   // taken back, again), so that positions repeat and repetition claims arise.
   int shuffle_percent = 30;
-  // Targeted mutations (mutate.hpp: targeted_position) among the mutations, and the
-  // back-and-forth stretches; false plays the unbiased games of earlier versions.
+  // Targeted mutations (mutate.hpp: targeted_position) among the mutations, the
+  // back-and-forth stretches, and a mated node one ply away compared off the game's path;
+  // false plays the unbiased games of earlier versions.
   bool bias = true;
   // Count what the games exercise (Report::coverage): costs a describe() per legal action.
   bool coverage = false;

@@ -65,6 +65,7 @@ bool colour_symmetric(ConstructId id) {
     case ConstructId::Royal:
     case ConstructId::Initial:
     case ConstructId::Forbidden:
+    case ConstructId::EnPassantRanks:
     case ConstructId::PromoteOnRank:
     case ConstructId::PromoteByExchange:
     case ConstructId::Captures:

@@ -504,7 +504,9 @@ class Compiler {
           for (int s = 0; s < p.squares; ++s)
             if (p.regions[pp.promote_region][c].test(static_cast<size_t>(s))) set(pt.promote_zone[c], s);
         pt.forbidden_zone[c] = zone(pp.forbidden_zone[c]);
-        for (const PieceProgram::Leap& l : pp.leaps[c])
+        for (const PieceProgram::Leap& l : pp.leaps[c]) {
+          const int ax = l.dx < 0 ? -l.dx : l.dx, ay = l.dy < 0 ? -l.dy : l.dy;
+          if ((ax == 0 || ay == 0 || ax == ay) && (ax > 1 || ay > 1)) pt.line_jumps = true;
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) {
               if (!on(p, x + l.dx, y + l.dy)) continue;
@@ -516,8 +518,9 @@ class Compiler {
                 set(pt.leap_capture_from[c][to], s);
                 if (pp.gives_check) set(pt.check_from[c][to], s);
               }
-              if (l.en_passant) set(pt.ep_capture[c][s], to);
+              if (l.en_passant && (pp.ep_zone[c] >> (y + l.dy) & 1)) set(pt.ep_capture[c][s], to);
             }
+        }
         for (const PieceProgram::Path& w : pp.paths[c])
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) {
@@ -858,6 +861,10 @@ class Compiler {
         case ConstructId::NoCheck:
           pp.gives_check = false;
           break;
+        case ConstructId::EnPassantRanks:
+          for (int c = 0; c < 2; ++c)
+            pp.ep_zone[c] = ranks(p, c, Range{u.arg("ranks").lo, u.arg("ranks").hi});
+          break;
         case ConstructId::Teleport:
           pp.teleport_move = u.has("move");
           pp.teleport_capture = u.has("capture");
@@ -1143,6 +1150,15 @@ class Compiler {
         if (p.start_text.empty())
           d_.error(m_.setup_loc, "`setup chess960` needs `default \"POSITION\"` on the bitboard back end");
       }
+    }
+    if (p.royal_type >= 0 && m_.setup_kind != SetupKind::Chess960 && p.army[0].empty()) {
+      // The colours the start gives no royal piece (board and reserve, before the fields).
+      const std::string placement = p.start_text.substr(0, p.start_text.find(' '));
+      const char royal = p.letters[static_cast<size_t>(p.royal_type)];
+      for (int c = 0; c < 2; ++c)
+        p.no_royal[c] =
+            placement.find(c == 0 ? royal : static_cast<char>(std::tolower(royal))) == std::string::npos;
+      if (p.no_royal[0] && p.no_royal[1]) p.no_royal = {false, false};  // an empty start: set up later
     }
     p.action_move = m_.action_move;
     p.action_place = m_.action_place;

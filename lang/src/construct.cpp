@@ -300,6 +300,10 @@ std::vector<ConstructDef> make_table() {
               flag("optional", "the unpromoted move stays, except to a square where the piece has no move")},
              B,
              "promotion on a move that starts or ends in the region (mandatory, or `optional` as in shogi)"),
+      schema(
+          EnPassantRanks, "en-passant", S::Piece,
+          {ranks("ranks", true, "the own ranks (relative: 1 = own first) its en-passant captures land on")},
+          B, "its en-passant captures land only on these ranks (Fairy-Stockfish's enPassantRegion, horde)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

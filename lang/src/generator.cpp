@@ -1523,7 +1523,10 @@ class Generator final : public Engine, public CardBoard {
         BB takes{};
         if constexpr (Rich) takes = caps & take;
         if (evading && !is_royal) targets &= evade;
-        if (pinned_here && !test_all) targets &= t_->line(k, s);
+        // A pinned piece stays between its royal piece and the pinner (taking it); a line
+        // jumper could otherwise leap over the pinner onto the line beyond.
+        if (pinned_here && !test_all)
+          targets &= pp.line_jumps ? t_->between(k, s) | ride(t_->dir[k][s], s, occ) : t_->line(k, s);
         if constexpr (Rich) targets |= takes;
         // A royal piece's plain steps judged by attacked() on the occupancy without it, no
         // make and unmake (safe_after(m, true) without the call, see there; a captured
@@ -1989,7 +1992,12 @@ class Generator final : public Engine, public CardBoard {
         int total = on_board + reserve_[c][p_->royal_type];
         // A game won by capturing the royal piece may leave the side to move without one
         // (or, where captures explode, the mover, whose own explosion took it).
-        if (total != 1 && !(p_->royal_capture && total == 0 && (c == side_ || blast_types_)))
+        if (p_->no_royal[c]) {
+          if (total != 0)
+            throw PositionError(std::string(who) + " plays without a royal piece (its start has no " +
+                                    p_->letters[p_->royal_type] + "); found " + std::to_string(total),
+                                0);
+        } else if (total != 1 && !(p_->royal_capture && total == 0 && (c == side_ || blast_types_)))
           throw PositionError(std::string(who) + " must have exactly one " + p_->letters[p_->royal_type] +
                                   " (found " + std::to_string(total) + ")",
                               0);
@@ -2074,25 +2082,12 @@ class Generator final : public Engine, public CardBoard {
     // En passant: kept only when a capture there is legal.
     ep_ = ep_victim_ = -1;
     if (f.ep) {
-      int passed = (f.ep->y - 1) * p_->width + f.ep->x;
-      int victim = passed + (side_ == 0 ? -p_->width : p_->width);
-      int origin = victim + 2 * (passed - victim);
-      // Consistent only when a double step origin -> victim over `passed` was just played:
-      // the victim can make it, and origin and passed square are empty.
-      // Chess 2 (RULINGS 4.12): a king-turn may since have occupied the origin; the right
-      // stays, so the origin may hold a piece there.
-      bool consistent = victim >= 0 && victim < p_->squares && origin >= 0 && origin < p_->squares &&
-                        board_[victim] >= 0 && (board_[victim] & 1) != side_ && board_[passed] < 0 &&
-                        (board_[origin] < 0 || rich_);
-      if (consistent) {
-        consistent = false;
-        for (const auto& l : t_->pieces[board_[victim] >> 1].initial_lame[side_ ^ 1][origin])
-          if (l.to == victim && test(l.path, passed)) consistent = true;
-      }
-      if (consistent) {
+      const int passed = (f.ep->y - 1) * p_->width + f.ep->x;
+      for (int victim : ep_victims_from_text(passed)) {
         side_ ^= 1;  // set_ep_if_capturable looks from the side that just moved
         set_ep_if_capturable(passed, victim);
         side_ ^= 1;
+        if (ep_ >= 0) break;
       }
     }
     hash_ = full_hash();
@@ -2102,6 +2097,30 @@ class Generator final : public Engine, public CardBoard {
     stack_.clear();
     history_.clear();
     history_.push_back(hash_);
+  }
+
+  // The pawns an en-passant square read from a text may take: those that may just have
+  // made a double step over `passed` (its last square passed, as make() records it). The
+  // double step's geometry decides, not a fixed direction: a Berolina pawn's diagonal
+  // double step f7-d5 passes e6 and its victim stands on d5. A step fits when the mover's
+  // piece stands on its target, the passed square is empty and so is the origin (Chess 2,
+  // RULINGS 4.12: a king-turn may since have occupied it; the right stays). When several
+  // fit (d7-f5 and f7-d5 both pass e6) the text cannot tell them apart: the first in board
+  // order whose capture is legal is taken.
+  std::vector<int> ep_victims_from_text(int passed) const {
+    std::vector<int> out;
+    if (passed < 0 || passed >= p_->squares || board_[passed] >= 0) return out;
+    const int mover = side_ ^ 1;
+    for (int origin = 0; origin < p_->squares; ++origin) {
+      if (board_[origin] >= 0 && !rich_) continue;
+      for (int t = 0; t < p_->ntypes; ++t)
+        for (const auto& l : t_->pieces[t].initial_lame[mover][origin]) {
+          if (!l.path) continue;
+          const int over = mover == 0 ? msb(l.path) : lsb(l.path);
+          if (over == passed && board_[l.to] == t * 2 + mover) out.push_back(l.to);
+        }
+    }
+    return out;
   }
 
   void check_material(std::string_view text) {

@@ -179,7 +179,9 @@ struct PieceProgram {
   std::array<uint8_t, 2> ride_capture{};
   RankSet promote_zone[2] = {0, 0};
   RankSet forbidden_zone[2] = {0, 0};  // where a position may not hold it
-  std::string promote_to;              // type indices, as chars 0..15
+  // `en-passant ranks R`: where its en-passant captures may land (all ranks without it).
+  RankSet ep_zone[2] = {~RankSet{0}, ~RankSet{0}};
+  std::string promote_to;  // type indices, as chars 0..15
   // The choices the generator offers, per colour: promote_to, or the colour's army's
   // `promote-to` when the ruleset has armies (RULINGS 4.4).
   std::array<std::string, 2> promote_choices;
@@ -339,6 +341,9 @@ struct PieceTables {
   std::vector<int16_t> walk_sq;
   std::array<std::array<BB, N>, 2> walk_from{};
   bool special = false;  // teleport or region moves
+  // A leap of two or more squares along a rank, file or diagonal (the alfil's, the
+  // dabbaba's): pinned, it may jump over the pinner onto the pin's line beyond it.
+  bool line_jumps = false;
   BB promote_zone[2] = {};
   BB forbidden_zone[2] = {};
   BB immobile[2] = {};  // squares from which it has no move on the empty board
@@ -476,6 +481,9 @@ struct Program {
   uint32_t royal_types = 0;  // every royal type (bit per type; RULINGS 4.9: K and W)
   // How many royal pieces each colour has: 1, or its army's count (Two Kings: 2).
   std::array<int, 2> royal_count{1, 1};
+  // A colour whose start holds no royal piece plays without one (Horde's White): its
+  // positions hold none, it is never in check, and it loses by its end rules only.
+  std::array<bool, 2> no_royal{false, false};
   // `king-turn optional` in a colour's army: an optional move of one own royal piece after
   // every normal action of that colour (RULINGS 4.9).
   std::array<bool, 2> king_turn{false, false};

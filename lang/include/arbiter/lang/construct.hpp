@@ -175,7 +175,8 @@ enum class ConstructId : uint16_t {
   RoyalsNotFacing,  // legal: the flying general
   NoCheckGiven,     // legal: no action may give check (racing kings)
   // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
-  PromoteZone,  // piece: `promotes-to LETTER in REGION [optional]`
+  PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
+  EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
 };
 
 struct ConstructDef {
