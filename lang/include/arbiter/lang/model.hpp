@@ -157,7 +157,7 @@ struct Model {
   std::string castling_rooks = "R";  // every piece that castles with the king (`rook R C`)
   int castling_rank = 1;             // relative rank where castling happens (`rank 2`)
   bool castling_shredder = false;    // `field shredder`: rights written as rook files
-  char castling_king = 0;  // `king LETTER` in the castling block; 0: the royal piece
+  char castling_king = 0;            // `king LETTER` in the castling block; 0: the royal piece
   int ks_king_to = 6, ks_rook_to = 5, qs_king_to = 2, qs_rook_to = 3;
   Loc castling_loc;
 
