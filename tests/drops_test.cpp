@@ -18,15 +18,6 @@ namespace {
 using namespace testing_helpers;
 namespace fs = std::filesystem;
 
-arb::lang::Compiled compile_text(const std::string& name, const std::string& text,
-                                 arb::lang::Diagnostics& diags) {
-  fs::path dir = fs::temp_directory_path() / ("arbiter-drops-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  fs::path file = dir / (name + ".rules");
-  std::ofstream(file) << text;
-  return arb::lang::compile_file(file.string(), {}, diags);
-}
-
 // A small drop game: kings, a bishop, pawns; pawn drops restricted as the test asks.
 std::string drop_game(const std::string& pawn_extra, const std::string& top_extra = "captures-to-hand") {
   return R"(ruleset dropper

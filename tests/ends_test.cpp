@@ -162,16 +162,6 @@ TEST(EndsResults, CheckmateWins) {
   EXPECT_EQ(e->status().result, arb::Result::WhiteWins);
 }
 
-// The diagnostics point into the sources the result holds: keep it while reading them.
-arb::lang::Compiled compile_text(const std::string& name, const std::string& text,
-                                 arb::lang::Diagnostics& diags) {
-  fs::path dir = fs::temp_directory_path() / ("arbiter-ends-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  fs::path file = dir / (name + ".rules");
-  std::ofstream(file) << text;
-  return arb::lang::compile_file(file.string(), {}, diags);
-}
-
 TEST(EndsErrors, MisuseIsLocated) {
   const std::string base = std::string("ruleset bad extends \"") + source_path("rulesets/chess") + "\"\n";
   {

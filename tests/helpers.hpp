@@ -249,4 +249,17 @@ inline uint64_t shuffled_perft(arb::Engine& e, int depth, std::mt19937_64& rng) 
   return n;
 }
 
+// Compiles a ruleset given as text, written to `NAME.rules` in a scratch folder of this
+// process (its parents found beside it or in the bundled rulesets). The diagnostics point
+// into the sources the result holds: keep it while reading them.
+inline arb::lang::Compiled compile_text(const std::string& name, const std::string& text,
+                                        arb::lang::Diagnostics& diags) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("arbiter-test-rules-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::path file = dir / (name + ".rules");
+  std::ofstream(file) << text;
+  return arb::lang::compile_file(file.string(), {}, diags);
+}
+
 }  // namespace testing_helpers

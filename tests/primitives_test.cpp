@@ -19,16 +19,6 @@ namespace {
 using namespace testing_helpers;
 namespace fs = std::filesystem;
 
-// The diagnostics point into the sources the result holds: keep it while reading them.
-arb::lang::Compiled compile_text(const std::string& name, const std::string& text,
-                                 arb::lang::Diagnostics& diags) {
-  fs::path dir = fs::temp_directory_path() / ("arbiter-prims-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  fs::path file = dir / (name + ".rules");
-  std::ofstream(file) << text;
-  return arb::lang::compile_file(file.string(), {}, diags);
-}
-
 // Kings, a rook, a pawn and one piece of each primitive, on a chess board.
 const std::string kPieces = R"(ruleset prims
 board 8 x 8
