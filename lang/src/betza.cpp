@@ -200,8 +200,9 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
       // where the pair names moves of the atom; on an orthogonal atom `fs` or `fl` names
       // none, and there each letter counts alone (`fsmW`: forward and sideways, as
       // Fairy-Stockfish reads it).
+      const auto* atom = a;  // a structured binding: lambdas capture it by name only from C++20 clang 16 on
       auto pair_names_moves = [&](char d1, char d2) {
-        for (auto [px, py] : images(a->a, a->b))
+        for (auto [px, py] : images(atom->a, atom->b))
           if (matches_pair(d1, d2, px, py)) return true;
         return false;
       };
