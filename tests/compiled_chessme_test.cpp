@@ -454,7 +454,8 @@ TEST(CompiledChessMe, RuleCasesTranslatedFarAndNegative) {
                                                            {999999000, -999999000}, {-999999000, 999999000}};
   int checked = 0;
   for (const RuleCase& c : rule_cases()) {
-    for (auto [dx, dy] : shifts) {
+    for (const auto& shift : shifts) {
+      const auto dx = shift.first, dy = shift.second;  // no structured binding: lambdas capture them
       if (!shift_fits(c.position, dx, dy)) continue;
       const std::string far = shifted(c.position, dx, dy);
       for (auto& e : both_at(far)) {

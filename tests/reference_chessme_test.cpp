@@ -521,7 +521,8 @@ TEST(ReferenceChessMe, SameActionsWhenShiftedFarAway) {
       {-1000000, 5}, {-1000000, -5}, {1000000, 1000000}, {-3, -7}, {999999000, -999999000}};
   for (const std::string& text : kSmallPositions) {
     Strings here = actions_of(text);
-    for (auto [dx, dy] : shifts) {
+    for (const auto& shift : shifts) {
+      const auto dx = shift.first, dy = shift.second;  // no structured binding: lambdas capture them
       std::string far = shifted(text, dx, dy);
       SCOPED_TRACE(far);
       EXPECT_EQ(mapped_actions(far, [=](Coord c) { return Coord{c.x - dx, c.y - dy}; }), here);
