@@ -90,6 +90,8 @@ class FairyStockfishEngine final : public Engine {
   void apply(const Action& a) override;
   void undo() override;
   Status status() override;
+  // UCI reports a score, not the rule that ended the game (the end is inferred: see status()).
+  bool names_end_condition() const override { return false; }
   bool side_in_check() override;
   uint64_t hash() const override;
   Color side_to_move() const override;
