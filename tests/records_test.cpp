@@ -829,6 +829,63 @@ TEST(Records, KokopuTestSuiteOutcomes) {
   EXPECT_EQ(errors_at_line, 29u);
 }
 
+// Issue 28's acceptance on real files (corpus/records/real/, sources and licences in its
+// README): every record that kokopu and pgn-extract both accept (accepted.tsv, written by
+// running both) is valid here, and the text that breaks the standard gets its warning.
+TEST(Records, RealFilesBothReadersAccept) {
+  const fs::path dir = records_dir() / "real";
+  std::ifstream in(dir / "accepted.tsv");
+  ASSERT_TRUE(in) << "accepted.tsv";
+  std::map<std::string, std::vector<std::vector<std::string>>> by_file;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::istringstream ls(line);
+    std::string x;
+    while (std::getline(ls, x, '\t')) f.push_back(x);
+    ASSERT_GE(f.size(), 5u) << line;
+    by_file[f[0]].push_back(f);
+  }
+  ASSERT_GE(by_file.size(), 30u);
+  size_t games = 0, both = 0, valid_both = 0, fen_zero = 0, warned = 0;
+  std::map<std::string, size_t> warnings;
+  for (const auto& [file, rows] : by_file) {
+    Validated v = validate_file((dir / file).string());
+    ASSERT_EQ(v.reports.size(), rows.size()) << file << ": the games are not split as kokopu splits them";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const GameReport& r = v.reports[i];
+      SCOPED_TRACE(file + " game " + rows[i][1] + ": " + report_text(file, r));
+      ++games;
+      if (rows[i][4] == "yes") {
+        ++both;
+        EXPECT_TRUE(r.valid);
+        valid_both += r.valid;
+      }
+      warned += r.warnings > 0;
+      for (const auto& f : r.findings)
+        if (f.severity == Severity::Warning) ++warnings[f.code];
+      // A FEN whose fullmove number is 0 (all the pychess mate-in-N puzzles): a warning.
+      for (const auto& [name, value] : r.tags) {
+        if (name != "FEN" || value.size() < 2 || value.substr(value.size() - 2) != " 0") continue;
+        ++fen_zero;
+        bool found = false;
+        for (const auto& f : r.findings)
+          found = found || (f.code == "fen-fullmove-zero" && f.severity == Severity::Warning);
+        EXPECT_TRUE(found) << "FEN " << value;
+      }
+    }
+  }
+  // The figures the README states.
+  EXPECT_EQ(games, 3448u);
+  EXPECT_EQ(both, 3436u);
+  EXPECT_EQ(valid_both, both);
+  EXPECT_EQ(fen_zero, 914u);
+  EXPECT_EQ(warnings["fen-fullmove-zero"], 914u);
+  EXPECT_GT(warnings["unfinished-marked"], 900u);  // mate-in-N solutions end in mate, marked `*`
+  EXPECT_GT(warned, 1000u);
+}
+
 // The splitter's and tokenizer's readings that kokopu's suite asked for, one by one.
 TEST(Records, LineEndsAndTagForms) {
   // CR alone ends a line: the fault is on line 3.
