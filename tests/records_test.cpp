@@ -362,6 +362,121 @@ TEST(RecordsCli, GnuParallelRecipe) {
 
 namespace {
 
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The lines between `# begin shard command` and `# end shard command`, each without its
+// leading blanks (a YAML block scalar indents them).
+std::string shard_command(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  bool on = false;
+  while (std::getline(in, line)) {
+    std::string t = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+    if (t == "# end shard command") break;
+    if (on) out += t + "\n";
+    if (t == "# begin shard command") on = true;
+  }
+  return out;
+}
+
+// The shell script of the Indexed Job: the block scalar after `- |` under `args:`, dedented.
+std::string indexed_job_script(const std::string& yaml) {
+  std::istringstream in(yaml);
+  std::string out, line;
+  size_t indent = std::string::npos;
+  bool after_args = false, on = false;
+  while (std::getline(in, line)) {
+    size_t lead = line.find_first_not_of(' ');
+    if (on) {
+      if (lead == std::string::npos) {
+        out += "\n";
+        continue;
+      }
+      if (indent == std::string::npos) indent = lead;
+      if (lead < indent) break;
+      out += line.substr(indent) + "\n";
+      continue;
+    }
+    if (lead != std::string::npos && line.compare(lead, 5, "args:") == 0) after_args = true;
+    if (after_args && lead != std::string::npos && line.compare(lead, 3, "- |") == 0) on = true;
+  }
+  return out;
+}
+
+std::string json_field(const std::string& line, const std::string& key) {
+  size_t at = line.find("\"" + key + "\":");
+  if (at == std::string::npos) return "";
+  at += key.size() + 3;
+  size_t end = line[at] == '{' ? line.find('}', at) + 1 : line.find_first_of(",}", at);
+  return line.substr(at, end - at);
+}
+
+}  // namespace
+
+// Archive scale: the Slurm job array and the Kubernetes Indexed Job in deploy/ run the same
+// shard command; run with GNU parallel standing in for the scheduler's index variable, their
+// shards merge (`validate --merge`) into the summary one run over the whole file gives.
+TEST(RecordsCli, SchedulerFilesShardAndMerge) {
+  if (std::system("command -v parallel >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "GNU parallel not installed (cli/install-deps.sh installs it)";
+  const std::string slurm = read_text(source_dir() / "deploy" / "validate-shards.slurm");
+  const std::string yaml = read_text(source_dir() / "deploy" / "validate-shards-job.yaml");
+  ASSERT_FALSE(shard_command(slurm).empty());
+  EXPECT_EQ(shard_command(slurm), shard_command(yaml)) << "the two files must run the same command";
+  const std::string script = indexed_job_script(yaml);
+  ASSERT_NE(script.find("JOB_COMPLETION_INDEX"), std::string::npos) << script;
+  const std::string input = (records_dir() / "broken" / "chess.pgn").string();  // invalid games: exit 1
+  auto whole = run_arbiter({"validate", input, "--json", "--quiet"});
+  ASSERT_EQ(whole.code, 1);
+  const std::string total = whole.last_line();
+  using testing_process::shell_quote;
+  const std::string env =
+      "ARBITER=" + shell_quote(testing_process::arbiter_path()) + " INPUT=" + shell_quote(input) + " JOBS=1 ";
+  struct Run {
+    const char* name;
+    std::string command;  // {} is the index
+  };
+  fs::path base = fs::temp_directory_path() / ("arbiter-records-sched-" + std::to_string(getpid()));
+  fs::create_directories(base / "k8s");
+  fs::create_directories(base / "slurm");
+  std::ofstream(base / "job.sh") << script;
+  const Run runs[] = {
+      {"k8s", "JOB_COMPLETION_INDEX={} SHARDS=3 RESULTS=" + shell_quote((base / "k8s").string()) + " sh " +
+                  shell_quote((base / "job.sh").string())},
+      {"slurm",
+       "SLURM_ARRAY_TASK_ID={} SLURM_ARRAY_TASK_COUNT=3 RESULTS=" + shell_quote((base / "slurm").string()) +
+           " bash " + shell_quote((source_dir() / "deploy" / "validate-shards.slurm").string())}};
+  for (const Run& run : runs) {
+    SCOPED_TRACE(run.name);
+    std::string cmd = "parallel --will-cite -j2 " + shell_quote(env + run.command) + " ::: 0 1 2";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;  // exit 1 of a shard (invalid games) is no failed task
+    std::vector<std::string> shards;
+    for (int i = 0; i < 3; ++i)
+      shards.push_back((base / run.name / ("shard-" + std::to_string(i) + ".json")).string());
+    std::vector<std::string> args = {"validate", "--merge", "--json"};
+    args.insert(args.end(), shards.begin(), shards.end());
+    auto merged = run_arbiter(args);
+    EXPECT_EQ(merged.code, 1) << merged;  // the invalid games, as the whole run
+    for (const char* key : {"games", "valid", "invalid", "valid_with_warnings", "counts", "unusable_files"})
+      EXPECT_EQ(json_field(merged.last_line(), key), json_field(total, key)) << key << "\n"
+                                                                             << merged.last_line();
+    EXPECT_EQ(json_field(merged.last_line(), "merged"), "3");
+    // A missing shard makes the merge unusable (exit 2), named.
+    args.pop_back();
+    auto partial = run_arbiter(args);
+    EXPECT_EQ(partial.code, 2);
+    EXPECT_NE(partial.err.find("shard 2/3 is missing"), std::string::npos) << partial;
+  }
+  fs::remove_all(base);
+}
+
+namespace {
+
 // A designer's variant in a folder of its own (its parent chess.rules beside it): Knightmate,
 // whose royal K moves as a knight and whose non-royal mann M moves as a king.
 std::string knightmate_dir() {
