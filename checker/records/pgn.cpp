@@ -308,6 +308,26 @@ bool is_symbol(std::string_view t) {
                                                   "\xe2\x87\x86",
                                                   "\xe2\x8a\x95",
                                                   "\xe2\x96\xb3"};  // ↑ → ⇆ ⊕ △
+  // Most tokens are moves and move numbers: no symbol is longer than 3 bytes, and a symbol
+  // starts with one of these bytes (`N`, `RR`, `TN` with no more), or with a UTF-8 lead byte.
+  if (t.empty() || t.size() > 3) return false;
+  switch (t[0]) {
+    case '+':
+    case '-':
+    case '=':
+    case '~':
+    case '!':
+    case '?':
+    case 'i':
+      break;
+    case 'N':
+    case 'R':
+    case 'T':
+      if (t.size() > 2) return false;
+      break;
+    default:
+      if (static_cast<unsigned char>(t[0]) < 0x80) return false;
+  }
   for (std::string_view k : kSymbols)
     if (t == k) return true;
   return !t.empty() && t.find_first_not_of("!?") == std::string_view::npos && t.size() <= 2;
@@ -390,6 +410,7 @@ void scan_line(std::string_view line, ScanState& st, bool& has_token, bool& has_
 }  // namespace
 
 bool is_result(std::string_view t) {
+  if (t.empty() || (t[0] != '1' && t[0] != '0' && t[0] != '*')) return false;  // most tokens: moves
   return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*";
 }
 
@@ -817,7 +838,9 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
         n = n.substr(k);
         tp += k;
       }
-      if (n == "--" || n == "Z0" || n == "0000" || n == "@@@@" || n == "<>") {
+      const char n0 = n.empty() ? ' ' : n[0];
+      if ((n0 == '-' || n0 == 'Z' || n0 == '0' || n0 == '@' || n0 == '<') &&
+          (n == "--" || n == "Z0" || n == "0000" || n == "@@@@" || n == "<>")) {
         if (after_result) {
           fail("movetext after the game's result", tp);
           continue;
