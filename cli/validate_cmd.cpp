@@ -20,7 +20,7 @@ namespace arb::cli {
 int cmd_validate(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::string jobs_text = "1", junit, shard;
-  bool json = false, quiet = false, strict = false, merge = false;
+  bool json = false, quiet = false, strict = false, merge = false, rules_anywhere = false;
   po::options_description d(
       "arbiter validate FILES... [--strict] [--jobs N] [--json] [--junit FILE] [--shard I/N]\n"
       "arbiter validate --merge SHARD.json... [--json]");
@@ -33,6 +33,9 @@ int cmd_validate(const std::vector<std::string>& args) {
       "also write JUnit XML: one case per file, one failed case per invalid game")(
       "shard", po::value(&shard), "I/N: validate only game k (0-based over all FILES) with k % N == I")(
       "quiet", po::bool_switch(&quiet), "no progress line")(
+      "rules-anywhere", po::bool_switch(&rules_anywhere),
+      "a record's [Rules \"PATH\"] may name any file (default: only beside the record or along the ruleset "
+      "search path)")(
       "merge", po::bool_switch(&merge),
       "FILES are the --json outputs of shards: print one summary of them all (every shard of I/N present "
       "once, "
@@ -66,6 +69,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   // A missing or unreadable file is a finding of its own: the batch goes on (exit 2 at the end).
 
   arb::records::EngineCache cache(rulesets_dir().string());
+  cache.allow_any_rules(rules_anywhere);
   if (vm.count("rules") || vm.count("variant")) {
     Common c;
     c.rules_given = vm.count("rules") > 0;

@@ -1052,3 +1052,80 @@ TEST(Records, LineEndsAndTagForms) {
   EXPECT_EQ(r[0].line, 2u);
   EXPECT_EQ(r[0].column, 1u);
 }
+
+namespace {
+const Finding* find_code(const GameReport& r, const std::string& code) {
+  for (const auto& f : r.findings)
+    if (f.code == code) return &f;
+  return nullptr;
+}
+}  // namespace
+
+// Issue 29: memory stays bounded whatever the records say; each bound hit is an error with
+// code `limit` that names the bound, at the place it was hit.
+TEST(Records, MemoryLimitsAreNamedWhereHit) {
+  // Variations nested deeper than kMaxNesting: reported at the `(` past the limit.
+  std::string deep = "1. e4 ";
+  for (int i = 0; i <= kMaxNesting; ++i) deep += "(1. d4 ";
+  for (int i = 0; i <= kMaxNesting; ++i) deep += ")";
+  auto r = validate_text(deep + " *\n");
+  ASSERT_EQ(r.size(), 1u);
+  const Finding* f = find_code(r[0], "limit");
+  ASSERT_NE(f, nullptr) << report_text("", r[0]);
+  EXPECT_EQ(f->severity, Severity::Error);
+  EXPECT_EQ(f->line, 1u);
+  EXPECT_EQ(f->column, 7u + 7u * kMaxNesting);  // the (kMaxNesting+1)-th `(`
+  EXPECT_NE(f->reason.find("nesting limit"), std::string::npos) << f->reason;
+  // More movetext tokens than kMaxTokens: the rest of the game is not read.
+  std::string many = "1. e4 " + std::string(kMaxTokens + 10, '(');
+  r = validate_text(many + "\n");
+  ASSERT_EQ(r.size(), 1u);
+  bool token_limit = false;
+  for (const auto& x : r[0].findings)
+    token_limit = token_limit || (x.code == "limit" && x.reason.find("token limit") != std::string::npos);
+  EXPECT_TRUE(token_limit) << report_text("", r[0]);
+  EXPECT_FALSE(r[0].valid);
+  // More distinct rulesets-with-options than EngineCache::kMaxEngines in one run.
+  std::string games;
+  for (size_t i = 0; i <= EngineCache::kMaxEngines; ++i)
+    games += "[Options \"no-such-option=" + std::to_string(i) + "\"]\n\n*\n\n";
+  r = validate_text(games);
+  ASSERT_EQ(r.size(), EngineCache::kMaxEngines + 1);
+  EXPECT_EQ(r[0].kind, "bad-option");
+  EXPECT_EQ(r.back().kind, "limit") << report_text("", r.back());
+  EXPECT_NE(r.back().reason.find("engine limit"), std::string::npos);
+  EXPECT_EQ(r.back().line, 1u + 4u * EngineCache::kMaxEngines);  // at its Options tag
+}
+
+// Issue 29: a record's [Rules "PATH"] names only a ruleset beside it (or below its folder)
+// or along the ruleset search path, unless `--rules-anywhere`.
+TEST(RecordsCli, RulesTagStaysBesideTheRecord) {
+  fs::path base = fs::temp_directory_path() / ("arbiter-records-rules-" + std::to_string(getpid()));
+  fs::create_directories(base / "records");
+  fs::create_directories(base / "elsewhere");
+  fs::copy_file(source_dir() / "rulesets" / "chess.rules", base / "records" / "mine.rules",
+                fs::copy_options::overwrite_existing);
+  fs::copy_file(source_dir() / "rulesets" / "chess.rules", base / "elsewhere" / "other.rules",
+                fs::copy_options::overwrite_existing);
+  auto write = [&](const std::string& name, const std::string& rules) {
+    std::string p = (base / "records" / name).string();
+    std::ofstream(p) << "[Rules \"" << rules << "\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    return p;
+  };
+  auto beside = run_arbiter({"validate", write("a.pgn", "mine.rules")});
+  EXPECT_EQ(beside.code, 0) << beside;
+  const std::string outside = write("b.pgn", "../elsewhere/other.rules");
+  auto refused = run_arbiter({"validate", outside, "--json", "--quiet"});
+  EXPECT_EQ(refused.code, 1) << refused;
+  EXPECT_NE(refused.out.find("\"kind\":\"rules-path\""), std::string::npos) << refused;
+  EXPECT_NE(refused.out.find("--rules-anywhere"), std::string::npos) << refused;
+  auto absolute = run_arbiter({"validate", write("c.pgn", (base / "elsewhere" / "other.rules").string())});
+  EXPECT_EQ(absolute.code, 1) << absolute;
+  auto allowed = run_arbiter({"validate", outside, "--rules-anywhere"});
+  EXPECT_EQ(allowed.code, 0) << allowed;
+  // A bundled ruleset along the search path may be named by its path.
+  auto bundled =
+      run_arbiter({"validate", write("d.pgn", (source_dir() / "rulesets" / "chess.rules").string())});
+  EXPECT_EQ(bundled.code, 0) << bundled;
+  fs::remove_all(base);
+}

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/search_path.hpp"
 #include "registry/engines.hpp"
 #include "registry/variants.hpp"
 #include "validate.hpp"
@@ -82,6 +83,16 @@ const RecordEngine& EngineCache::get(const std::string& path,
   std::lock_guard<std::mutex> lock(mu_);
   auto it = cache_.find(key);
   if (it != cache_.end()) return *it->second;
+  if (cache_.size() >= kMaxEngines) {
+    if (!over_limit_) {
+      over_limit_ = std::make_unique<RecordEngine>();
+      over_limit_->error =
+          "limit: more than " + std::to_string(kMaxEngines) +
+          " distinct rulesets and options in one run (the engine limit); validate such records "
+          "in several runs";
+    }
+    return *over_limit_;
+  }
   auto re = std::make_unique<RecordEngine>(make_record_engine(path, options));
   return *cache_.emplace(key, std::move(re)).first->second;
 }
@@ -102,6 +113,36 @@ const std::vector<lang::RecordTagMap>& EngineCache::tag_maps(const std::string& 
     if (auto facts = registry::facts_of(ruleset_path)) *slot = facts->records.tags;
   }
   return *slot;
+}
+
+namespace {
+// `p` inside folder `root` (both canonical): every component of root starts p.
+bool inside(const fs::path& p, const fs::path& root) {
+  auto a = root.begin(), b = p.begin();
+  for (; a != root.end(); ++a, ++b)
+    if (b == p.end() || *a != *b) return false;
+  return true;
+}
+}  // namespace
+
+bool EngineCache::rules_allowed(const fs::path& path, const std::string& dir, std::string& why) const {
+  if (any_rules_) return true;
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(path, ec);
+  if (ec) real = fs::absolute(path, ec).lexically_normal();
+  std::vector<fs::path> roots;
+  if (!dir.empty()) roots.push_back(dir);
+  if (dir.empty()) roots.push_back(fs::current_path(ec));  // standard input: the working folder
+  roots.push_back(rulesets_);
+  for (const auto& f : lang::ruleset_search_path()) roots.push_back(f);
+  for (const auto& r : roots) {
+    fs::path root = fs::weakly_canonical(r, ec);
+    if (ec || root.empty()) continue;
+    if (inside(real, root)) return true;
+  }
+  why = "the ruleset `" + path.string() + "` is outside the record's folder and the ruleset search path (`" +
+        real.string() + "`); `arbiter validate --rules-anywhere` allows it";
+  return false;
 }
 
 }  // namespace arb::records

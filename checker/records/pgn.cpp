@@ -427,7 +427,17 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
     ++line;
     line_start = q + 1;
   };
+  bool stopped = false;
   while (p < s.size()) {
+    if (g.tokens.size() >= kMaxTokens) {
+      // Memory stays bounded: the rest of the game is not read.
+      issue(true, "limit",
+            "more than " + std::to_string(kMaxTokens) +
+                " movetext tokens in one game (the token limit): the rest is not read",
+            p);
+      stopped = true;
+      break;
+    }
     char c = s[p];
     if (c == '\n') {
       newline_at(p);
@@ -643,7 +653,7 @@ void parse_game(std::string_view s, uint64_t first_line, ParsedGame& g) {
     }
     g.tokens.push_back(tok);
   }
-  if (depth > 0 && g.issues.size() < 64) {
+  if (depth > 0 && !stopped && g.issues.size() < 64) {
     // At the innermost `(` left open.
     g.issues.push_back({true, "syntax", "variation never closed (`(` without `)`)", open_at.back().first,
                         open_at.back().second});

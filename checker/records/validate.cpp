@@ -1,6 +1,10 @@
 // Kinds of fault (GameReport::kind):
 //   syntax            the text is not PGN (malformed tag, unclosed comment or variation, ...)
 //   unknown-variant   the Variant tag names no bundled ruleset, the Rules file does not load
+//   rules-path        the Rules tag names a file outside the record's folder and the ruleset
+//                     search path (`--rules-anywhere` allows it)
+//   limit             a bound on memory was hit (tokens in a game, nesting of variations,
+//                     distinct engines in a run): the message names it
 //   bad-option        an option tag the variant does not take, or a bad value
 //   bad-position      the FEN tag is not a position of the variant
 //   unreadable        an action text that is no notation of any action
@@ -101,6 +105,13 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
     fs::path rp = trim(rtag->value);
     if (rp.is_relative() && !dir.empty()) rp = fs::path(dir) / rp;
     path = rp.string();
+    // A record names only a ruleset beside it or along the search path (unless the run
+    // allows any: `--rules-anywhere`): a record from elsewhere must not read any file.
+    std::string why;
+    if (!cache_.rules_allowed(rp, dir, why)) {
+      fail_at(rtag->line, rtag->value_column, 0, rtag->value, "rules-path", why);
+      return;
+    }
   } else {
     // The bundled ruleset whose name or `records { name ... }` the tag gives.
     path = cache_.ruleset_named(vtag ? vtag->value : "");
@@ -180,8 +191,12 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
   if (!proto.engine) {
     const Tag* at = opt_tag ? opt_tag : vtag ? vtag : rtag;
     bool option = proto.error.rfind("option", 0) == 0;
+    bool limit = proto.error.rfind("limit", 0) == 0;
     fail_at(at ? at->line : first_line, at ? at->value_column : 1, 0, at ? at->value : "",
-            option ? "bad-option" : "unknown-variant", proto.error);
+            limit    ? "limit"
+            : option ? "bad-option"
+                     : "unknown-variant",
+            proto.error);
     return;
   }
   r.variant = proto.variant;
@@ -375,8 +390,10 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
               .in_variation = variation;
           return false;
         }
-        if (depth >= 100) {
-          fail_at(t.line, t.column, ply, "(", "syntax", "variations nested more than 100 deep");
+        if (depth >= kMaxNesting) {
+          fail_at(t.line, t.column, ply, "(", "limit",
+                  "variations nested more than " + std::to_string(kMaxNesting) +
+                      " deep (the nesting limit): this one is not walked");
           return false;
         }
         take_back();
