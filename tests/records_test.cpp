@@ -1085,6 +1085,15 @@ TEST(Records, MemoryLimitsAreNamedWhereHit) {
     token_limit = token_limit || (x.code == "limit" && x.reason.find("token limit") != std::string::npos);
   EXPECT_TRUE(token_limit) << report_text("", r[0]);
   EXPECT_FALSE(r[0].valid);
+  // More findings than kMaxFindings in one game (a null move in the main line is a warning).
+  std::string passes;
+  for (size_t i = 0; i <= kMaxFindings; ++i) passes += "-- ";
+  r = validate_text(passes + "*\n");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].findings.size(), kMaxFindings + 1);
+  EXPECT_EQ(r[0].findings.back().code, "limit");
+  EXPECT_NE(r[0].findings.back().reason.find("findings limit"), std::string::npos);
+  EXPECT_EQ(r[0].findings.back().column, 1u + 3u * kMaxFindings);
   // More distinct rulesets-with-options than EngineCache::kMaxEngines in one run.
   std::string games;
   for (size_t i = 0; i <= EngineCache::kMaxEngines; ++i)

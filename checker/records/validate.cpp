@@ -61,8 +61,27 @@ using namespace detail;
 void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r) {
   uint32_t first_line = g.tokens.empty() ? (g.tags.empty() ? 1 : g.tags[0].line) : g.tokens[0].line;
   if (!g.tags.empty()) first_line = std::min(first_line, g.tags[0].line);
+  Finding sink;  // where findings past kMaxFindings go
   auto add = [&](Severity sev, uint32_t line, uint32_t col, int ply, std::string_view move, std::string code,
                  std::string reason) -> Finding& {
+    if (r.findings.size() >= kMaxFindings) {
+      // Memory stays bounded: one `limit` error says so, the rest is dropped (into `sink`).
+      if (r.findings.size() == kMaxFindings) {
+        r.findings.push_back(
+            Finding{Severity::Error,
+                    "limit",
+                    line,
+                    col,
+                    ply,
+                    std::string(move),
+                    "more than " + std::to_string(kMaxFindings) +
+                        " findings in one game (the findings limit): the rest are not reported",
+                    false,
+                    {}});
+      }
+      sink = Finding{};
+      return sink;
+    }
     Finding f;
     f.severity = sev;
     f.line = line;

@@ -17,6 +17,9 @@
 
 namespace arb::records {
 
+// At most this many findings are kept for one game (then one `limit` error).
+constexpr size_t kMaxFindings = 1000;
+
 // One thing found in a record: an error makes the record invalid; a warning is reported
 // and leaves it valid (`--strict` makes it an error). Codes: see validate.cpp.
 enum class Severity : uint8_t { Error, Warning };
