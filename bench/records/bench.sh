@@ -4,13 +4,20 @@
 # second and per second per core, the ratios (best round and every round), the load average,
 # peak memory (VmHWM), and the peak memory of arbiter on a file four times as large (flat).
 #   bench/records/bench.sh [GAMES]    (default 20000 self-play games, generated, not committed)
+#   PGN=FILE ROUNDS=R bench/records/bench.sh   (that file's games instead)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 games=${1:-20000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pgnx=$(command -v pgn-extract || echo /usr/games/pgn-extract)
-"$root/build/checker/records/arbiter_selfplay" --variant chess --games "$games" --seed 99 --max-plies 200 > "$work/a.pgn"
+if [ -n "${PGN:-}" ]; then
+  # An existing file of standard-chess games (PGN=FILE), e.g. when generating is too slow.
+  cp "$PGN" "$work/a.pgn"
+  games=$(grep -c '^\[Event ' "$work/a.pgn")
+else
+  "$root/build/checker/records/arbiter_selfplay" --variant chess --games "$games" --seed 99 --max-plies 200 > "$work/a.pgn"
+fi
 cat "$work/a.pgn" "$work/a.pgn" "$work/a.pgn" "$work/a.pgn" > "$work/x4.pgn"
 zstd -q -3 "$work/x4.pgn" -o "$work/x4.pgn.zst"
 python3 - "$root/build/cli/arbiter" "$pgnx" "$work" "$games" <<'PY'
