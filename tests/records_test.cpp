@@ -471,6 +471,15 @@ TEST(RecordsCli, SchedulerFilesShardAndMerge) {
     auto partial = run_arbiter(args);
     EXPECT_EQ(partial.code, 2);
     EXPECT_NE(partial.err.find("shard 2/3 is missing"), std::string::npos) << partial;
+    // So does a shard cut short (its summary line lost).
+    std::string text = read_text(shards[2]);
+    text.resize(text.rfind("{\"summary\""));
+    std::string cut = (base / run.name / "cut.json").string();
+    std::ofstream(cut) << text;
+    args.push_back(cut);
+    auto cut_short = run_arbiter(args);
+    EXPECT_EQ(cut_short.code, 2);
+    EXPECT_NE(cut_short.err.find("no summary line"), std::string::npos) << cut_short;
   }
   fs::remove_all(base);
 }
