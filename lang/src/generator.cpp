@@ -952,6 +952,37 @@ class Generator final : public Engine, public CardBoard {
     }
     return false;
   }
+  // The squares whose occupancy decides whether an enemy path reaches a royal piece of `us`
+  // (a hopper's squares before the royal piece, screens included, a lame leap's leg) or
+  // whether the royal pieces face each other (`royals-not-facing`: the squares between).
+  // An action leaving or entering one is tested in full; every other action of a piece
+  // that is not pinned cannot change those attacks (Stockfish's blockers, for paths).
+  [[gnu::noinline]] BB path_exposure(int us, const BB& occ) const {
+    BB e{};
+    const int them = us ^ 1;
+    for (BB r = royals(us); r; clear_lsb(r)) {
+      const int kq = lsb(r);
+      for (uint32_t m = path_check_types_; m; m &= m - 1) {
+        const int t = __builtin_ctz(m);
+        const PieceTables<BB>& pt = t_->pieces[t];
+        for (BB b = pieces(them, t) & occ & pt.walk_from[them][kq]; b; clear_lsb(b))
+          for (const auto& w : pt.walks[them][lsb(b)]) {
+            if (!w.capture) continue;
+            const int16_t* q = pt.walk_sq.data() + w.first;
+            const int16_t* const end = q + w.len;
+            BB seg = w.block;
+            for (; q != end && *q != kq; ++q) bb::set(seg, *q);
+            if (q != end) e |= seg;
+          }
+      }
+      if (p_->royals_not_facing)
+        for (BB b = royals(them); b; clear_lsb(b)) {
+          const int d = t_->dir[kq][lsb(b)];
+          if (d >= 0 && d % 2 == 0) e |= t_->between(kq, lsb(b));
+        }
+    }
+    return e;
+  }
   // Attacks by strikes, limited capturing lines and rampages (RULINGS 4.10), and by paths.
   [[gnu::noinline]] bool animal_attack(int s, int by, const BB& occ, uint32_t skip = 0) const {
     if (path_check_types_ && path_attack(s, by, occ, skip)) return true;
@@ -1407,9 +1438,9 @@ class Generator final : public Engine, public CardBoard {
         ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
     // Where captures explode, every action gets the full legality test (an explosion may
     // remove a pinner, a blocker or a royal piece).
-    const bool test_every =
-        in_check ||
-        (Rich && (blast_types_ || path_check_types_ || p_->royals_not_facing || p_->no_check_given));
+    // Paths (hoppers, lame leaps, other riders) and the flying general are judged by the
+    // squares they depend on (path_exposure(): `disc` below), as Stockfish judges pins.
+    const bool test_every = in_check || (Rich && (blast_types_ || p_->no_check_given));
     // In check in a plain program (attacks by leaps and rides only: no borrowing, no
     // animal lines, one royal piece), an action of another piece can only help by taking
     // the one checker or standing between it and a riding check: the others are dropped
@@ -1464,6 +1495,8 @@ class Generator final : public Engine, public CardBoard {
               if (p_->types[t].rampage.reach > 0) disc |= reach(d, q, p_->types[t].rampage.reach);
             }
         }
+    if constexpr (Rich)
+      if (guard && !in_check && (path_check_types_ || p_->royals_not_facing)) disc |= path_exposure(us, occ);
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
@@ -1578,11 +1611,11 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], lame.to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move pm = make_move(s, lame.to, kPromote, pt);
-              if (!test_all || legal(pm)) emit(pm);
+              if ((!test_all && !test(disc, lame.to)) || legal(pm)) emit(pm);
             }
             continue;
           }
-          if (!test_all || legal(m)) emit(m);
+          if ((!test_all && !test(disc, lame.to)) || legal(m)) emit(m);
         }
         if (ep_ >= 0 && test(pp.ep_capture[us][s], ep_)) {
           Move m = make_move(s, ep_, kEnPassant);
@@ -1619,11 +1652,11 @@ class Generator final : public Engine, public CardBoard {
         if (evading && !is_royal) zone &= evade;
         if (p_->types[t].must_promote) zone &= ~t_->pieces[t].promote_zone[us];
         zone = drop_squares(us, t, zone);
-        const bool test = in_check || is_royal;
+        const bool test_drop = in_check || is_royal;
         const bool no_mate = p_->types[t].drop_no_mate && !Pseudo;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
-          if ((!test || legal(m)) && !(no_mate && drop_mates(m))) emit(m);
+          if ((!(test_drop || test(disc, lsb(zone))) || legal(m)) && !(no_mate && drop_mates(m))) emit(m);
         }
       }
     }
