@@ -289,7 +289,7 @@ class Generator final : public Engine, public CardBoard {
       int rank = side_ == 0 ? 0 : p_->height - 1;
       s.king_to = coord(rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to));
     }
-    if (k != kCastleK && k != kCastleQ) {
+    if (k != kCastleK && k != kCastleQ && k != kNull) {  // a pass (kNull) takes nothing
       int victim = k == kEnPassant ? ep_victim_ : to;
       if (victim >= 0 && board_[victim] >= 0) {
         s.removed.push_back({coord(victim), letter(board_[victim])});
@@ -327,7 +327,7 @@ class Generator final : public Engine, public CardBoard {
       return b;
     }
     int victim = k == kEnPassant ? ep_victim_ : to;
-    b.capture = victim >= 0 && board_[victim] >= 0;
+    b.capture = k != kNull && victim >= 0 && board_[victim] >= 0;
     if (k == kPromote) b.promotion = p_->letters[type_of(m)];
     return b;
   }
