@@ -120,6 +120,14 @@ TEST(JanggiBikjang, BreakOrPass) {
   EXPECT_EQ(e->status().result, arb::Result::Draw);
 }
 
+TEST(PathFastPath, ArrivingScreenIsTested) {
+  // Hoppers on the fast path (path_exposure): only actions entering or leaving a square a
+  // cannon's walk to the king depends on are tested in full. The rook d4 may not step onto
+  // e4, where it would screen the cannon e8's check on the king e1: d5-d10 (6), d1-d3 (3),
+  // a4-c4 (3), f4-i4 (4); the king d1 e2 (f1 faces the general f10): 18. xiangqi: 18.
+  EXPECT_EQ(at("xiangqi", "5k3/9/4c4/9/9/9/3R5/9/9/4K4 w - - 0 1")->perft(1), 18u);
+}
+
 const std::string kHead = R"(ruleset r
 board 9 x 10
 region palace d1-f3 mirrored
