@@ -38,6 +38,10 @@ const char* to_string(Termination t) {
       return "extinction";
     case Termination::ChecksGiven:
       return "checks";
+    case Termination::DoublePass:
+      return "double-pass";
+    case Termination::RoyalsFacing:
+      return "royals-facing";
   }
   return "none";
 }

@@ -230,12 +230,13 @@ bool parse_betza(const std::string& text, std::vector<BetzaMove>& out, BetzaErro
         mv.hop = hop;
         mv.unsupported = unsupported;
         // A lame leap is blocked by the squares it passes: those on its line for a straight
-        // leap (D, A, H, G), the orthogonal first step for N (the xiangqi horse).
+        // leap (D, A, H, G), the orthogonal first step then diagonal steps for a leap whose
+        // sides differ by one (N the xiangqi horse, Z the janggi elephant).
         if (lame && range == 1 && dx != 0 && dy != 0 && std::abs(dx) != std::abs(dy) &&
-            !(std::max(std::abs(dx), std::abs(dy)) == 2 && std::min(std::abs(dx), std::abs(dy)) == 1)) {
+            std::abs(std::abs(dx) - std::abs(dy)) != 1) {
           err = {
-              "lame (`n`) needs a straight leap (D, A, H, G) or N (the xiangqi horse): the squares it "
-              "passes must be known",
+              "lame (`n`) needs a straight leap (D, A, H, G), N (the xiangqi horse) or Z (the janggi "
+              "elephant): the squares it passes must be known",
               group_start};
           return false;
         }

@@ -10,6 +10,7 @@
 #include "arbiter/lang/betza.hpp"
 #include "card_board.hpp"
 #include "drops.hpp"
+#include "pass_compile.hpp"
 
 namespace arb::lang {
 
@@ -108,7 +109,8 @@ class Compiler {
                        "`, a hopper, lame leaper or rider other than W and F, is not executable yet");
     normalize_rampages(*p);
     rules(*p);
-    compile_hands(m_, used_, *p, d_);  // drops_compile.cpp
+    compile_hands(m_, used_, *p, d_);       // drops_compile.cpp
+    compile_pass_rules(m_, used_, *p, d_);  // pass_compile.cpp
     if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
@@ -117,7 +119,7 @@ class Compiler {
     p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion ||
                            (p->royal_capture && !p->cards) || p->royals_not_facing || p->no_check_given;
     for (const PieceProgram& pp : p->types)
-      p->chess2_primitives = p->chess2_primitives || pp.special() || pp.explodes();
+      p->chess2_primitives = p->chess2_primitives || pp.special() || pp.explodes() || pp.capture_not;
     if (d_.has_errors()) return nullptr;
     if (p->squares <= 64)
       p->tables64 = tables<uint64_t>(*p);
@@ -211,17 +213,29 @@ class Compiler {
         BetzaError err;
         if (!parse_betza(u.arg("").text, moves, err)) continue;
         const int region = region_of(u.arg("from").text);
+        const int to = u.has("to") ? region_of(u.arg("to").text) : -1;
         for (const BetzaMove& mv : moves) {
-          if (mv.range != 1 || mv.hop || mv.lame || mv.initial || mv.en_passant || !mv.unsupported.empty()) {
-            d_.error(
-                u.arg("").loc,
-                "`region-betza` runs plain leaps (`sW`, `fsW`, `F`, `cN`); this Betza is not executable yet",
-                "state riders and lame leaps with `betza`");
+          // Plain leaps, and (janggi's palace lines) unlimited riders and hoppers on them.
+          const bool rider = mv.range == 0 && !mv.lame;
+          if ((mv.range != 1 && !rider) || (mv.hop && !rider) || mv.lame || mv.initial || mv.en_passant ||
+              !mv.unsupported.empty()) {
+            d_.error(u.arg("").loc,
+                     "`region-betza` runs plain leaps (`sW`, `fsW`, `F`, `cN`), unlimited riders and hoppers "
+                     "(`B`, `pB`); this Betza is not executable yet",
+                     "state lame leaps and limited riders with `betza`");
             return;
           }
-          for (int c = 0; c < 2; ++c)
-            pp.leaps[c].push_back(
-                {mv.dx, c == 0 ? mv.dy : -mv.dy, mv.can_move, mv.can_capture, false, region});
+          for (int c = 0; c < 2; ++c) {
+            const int dy = c == 0 ? mv.dy : -mv.dy;
+            if (rider) {
+              PieceProgram::Path w{mv.dx, dy, 0, mv.can_move, mv.can_capture, mv.hop, false};
+              w.from_region = region;
+              w.to_region = to;
+              pp.paths[c].push_back(w);
+            } else {
+              pp.leaps[c].push_back({mv.dx, dy, mv.can_move, mv.can_capture, false, region, to});
+            }
+          }
         }
       } else if (u.id == ConstructId::Confined) {
         pp.confine = region_of(u.arg("").text);
@@ -511,7 +525,9 @@ class Compiler {
             for (int x = 0; x < p.width; ++x) {
               if (!on(p, x + l.dx, y + l.dy)) continue;
               int s = sq(p, x, y), to = sq(p, x + l.dx, y + l.dy);
-              if (!in_region(p, l.from_region, c, s) || !in_region(p, pp.confine, c, to)) continue;
+              if (!in_region(p, l.from_region, c, s) || !in_region(p, pp.confine, c, to) ||
+                  !in_region(p, l.to_region, c, to))
+                continue;
               if (l.move) set(pt.leap_move[c][s], to);
               if (l.capture) {
                 set(pt.leap_capture[c][s], to);
@@ -525,6 +541,7 @@ class Compiler {
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) {
               const int s = sq(p, x, y);
+              if (!in_region(p, w.from_region, c, s)) continue;
               // `confined`: a single (lame) leap ending outside the region is no move.
               if (pp.confine >= 0 && on(p, x + w.dx, y + w.dy) &&
                   !in_region(p, pp.confine, c, sq(p, x + w.dx, y + w.dy)))
@@ -533,6 +550,7 @@ class Compiler {
                   static_cast<uint32_t>(pt.walk_sq.size()), 0, BB{}, w.move, w.capture, w.hop};
               for (int k = 1, cx = x + w.dx, cy = y + w.dy; on(p, cx, cy) && (w.range == 0 || k <= w.range);
                    ++k, cx += w.dx, cy += w.dy) {
+                if (!in_region(p, w.to_region, c, sq(p, cx, cy))) break;  // `region-betza ... to`
                 pt.walk_sq.push_back(static_cast<int16_t>(sq(p, cx, cy)));
                 // A hopper never lands on its walk's first square (the screen is before it).
                 if (w.capture && (k > 1 || !w.hop)) set(pt.walk_from[c][sq(p, cx, cy)], s);
@@ -543,8 +561,13 @@ class Compiler {
                 const int ax = std::abs(w.dx), ay = std::abs(w.dy), n = std::max(ax, ay);
                 if (ax == 0 || ay == 0 || ax == ay) {
                   for (int k = 1; k < n; ++k) set(wk.block, sq(p, x + w.dx / n * k, y + w.dy / n * k));
-                } else {  // N: the orthogonal first step along the longer side
-                  set(wk.block, ax > ay ? sq(p, x + w.dx / ax, y) : sq(p, x, y + w.dy / ay));
+                } else {
+                  // N, Z (janggi's elephant): the orthogonal first step along the longer side,
+                  // then diagonal steps outward (a (1,2) leap passes one square, a (2,3) two).
+                  const int ux = ax > ay ? w.dx / ax : 0, uy = ax > ay ? 0 : w.dy / ay;
+                  const int sx = w.dx / ax, sy = w.dy / ay;
+                  for (int k = 0; k < std::min(ax, ay); ++k)
+                    set(wk.block, sq(p, x + ux + k * sx, y + uy + k * sy));
                 }
               }
               pt.walks[c][s].push_back(wk);

@@ -285,7 +285,9 @@ std::vector<ConstructDef> make_table() {
       schema(Confined, "confined", S::Piece, {region("", true, "the squares it may stand on")}, B,
              "the piece's moves end only inside the region (the xiangqi palace, the elephant's own half)"),
       schema(RegionBetza, "region-betza", S::Piece,
-             {betza("", true, "the moves it gains"), region("from", true, "where it must stand")}, B,
+             {betza("", true, "the moves it gains"), region("from", true, "where it must stand"),
+              region("to", false, "where those moves end (every square on their way too)")},
+             B,
              "extra Betza moves of the piece while it stands in the region (the xiangqi soldier across the "
              "river)"),
       schema(RoyalsNotFacing, "royals-not-facing", S::Legal, {}, B,
@@ -304,6 +306,28 @@ std::vector<ConstructDef> make_table() {
           EnPassantRanks, "en-passant", S::Piece,
           {ranks("ranks", true, "the own ranks (relative: 1 = own first) its en-passant captures land on")},
           B, "its en-passant captures land only on these ranks (Fairy-Stockfish's enPassantRegion, horde)"),
+      // ---- janggi's primitives (issue 24, gen_pass.hpp), each general -------------------
+      schema(HopsNotOver, "hops-not-over", S::Piece,
+             {letters("", true, "the types that are never its screen")}, B,
+             "its hops (Betza `p`, `g`) never jump a piece of these types, own or enemy (the janggi cannon)"),
+      schema(NeverCaptures, "never-captures", S::Piece, {letters("", true, "the types it never captures")}, B,
+             "it never captures a piece of these types (the janggi cannon takes no cannon)"),
+      schema(Points, "points", S::Piece, {integer("", 0, 999, true, "its value")}, B,
+             "the piece's value when `counting` decides a game (janggi's material count)"),
+      schema(TurnPass, "pass", S::Turn, {}, B,
+             "the side to move may pass instead of acting, not while in check (written as the royal "
+             "piece's square twice, `e2e2`, as Fairy-Stockfish writes it)"),
+      schema(EndDoublePass, "double-pass", S::End,
+             {choice("->", {"draw", "counting"}, true, "the result: a draw, or by `counting`")}, B,
+             "two passes in a row end the game"),
+      schema(EndRoyalsFacing, "royals-facing", S::End,
+             {choice("->", {"draw", "counting"}, true, "the result: a draw, or by `counting`")}, B,
+             "royal pieces facing each other on an open file or rank (bikjang): the side to move must "
+             "break the facing or pass (a pass is legal then even in check), and a pass ends the game"),
+      schema(EndCounting, "counting", S::End,
+             {integer("white-needs", 1, 999, true,
+                      "White wins a counted end when its `points` exceed Black's by at least this many")},
+             B, "how an end `-> counting` is decided: by the pieces' `points`, else Black wins"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

@@ -8,6 +8,7 @@
 #include "arbiter/lang/compile.hpp"
 #include "card_board.hpp"
 #include "gen_ends.hpp"
+#include "gen_pass.hpp"
 
 namespace arb::lang {
 
@@ -288,7 +289,7 @@ class Generator final : public Engine, public CardBoard {
       int rank = side_ == 0 ? 0 : p_->height - 1;
       s.king_to = coord(rank * p_->width + (k == kCastleK ? p_->ks_king_to : p_->qs_king_to));
     }
-    if (k != kCastleK && k != kCastleQ) {
+    if (k != kCastleK && k != kCastleQ && k != kNull) {  // a pass (kNull) takes nothing
       int victim = k == kEnPassant ? ep_victim_ : to;
       if (victim >= 0 && board_[victim] >= 0) {
         s.removed.push_back({coord(victim), letter(board_[victim])});
@@ -326,7 +327,7 @@ class Generator final : public Engine, public CardBoard {
       return b;
     }
     int victim = k == kEnPassant ? ep_victim_ : to;
-    b.capture = victim >= 0 && board_[victim] >= 0;
+    b.capture = k != kNull && victim >= 0 && board_[victim] >= 0;
     if (k == kPromote) b.promotion = p_->letters[type_of(m)];
     return b;
   }
@@ -612,6 +613,7 @@ class Generator final : public Engine, public CardBoard {
   // Issue 24 (gen_ends.hpp): some counted end condition or `must-capture`; the checks each
   // side has still to give (`checks N -> win`); must-capture's scratch list.
   bool ends_any_ = false, counted_ends_ = false, counting_checks_ = false;
+  bool facing_now_ = false;  // `royals-facing`: the royal pieces face each other (generate_with_pass)
   std::array<int8_t, 2> checks_left_{};
   std::vector<Move> forced_buf_;
 
@@ -626,6 +628,12 @@ class Generator final : public Engine, public CardBoard {
     if (!multi_royal_) return p_->royal_type >= 0 ? pieces(c, p_->royal_type) : BB{};
     BB b{};
     for (uint32_t m = p_->royal_types; m; m &= m - 1) b |= pieces(c, __builtin_ctz(m));
+    return b;
+  }
+  // The pieces of the types in a mask (both colours).
+  BB types_bb(uint32_t mask) const {
+    BB b{};
+    for (; mask; mask &= mask - 1) b |= by_type_[__builtin_ctz(mask)];
     return b;
   }
   ARB_INLINE int royal_square(int c) const {
@@ -898,12 +906,13 @@ class Generator final : public Engine, public CardBoard {
   [[gnu::noinline]] void path_targets(int s, int t, int us, const BB& occ, const BB& tg, BB& quiet,
                                       BB& caps) const {
     const PieceTables<BB>& pt = t_->pieces[t];
+    const BB no_screen = types_bb(p_->types[t].screen_not);  // `hops-not-over`
     for (const auto& w : pt.walks[us][s]) {
       const int16_t* q = pt.walk_sq.data() + w.first;
       const int16_t* const end = q + w.len;
       if (w.hop) {
         while (q != end && !test(occ, *q)) ++q;  // to the screen
-        if (q == end || ++q == end) continue;
+        if (q == end || test(no_screen, *q) || ++q == end) continue;
         if (w.hop == 'g') {
           if (!test(occ, *q)) {
             if (w.move) bb::set(quiet, *q);
@@ -931,6 +940,7 @@ class Generator final : public Engine, public CardBoard {
     for (uint32_t m = path_check_types_ & ~skip; m; m &= m - 1) {
       const int t = __builtin_ctz(m);
       const PieceTables<BB>& pt = t_->pieces[t];
+      const BB no_screen = types_bb(p_->types[t].screen_not);
       for (BB b = pieces(by, t) & occ & pt.walk_from[by][s]; b; clear_lsb(b)) {
         for (const auto& w : pt.walks[by][lsb(b)]) {
           if (!w.capture) continue;
@@ -938,19 +948,52 @@ class Generator final : public Engine, public CardBoard {
           const int16_t* const end = q + w.len;
           int passed = 0;  // pieces before s
           bool last = false;
+          int screen = -1;
           for (; q != end && *q != s && passed < 2; ++q) {
             last = test(occ, *q);
+            if (last && !passed) screen = *q;
             passed += last;
           }
           if (q == end || *q != s) continue;
-          const bool hit = w.hop == 'p'   ? passed == 1
-                           : w.hop == 'g' ? passed == 1 && last
+          const bool hit = w.hop == 'p'   ? passed == 1 && !test(no_screen, screen)
+                           : w.hop == 'g' ? passed == 1 && last && !test(no_screen, screen)
                                           : passed == 0 && !(w.block & occ);
           if (hit) return true;
         }
       }
     }
     return false;
+  }
+  // The squares whose occupancy decides whether an enemy path reaches a royal piece of `us`
+  // (a hopper's squares before the royal piece, screens included, a lame leap's leg) or
+  // whether the royal pieces face each other (`royals-not-facing`: the squares between).
+  // An action leaving or entering one is tested in full; every other action of a piece
+  // that is not pinned cannot change those attacks (Stockfish's blockers, for paths).
+  [[gnu::noinline]] BB path_exposure(int us, const BB& occ) const {
+    BB e{};
+    const int them = us ^ 1;
+    for (BB r = royals(us); r; clear_lsb(r)) {
+      const int kq = lsb(r);
+      for (uint32_t m = path_check_types_; m; m &= m - 1) {
+        const int t = __builtin_ctz(m);
+        const PieceTables<BB>& pt = t_->pieces[t];
+        for (BB b = pieces(them, t) & occ & pt.walk_from[them][kq]; b; clear_lsb(b))
+          for (const auto& w : pt.walks[them][lsb(b)]) {
+            if (!w.capture) continue;
+            const int16_t* q = pt.walk_sq.data() + w.first;
+            const int16_t* const end = q + w.len;
+            BB seg = w.block;
+            for (; q != end && *q != kq; ++q) bb::set(seg, *q);
+            if (q != end) e |= seg;
+          }
+      }
+      if (p_->royals_not_facing)
+        for (BB b = royals(them); b; clear_lsb(b)) {
+          const int d = t_->dir[kq][lsb(b)];
+          if (d >= 0 && d % 2 == 0) e |= t_->between(kq, lsb(b));
+        }
+    }
+    return e;
   }
   // Attacks by strikes, limited capturing lines and rampages (RULINGS 4.10), and by paths.
   [[gnu::noinline]] bool animal_attack(int s, int by, const BB& occ, uint32_t skip = 0) const {
@@ -1290,7 +1333,7 @@ class Generator final : public Engine, public CardBoard {
       int ek = royal_square(side_ ^ 1);
       if (ek >= 0 && test(t_->adjacent[k], ek)) ok = false;
     }
-    if (ok && (p_->royals_not_facing || p_->no_check_given)) ok = judged_after();
+    if (ok && (p_->royals_not_facing || p_->no_check_given || facing_now_)) ok = judged_after();
     light_unmake<Rich>(m, l, moved);
     return ok;
   }
@@ -1299,7 +1342,7 @@ class Generator final : public Engine, public CardBoard {
   // move): `royals-not-facing`, no royal pieces of the two sides on one file or rank with
   // nothing between (the flying general); `no-check-given`, no enemy royal piece attacked.
   [[gnu::noinline]] bool judged_after() const {
-    if (p_->royals_not_facing) {
+    if (p_->royals_not_facing || facing_now_) {
       const BB occ = occupied();
       for (BB a = royals(side_); a; clear_lsb(a))
         for (BB b = royals(side_ ^ 1); b; clear_lsb(b)) {
@@ -1343,6 +1386,10 @@ class Generator final : public Engine, public CardBoard {
   // Issue 24 (gen_ends.hpp): a game a counted end condition has ended has no action;
   // `must-capture` keeps the captures when there is one.
   ends::Verdict counted_verdict() const {
+    if (p_->pass) {
+      const ends::Verdict v = pass_verdict();
+      if (v.over) return v;
+    }
     if (counting_checks_) {
       const ends::Verdict v = ends::checks(side_, checks_left_);
       if (v.over) return v;
@@ -1356,6 +1403,56 @@ class Generator final : public Engine, public CardBoard {
       return popcount(pieces(c, t)) + reserve_[c][t];
     });
   }
+  // ---- passes, facing royals, counting (janggi's primitives; gen_pass.hpp) --------------
+  // `pass`: a kNull move from the royal square to itself (Fairy-Stockfish writes `e2e2`).
+  // It is legal when the side to move is not in check, and always while the royal pieces
+  // face each other under `royals-facing`; every other action must then break the facing
+  // (facing_now_ makes judged_after() test it).
+  bool royals_face() const {
+    const int a = royal_square(0), b = royal_square(1);
+    if (a < 0 || b < 0) return false;
+    const int d = t_->dir[a][b];
+    return d >= 0 && d % 2 == 0 && !(t_->between(a, b) & occupied());
+  }
+  bool last_was_pass(size_t back) const {
+    return stack_.size() >= back && kind_of(stack_[stack_.size() - back].move) == kNull &&
+           stack_[stack_.size() - back].ends_turn;
+  }
+  ends::Verdict pass_verdict() const {
+    int value = Program::kNoEnd;
+    Termination end = Termination::None;
+    if (p_->double_pass != Program::kNoEnd && last_was_pass(1) && last_was_pass(2)) {
+      value = p_->double_pass;
+      end = Termination::DoublePass;
+    } else if (p_->royals_facing != Program::kNoEnd && last_was_pass(1) && royals_face()) {
+      value = p_->royals_facing;
+      end = Termination::RoyalsFacing;
+    }
+    if (end == Termination::None) return {};
+    int white = 0, black = 0;
+    for (int t = 0; t < p_->ntypes; ++t) {
+      white += p_->types[t].points * popcount(pieces(0, t));
+      black += p_->types[t].points * popcount(pieces(1, t));
+    }
+    return pass::verdict(end, value, white, black, p_->counting_needs);
+  }
+  template <bool Count>
+  [[gnu::noinline]] uint64_t generate_with_pass(std::vector<Move>* out) {
+    facing_now_ = p_->royals_facing != Program::kNoEnd && royals_face();
+    uint64_t n = generate_moves<Count>(out);
+    facing_now_ = false;
+    if (royal_only_ || (any_only_ && Count && n)) return n;
+    const int k = royal_square(side_);
+    const bool checked = k >= 0 && p_->royal_safe && royals_attacked(side_);
+    if (checked && !(p_->royals_facing != Program::kNoEnd && royals_face())) return n;
+    const Move m = make_move(k < 0 ? 0 : k, k < 0 ? 0 : k, kNull);
+    if constexpr (Count)
+      ++n;
+    else
+      out->push_back(m);
+    return n;
+  }
+
   bool is_capture(Move m) const {
     const uint32_t k = kind_of(m);
     if (k == kEnPassant) return true;
@@ -1366,6 +1463,7 @@ class Generator final : public Engine, public CardBoard {
   template <bool Count>
   [[gnu::noinline]] uint64_t generate_ends(std::vector<Move>* out) {
     if (counted_ends_ && counted_verdict().over) return 0;
+    if (p_->pass) return generate_with_pass<Count>(out);
     if (!p_->must_capture) return generate_moves<Count>(out);
     forced_buf_.clear();
     generate_moves<false>(&forced_buf_);
@@ -1407,9 +1505,9 @@ class Generator final : public Engine, public CardBoard {
         ((multi_royal_ || (Rich && blast_types_)) ? royals_attacked(us) : attacked(k, them, occ));
     // Where captures explode, every action gets the full legality test (an explosion may
     // remove a pinner, a blocker or a royal piece).
-    const bool test_every =
-        in_check ||
-        (Rich && (blast_types_ || path_check_types_ || p_->royals_not_facing || p_->no_check_given));
+    // Paths (hoppers, lame leaps, other riders) and the flying general are judged by the
+    // squares they depend on (path_exposure(): `disc` below), as Stockfish judges pins.
+    const bool test_every = in_check || facing_now_ || (Rich && (blast_types_ || p_->no_check_given));
     // In check in a plain program (attacks by leaps and rides only: no borrowing, no
     // animal lines, one royal piece), an action of another piece can only help by taking
     // the one checker or standing between it and a riding check: the others are dropped
@@ -1464,6 +1562,8 @@ class Generator final : public Engine, public CardBoard {
               if (p_->types[t].rampage.reach > 0) disc |= reach(d, q, p_->types[t].rampage.reach);
             }
         }
+    if constexpr (Rich)
+      if (guard && !in_check && (path_check_types_ || p_->royals_not_facing)) disc |= path_exposure(us, occ);
     const bool royal_in_reserve =
         p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0;
     // A game won by midline invasion has no further action (RULINGS 4.12).
@@ -1508,6 +1608,7 @@ class Generator final : public Engine, public CardBoard {
         if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
           if (within_types_) tg &= ~far_protected(s, them);
+          if (p_->types[t].capture_not) tg &= ~types_bb(p_->types[t].capture_not);  // `never-captures`
         }
         BB quiet = pp.leap_move[us][s] & ~occ;
         BB caps = pp.leap_capture[us][s] & tg;
@@ -1578,11 +1679,11 @@ class Generator final : public Engine, public CardBoard {
           if (test(pp.promote_zone[us], lame.to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
               Move pm = make_move(s, lame.to, kPromote, pt);
-              if (!test_all || legal(pm)) emit(pm);
+              if ((!test_all && !test(disc, lame.to)) || legal(pm)) emit(pm);
             }
             continue;
           }
-          if (!test_all || legal(m)) emit(m);
+          if ((!test_all && !test(disc, lame.to)) || legal(m)) emit(m);
         }
         if (ep_ >= 0 && test(pp.ep_capture[us][s], ep_)) {
           Move m = make_move(s, ep_, kEnPassant);
@@ -1619,11 +1720,11 @@ class Generator final : public Engine, public CardBoard {
         if (evading && !is_royal) zone &= evade;
         if (p_->types[t].must_promote) zone &= ~t_->pieces[t].promote_zone[us];
         zone = drop_squares(us, t, zone);
-        const bool test = in_check || is_royal;
+        const bool test_drop = in_check || is_royal;
         const bool no_mate = p_->types[t].drop_no_mate && !Pseudo;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
-          if ((!test || legal(m)) && !(no_mate && drop_mates(m))) emit(m);
+          if ((!(test_drop || test(disc, lsb(zone))) || legal(m)) && !(no_mate && drop_mates(m))) emit(m);
         }
       }
     }
@@ -1950,7 +2051,7 @@ class Generator final : public Engine, public CardBoard {
         throw PositionError("more than 32 pieces of one type in a reserve", text.find('['));
     }
     side_ = f.side == Color::White ? 0 : 1;
-    counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0;
+    counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0 || p_->pass;
     counting_checks_ = p_->checks_to_win > 0;
     ends_any_ = counted_ends_ || p_->must_capture;
     if (f.checks_remaining && !counting_checks_)

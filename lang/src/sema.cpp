@@ -536,6 +536,9 @@ class Checker {
       case RoyalsNotFacing:
         m_.royals_not_facing = true;
         break;
+      case TurnPass:  // a statement of the turn (the compile step wants `action move` with it)
+        turn_any_ = true;
+        break;
       case NoCheckGiven:
         m_.no_check_given = true;
         break;

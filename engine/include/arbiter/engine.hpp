@@ -125,8 +125,10 @@ enum class Termination : uint8_t {
   RoyalCapture,          // a royal piece was captured (No Stress Chess)
   RegionReached,         // a royal piece reached its goal region (Chess 2's midline invasion)
   InsufficientMaterial,  // neither side can win any more
-  Extinction,   // a side lost every piece of some types (`extinction`; antichess, shatranj's bare king)
-  ChecksGiven,  // a side gave the ruleset's number of checks (`checks N -> win`; 3check)
+  Extinction,    // a side lost every piece of some types (`extinction`; antichess, shatranj's bare king)
+  ChecksGiven,   // a side gave the ruleset's number of checks (`checks N -> win`; 3check)
+  DoublePass,    // two passes in a row (`double-pass -> ...`; janggi)
+  RoyalsFacing,  // a pass while the royal pieces face each other (`royals-facing -> ...`; bikjang)
 };
 const char* to_string(Termination t);  // "none", "checkmate", ... as the `end` block spells them
 

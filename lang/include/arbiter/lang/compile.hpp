@@ -166,6 +166,7 @@ struct PieceProgram {
     int dx, dy;  // board view
     bool move, capture, en_passant;
     int from_region = -1;  // `region-betza`: only from the squares of this region (Program::regions)
+    int to_region = -1;    // `region-betza ... to`: only to the squares of this region
   };
   std::array<std::vector<Leap>, 2> leaps;
   // Lame initial leaps (the pawn's double step), move only, from the given ranks.
@@ -202,7 +203,11 @@ struct PieceProgram {
   Targets captures = Targets::Any;     // which enemy pieces its captures may take
   Targets captured_by = Targets::Any;  // Any, Royal (only royal pieces take it) or None
   bool immune = false;                 // never captured, never removed
-  bool gives_check = true;             // its capturing moves attack a royal piece
+  // Janggi's primitives (gen_pass.hpp): type masks of `hops-not-over` (never its screen) and
+  // `never-captures`; `points` (its value for `counting`).
+  uint32_t screen_not = 0, capture_not = 0;
+  int points = 0;
+  bool gives_check = true;  // its capturing moves attack a royal piece
   // `teleport`: to any empty square / onto any capturable enemy piece, outside `except`.
   bool teleport_move = false, teleport_capture = false;
   RankSet teleport_except[2] = {0, 0};
@@ -235,6 +240,8 @@ struct PieceProgram {
     bool move, capture;
     char hop;
     bool lame;
+    // `region-betza ... from R to S`: only from R; the walk stops at its first square outside S.
+    int from_region = -1, to_region = -1;
   };
   std::array<std::vector<Path>, 2> paths;
   // `confined REGION`: its leaps and lame leaps end only inside the region (an index into
@@ -560,6 +567,13 @@ struct Program {
   // `checks N -> win`: the side that has given N checks wins; the position counts the
   // checks each side has still to give (the FEN's `W+B`).
   int checks_to_win = 0;
+  // Janggi's primitives (gen_pass.hpp): `pass` in the turn; `double-pass` and
+  // `royals-facing` ends (kNoEnd, or the result: 0 a draw, kCounted by `counting`);
+  // `counting white-needs N` (0: none).
+  static constexpr int kNoEnd = -2, kCounted = 2;
+  bool pass = false;
+  int double_pass = kNoEnd, royals_facing = kNoEnd;
+  int counting_needs = 0;
   // `legal { must-capture }`: when a capture is legal, only captures are.
   bool must_capture = false;
   // `region-reached royal enemy-half -> win`: the side that just moved wins when all its

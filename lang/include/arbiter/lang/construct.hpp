@@ -177,6 +177,14 @@ enum class ConstructId : uint16_t {
   // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
   PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
   EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
+  // Janggi's primitives (issue 24, lang/src/gen_pass.hpp), each general.
+  HopsNotOver,      // piece: `hops-not-over LETTERS`, types that are never its screen
+  NeverCaptures,    // piece: `never-captures LETTERS`
+  Points,           // piece: `points N`, its value when a game is decided by counting
+  TurnPass,         // turn: `pass`, the side to move may pass
+  EndDoublePass,    // end: `double-pass -> draw|counting`
+  EndRoyalsFacing,  // end: `royals-facing -> draw|counting` (bikjang)
+  EndCounting,      // end: `counting white-needs N`, how a counted end is decided
 };
 
 struct ConstructDef {
