@@ -10,6 +10,7 @@
 #include "arbiter/lang/betza.hpp"
 #include "card_board.hpp"
 #include "drops.hpp"
+#include "walls.hpp"
 
 namespace arb::lang {
 
@@ -109,6 +110,8 @@ class Compiler {
     normalize_rampages(*p);
     rules(*p);
     compile_hands(m_, used_, *p, d_);  // drops_compile.cpp
+    compile_walls(m_, used_, *p, d_,
+                  [this](const std::string& r) { return region_of(r); });  // walls_compile.cpp
     if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else

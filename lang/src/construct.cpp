@@ -304,6 +304,21 @@ std::vector<ConstructDef> make_table() {
           EnPassantRanks, "en-passant", S::Piece,
           {ranks("ranks", true, "the own ranks (relative: 1 = own first) its en-passant captures land on")},
           B, "its en-passant captures land only on these ranks (Fairy-Stockfish's enPassantRegion, horde)"),
+      // ---- wall squares (issue 24, gen_walls.hpp) -----------------------------------------
+      schema(
+          Walls, "walls", S::Top,
+          {choice("placed", {"arrow", "duck", "past", "static", "edge"}, false,
+                  "each move then places a wall: `arrow` where the moved piece could move from its "
+                  "arrival, `duck` the one wall moved to another empty square, `past` on the square left, "
+                  "`static` on any empty square, `edge` on an empty square on the board's edge or beside a "
+                  "wall"),
+           region("in", false, "where placed walls may stand (default: anywhere)")},
+          B,
+          "the position may hold wall squares (`*`): no piece stands on, passes or captures them; with "
+          "`placed`, every move is followed by placing one (Fairy-Stockfish's wallingRule)"),
+      schema(Petrify, "petrify", S::Piece, {}, B,
+             "after each capture it makes, the piece turns into a wall square on its destination "
+             "(Fairy-Stockfish's petrifyOnCaptureTypes)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

@@ -177,6 +177,9 @@ enum class ConstructId : uint16_t {
   // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
   PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
   EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
+  // Wall squares (issue 24, lang/src/gen_walls.hpp, walls_compile.cpp).
+  Walls,    // top level: `walls [placed arrow|duck|past|static|edge] [in REGION]`
+  Petrify,  // piece: `petrify`, a capture turns the capturer into a wall square
 };
 
 struct ConstructDef {
