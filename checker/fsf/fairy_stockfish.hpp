@@ -70,6 +70,11 @@ struct FsfSettings {
   // says it when it is known (`insufficient-material` in its `end` block): a catalogue
   // variant has no such rule.
   std::optional<bool> dead_positions;
+  // The claims (halfmoves for the fifty-move claim, occurrences for repetition; 0: none).
+  // UCI reports no claim, so the adapter judges them, by default as chess does (RULINGS 0:
+  // 100 and 3); the ruleset compared says them when it is known (`claim ...` in its `end`
+  // block): makruk's family, for one, counts moves instead and has no fifty-move claim.
+  int claim_fifty = 100, claim_repetition = 3;
 };
 
 class FairyStockfishEngine final : public Engine {
