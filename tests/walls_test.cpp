@@ -106,6 +106,16 @@ TEST(Walls, Gustav3AndOmicronStarts) {
   EXPECT_EQ(e->perft(1), 30u);
 }
 
+TEST(Walls, TroitzkyPromotesWhereItsFileEnds) {
+  // The pawn a5 steps to a6, where the a-file ends (walls above): it must promote, to
+  // Q R B N (4); the king e1 has f1 d2 e2 f2 (d1 is a wall): 8 (Fairy-Stockfish: 8).
+  auto e = at("troitzky", "****1k****/**6**/*8*/*8*/10/P9/10/*8*/**6**/****K1**** w - - 0 1");
+  EXPECT_EQ(e->perft(1), 8u);
+  // From b5 the pawn steps to b6, no promotion square (b8 is): 1 + 4 (Fairy-Stockfish: 5).
+  e->set_position("****1k****/**6**/*8*/*8*/10/1P8/10/*8*/**6**/****K1**** w - - 0 1");
+  EXPECT_EQ(e->perft(1), 5u);
+}
+
 TEST(WallsPlaced, DuckMovesToAnyOtherEmptySquare) {
   // From the start: 20 moves, each with the duck on one of the 32 empty squares: 640.
   auto e = at("duck", "start");

@@ -295,7 +295,7 @@ std::vector<ConstructDef> make_table() {
              "no action may leave an enemy royal piece attacked (racing kings)"),
       // ---- shogi-style promotion (issue 24, gen_promote.cpp) -----------------------------
       schema(PromoteZone, "promotes-to", S::Piece,
-             {letters("", true, "the one type it promotes to"),
+             {letters("", true, "the type it promotes to (or the types to choose from)"),
               region("in", true, "the zone: a move starting or ending in it may promote"),
               flag("optional", "the unpromoted move stays, except to a square where the piece has no move")},
              B,
