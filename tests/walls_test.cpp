@@ -176,6 +176,26 @@ TEST(WallsPlaced, PastAndStatic) {
   EXPECT_EQ(at("isolation", "start")->perft(1), 225u);
 }
 
+TEST(WallsPlaced, EdgeOnTheRimOrBesideAWall) {
+  const std::string edge = R"(ruleset r
+board 4 x 4
+walls placed edge
+piece token P { betza "mK" }
+castling none
+setup "3p/4/4/P3 w - - 0 1"
+turn { action move }
+legal { }
+end { stalemate -> loss }
+)";
+  // The token a1 steps to a2, b1 (each leaves 10 empty rim squares: 12 less its own and
+  // d4's) or b2 (11: b2 is inside): 31.
+  auto e = text_at(edge, "start");
+  EXPECT_EQ(e->perft(1), 31u);
+  // A wall on b2 blocks that step and opens b3 and c2 beside it: a2 and b1, 10 + 2 each.
+  e->set_position("3p/4/1*2/P3 w - - 0 1");
+  EXPECT_EQ(e->perft(1), 24u);
+}
+
 TEST(WallsPlaced, MisuseIsALocatedError) {
   const std::string base = R"(ruleset r
 board 8 x 8
