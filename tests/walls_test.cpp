@@ -139,6 +139,18 @@ TEST(WallsPlaced, DuckMovesToAnyOtherEmptySquare) {
   EXPECT_EQ(e->hash(), hash);
 }
 
+TEST(WallsPlaced, DuckWithCastling) {
+  // Castling frees the king's and the rook's squares for the duck and takes the two it
+  // lands on; written as the king's move (`e1g1,g1b1`). Perft 2 as current Fairy-Stockfish
+  // (npm 1.1.12) counts it: 1,940,435.
+  auto e = at("duck", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+  auto texts = uci_texts(*e);
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "e1g1,g1e1"), texts.end());  // the king's square
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "e1g1,g1h1"), texts.end());  // the rook's square
+  EXPECT_EQ(std::find(texts.begin(), texts.end(), "e1g1,g1f1"), texts.end());  // the rook stands there
+  EXPECT_EQ(e->perft(2), 1940435u);
+}
+
 TEST(WallsPlaced, DuckOnThePassedSquareLeavesNoEnPassant) {
   // After d7d5 with the duck on d6 the white pawn e5 cannot take en passant.
   auto e = at("duck", "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
