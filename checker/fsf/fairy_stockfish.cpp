@@ -300,6 +300,8 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
       rows.back().insert(rows.back().end(), static_cast<size_t>(k), 0);
     } else if (std::isalpha(static_cast<unsigned char>(c))) {
       rows.back().push_back(c);
+    } else if (c == '*') {
+      rows.back().push_back(0);  // a wall square: no piece, and no move ends there
     }
   }
   const size_t w = rows[0].size(), h = rows.size();
@@ -317,7 +319,7 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
       std::string plain = f[0] + " " + f[1] + " " + f[2] + " -";
       for (size_t i = 4; i < f.size(); ++i) plain += " " + f[i];
       FenFields ff = parse_fen(plain, static_cast<int>(w), static_cast<int>(h),
-                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*");
       f[2] = format_castling(ff, resolve_castling(ff));
     } catch (const PositionError&) {
       // Left as the engine wrote it: the position comparison shows the difference.
@@ -378,7 +380,7 @@ GameConfig FairyStockfishEngine::config() const {
 
 void FairyStockfishEngine::set_position(std::string_view text) {
   if (text == "start") text = start_;
-  FenFields f = parse_fen(text, width_, height_, letters_);
+  FenFields f = parse_fen(text, width_, height_, letters_ + "*");  // `*`: a wall square
   if (kings_) {
     int k[2] = {0, 0};
     for (char c : f.cells) {
@@ -577,7 +579,21 @@ Color FairyStockfishEngine::side_to_move() const {
 }
 
 ActionInfo FairyStockfishEngine::describe(const Action& a) const {
-  const std::string m = decode(a);
+  const std::string full = decode(a);
+  if (const size_t comma = full.find(','); comma != std::string::npos) {
+    // A move that places a wall square (duck chess, amazons, snailtrail): `e2e4,e4e5`, the
+    // move, then the wall aimed from the mover's square.
+    ActionInfo info = describe(encode(full.substr(0, comma)));
+    Step w;
+    w.kind = StepKind::Wall;
+    w.phase = 1;
+    size_t pos = comma + 1;
+    if (!read_square(full, pos, w.from) || !read_square(full, pos, w.to) || pos != full.size())
+      throw std::invalid_argument(name() + ": unreadable move `" + full + "`");
+    info.steps.push_back(w);
+    return info;
+  }
+  const std::string& m = full;
   const Node& n = node();
   auto at = [&](Coord c) -> char {
     if (c.x < 0 || c.x >= width_ || c.y < 1 || c.y > height_) return 0;
@@ -609,7 +625,9 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   }
   if (target) {
     s.removed.push_back(PieceAt{s.to, target});
-  } else if (std::find(n.ep_moves.begin(), n.ep_moves.end(), m) != n.ep_moves.end()) {
+  } else if (std::any_of(n.ep_moves.begin(), n.ep_moves.end(),
+                         [&](const std::string& e) { return e.substr(0, e.find(',')) == m; })) {
+    // (an en-passant move with a wall names the wall after a comma)
     // En passant: the pawn the engine named, else the one beside the mover (chess).
     const Coord victim = n.ep_victim ? *n.ep_victim : Coord{s.to.x, s.from.y};
     if (at(victim)) s.removed.push_back(PieceAt{victim, at(victim)});

@@ -126,6 +126,9 @@ std::string shape(const ActionInfo& info) {
       case StepKind::Chance:
         out += "draw";
         continue;
+      case StepKind::Wall:
+        out += "wall";
+        continue;
       case StepKind::Move:
         break;
     }

@@ -44,7 +44,7 @@ constexpr size_t field_count() {
 }  // namespace
 #define ARB_FIELDS(T, N, F) \
   static_assert(field_count<T>() == N, #T " has a new field: write it in " F " below and update the count")
-ARB_FIELDS(Program, 81, "program_fingerprint()");
+ARB_FIELDS(Program, 85, "program_fingerprint()");
 ARB_FIELDS(PieceProgram, 43, "put(const PieceProgram&)");
 ARB_FIELDS(PieceProgram::Removal, 13, "put(const Removal&)");
 ARB_FIELDS(PieceProgram::Leap, 6, "put(const Leap&)");
@@ -205,7 +205,8 @@ std::string program_fingerprint(const Program& p) {
   f.put(p.castles), f.put(p.army_base), f.put(p.army_slots), f.put(p.chess960_setup), f.put(p.on_checkmate);
   f.put(p.checkmate_loses), f.put(p.stalemate_draw), f.put(p.no_move_loses), f.put(p.checkmate_value);
   f.put(p.stalemate_value), f.put(p.stalemate_by_count), f.put(p.extinctions), f.put(p.checks_to_win);
-  f.put(p.must_capture), f.put(p.invasion), f.put(p.invasion_reason), f.put(p.flag_types);
+  f.put(p.must_capture), f.put(p.walls), f.put(p.wall_rule), f.put(p.wall_region), f.put(p.petrify_types);
+  f.put(p.invasion), f.put(p.invasion_reason), f.put(p.flag_types);
   f.put(p.flag_region), f.put(p.flag_answer), f.put(p.flag_any), f.put(p.insufficient_draw);
   f.put(p.insufficient_needs_empty_reserves), f.put(p.claim_repetition), f.put(p.claim_fifty);
   f.put(p.lines_are_rays), f.put(p.capture_rules), f.put(p.borrowing), f.put(p.chess2_primitives);

@@ -82,6 +82,8 @@ std::string non_move_text(const Step& s, bool placement_p) {
                                            : std::string(1, s.piece) + "@" + square_name(s.to));
     case StepKind::Chance:
       return "draw:" + s.drawn;
+    case StepKind::Wall:  // as Fairy-Stockfish writes it, in every notation
+      return square_name(s.from) + square_name(s.to);
     case StepKind::Move:
       break;
   }
@@ -429,7 +431,13 @@ namespace {
 template <class S>
 bool step_matches_t(const StepPattern& p, const S& st, bool ignore_card) {
   if (p.card && !ignore_card && st.card != p.card) return false;
+  // A placed wall is written as a move from the mover's square (`e4e5`): nothing else.
+  if (st.kind == StepKind::Wall)
+    return p.kind == StepKind::Move && p.full && !p.piece && !p.promo && p.castle == Castle::None &&
+           st.from.x == p.fx && st.from.y == p.fy && st.to == p.to;
   switch (p.kind) {
+    case StepKind::Wall:  // no text reads as a wall pattern: a wall is written as a move
+      return false;
     case StepKind::Pass:
       if constexpr (std::is_same_v<S, Step>)
         return st.kind == StepKind::Pass && st.label == p.label;

@@ -11,6 +11,7 @@
 #include "card_board.hpp"
 #include "drops.hpp"
 #include "pass_compile.hpp"
+#include "walls.hpp"
 
 namespace arb::lang {
 
@@ -111,6 +112,8 @@ class Compiler {
     rules(*p);
     compile_hands(m_, used_, *p, d_);       // drops_compile.cpp
     compile_pass_rules(m_, used_, *p, d_);  // pass_compile.cpp
+    compile_walls(m_, used_, *p, d_,
+                  [this](const std::string& r) { return region_of(r); });  // walls_compile.cpp
     if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
@@ -180,26 +183,36 @@ class Compiler {
       d_.error(u.loc, "`promotes-to` and `promote on ...` on one piece: state one promotion");
       return;
     }
+    // One type (shogi), or several to choose from (Troitzky chess's pawn: `promotes-to Q R B N`);
+    // `captures-to-hand plus-marks` writes a promoted piece `+BASE`, which names one type.
     const ArgValue& to = u.arg("");
-    if (to.words.size() != 1 || to.words[0].size() != 1) {
-      d_.error(to.loc, "`promotes-to` takes one piece letter", "e.g. `promotes-to H in camp optional`");
+    bool plus = false;
+    for (const ConstructUse& c : m_.constructs)
+      if (c.id == ConstructId::CapturesToHand && c.has("plus-marks")) plus = true;
+    if (to.words.empty() || (plus && to.words.size() != 1)) {
+      d_.error(to.loc, "`promotes-to` takes one piece letter with `captures-to-hand plus-marks`",
+               "e.g. `promotes-to H in camp optional`");
       return;
     }
-    const size_t idx = p.letters.find(to.words[0][0]);
-    if (idx == std::string::npos) {
-      d_.error(to.loc, "`promotes-to " + to.words[0] + "`: no piece has that letter");
-      return;
-    }
-    if (def.royal || m_.pieces[used_[idx]].royal || to.words[0][0] == def.letter) {
-      d_.error(to.loc,
-               "`promotes-to`: a royal piece neither promotes nor is promoted to, nor a piece to itself");
-      return;
+    std::string types;
+    for (const std::string& w : to.words) {
+      const size_t idx = w.size() == 1 ? p.letters.find(w[0]) : std::string::npos;
+      if (idx == std::string::npos) {
+        d_.error(to.loc, "`promotes-to " + w + "`: no piece has that letter");
+        return;
+      }
+      if (def.royal || m_.pieces[used_[idx]].royal || w[0] == def.letter) {
+        d_.error(to.loc,
+                 "`promotes-to`: a royal piece neither promotes nor is promoted to, nor a piece to itself");
+        return;
+      }
+      if (types.find(static_cast<char>(idx)) == std::string::npos) types.push_back(static_cast<char>(idx));
     }
     pp.promote_region = region_of(u.arg("in").text);
     pp.promote_leaving = true;
     pp.promote_optional = u.has("optional");
     pp.must_promote = false;  // its drops are limited by `forbidden ranks`, not by the zone
-    pp.promote_to = std::string(1, static_cast<char>(idx));
+    pp.promote_to = types;
     pp.promote_choices = {pp.promote_to, pp.promote_to};
     // The zone stands as a rank set too (armies and drops read it); the tables use the region.
     for (int c = 0; c < 2; ++c) pp.promote_zone[c] = 0;

@@ -297,7 +297,7 @@ std::vector<ConstructDef> make_table() {
              "no action may leave an enemy royal piece attacked (racing kings)"),
       // ---- shogi-style promotion (issue 24, gen_promote.cpp) -----------------------------
       schema(PromoteZone, "promotes-to", S::Piece,
-             {letters("", true, "the one type it promotes to"),
+             {letters("", true, "the type it promotes to (or the types to choose from)"),
               region("in", true, "the zone: a move starting or ending in it may promote"),
               flag("optional", "the unpromoted move stays, except to a square where the piece has no move")},
              B,
@@ -328,6 +328,21 @@ std::vector<ConstructDef> make_table() {
              {integer("white-needs", 1, 999, true,
                       "White wins a counted end when its `points` exceed Black's by at least this many")},
              B, "how an end `-> counting` is decided: by the pieces' `points`, else Black wins"),
+      // ---- wall squares (issue 24, gen_walls.hpp) -----------------------------------------
+      schema(
+          Walls, "walls", S::Top,
+          {choice("placed", {"arrow", "duck", "past", "static", "edge"}, false,
+                  "each move then places a wall: `arrow` where the moved piece could move from its "
+                  "arrival, `duck` the one wall moved to another empty square, `past` on the square left, "
+                  "`static` on any empty square, `edge` on an empty square on the board's edge or beside a "
+                  "wall"),
+           region("in", false, "where placed walls may stand (default: anywhere)")},
+          B,
+          "the position may hold wall squares (`*`): no piece stands on, passes or captures them; with "
+          "`placed`, every move is followed by placing one (Fairy-Stockfish's wallingRule)"),
+      schema(Petrify, "petrify", S::Piece, {}, B,
+             "after each capture it makes, the piece turns into a wall square on its destination "
+             "(Fairy-Stockfish's petrifyOnCaptureTypes)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

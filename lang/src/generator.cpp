@@ -46,6 +46,17 @@ constexpr int kSubRampage = 1, kSubStrike = 2, kSubWhirl = 3;  // a whirlwind: f
 constexpr int sub_of(Move m) {
   return kind_of(m) == kNormal ? type_of(m) : 0;
 }
+// A move's second part, the wall it places (`walls placed`, section "walls"): bit 23 set,
+// the wall's square in bits 24..31. Moves of programs without placed walls never set them.
+constexpr Move with_wall(Move m, int q) {
+  return m | (1u << 23) | (static_cast<Move>(q) << 24);
+}
+constexpr bool has_wall(Move m) {
+  return (m >> 23) & 1;
+}
+constexpr int wall_of(Move m) {
+  return static_cast<int>(m >> 24);
+}
 
 using bb::clear_lsb;
 using bb::lsb;
@@ -63,6 +74,7 @@ struct Zobrist {
   uint64_t ep[N];
   uint64_t reserve[2][kMaxTypes][33];
   uint64_t promoted[N];  // a piece standing promoted (`captures-to-hand`: FEN `Q~`)
+  uint64_t wall[N];      // a wall square (`walls`: FEN `*`)
   Zobrist() {
     uint64_t s = 0x243F6A8885A308D3ull;
     auto next = [&]() {
@@ -82,6 +94,7 @@ struct Zobrist {
       for (auto& b : a)
         for (auto& c : b) c = next();
     for (auto& p : promoted) p = next();
+    for (auto& w : wall) w = next();
   }
 };
 template <int N>
@@ -106,6 +119,8 @@ struct Undo {
   uint8_t nremoved = 0;                 // entries this step pushed on Generator::removed_ (rampage, strike)
   bool captured_promoted = false;       // `captures-to-hand`: the victim stood promoted
   std::array<int8_t, 2> checks_left{};  // `checks N -> win`: the counter before the step
+  int16_t wall_taken = -1;              // `walls placed duck`: where the wall stood before
+  bool petrified = false;               // `petrify`: the capturer turned into a wall
 };
 
 template <class BB>
@@ -138,6 +153,7 @@ class Generator final : public Engine, public CardBoard {
       allowed.push_back(p_->letters[t]);
       allowed.push_back(static_cast<char>(std::tolower(p_->letters[t])));
     }
+    if (p_->walls) allowed.push_back('*');  // wall squares
     if (p_->plus_marks)
       allowed.push_back('+');  // shogi's `+P`
     else if (p_->hand_marks)
@@ -155,6 +171,7 @@ class Generator final : public Engine, public CardBoard {
     f.cells.assign(static_cast<size_t>(p_->squares), 0);
     for (int s = 0; s < p_->squares; ++s)
       if (board_[s] >= 0) f.cells[s] = letter(board_[s]);
+    for (BB w = walls_; w; clear_lsb(w)) f.cells[lsb(w)] = '*';
     if (p_->plus_marks) {
       f.plus.assign(f.cells.size(), false);
       for (int s = 0; s < p_->squares; ++s)
@@ -257,6 +274,19 @@ class Generator final : public Engine, public CardBoard {
       return info;
     }
     Move m = static_cast<Move>(a.lo);
+    if (has_wall(m)) {
+      // The move, then its wall: Fairy-Stockfish writes `e2e4,e4e5` (the wall aimed from the
+      // mover's destination, the king's when castling).
+      ActionInfo info = describe(Action{m & ((1u << 23) - 1), 0});
+      const Step& mv = info.steps[0];
+      Step w;
+      w.kind = StepKind::Wall;
+      w.from = mv.castle != Castle::None && !chess960_ ? mv.king_to : mv.to;
+      w.to = coord(wall_of(m));
+      w.phase = 1;
+      info.steps.push_back(w);
+      return info;
+    }
     Step s;
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
@@ -303,7 +333,7 @@ class Generator final : public Engine, public CardBoard {
   // describe() without allocating: the record validator calls it on every legal action.
   StepBrief brief(const Action& a) const override {
     StepBrief b;
-    b.steps = a.hi == 1 ? 2 : 1;
+    b.steps = a.hi == 1 || has_wall(static_cast<Move>(a.lo)) ? 2 : 1;
     Move m = static_cast<Move>(a.lo);
     int from = from_of(m), to = to_of(m);
     uint32_t k = kind_of(m);
@@ -430,7 +460,8 @@ class Generator final : public Engine, public CardBoard {
   bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
   bool side_in_check() override { return in_check(); }
   bool gives_check(const Action& a) override {  // plain programs: the attack after a light make
-    if (rich_ || a.hi || !p_->royal_safe) return Engine::gives_check(a);
+    if (rich_ || a.hi || !p_->royal_safe || p_->petrify_types || has_wall(static_cast<Move>(a.lo)))
+      return Engine::gives_check(a);
     const Move m = static_cast<Move>(a.lo);
     const int moved = kind_of(m) == kPlace ? -1 : board_[from_of(m)];
     const Light l = light_make(m);
@@ -540,6 +571,7 @@ class Generator final : public Engine, public CardBoard {
   std::array<int8_t, N> board_{};
   BB by_color_[2] = {};
   BB by_type_[kMaxTypes] = {};
+  BB walls_{};  // wall squares (`walls`, section "walls")
   int side_ = 0;
   int ep_ = -1, ep_victim_ = -1;
   uint8_t castling_ = 0;
@@ -622,7 +654,8 @@ class Generator final : public Engine, public CardBoard {
     char l = p_->letters[code >> 1];
     return (code & 1) ? static_cast<char>(std::tolower(l)) : l;
   }
-  ARB_INLINE BB occupied() const { return by_color_[0] | by_color_[1]; }
+  // Wall squares (`walls`) are occupied: they block every move, and no piece captures them.
+  ARB_INLINE BB occupied() const { return by_color_[0] | by_color_[1] | walls_; }
   ARB_INLINE BB pieces(int c, int t) const { return by_color_[c] & by_type_[t]; }
   ARB_INLINE BB royals(int c) const {
     if (!multi_royal_) return p_->royal_type >= 0 ? pieces(c, p_->royal_type) : BB{};
@@ -1155,7 +1188,7 @@ class Generator final : public Engine, public CardBoard {
       int b2 = first(d, b1, occ);
       if (b2 < 0) continue;
       int code = board_[b2];
-      if ((code & 1) == us) continue;
+      if (code < 0 || (code & 1) == us) continue;  // a wall square pins nothing
       unsigned dirs = t_->pieces[code >> 1].ride_check[us ^ 1];
       if (borrowing_ && p_->types[code >> 1].borrows) dirs |= borrowed_rides(b2, code >> 1, us ^ 1);
       if (dirs & (1u << ((d + 4) & 7))) pins |= bit(b1);
@@ -1464,6 +1497,7 @@ class Generator final : public Engine, public CardBoard {
   [[gnu::noinline]] uint64_t generate_ends(std::vector<Move>* out) {
     if (counted_ends_ && counted_verdict().over) return 0;
     if (p_->pass) return generate_with_pass<Count>(out);
+    if (wall_rule_ != Program::WallRule::None) return generate_walls<Count>(out);
     if (!p_->must_capture) return generate_moves<Count>(out);
     forced_buf_.clear();
     generate_moves<false>(&forced_buf_);
@@ -1803,6 +1837,8 @@ class Generator final : public Engine, public CardBoard {
       int nt = k == kPromote ? type_of(m) : t;
       put(to, nt * 2 + us);
       hash_ ^= z.psq[us][t][from] ^ z.psq[us][nt][to];
+      if (u.captured >= 0 && (petrify_types_ >> t & 1)) [[unlikely]]
+        petrify(u, to, nt * 2 + us);
       if (hand_) [[unlikely]]
         hand_make(u, from, to, victim, k == kPromote);
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
@@ -1836,6 +1872,8 @@ class Generator final : public Engine, public CardBoard {
       if (board_[passed] < 0 && board_[victim] >= 0 && (board_[victim] & 1) == us)
         set_ep_if_capturable(passed, victim);
     }
+    if (has_wall(m)) [[unlikely]]
+      place_wall(u, wall_of(m));
     u.checks_left = checks_left_;
     stack_.push_back(u);
     if (!ends_turn) return;
@@ -1888,6 +1926,8 @@ class Generator final : public Engine, public CardBoard {
     const Move m = u.move;
     const int from = from_of(m), to = to_of(m);
     const uint32_t k = kind_of(m);
+    if (has_wall(m)) [[unlikely]]
+      take_wall(u, wall_of(m));
     if (k == kNull) {
     } else if (k == kPlace) {
       remove(to);
@@ -1910,6 +1950,8 @@ class Generator final : public Engine, public CardBoard {
         restore_removed(u.nremoved);  // an explosion's pieces, the capturer first
       if (hand_) [[unlikely]]
         hand_unmake(u, from, to, k);
+      if (u.petrified) [[unlikely]]
+        unpetrify(to, (k == kPromote ? type_of(m) : u.moved >> 1) * 2 + us);
       remove(to);
       put(from, u.moved);
       if (u.captured >= 0) put(k == kEnPassant ? u.ep_victim : to, u.captured);
@@ -2017,7 +2059,7 @@ class Generator final : public Engine, public CardBoard {
     for (int y = 1; y <= p_->height; ++y)
       for (int x = 0; x < p_->width; ++x) {
         char ch = f.at(Coord{x, y});
-        if (!ch) continue;
+        if (!ch || ch == '*') continue;  // a wall square: load_walls
         int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
         int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
         const size_t i = static_cast<size_t>((y - 1) * p_->width + x);
@@ -2053,7 +2095,8 @@ class Generator final : public Engine, public CardBoard {
     side_ = f.side == Color::White ? 0 : 1;
     counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0 || p_->pass;
     counting_checks_ = p_->checks_to_win > 0;
-    ends_any_ = counted_ends_ || p_->must_capture;
+    ends_any_ = counted_ends_ || p_->must_capture || p_->wall_rule != Program::WallRule::None;
+    load_walls(f, text);
     if (f.checks_remaining && !counting_checks_)
       throw PositionError("this variant counts no checks; the position text has a check counter",
                           text.find('+') == std::string_view::npos ? 0 : text.find('+'));
@@ -2288,6 +2331,133 @@ class Generator final : public Engine, public CardBoard {
                             text.find('[') == std::string_view::npos ? 0 : text.find('['));
     }
   }
+  // ---- walls (`walls`, `petrify`; walls.hpp) ---------------------------------------------
+  // Wall squares stand in walls_, which occupied() includes: they block every move and no
+  // piece captures them. With `walls placed RULE` every move has a second part, the wall it
+  // places (with_wall: Fairy-Stockfish's `e2e4,e4e5`); generate() reaches generate_walls
+  // through generate_ends, so a program without placed walls never runs this code.
+  Program::WallRule wall_rule_ = Program::WallRule::None;
+  uint32_t petrify_types_ = 0;
+  BB wall_zone_[2] = {};  // where each colour may place walls
+  BB board_mask_{};       // every square of the board
+  BB edge_mask_{};        // the first and last file and rank (`placed edge`)
+  std::vector<Move> walls_buf_;
+
+  void load_walls(const FenFields& f, std::string_view text) {
+    wall_rule_ = p_->wall_rule;
+    petrify_types_ = p_->petrify_types;
+    walls_ = board_mask_ = edge_mask_ = BB{};
+    for (int y = 1; y <= p_->height; ++y)
+      for (int x = 0; x < p_->width; ++x) {
+        const int s = (y - 1) * p_->width + x;
+        board_mask_ |= bit(s);
+        if (x == 0 || y == 1 || x == p_->width - 1 || y == p_->height) edge_mask_ |= bit(s);
+        if (f.at(Coord{x, y}) == '*') walls_ |= bit(s);
+      }
+    for (int c = 0; c < 2; ++c) {
+      wall_zone_[c] = board_mask_;
+      if (p_->wall_region >= 0) {
+        wall_zone_[c] = BB{};
+        for (int s = 0; s < p_->squares; ++s)
+          if (p_->regions[p_->wall_region][c].test(static_cast<size_t>(s))) wall_zone_[c] |= bit(s);
+      }
+    }
+    if (wall_rule_ == Program::WallRule::Duck && popcount(walls_) > 1)
+      throw PositionError("`walls placed duck` moves one wall: the position holds " +
+                              std::to_string(popcount(walls_)) + " wall squares",
+                          text.find('*'));
+  }
+  // `petrify`: the capturer on `to` (code) becomes a wall square.
+  void petrify(Undo& u, int to, int code) {
+    const Zobrist<N>& z = zob<N>();
+    remove(to);
+    walls_ |= bit(to);
+    hash_ ^= z.psq[code & 1][code >> 1][to] ^ z.wall[to];
+    u.petrified = true;
+  }
+  void unpetrify(int to, int code) {
+    walls_ &= ~bit(to);
+    put(to, code);
+  }
+  // The move's wall: `duck` first lifts the one wall standing; a wall on the square a double
+  // step passed over leaves no en-passant capture (Fairy-Stockfish).
+  void place_wall(Undo& u, int q) {
+    const Zobrist<N>& z = zob<N>();
+    if (wall_rule_ == Program::WallRule::Duck && walls_) {
+      u.wall_taken = static_cast<int16_t>(lsb(walls_));
+      walls_ = BB{};
+      hash_ ^= z.wall[u.wall_taken];
+    }
+    walls_ |= bit(q);
+    hash_ ^= z.wall[q];
+    if (ep_ == q) {
+      hash_ ^= z.ep[ep_];
+      ep_ = ep_victim_ = -1;
+    }
+  }
+  void take_wall(const Undo& u, int q) {
+    walls_ &= ~bit(q);
+    if (u.wall_taken >= 0) walls_ |= bit(u.wall_taken);
+  }
+  // The squares where the mover may place the wall after the move m: empty once m is made,
+  // in the mover's zone, and as the rule says.
+  BB wall_squares(Move m) {
+    const int from = from_of(m), to = to_of(m);
+    const int moved = board_[from];
+    const Light l = light_make(m);
+    BB w = board_mask_ & ~occupied() & wall_zone_[side_];
+    switch (wall_rule_) {
+      case Program::WallRule::Arrow: {  // where the moved piece could move on from its arrival
+        const PieceTables<BB>& pt = t_->pieces[moved >> 1];
+        BB reach = pt.leap_move[side_][to];
+        for (uint8_t dm = pt.ride_move[side_]; dm; dm &= dm - 1)
+          reach |= ride(__builtin_ctz(dm), to, occupied());
+        w &= reach;
+        break;
+      }
+      case Program::WallRule::Past:
+        w &= bit(from);
+        break;
+      case Program::WallRule::Edge: {  // the edge, or orthogonally beside a wall
+        BB near = edge_mask_;
+        for (BB b = walls_; b; clear_lsb(b)) {
+          const int q = lsb(b), x = q % p_->width, y = q / p_->width;
+          if (x > 0) near |= bit(q - 1);
+          if (x + 1 < p_->width) near |= bit(q + 1);
+          if (y > 0) near |= bit(q - p_->width);
+          if (y + 1 < p_->height) near |= bit(q + p_->width);
+        }
+        w &= near;
+        break;
+      }
+      default:  // duck, static: any empty square of the zone (the duck's own square is occupied)
+        break;
+    }
+    light_unmake(m, l, moved);
+    return w;
+  }
+  // Every legal move with each wall it may place; a move that can place none is no move.
+  template <bool Count>
+  uint64_t generate_walls(std::vector<Move>* out) {
+    walls_buf_.clear();
+    const bool any = any_only_;
+    any_only_ = false;  // a move without a wall square counts nothing
+    generate_moves<false>(&walls_buf_);
+    any_only_ = any;
+    if (p_->must_capture) ends::keep_captures(walls_buf_, [this](Move m) { return is_capture(m); });
+    uint64_t n = 0;
+    for (Move m : walls_buf_) {
+      const BB w = wall_squares(m);
+      if constexpr (Count) {
+        n += popcount(w);
+      } else {
+        for (BB b = w; b; clear_lsb(b)) out->push_back(with_wall(m, lsb(b)));
+        n += popcount(w);
+      }
+    }
+    return n;
+  }
+
   // ---- hands and drops (`captures-to-hand`, `drop`; drops.hpp) -------------------------
   // After a move's board update: the victim joins the mover's reserve (demoted when it
   // stood promoted), and the promoted mark travels with the mover or is set by a promotion.
@@ -2418,6 +2588,7 @@ class Generator final : public Engine, public CardBoard {
     if (side_) h ^= z.side;
     h ^= z.castle[castling_];
     if (ep_ >= 0) h ^= z.ep[ep_];
+    for (BB w = walls_; w; clear_lsb(w)) h ^= z.wall[lsb(w)];
     if (counting_checks_)
       for (int c = 0; c < 2; ++c) h ^= ends::check_key(c, checks_left_[c]);
     return h;

@@ -55,6 +55,8 @@ enum class StepKind : uint8_t {
   Pass,    // the board does not change: `label` says what the phase did instead ("" for a
            // lost turn, written `pass`; "redraw": the hand exchanged for a new one)
   Chance,  // a chance outcome: `drawn` names what was drawn (see Engine::chance)
+  Wall,    // a wall square placed on `to` as the turn's second part, aimed from `from` (the
+           // mover's destination): Fairy-Stockfish's `e2e4,e4e5` (issue 24: duck, amazons)
 };
 enum class Castle : uint8_t { None = 0, KingSide, QueenSide };
 

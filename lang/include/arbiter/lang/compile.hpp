@@ -576,6 +576,16 @@ struct Program {
   int counting_needs = 0;
   // `legal { must-capture }`: when a capture is legal, only captures are.
   bool must_capture = false;
+  // Wall squares (issue 24; `walls`, walls_compile.cpp, the generator's section "walls"):
+  // `walls` lets the position hold wall squares (`*`), which block every move and are never
+  // captured; `placed RULE` makes every move place one (the move's second part, FSF's
+  // `e2e4,e4e5`), within wall_region (-1: anywhere). petrify_types: the types a capture
+  // turns into a wall square on their destination (`petrify`).
+  enum class WallRule : uint8_t { None, Arrow, Duck, Past, Static, Edge };
+  bool walls = false;
+  WallRule wall_rule = WallRule::None;
+  int wall_region = -1;
+  uint32_t petrify_types = 0;
   // `region-reached royal enemy-half -> win`: the side that just moved wins when all its
   // royal pieces stand on the opponent's half (RULINGS 4.3).
   bool invasion = false;

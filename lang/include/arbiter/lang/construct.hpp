@@ -185,6 +185,9 @@ enum class ConstructId : uint16_t {
   EndDoublePass,    // end: `double-pass -> draw|counting`
   EndRoyalsFacing,  // end: `royals-facing -> draw|counting` (bikjang)
   EndCounting,      // end: `counting white-needs N`, how a counted end is decided
+  // Wall squares (issue 24, lang/src/gen_walls.hpp, walls_compile.cpp).
+  Walls,    // top level: `walls [placed arrow|duck|past|static|edge] [in REGION]`
+  Petrify,  // piece: `petrify`, a capture turns the capturer into a wall square
 };
 
 struct ConstructDef {
