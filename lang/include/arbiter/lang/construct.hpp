@@ -177,6 +177,11 @@ enum class ConstructId : uint16_t {
   // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
   PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
   EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
+  // The shogi family (issue 24, lang/src/gen_shogi2.cpp).
+  Orientation,     // top level: `orientation rotated|mirrored`, how Black's moves follow White's
+  Demotes,         // piece: `demotes in REGION [capturing]`, a promoted type's moves turn it back (kyoto)
+  MustDrop,        // legal: `must-drop`, a drop is mandatory while the hand holds pieces (placement)
+  CastlingByDrop,  // castling: `by-drop`, a king or rook dropped on its home square gains the right
 };
 
 struct ConstructDef {
