@@ -12,6 +12,7 @@
 #include "drops.hpp"
 #include "pass_compile.hpp"
 #include "walls.hpp"
+#include "shogi2.hpp"
 
 namespace arb::lang {
 
@@ -100,6 +101,7 @@ class Compiler {
     p->types.resize(p->ntypes);
     for (int t = 0; t < p->ntypes; ++t) p->letters.push_back(m_.pieces[used_[t]].letter);
     regions(*p);
+    black_rotated_ = black_rotated(m_);  // shogi2.hpp: `orientation rotated`
     for (int t = 0; t < p->ntypes; ++t) piece(*p, t);
     armies(*p);
     for (int t = 0; t < p->ntypes; ++t)
@@ -114,6 +116,8 @@ class Compiler {
     compile_pass_rules(m_, used_, *p, d_);  // pass_compile.cpp
     compile_walls(m_, used_, *p, d_,
                   [this](const std::string& r) { return region_of(r); });  // walls_compile.cpp
+    compile_flips(m_, used_, *p, d_);  // shogi2_compile.cpp
+    compile_drop_rules(m_, *p, d_);
     if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
@@ -136,6 +140,9 @@ class Compiler {
  private:
   const Model& m_;
   Diagnostics& d_;
+  bool black_rotated_ = false;  // `orientation rotated`: Black's dx is negated too
+  // Black's file step of White's dx: mirrored keeps it, rotated turns it round.
+  int black_dx(int c, int dx) const { return c == 1 && black_rotated_ ? -dx : dx; }
 
   int sq(const Program& p, int x, int y) const { return y * p.width + x; }  // y 0-based
 
@@ -211,6 +218,7 @@ class Compiler {
     pp.promote_region = region_of(u.arg("in").text);
     pp.promote_leaving = true;
     pp.promote_optional = u.has("optional");
+    pp.promote_capturing = u.has("capturing");
     pp.must_promote = false;  // its drops are limited by `forbidden ranks`, not by the zone
     pp.promote_to = types;
     pp.promote_choices = {pp.promote_to, pp.promote_to};
@@ -241,12 +249,12 @@ class Compiler {
           for (int c = 0; c < 2; ++c) {
             const int dy = c == 0 ? mv.dy : -mv.dy;
             if (rider) {
-              PieceProgram::Path w{mv.dx, dy, 0, mv.can_move, mv.can_capture, mv.hop, false};
+              PieceProgram::Path w{black_dx(c, mv.dx), dy, 0, mv.can_move, mv.can_capture, mv.hop, false};
               w.from_region = region;
               w.to_region = to;
               pp.paths[c].push_back(w);
             } else {
-              pp.leaps[c].push_back({mv.dx, dy, mv.can_move, mv.can_capture, false, region, to});
+              pp.leaps[c].push_back({black_dx(c, mv.dx), dy, mv.can_move, mv.can_capture, false, region, to});
             }
           }
         }
@@ -404,6 +412,8 @@ class Compiler {
   void counted_ends(Program& p) {
     for (const ConstructUse& u : m_.constructs) {
       if (u.id == ConstructId::MustCapture) p.must_capture = true;
+      if (u.id == ConstructId::MustDrop) p.must_drop = true;  // shogi2
+      if (u.id == ConstructId::CastlingByDrop) p.castle_by_drop = true;
       if (u.id == ConstructId::EndChecks) {
         p.checks_to_win = static_cast<int>(u.arg("").num);
         if (p.royal_type < 0 || !p.royal_safe)
@@ -697,7 +707,7 @@ class Compiler {
       for (const BetzaMove& mv : moves) {
         for (int c = 0; c < 2; ++c) {
           int dy = c == 0 ? mv.dy : -mv.dy;
-          int dx = mv.dx;
+          int dx = black_dx(c, mv.dx);
           if (mv.unsupported == "d") {
             // Betza `d` (RULINGS 4.10's wild horse): the leap removes an own piece.
             pp.own_leaps[c].push_back({dx, dy, false, true, false});
@@ -766,6 +776,18 @@ class Compiler {
     capture_rules(p, def, pp);
     region_constructs(def, pp);
     if (const ConstructUse* u = def.find(ConstructId::PromoteZone)) promote_zone(p, def, *u, pp);
+    if (const ConstructUse* u = def.find(ConstructId::Demotes)) {
+      // shogi2: the zone as promotes-to's; the type it turns back into is set by
+      // compile_flips() once the hands know which type promotes to it.
+      if (def.find(ConstructId::PromoteZone) || def.promote_ranks)
+        d_.error(u->loc, "`demotes` and a promotion on one piece: a promoted type only turns back");
+      pp.promote_region = region_of(u->arg("in").text);
+      pp.promote_leaving = true;
+      pp.promote_optional = false;
+      pp.promote_capturing = u->has("capturing");
+      pp.must_promote = false;
+      pp.demotes = true;
+    }
     if (pp.rampage.reach > 0) {
       // The rampage runs along the directions of the piece's rides.
       for (int c = 0; c < 2; ++c) {
@@ -862,7 +884,7 @@ class Compiler {
               break;
             }
             for (int c = 0; c < 2; ++c) {
-              const int cd = unit_dir(kDirDx[d], c == 0 ? kDirDy[d] : -kDirDy[d]);
+              const int cd = unit_dir(black_dx(c, kDirDx[d]), c == 0 ? kDirDy[d] : -kDirDy[d]);
               pp.strike.lines[c].push_back({cd, mv.range, false, true});
             }
           }
@@ -945,7 +967,7 @@ class Compiler {
               break;
             }
             for (int c = 0; c < 2; ++c)
-              pp.region_leaps[c].push_back({mv.dx, c == 0 ? mv.dy : -mv.dy, true, false, false});
+              pp.region_leaps[c].push_back({black_dx(c, mv.dx), c == 0 ? mv.dy : -mv.dy, true, false, false});
           }
           break;
         }
@@ -1227,14 +1249,15 @@ class Compiler {
       } else if (r.condition == "no-legal-move" && r.result == "loss") {
         p.no_move_loses = true;
       } else if (r.condition == "region-reached" && r.result == "win") {
-        // sema admits `royal|LETTER REGION [unless-answered]`
+        // sema admits `royal|LETTER REGION [unless-answered|safe]`
         p.invasion = true;
         p.invasion_reason = r.reason;
         const size_t first = r.args[0] == "any" ? 1 : 0;
         const std::string& who = r.args[first];
         p.flag_any = first == 1;
         p.flag_region = region_of(r.args[first + 1]);
-        p.flag_answer = r.args.size() == first + 3;
+        p.flag_answer = r.args.size() == first + 3 && r.args[first + 2] == "unless-answered";
+        p.flag_safe = r.args.size() == first + 3 && r.args[first + 2] == "safe";
         if (who == "royal") {
           p.flag_types = p.royal_types;
           if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");

@@ -148,7 +148,8 @@ std::vector<ConstructDef> make_table() {
       custom(EndNoLegalMove, "no-legal-move", S::End, BG, "no legal action, in check or not"),
       custom(EndRoyalCapture, "royal-capture", S::End, B, "a royal piece was captured"),
       custom(EndRegionReached, "region-reached", S::End, B,
-             "`region-reached royal enemy-half -> win`: every royal of the mover on the other half"),
+             "`region-reached [any] royal|LETTER REGION [unless-answered|safe] -> win`: the mover's pieces "
+             "of that kind in the region (`safe`: not attacked there)"),
       custom(EndAgreement, "agreement", S::End, BG, "a record may end by agreement"),
       custom(Claim, "claim", S::End, B, "a claimable draw: repetition or fifty-move"),
       // ---- piece -----------------------------------------------------------------------
@@ -253,14 +254,19 @@ std::vector<ConstructDef> make_table() {
              B,
              "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
              "(FEN marks promoted pieces `Q~`)"),
-      schema(
-          Drop, "drop", S::Piece,
-          {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
-           flag("no-mate", "a drop of it may not checkmate (uchifuzume)"),
-           integer(
-               "per-file", 1, 16, false,
-               "never dropped on a file already holding this many own pieces of its type (tori shogi: 2)")},
-          B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
+      schema(Drop, "drop", S::Piece,
+             {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
+              flag("no-mate", "a drop of it may not checkmate (uchifuzume)"),
+              integer(
+                  "per-file", 1, 16, false,
+                  "never dropped on a file already holding this many own pieces of its type (tori shogi: 2)"),
+              flag("promoted",
+                   "it may also be dropped as the type it promotes to, standing promoted (kyoto shogi)"),
+              flag("opposite-colours",
+                   "a side's pieces of its type, dropped, stand on squares of both colours, and other drops "
+                   "leave "
+                   "room for that (placement chess's bishops)")},
+             B, "restrictions on dropping the piece from the reserve (its `forbidden` ranks too)"),
       // ---- issue 24: end conditions, counters, forced capture (gen_ends.hpp) -------------
       schema(MustCapture, "must-capture", S::Legal, {}, B,
              "when a capture is legal, only captures are legal (antichess, losers)"),
@@ -299,7 +305,8 @@ std::vector<ConstructDef> make_table() {
       schema(PromoteZone, "promotes-to", S::Piece,
              {letters("", true, "the type it promotes to (or the types to choose from)"),
               region("in", true, "the zone: a move starting or ending in it may promote"),
-              flag("optional", "the unpromoted move stays, except to a square where the piece has no move")},
+              flag("optional", "the unpromoted move stays, except to a square where the piece has no move"),
+              flag("capturing", "only its captures promote (micro shogi)")},
              B,
              "promotion on a move that starts or ends in the region (mandatory, or `optional` as in shogi)"),
       schema(
@@ -343,6 +350,27 @@ std::vector<ConstructDef> make_table() {
       schema(Petrify, "petrify", S::Piece, {}, B,
              "after each capture it makes, the piece turns into a wall square on its destination "
              "(Fairy-Stockfish's petrifyOnCaptureTypes)"),
+      // ---- the shogi family (issue 24, gen_shogi2.cpp) -----------------------------------
+      schema(Orientation, "orientation", S::Top,
+             {choice("", {"mirrored", "rotated"}, true,
+                     "Black's moves: White's mirrored across the middle rank (default) or turned through "
+                     "180 degrees (left and right swap too)")},
+             B,
+             "how Black's pieces move: as White's mirrored (chess) or rotated (Fairy-Stockfish; tori "
+             "shogi's quails)"),
+      schema(Demotes, "demotes", S::Piece,
+             {region("in", true, "the zone: a move starting or ending in it turns the piece back"),
+              flag("capturing", "only its captures turn it back (micro shogi)")},
+             B,
+             "a promoted type's moves turn it back into the type that promotes to it, always (kyoto "
+             "shogi's pieces flip at every move, micro shogi's at every capture)"),
+      schema(MustDrop, "must-drop", S::Legal, {}, B,
+             "while the side holds pieces in reserve and a drop is legal, only drops are (placement chess, "
+             "Fairy-Stockfish's mustDrop)"),
+      schema(CastlingByDrop, "by-drop", S::Castling, {}, B,
+             "a castling king dropped on the middle file of its castling rank gains the rights of the "
+             "castling rooks on the corners of that rank, a rook dropped on a corner the right beside such "
+             "a king (Fairy-Stockfish's castlingDroppedPiece)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

@@ -118,6 +118,7 @@ struct Undo {
   int16_t pending_passed = -1, pending_victim = -1;
   uint8_t nremoved = 0;                 // entries this step pushed on Generator::removed_ (rampage, strike)
   bool captured_promoted = false;       // `captures-to-hand`: the victim stood promoted
+  bool mover_promoted = false;          // `captures-to-hand`: the mover stood promoted
   std::array<int8_t, 2> checks_left{};  // `checks N -> win`: the counter before the step
   int16_t wall_taken = -1;              // `walls placed duck`: where the wall stood before
   bool petrified = false;               // `petrify`: the capturer turned into a wall
@@ -387,7 +388,7 @@ class Generator final : public Engine, public CardBoard {
     if (p_->invasion && region_ended(draw)) {
       // The side that reached the region wins: the opponent, or (`unless-answered`) the side
       // to move when it reached it on an earlier turn.
-      const bool mover_won = p_->flag_answer && invaded(side_);
+      const bool mover_won = (p_->flag_answer || p_->flag_safe) && invaded(side_);
       st.result = draw ? Result::Draw : (side_ == 0) != mover_won ? Result::BlackWins : Result::WhiteWins;
       st.end = Termination::RegionReached;
       st.reason = p_->invasion_reason;
@@ -646,6 +647,8 @@ class Generator final : public Engine, public CardBoard {
   // side has still to give (`checks N -> win`); must-capture's scratch list.
   bool ends_any_ = false, counted_ends_ = false, counting_checks_ = false;
   bool facing_now_ = false;  // `royals-facing`: the royal pieces face each other (generate_with_pass)
+  bool opposite_colours_ = false;  // shogi2: a type with `drop opposite-colours`
+  BB dark_{};                      // the squares of a1's colour
   std::array<int8_t, 2> checks_left_{};
   std::vector<Move> forced_buf_;
 
@@ -860,6 +863,8 @@ class Generator final : public Engine, public CardBoard {
   bool invaded(int c) const {
     BB r{};
     for (uint32_t m = p_->flag_types; m; m &= m - 1) r |= pieces(c, __builtin_ctz(m));
+    if (p_->flag_safe) [[unlikely]]
+      return flag_safe_reached(c, r);
     if (p_->flag_any) return static_cast<bool>(r & t_->flag_zone[c]);
     return r && !(r & ~t_->flag_zone[c]);
   }
@@ -884,6 +889,8 @@ class Generator final : public Engine, public CardBoard {
   // the opponent did and no answer is possible. Sets `draw` when both reached it.
   bool region_ended(bool& draw) {
     draw = false;
+    if (p_->flag_safe) [[unlikely]]
+      return flag_safe_ended(draw);
     if (p_->flag_answer && invaded(side_)) {
       draw = side_ == 0 && invaded(1);
       return true;
@@ -1498,6 +1505,8 @@ class Generator final : public Engine, public CardBoard {
     if (counted_ends_ && counted_verdict().over) return 0;
     if (p_->pass) return generate_with_pass<Count>(out);
     if (wall_rule_ != Program::WallRule::None) return generate_walls<Count>(out);
+    if (p_->must_drop && hand_holds(side_)) [[unlikely]]
+      return generate_must_drop<Count>(out);
     if (!p_->must_capture) return generate_moves<Count>(out);
     forced_buf_.clear();
     generate_moves<false>(&forced_buf_);
@@ -1687,7 +1696,7 @@ class Generator final : public Engine, public CardBoard {
             prog.promote_leaving && test(pp.promote_zone[us], s) ? t_->board_mask : pp.promote_zone[us];
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
-          if (test(zone, to)) {
+          if (test(zone, to) && (!prog.promote_capturing || board_[to] >= 0)) {
             for (char pt : prog.promote_choices[us]) {
               Move m = make_move(s, to, kPromote, pt);
               if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m)) emit(m);
@@ -1759,6 +1768,11 @@ class Generator final : public Engine, public CardBoard {
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
           if ((!(test_drop || test(disc, lsb(zone))) || legal(m)) && !(no_mate && drop_mates(m))) emit(m);
+          if (p_->types[t].drop_promoted) [[unlikely]] {
+            // shogi2 `drop promoted`: the same drop as the promoted type (from names the hand's type).
+            Move pm = make_move(t + 1, lsb(zone), kPlace, p_->types[t].promote_to[0]);
+            if ((!(test_drop || test(disc, lsb(zone))) || legal(pm)) && !(no_mate && drop_mates(pm))) emit(pm);
+          }
         }
       }
     }
@@ -1792,12 +1806,19 @@ class Generator final : public Engine, public CardBoard {
     if (k == kNull) {
       // A turn without a move (the card layer's pass or redraw).
     } else if (k == kPlace) {
-      int t = type_of(m);
+      const int placed = type_of(m);
+      const int t = from ? from - 1 : placed;  // a promoted drop names the hand's type (shogi2)
       hash_ ^= z.reserve[us][t][reserve_[us][t]];
       --reserve_[us][t];
       hash_ ^= z.reserve[us][t][reserve_[us][t]];
-      put(to, t * 2 + us);
-      hash_ ^= z.psq[us][t][to];
+      put(to, placed * 2 + us);
+      hash_ ^= z.psq[us][placed][to];
+      if (from) [[unlikely]] {
+        promoted_ |= bit(to);
+        hash_ ^= z.promoted[to];
+      }
+      if (p_->castle_by_drop) [[unlikely]]
+        castle_rights_by_drop(us, placed, to);
       halfmove_ = 0;
     } else if (k == kCastleK || k == kCastleQ) {
       int kto, rto;
@@ -1931,7 +1952,9 @@ class Generator final : public Engine, public CardBoard {
     if (k == kNull) {
     } else if (k == kPlace) {
       remove(to);
-      ++reserve_[us][type_of(m)];
+      if (from) [[unlikely]]
+        promoted_ &= ~bit(to);
+      ++reserve_[us][from ? from - 1 : type_of(m)];
     } else if (k == kCastleK || k == kCastleQ) {
       int kto, rto;
       castle_targets(k, us, kto, rto);
@@ -2095,8 +2118,15 @@ class Generator final : public Engine, public CardBoard {
     side_ = f.side == Color::White ? 0 : 1;
     counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0 || p_->pass;
     counting_checks_ = p_->checks_to_win > 0;
-    ends_any_ = counted_ends_ || p_->must_capture || p_->wall_rule != Program::WallRule::None;
+    ends_any_ = counted_ends_ || p_->must_capture || p_->wall_rule != Program::WallRule::None ||
+                p_->must_drop;
     load_walls(f, text);
+    opposite_colours_ = false;
+    for (int t = 0; t < p_->ntypes; ++t)
+      opposite_colours_ = opposite_colours_ || p_->types[t].drop_opposite_colours;
+    dark_ = BB{};
+    for (int s = 0; s < p_->squares; ++s)
+      if ((s % p_->width + s / p_->width) % 2 == 0) dark_ |= bit(s);
     if (f.checks_remaining && !counting_checks_)
       throw PositionError("this variant counts no checks; the position text has a check counter",
                           text.find('+') == std::string_view::npos ? 0 : text.find('+'));
@@ -2476,21 +2506,23 @@ class Generator final : public Engine, public CardBoard {
       ++reserve_[us][t];
       hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
     }
-    if (test(promoted_, from)) {
+    // A promotion of a piece standing promoted is a demotion (shogi2 `demotes`): unmarked.
+    const bool demotes = promotes && test(promoted_, from);
+    u.mover_promoted = test(promoted_, from);
+    if (u.mover_promoted) {
       promoted_ &= ~bit(from);
       hash_ ^= z.promoted[from];
       promotes = true;
     }
-    if (promotes && marks_) {
+    if (promotes && marks_ && !demotes) {
       promoted_ |= bit(to);
       hash_ ^= z.promoted[to];
     }
   }
   // Its inverse, before the board is restored (the hash comes back from the Undo).
   void hand_unmake(const Undo& u, int from, int to, uint32_t kind) {
-    const bool carried = test(promoted_, to) && kind != kPromote;
     promoted_ &= ~bit(to);
-    if (carried) promoted_ |= bit(from);
+    if (u.mover_promoted) promoted_ |= bit(from);
     if (u.captured >= 0) {
       const int victim = kind == kEnPassant ? u.ep_victim : to;
       if (u.captured_promoted) promoted_ |= bit(victim);
@@ -2509,6 +2541,8 @@ class Generator final : public Engine, public CardBoard {
         zone &= ~(t_->ray[up][s] | t_->ray[down][s] | bit(s));
       }
     }
+    if (opposite_colours_) [[unlikely]]
+      zone = opposite_colour_squares(us, t, zone);
     if (const int limit = p_->types[t].drop_per_file; limit > 0) {
       const int up = unit_dir(0, 1);
       for (int x = 0; x < p_->width; ++x) {
@@ -2536,7 +2570,9 @@ class Generator final : public Engine, public CardBoard {
   // unmarked promotions (`keep-promoted`) may add pieces of the types pawns promote to, no
   // more than the promoting pieces missing.
   void check_hand_material(std::string_view text) {
-    FenFields start = parse_fen(p_->start_text, p_->width, p_->height, p_->letters + lower_letters() + "~");
+    // A `+X` in the start (kyoto shogi's) is the base letter X, counted as X.
+    FenFields start = parse_fen(p_->start_text, p_->width, p_->height,
+                                p_->letters + lower_letters() + (p_->plus_marks ? "+" : "~"));
     int init[kMaxTypes] = {}, have[kMaxTypes] = {};
     auto type_of_letter = [&](char ch) {
       return static_cast<int>(
@@ -2575,6 +2611,108 @@ class Generator final : public Engine, public CardBoard {
     std::string l;
     for (char c : p_->letters) l.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     return l;
+  }
+
+  // ---- the shogi family (shogi2.hpp) ---------------------------------------------------
+  // `must-drop`: the side's reserve holds a piece.
+  bool hand_holds(int c) const {
+    for (int t = 0; t < p_->ntypes; ++t)
+      if (reserve_[c][t] > 0) return true;
+    return false;
+  }
+  // `must-drop`: when a drop is legal, only drops are.
+  template <bool Count>
+  uint64_t generate_must_drop(std::vector<Move>* out) {
+    forced_buf_.clear();
+    generate_moves<false>(&forced_buf_);
+    const bool any_drop =
+        std::any_of(forced_buf_.begin(), forced_buf_.end(), [](Move m) { return kind_of(m) == kPlace; });
+    if (any_drop)
+      forced_buf_.erase(
+          std::remove_if(forced_buf_.begin(), forced_buf_.end(), [](Move m) { return kind_of(m) != kPlace; }),
+          forced_buf_.end());
+    if constexpr (!Count) out->insert(out->end(), forced_buf_.begin(), forced_buf_.end());
+    return forced_buf_.size();
+  }
+  // `drop opposite-colours`: narrows the drop squares of type t (the restricted type, or
+  // another type while the side still holds restricted pieces) so that the side's pieces of
+  // each restricted type can stand half on each square colour (Fairy-Stockfish's
+  // dropOppositeColoredBishop: the placement region counts as the room left).
+  BB opposite_colour_squares(int us, int t, BB zone) const {
+    for (int b = 0; b < p_->ntypes; ++b) {
+      if (!p_->types[b].drop_opposite_colours) continue;
+      const int total = popcount(pieces(us, b)) + reserve_[us][b];
+      if (b == t) {
+        BB ok{};
+        for (BB z = zone; z; clear_lsb(z)) {
+          const int s = lsb(z);
+          const BB same = test(dark_, s) ? dark_ : ~dark_;
+          if (popcount(same & pieces(us, b)) + 1 <= (total + 1) / 2) ok |= bit(s);
+        }
+        zone = ok;
+      } else if (reserve_[us][b] > 0) {
+        const BB room = t_->place_zone[us] & ~occupied();
+        BB ok{};
+        for (BB z = zone; z; clear_lsb(z)) {
+          const int s = lsb(z);
+          const BB left = pieces(us, b) | (room & ~bit(s));
+          if (popcount(dark_ & left) >= total / 2 && popcount(~dark_ & t_->board_mask & left) >= total / 2)
+            ok |= bit(s);
+        }
+        zone = ok;
+      }
+    }
+    return zone;
+  }
+  // `castling { by-drop }`: after a drop of `placed` on `to` by `us`, the castling rights a
+  // king on the middle file of the castling rank gains with the rooks on its corners.
+  void castle_rights_by_drop(int us, int placed, int to) {
+    const int rank = us == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
+    const int home = rank * p_->width + p_->width / 2;
+    const int corners[2] = {rank * p_->width + p_->width - 1, rank * p_->width};  // king side, queen side
+    auto is_rook = [&](int s) {
+      return board_[s] >= 0 && (board_[s] & 1) == us &&
+             std::find(p_->castling_rooks.begin(), p_->castling_rooks.end(), p_->letters[board_[s] >> 1]) !=
+                 p_->castling_rooks.end();
+    };
+    const bool king_home = board_[home] == p_->castling_king * 2 + us;
+    if (!king_home) return;
+    for (int side = 0; side < 2; ++side) {
+      const int rsq = corners[side];
+      if (!(to == home || to == rsq) || !is_rook(rsq)) continue;
+      if (to == rsq && placed == p_->castling_king) continue;
+      const int idx = us * 2 + side;
+      castling_ |= static_cast<uint8_t>(1 << idx);
+      rook_sq_[idx] = rsq;
+      castle_from_[idx] = home;
+      int kto, rto;
+      castle_targets(side == 0 ? kCastleK : kCastleQ, us, kto, rto);
+      castle_path_[idx] = t_->between(home, kto) | bit(kto);
+      castle_need_[idx] = (castle_path_[idx] | t_->between(rsq, rto) | bit(rto)) & ~bit(home) & ~bit(rsq);
+      castle_clear_[rsq] |= static_cast<uint8_t>(1 << idx);
+      castle_clear_[home] |= static_cast<uint8_t>(1 << idx);
+    }
+  }
+
+  // `region-reached ... safe` (dobutsu's lion): colour c's pieces of the flag types stand in
+  // the region as `any` or `all` asks, and no enemy piece attacks one of them there.
+  bool flag_safe_reached(int c, BB r) const {
+    const BB in = r & t_->flag_zone[c];
+    if (!in || (!p_->flag_any && (r & ~t_->flag_zone[c]))) return false;
+    const BB occ = occupied();
+    for (BB b = in; b; clear_lsb(b))
+      if (attacked(lsb(b), c ^ 1, occ)) return false;
+    return true;
+  }
+  // Fairy-Stockfish's order: the side to move has reached it safely (on an earlier turn,
+  // and it was not captured since): it wins, or draws when the opponent has too; else the
+  // opponent reached it safely: it wins.
+  bool flag_safe_ended(bool& draw) const {
+    if (invaded(side_)) {
+      draw = invaded(side_ ^ 1);
+      return true;
+    }
+    return invaded(side_ ^ 1);
   }
 
   uint64_t full_hash() const {

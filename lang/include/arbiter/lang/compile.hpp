@@ -192,6 +192,14 @@ struct PieceProgram {
   // and with `optional` the unpromoted move stays unless the piece would stand immobile.
   int promote_region = -1;
   bool promote_leaving = false, promote_optional = false;
+  // `promotes-to ... capturing`, `demotes ... capturing`: only captures promote (micro
+  // shogi). `demotes`: a promoted type whose moves in its zone turn it back into the type
+  // promoting to it (promote_to holds that type; the generator drops the promoted mark).
+  bool promote_capturing = false, demotes = false;
+  // `drop promoted`: dropped as its promoted type too, standing promoted (kyoto shogi).
+  bool drop_promoted = false;
+  // `drop opposite-colours`: a side's pieces of this type stand on both square colours.
+  bool drop_opposite_colours = false;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
   // `drop unique-on-file no-mate` (shogi's nifu and uchifuzume): never dropped on a file
   // holding an own piece of its type; a drop of it may not checkmate.
@@ -586,6 +594,9 @@ struct Program {
   WallRule wall_rule = WallRule::None;
   int wall_region = -1;
   uint32_t petrify_types = 0;
+  // `legal { must-drop }`: while the side's reserve holds pieces and a drop is legal, only
+  // drops are. `castling { by-drop }`: drops on the home squares gain castling rights.
+  bool must_drop = false, castle_by_drop = false;
   // `region-reached royal enemy-half -> win`: the side that just moved wins when all its
   // royal pieces stand on the opponent's half (RULINGS 4.3).
   bool invasion = false;
@@ -597,6 +608,10 @@ struct Program {
   int flag_region = -1;
   bool flag_answer = false;
   bool flag_any = false;  // `any`: one piece of the flag types in the region suffices
+  // `safe` (dobutsu's lion, Fairy-Stockfish's flagPieceSafe): a colour has reached the region
+  // only while no enemy piece attacks its pieces there; judged for both colours in every
+  // position (the side to move first; both: a draw).
+  bool flag_safe = false;
   bool insufficient_draw = false;
   bool insufficient_needs_empty_reserves = false;
   int claim_repetition = 0;

@@ -188,6 +188,11 @@ enum class ConstructId : uint16_t {
   // Wall squares (issue 24, lang/src/gen_walls.hpp, walls_compile.cpp).
   Walls,    // top level: `walls [placed arrow|duck|past|static|edge] [in REGION]`
   Petrify,  // piece: `petrify`, a capture turns the capturer into a wall square
+  // The shogi family (issue 24, lang/src/gen_shogi2.cpp).
+  Orientation,     // top level: `orientation rotated|mirrored`, how Black's moves follow White's
+  Demotes,         // piece: `demotes in REGION [capturing]`, a promoted type's moves turn it back (kyoto)
+  MustDrop,        // legal: `must-drop`, a drop is mandatory while the hand holds pieces (placement)
+  CastlingByDrop,  // castling: `by-drop`, a king or rook dropped on its home square gains the right
 };
 
 struct ConstructDef {
