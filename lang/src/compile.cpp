@@ -376,7 +376,33 @@ class Compiler {
   // `extinction`, `checks N -> win` from the end block, `must-capture` from the legal block.
   void counted_ends(Program& p) {
     for (const ConstructUse& u : m_.constructs) {
-      if (u.id == ConstructId::MustCapture) p.must_capture = true;
+      if (u.id == ConstructId::EndDrawOdds) p.draw_odds = u.arg("").text == "white" ? 0 : 1;
+      if (u.id == ConstructId::MustDrop) {
+        const std::vector<std::string>& w = u.arg("").words;
+        const size_t t = w.size() == 1 ? p.letters.find(w[0][0]) : std::string::npos;
+        if (w.size() != 1)
+          d_.error(u.arg("").loc, "`must-drop` takes one piece letter");
+        else if (t == std::string::npos)
+          d_.error(u.arg("").loc, "`must-drop`: no compiled piece has the letter `" + w[0] + "`");
+        else
+          p.must_drop = static_cast<int>(t);
+        if (!p.action_place)
+          d_.error(u.loc, "`must-drop` needs drops, but the turn has none",
+                   "add `action move or place` to the `turn` block");
+      }
+      if (u.id == ConstructId::RoyalInCheck) {
+        p.royal_stays_in_check = true;
+        if (p.royal_type < 0 || !p.royal_safe)
+          d_.error(u.loc,
+                   "`royal-stays-in-check` restricts a royal piece in check: it needs a royal piece and "
+                   "`royal-safe`");
+        // Its test asks attacked(), which sees leaps and rides only.
+        for (int t = 0; t < p.ntypes; ++t)
+          if (p.types[t].special() || p.types[t].explodes())
+            d_.error(u.loc, std::string("`royal-stays-in-check` with `") + p.letters[t] +
+                                "`'s special moves (hops, lame leaps, Chess 2 primitives, explosions) is not "
+                                "executable yet by the bitboard back end");
+      }
       if (u.id == ConstructId::EndChecks) {
         p.checks_to_win = static_cast<int>(u.arg("").num);
         if (p.royal_type < 0 || !p.royal_safe)
@@ -1198,7 +1224,8 @@ class Compiler {
         const std::string& who = r.args[first];
         p.flag_any = first == 1;
         p.flag_region = region_of(r.args[first + 1]);
-        p.flag_answer = r.args.size() == first + 3;
+        p.flag_answer = r.args.size() == first + 3 && r.args[first + 2] == "unless-answered";
+        p.flag_held = r.args.size() == first + 3 && r.args[first + 2] == "held";
         if (who == "royal") {
           p.flag_types = p.royal_types;
           if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");

@@ -247,12 +247,16 @@ std::vector<ConstructDef> make_table() {
              "`fairy-stockfish NAME`: the Fairy-Stockfish variant (UCI_Variant) that plays exactly this "
              "ruleset; `--against fairy-stockfish` uses it (not inherited)"),
       // ---- hands filled by captures, drops (issue 24) --------------------------------
-      schema(CapturesToHand, "captures-to-hand", S::Top,
-             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)"),
-              flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)")},
-             B,
-             "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
-             "(FEN marks promoted pieces `Q~`)"),
+      schema(
+          CapturesToHand, "captures-to-hand", S::Top,
+          {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)"),
+           flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)"),
+           flag("partner",
+                "the captured piece goes to the partner's hand on the other board (bughouse): this board's "
+                "hands hold what the position gives, any counts")},
+          B,
+          "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
+          "(FEN marks promoted pieces `Q~`)"),
       schema(
           Drop, "drop", S::Piece,
           {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
@@ -304,6 +308,16 @@ std::vector<ConstructDef> make_table() {
           EnPassantRanks, "en-passant", S::Piece,
           {ranks("ranks", true, "the own ranks (relative: 1 = own first) its en-passant captures land on")},
           B, "its en-passant captures land only on these ranks (Fairy-Stockfish's enPassantRegion, horde)"),
+      // ---- odd rules of the catalogue (issue 24, gen_misc.hpp) ---------------------------
+      schema(EndDrawOdds, "draw-odds", S::End,
+             {choice("", {"white", "black"}, true, "the colour a drawn game scores as a win")}, B,
+             "every drawn verdict (a stalemate or dead position stated a draw) is a win for this colour "
+             "(armageddon)"),
+      schema(RoyalInCheck, "royal-stays-in-check", S::Legal, {}, B,
+             "a royal piece in check may not move, except to capture a single checker (makpong)"),
+      schema(MustDrop, "must-drop", S::Legal, {letters("", true, "the one type that must be dropped")}, B,
+             "while the side holds this type in hand, drops of other types are illegal, and so is every "
+             "move when a drop of it is legal (koedem's king)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

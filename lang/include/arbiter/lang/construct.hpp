@@ -177,6 +177,10 @@ enum class ConstructId : uint16_t {
   // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
   PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
   EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
+  // Odd rules of the catalogue (issue 24, lang/src/gen_misc.hpp).
+  EndDrawOdds,   // end: `draw-odds white|black`, every draw is that colour's win (armageddon)
+  RoyalInCheck,  // legal: `royal-stays-in-check`, a checked royal piece moves only to take its checker
+  MustDrop,      // legal: `must-drop LETTER`, while it is in hand it is dropped, when it can be (koedem)
 };
 
 struct ConstructDef {
