@@ -412,8 +412,32 @@ class Compiler {
   void counted_ends(Program& p) {
     for (const ConstructUse& u : m_.constructs) {
       if (u.id == ConstructId::MustCapture) p.must_capture = true;
-      if (u.id == ConstructId::MustDrop) p.must_drop = true;  // shogi2
+      if (u.id == ConstructId::MustDrop && !u.has_arg("")) p.must_drop = true;  // shogi2
       if (u.id == ConstructId::CastlingByDrop) p.castle_by_drop = true;
+      if (u.id == ConstructId::EndDrawOdds) p.draw_odds = u.arg("").text == "white" ? 0 : 1;
+      if (u.id == ConstructId::MustDrop && u.has_arg("")) {
+        const std::vector<std::string>& w = u.arg("").words;
+        const size_t t = w.size() == 1 ? p.letters.find(w[0][0]) : std::string::npos;
+        if (w.size() != 1)
+          d_.error(u.arg("").loc, "`must-drop` takes one piece letter");
+        else if (t == std::string::npos)
+          d_.error(u.arg("").loc, "`must-drop`: no compiled piece has the letter `" + w[0] + "`");
+        else
+          p.must_drop_type = static_cast<int>(t);
+      }
+      if (u.id == ConstructId::RoyalInCheck) {
+        p.royal_stays_in_check = true;
+        if (p.royal_type < 0 || !p.royal_safe)
+          d_.error(u.loc,
+                   "`royal-stays-in-check` restricts a royal piece in check: it needs a royal piece and "
+                   "`royal-safe`");
+        // Its test asks attacked(), which sees leaps and rides only.
+        for (int t = 0; t < p.ntypes; ++t)
+          if (p.types[t].special() || p.types[t].explodes())
+            d_.error(u.loc, std::string("`royal-stays-in-check` with `") + p.letters[t] +
+                                "`'s special moves (hops, lame leaps, Chess 2 primitives, explosions) is not "
+                                "executable yet by the bitboard back end");
+      }
       if (u.id == ConstructId::EndChecks) {
         p.checks_to_win = static_cast<int>(u.arg("").num);
         if (p.royal_type < 0 || !p.royal_safe)
@@ -1258,6 +1282,7 @@ class Compiler {
         p.flag_region = region_of(r.args[first + 1]);
         p.flag_answer = r.args.size() == first + 3 && r.args[first + 2] == "unless-answered";
         p.flag_safe = r.args.size() == first + 3 && r.args[first + 2] == "safe";
+        p.flag_held = r.args.size() == first + 3 && r.args[first + 2] == "held";
         if (who == "royal") {
           p.flag_types = p.royal_types;
           if (p.royal_type < 0) d_.error(r.loc, "`region-reached royal` needs a royal piece");

@@ -250,7 +250,10 @@ std::vector<ConstructDef> make_table() {
       // ---- hands filled by captures, drops (issue 24) --------------------------------
       schema(CapturesToHand, "captures-to-hand", S::Top,
              {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)"),
-              flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)")},
+              flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)"),
+              flag("partner",
+                   "the captured piece goes to the partner's hand on the other board (bughouse): this board's "
+                   "hands hold what the position gives, any counts")},
              B,
              "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
              "(FEN marks promoted pieces `Q~`)"),
@@ -364,13 +367,22 @@ std::vector<ConstructDef> make_table() {
              B,
              "a promoted type's moves turn it back into the type that promotes to it, always (kyoto "
              "shogi's pieces flip at every move, micro shogi's at every capture)"),
-      schema(MustDrop, "must-drop", S::Legal, {}, B,
+      schema(MustDrop, "must-drop", S::Legal,
+             {letters("", false, "the one type that must be dropped (default: any type in hand)")}, B,
              "while the side holds pieces in reserve and a drop is legal, only drops are (placement chess, "
-             "Fairy-Stockfish's mustDrop)"),
+             "Fairy-Stockfish's mustDrop); with a letter, while it holds that type, drops of other types are "
+             "illegal and so is every move when a drop of it is legal (koedem's king, mustDropType)"),
       schema(CastlingByDrop, "by-drop", S::Castling, {}, B,
              "a castling king dropped on the middle file of its castling rank gains the rights of the "
              "castling rooks on the corners of that rank, a rook dropped on a corner the right beside such "
              "a king (Fairy-Stockfish's castlingDroppedPiece)"),
+      // ---- odd rules of the catalogue (issue 24, gen_misc.hpp) ---------------------------
+      schema(EndDrawOdds, "draw-odds", S::End,
+             {choice("", {"white", "black"}, true, "the colour a drawn game scores as a win")}, B,
+             "every drawn verdict (a stalemate or dead position stated a draw) is a win for this colour "
+             "(armageddon)"),
+      schema(RoyalInCheck, "royal-stays-in-check", S::Legal, {}, B,
+             "a royal piece in check may not move, except to capture a single checker (makpong)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

@@ -24,6 +24,7 @@ void compile_hands(const Model& m, const std::vector<int>& used, Program& p, Dia
   p.capture_to_hand = true;
   p.has_reserve = true;
   p.hand_marks = !hand->has("keep-promoted");
+  p.hand_to_partner = hand->has("partner");
   // A promoted piece returns as the type that promotes to it: that type must be unique.
   for (int t = 0; t < p.ntypes; ++t) p.demote[t] = static_cast<int8_t>(t);
   for (int u = 0; u < p.ntypes && p.hand_marks; ++u)

@@ -9,6 +9,7 @@
 #include "card_board.hpp"
 #include "gen_ends.hpp"
 #include "gen_pass.hpp"
+#include "gen_misc.hpp"
 
 namespace arb::lang {
 
@@ -226,7 +227,7 @@ class Generator final : public Engine, public CardBoard {
       if (!royal_phase_ || !(turn_phase_ || p_->king_turn[side_])) continue;
       make(m, /*ends_turn=*/false);
       // A normal action that wins by midline invasion ends the game (RULINGS 4.12).
-      if (p_->invasion && invaded(side_)) {
+      if (p_->invasion && !p_->flag_held && invaded(side_)) {
         unmake();
         continue;
       }
@@ -374,7 +375,13 @@ class Generator final : public Engine, public CardBoard {
     legal_actions(out);
     return status_of(out.size());
   }
-  Status status_of(uint64_t n) {  // n: the number of legal actions (only n == 0 matters)
+  Status status_of(uint64_t n) {
+    Status st = verdict_of(n);
+    if (p_->draw_odds >= 0) [[unlikely]]
+      misc::apply_draw_odds(p_->draw_odds, st);
+    return st;
+  }
+  Status verdict_of(uint64_t n) {  // n: the number of legal actions (only n == 0 matters)
     Status st;
     st.in_check = in_check();
     if (p_->claim_fifty && halfmove_ >= p_->claim_fifty) st.claim_fifty = true;
@@ -388,7 +395,7 @@ class Generator final : public Engine, public CardBoard {
     if (p_->invasion && region_ended(draw)) {
       // The side that reached the region wins: the opponent, or (`unless-answered`) the side
       // to move when it reached it on an earlier turn.
-      const bool mover_won = (p_->flag_answer || p_->flag_safe) && invaded(side_);
+      const bool mover_won = (p_->flag_answer || p_->flag_safe || p_->flag_held) && invaded(side_);
       st.result = draw ? Result::Draw : (side_ == 0) != mover_won ? Result::BlackWins : Result::WhiteWins;
       st.end = Termination::RegionReached;
       st.reason = p_->invasion_reason;
@@ -891,6 +898,7 @@ class Generator final : public Engine, public CardBoard {
     draw = false;
     if (p_->flag_safe) [[unlikely]]
       return flag_safe_ended(draw);
+    if (p_->flag_held) return invaded(side_);
     if (p_->flag_answer && invaded(side_)) {
       draw = side_ == 0 && invaded(1);
       return true;
@@ -1134,6 +1142,16 @@ class Generator final : public Engine, public CardBoard {
     if (borrowing_ && borrowed_attack(s, by, occ)) return true;
     if (animal_attacks_) return animal_attack(s, by, occ);
     return false;
+  }
+
+  // `royal-stays-in-check` (gen_misc.hpp): of the captures `caps` of the royal piece on k in
+  // check, those that take its only checker: k is no longer attacked without the victim
+  // (Fairy-Stockfish's makpongRule: `checkers() ^ to` empty).
+  BB royal_in_check_targets(int k, int by, BB caps, const BB& occ) const {
+    BB out{};
+    for (BB b = caps; b; clear_lsb(b))
+      if (!attacked(k, by, occ & ~bit(lsb(b)))) out |= bit(lsb(b));
+    return out;
   }
 
   // The squares where an action of a non-royal piece may end a check on the royal piece on
@@ -1507,10 +1525,15 @@ class Generator final : public Engine, public CardBoard {
     if (wall_rule_ != Program::WallRule::None) return generate_walls<Count>(out);
     if (p_->must_drop && hand_holds(side_)) [[unlikely]]
       return generate_must_drop<Count>(out);
-    if (!p_->must_capture) return generate_moves<Count>(out);
+    const bool dropping = p_->must_drop_type >= 0 && reserve_[side_][p_->must_drop_type] > 0;
+    if (!p_->must_capture && !dropping) return generate_moves<Count>(out);
     forced_buf_.clear();
     generate_moves<false>(&forced_buf_);
-    ends::keep_captures(forced_buf_, [this](Move m) { return is_capture(m); });
+    if (p_->must_capture) ends::keep_captures(forced_buf_, [this](Move m) { return is_capture(m); });
+    if (dropping)
+      misc::keep_must_drops(
+          forced_buf_, [this](Move m) { return kind_of(m) == kPlace; },
+          [this](Move m) { return static_cast<int>(type_of(m)) == p_->must_drop_type; });
     if constexpr (!Count) out->insert(out->end(), forced_buf_.begin(), forced_buf_.end());
     return forced_buf_.size();
   }
@@ -1667,6 +1690,8 @@ class Generator final : public Engine, public CardBoard {
         BB takes{};
         if constexpr (Rich) takes = caps & take;
         if (evading && !is_royal) targets &= evade;
+        if (in_check && is_royal && p_->royal_stays_in_check) [[unlikely]]
+          targets = royal_in_check_targets(k, them, targets & opp, occ);
         // A pinned piece stays between its royal piece and the pinner (taking it); a line
         // jumper could otherwise leap over the pinner onto the line beyond.
         if (pinned_here && !test_all)
@@ -2119,7 +2144,7 @@ class Generator final : public Engine, public CardBoard {
     counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0 || p_->pass;
     counting_checks_ = p_->checks_to_win > 0;
     ends_any_ = counted_ends_ || p_->must_capture || p_->wall_rule != Program::WallRule::None ||
-                p_->must_drop;
+                p_->must_drop || p_->must_drop_type >= 0;
     load_walls(f, text);
     opposite_colours_ = false;
     for (int t = 0; t < p_->ntypes; ++t)
@@ -2186,9 +2211,10 @@ class Generator final : public Engine, public CardBoard {
     }
     // Reserve variants start from a known set: no side may hold more than it, promotions
     // aside (extra pieces of a type a pawn promotes to, paid for by missing pawns).
-    if (hand_)
-      check_hand_material(text);
-    else if (p_->has_reserve)
+    if (hand_) {
+      // `partner`: the other board's captures fill these hands, whatever their counts.
+      if (!p_->hand_to_partner) check_hand_material(text);
+    } else if (p_->has_reserve)
       check_material(text);
     {
       int k = royal_square(side_ ^ 1);
@@ -2502,9 +2528,11 @@ class Generator final : public Engine, public CardBoard {
         hash_ ^= z.promoted[victim];
       }
       const int t = was ? p_->demote[u.captured >> 1] : u.captured >> 1;
-      hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
-      ++reserve_[us][t];
-      hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+      if (!p_->hand_to_partner) {  // `partner`: it leaves for the other board
+        hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+        ++reserve_[us][t];
+        hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+      }
     }
     // A promotion of a piece standing promoted is a demotion (shogi2 `demotes`): unmarked.
     const bool demotes = promotes && test(promoted_, from);
@@ -2526,7 +2554,8 @@ class Generator final : public Engine, public CardBoard {
     if (u.captured >= 0) {
       const int victim = kind == kEnPassant ? u.ep_victim : to;
       if (u.captured_promoted) promoted_ |= bit(victim);
-      --reserve_[side_][u.captured_promoted ? p_->demote[u.captured >> 1] : u.captured >> 1];
+      if (!p_->hand_to_partner)
+        --reserve_[side_][u.captured_promoted ? p_->demote[u.captured >> 1] : u.captured >> 1];
     }
   }
   // The squares a drop of type t may go to, beyond the empty squares of the placement

@@ -1245,20 +1245,22 @@ class Checker {
     use(ids.at(r.condition), c.loc);
     m_.end.push_back(r);
   }
-  // `region-reached [any] royal|LETTER REGION [unless-answered|safe] -> win`: every piece of that
+  // `region-reached [any] royal|LETTER REGION [unless-answered|safe|held] -> win`: every piece of that
   // kind of the mover (at least one) stands in the region, or with `any` one of them does. `unless-answered`:
   // when the first player (White) reaches it, the second may answer by reaching it too, a draw. `safe`
-  // (dobutsu): only while no enemy piece attacks them there, for either side in any position.
+  // (dobutsu): only while no enemy piece attacks them there, for either side in any position. `held`:
+  // the side to move wins when its pieces stand so at its turn (they survived the reply).
   void region_reached(const Stmt& c, const EndRule& r) {
     const char* form =
-        "write it as `region-reached [any] royal|LETTER REGION [unless-answered|safe] -> win` "
+        "write it as `region-reached [any] royal|LETTER REGION [unless-answered|safe|held] -> win` "
         "(`region-reached royal enemy-half -> win`)";
     const size_t first = !r.args.empty() && r.args[0] == "any" ? 1 : 0;
     size_t n = r.args.size() - first;
-    if (n >= 3 && (r.args[first + 2] == "unless-answered" || r.args[first + 2] == "safe")) --n;
+    if (n >= 3 && (r.args[first + 2] == "unless-answered" || r.args[first + 2] == "safe" ||
+                   r.args[first + 2] == "held")) --n;
     if (n != 2) {
       d_.error(n > 2 ? c.args[2].loc : c.loc,
-               "`region-reached` takes `[any] royal|LETTER REGION [unless-answered|safe]` before `->`", form);
+               "`region-reached` takes `[any] royal|LETTER REGION [unless-answered|safe|held]` before `->`", form);
       return;
     }
     const Value& who = c.args[first];

@@ -518,6 +518,9 @@ struct Program {
   // to it. The generator then tracks which pieces stand promoted.
   // `keep-promoted` (loop chess): no demotion, no marks (demote is the identity).
   bool capture_to_hand = false, hand_marks = false;
+  // `captures-to-hand partner` (bughouse): a captured piece leaves this board for the
+  // partner's hand; promoted pieces are still marked, the hands hold what a text gives.
+  bool hand_to_partner = false;
   std::array<int8_t, kMaxTypes> demote{};
   // `captures-to-hand plus-marks` (shogi's FEN): a type some type promotes to is written
   // `+` and the letter of that base type; plus_of[base] is it, plus_base[type] its base
@@ -582,6 +585,14 @@ struct Program {
   bool pass = false;
   int double_pass = kNoEnd, royals_facing = kNoEnd;
   int counting_needs = 0;
+  // `draw-odds white|black` (armageddon): every drawn verdict is this colour's win (0
+  // White, 1 Black; -1 none). `legal { royal-stays-in-check }` (makpong): a royal piece in
+  // check moves only to take its single checker. gen_misc.hpp.
+  int draw_odds = -1;
+  bool royal_stays_in_check = false;
+  // `legal { must-drop LETTER }` (koedem): while this type (-1: none) is in hand, only
+  // drops of it are legal, moves only when none is. (`must-drop` alone: must_drop above.)
+  int must_drop_type = -1;
   // `legal { must-capture }`: when a capture is legal, only captures are.
   bool must_capture = false;
   // Wall squares (issue 24; `walls`, walls_compile.cpp, the generator's section "walls"):
@@ -612,6 +623,9 @@ struct Program {
   // only while no enemy piece attacks its pieces there; judged for both colours in every
   // position (the side to move first; both: a draw).
   bool flag_safe = false;
+  // `held`: reaching the region does not end the game; the side to move wins when its
+  // flag piece still stands there at its turn (Fairy-Stockfish's flagMove for a non-king).
+  bool flag_held = false;
   bool insufficient_draw = false;
   bool insufficient_needs_empty_reserves = false;
   int claim_repetition = 0;

@@ -191,8 +191,11 @@ enum class ConstructId : uint16_t {
   // The shogi family (issue 24, lang/src/gen_shogi2.cpp).
   Orientation,     // top level: `orientation rotated|mirrored`, how Black's moves follow White's
   Demotes,         // piece: `demotes in REGION [capturing]`, a promoted type's moves turn it back (kyoto)
-  MustDrop,        // legal: `must-drop`, a drop is mandatory while the hand holds pieces (placement)
+  MustDrop,        // legal: `must-drop [LETTER]`, a drop is mandatory while the hand holds pieces (placement; koedem)
   CastlingByDrop,  // castling: `by-drop`, a king or rook dropped on its home square gains the right
+  // Odd rules of the catalogue (issue 24, lang/src/gen_misc.hpp).
+  EndDrawOdds,   // end: `draw-odds white|black`, every draw is that colour's win (armageddon)
+  RoyalInCheck,  // legal: `royal-stays-in-check`, a checked royal piece moves only to take its checker
 };
 
 struct ConstructDef {
