@@ -44,13 +44,13 @@ constexpr size_t field_count() {
 }  // namespace
 #define ARB_FIELDS(T, N, F) \
   static_assert(field_count<T>() == N, #T " has a new field: write it in " F " below and update the count")
-ARB_FIELDS(Program, 85, "program_fingerprint()");
-ARB_FIELDS(PieceProgram, 43, "put(const PieceProgram&)");
+ARB_FIELDS(Program, 97, "program_fingerprint()");
+ARB_FIELDS(PieceProgram, 50, "put(const PieceProgram&)");
 ARB_FIELDS(PieceProgram::Removal, 13, "put(const Removal&)");
-ARB_FIELDS(PieceProgram::Leap, 6, "put(const Leap&)");
+ARB_FIELDS(PieceProgram::Leap, 7, "put(const Leap&)");
 ARB_FIELDS(PieceProgram::LameLeap, 3, "put(const LameLeap&)");
 ARB_FIELDS(PieceProgram::Line, 4, "put(const Line&)");
-ARB_FIELDS(PieceProgram::Path, 7, "put(const Path&)");
+ARB_FIELDS(PieceProgram::Path, 9, "put(const Path&)");
 ARB_FIELDS(Program::Extinction, 6, "put(const Extinction&)");
 ARB_FIELDS(PhaseProgram, 3, "put(const PhaseProgram&)");
 ARB_FIELDS(GridProgram, 16, "put(const GridProgram&)");
@@ -95,12 +95,14 @@ class Fp {
   void mark(char c) { out_ += c; }
 
   void put(const PieceProgram::Leap& l) {
-    put(l.dx), put(l.dy), put(l.move), put(l.capture), put(l.en_passant), put(l.from_region);
+    put(l.dx), put(l.dy), put(l.move), put(l.capture), put(l.en_passant), put(l.from_region),
+        put(l.to_region);
   }
   void put(const PieceProgram::LameLeap& l) { put(l.dx), put(l.dy), put(l.from); }
   void put(const PieceProgram::Line& l) { put(l.d), put(l.range), put(l.move), put(l.capture); }
   void put(const PieceProgram::Path& p) {
     put(p.dx), put(p.dy), put(p.range), put(p.move), put(p.capture), put(p.hop), put(p.lame);
+    put(p.from_region), put(p.to_region);
   }
   void put(const PieceProgram::Removal& r) {
     put(r.trigger), put(r.victims), put(r.reach), put(r.lines), put(r.dirs), put(r.kept), put(r.self);
@@ -117,6 +119,9 @@ class Fp {
     put(t.gives_check), put(t.teleport_move), put(t.teleport_capture), put(t.teleport_except);
     put(t.region_leaps), put(t.borrows), put(t.borrow_dirs), put(t.own_leaps), put(t.limited), put(t.paths);
     put(t.confine), put(t.captured_within), put(t.around), put(t.strike), put(t.rampage);
+    put(t.promote_capturing), put(t.demotes), put(t.drop_promoted), put(t.drop_opposite_colours),
+        put(t.screen_not);
+    put(t.capture_not), put(t.points);
   }
   void put(const Program::Extinction& e) {
     put(e.types), put(e.all), put(e.at_most), put(e.opponent_at_least), put(e.claim), put(e.value);
@@ -206,6 +211,10 @@ std::string program_fingerprint(const Program& p) {
   f.put(p.checkmate_loses), f.put(p.stalemate_draw), f.put(p.no_move_loses), f.put(p.checkmate_value);
   f.put(p.stalemate_value), f.put(p.stalemate_by_count), f.put(p.extinctions), f.put(p.checks_to_win);
   f.put(p.must_capture), f.put(p.walls), f.put(p.wall_rule), f.put(p.wall_region), f.put(p.petrify_types);
+  f.put(p.hand_to_partner), f.put(p.pass), f.put(p.double_pass), f.put(p.royals_facing),
+      f.put(p.counting_needs);
+  f.put(p.draw_odds), f.put(p.royal_stays_in_check), f.put(p.must_drop_type), f.put(p.must_drop);
+  f.put(p.castle_by_drop), f.put(p.flag_safe), f.put(p.flag_held);
   f.put(p.invasion), f.put(p.invasion_reason), f.put(p.flag_types);
   f.put(p.flag_region), f.put(p.flag_answer), f.put(p.flag_any), f.put(p.insufficient_draw);
   f.put(p.insufficient_needs_empty_reserves), f.put(p.claim_repetition), f.put(p.claim_fifty);

@@ -412,10 +412,10 @@ class Compiler {
   void counted_ends(Program& p) {
     for (const ConstructUse& u : m_.constructs) {
       if (u.id == ConstructId::MustCapture) p.must_capture = true;
-      if (u.id == ConstructId::MustDrop && !u.has_arg("")) p.must_drop = true;  // shogi2
+      if (u.id == ConstructId::MustDrop && !u.has("")) p.must_drop = true;  // shogi2
       if (u.id == ConstructId::CastlingByDrop) p.castle_by_drop = true;
       if (u.id == ConstructId::EndDrawOdds) p.draw_odds = u.arg("").text == "white" ? 0 : 1;
-      if (u.id == ConstructId::MustDrop && u.has_arg("")) {
+      if (u.id == ConstructId::MustDrop && u.has("")) {
         const std::vector<std::string>& w = u.arg("").words;
         const size_t t = w.size() == 1 ? p.letters.find(w[0][0]) : std::string::npos;
         if (w.size() != 1)
