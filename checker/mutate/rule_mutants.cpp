@@ -335,7 +335,7 @@ std::string program_fingerprint(const arb::lang::Program& p) {
     for (int c = 0; c < 2; ++c) {
       for (const auto& l : t.leaps[c])
         o << l.dx << ',' << l.dy << ',' << l.move << l.capture << l.en_passant << ';';
-      for (const auto& l : t.lame[c]) o << l.dx << ',' << l.dy << ',' << l.from << ';';
+      for (const auto& l : t.lame[c]) o << l.dx << ',' << l.dy << ',' << l.from << (l.jumps ? "j" : "") << ';';
       o << int(t.ride_move[c]) << ',' << int(t.ride_capture[c]) << ',' << t.promote_zone[c] << ','
         << t.forbidden_zone[c] << '|';
       // Chess 2's primitives (captures, captured-by, immune, no-check, teleport, region-move, borrows).

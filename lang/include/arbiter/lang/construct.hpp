@@ -177,6 +177,13 @@ enum class ConstructId : uint16_t {
   // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
   PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
   EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
+  // Pawns, promotion and royals (issue 24, lang/src/gen_pawns.cpp).
+  EnPassantField,     // piece: `en-passant-field path`, its double step marks its path and arrival
+  PromotionSquares,   // piece: `promotion-squares REGION`, its promotion zone narrowed to a region
+  BlackMoves,         // piece: `black-moves rotated|mirrored`, how Black's Betza follows White's
+  PromotionOptional,  // piece: `promotion optional`, its `promote on rank` may be declined
+  PromotionLimit,     // piece: `promotion-limit N`, promoted to only while its side holds fewer
+  DupleCheck,         // legal: `duple-check`, several royal pieces are in check only all together
 };
 
 struct ConstructDef {
