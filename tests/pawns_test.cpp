@@ -164,6 +164,16 @@ TEST(PawnsCoregal, EveryQueenIsRoyal) {
             "1Q2k3/8/8/8/8/8/8/3QK3 b - - 0 1");
 }
 
+TEST(PawnsCoregal, TheKingCastlesNotTheRoyalQueen) {
+  // The queen d1 stands before the king in square order; the king castles: e1-g1. The
+  // rooks 9 + 9, the queen 14 (d7 and d8 stand attacked by the king e8: a royal queen may
+  // not go there), the king d2 e2 f2 f1 and O-O: 37. coregal: 37.
+  auto e = at("coregal", "4k3/8/8/8/8/8/8/R2QK2R w KQ - 0 1");
+  EXPECT_EQ(e->perft(1), 37u);
+  ASSERT_TRUE(play(*e, "e1g1"));
+  EXPECT_EQ(e->position(), "4k3/8/8/8/8/8/8/R2Q1RK1 b - - 1 1");
+}
+
 TEST(PawnsSpartan, DupleCheck) {
   // Black's two kings: the rook a1 attacks a8 alone, which is no check; either king may
   // move, a8 even along the attacked file (h8 stays safe): a7 b7 b8, g7 g8 h7: 6.

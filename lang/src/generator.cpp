@@ -2129,8 +2129,10 @@ class Generator final : public Engine, public CardBoard {
                                   "` does not castle; its castling rights must be absent",
                               0);
         int rank = c == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
-        int k = castle_royal_ ? royal_square(c) : -1;
-        if (!castle_royal_)  // a non-royal castling king: the one on the home rank
+        // The castling king on the home rank (with several royal types, not just any royal
+        // piece: coregal's queen does not castle).
+        int k = castle_royal_ && !multi_royal_ ? royal_square(c) : -1;
+        if (k < 0)
           for (BB b = pieces(c, p_->castling_king); b && k < 0; clear_lsb(b))
             if (lsb(b) / p_->width == rank) k = lsb(b);
         if (k < 0) throw PositionError("a castling right without a castling king on the home rank", 0);
