@@ -13,6 +13,7 @@
 #include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "fsf/fairy_stockfish.hpp"
+#include "fsf_variant.hpp"
 #include "fuzz/fuzz.hpp"
 #include "fuzz/properties.hpp"
 #include "registry/engines.hpp"
@@ -22,28 +23,6 @@
 namespace arb::cli {
 
 namespace {
-
-// A file in the temporary folder holding `text`, removed when destroyed.
-class TempFile {
- public:
-  explicit TempFile(const std::string& text) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/arbiter-fsf-XXXXXX.ini";
-    int fd = mkstemps(pattern.data(), 4);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file in " + pattern);
-    path_ = pattern;
-    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::close(fd);
-    if (!ok) throw std::runtime_error("cannot write " + path_);
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& left,
                             const std::string& right) {
@@ -228,39 +207,16 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   right_spec.seed.reset();
   right_spec.kind = against == "fairy-stockfish" ? arb::registry::EngineKind::FairyStockfish
                                                  : arb::registry::EngineKind::Reference;
-  // Fairy-Stockfish without --fsf-variant: the variant the ruleset says it equals
-  // (`fairy-stockfish NAME`), else the ruleset exported as a variants.ini section for the
-  // engine that runs (11.1's predefined pieces, or current Fairy-Stockfish's Betza).
-  std::optional<TempFile> exported;
+  // Fairy-Stockfish without --fsf-variant: the variant the ruleset says it equals, else the
+  // ruleset exported (FsfVariant).
+  std::optional<FsfVariant> fsf_variant;
   if (against == "fairy-stockfish" && c.fsf_variant.empty()) {
     if (!l.compiled.model) throw UsageError("--against fairy-stockfish needs --fsf-variant NAME here");
-    const arb::lang::Model& m = *l.compiled.model;
-    if (!m.fsf_variant.empty()) {
-      right_spec.fsf_variant = m.fsf_variant;
-    } else {
-      bool wasm = false;
-      try {
-        wasm = arb::fsf::engine_command(c.fsf_engine).wasm;
-      } catch (const arb::fsf::EngineMissing& e) {
-        throw UsageError(e.what());
-      }
-      const auto dialect = wasm ? arb::lang::FsfDialect::Current : arb::lang::FsfDialect::Fsf11;
-      arb::lang::Diagnostics ed;
-      const std::string section = m.name + "-arbiter";
-      auto ini = arb::lang::export_fsf(m, dialect, section, ed);
-      if (!ini) {
-        std::cerr << ed.render();
-        throw UsageError(rules_path(c) + " names no Fairy-Stockfish variant (`fairy-stockfish NAME`) and " +
-                         "Fairy-Stockfish (" + arb::lang::to_string(dialect) +
-                         ") cannot play it as exported; give --fsf-variant NAME");
-      }
-      exported.emplace(*ini);
-      right_spec.fsf_variant = section;
-      right_spec.fsf_variant_path = exported->path();
-      if (!c.json)
-        std::cout << "fairy-stockfish: the ruleset exported as [" << section << "] ("
-                  << arb::lang::to_string(dialect) << ")\n";
-    }
+    fsf_variant.emplace(*l.compiled.model, rules_path(c), c.fsf_engine);
+    right_spec.fsf_variant = fsf_variant->variant();
+    right_spec.fsf_variant_path = fsf_variant->variant_path();
+    if (!fsf_variant->exported().empty() && !c.json)
+      std::cout << "fairy-stockfish: the ruleset exported as " << fsf_variant->exported() << "\n";
   }
   arb::registry::OpenedEngine opened;
   try {

@@ -16,6 +16,7 @@
 #include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "fsf/fairy_stockfish.hpp"
+#include "fsf_variant.hpp"
 #include "fuzz/properties.hpp"
 #include "mutate/run_mutants.hpp"
 #include "properties/property_plan.hpp"
@@ -25,6 +26,13 @@
 namespace arb::cli {
 
 namespace {
+
+// A budget in seconds as a person writes it: 2, 0.5 (not 2.000000).
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o << s;
+  return o.str();
+}
 
 std::string percent(double x) {
   std::ostringstream o;
@@ -56,24 +64,6 @@ std::string result_json(const std::string& path, const arb::mutate::MutantResult
   if (r.divergence) s += ",\"divergence\":" + arb::fuzz::to_json(*r.divergence);
   return s + "}";
 }
-
-// A file in the temporary folder, removed when destroyed (an exported variants.ini).
-struct TempIni {
-  std::string path;
-  explicit TempIni(const std::string& text) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/arbiter-mutate-XXXXXX.ini";
-    int fd = mkstemps(pattern.data(), 4);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file in " + pattern);
-    path = pattern;
-    const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::close(fd);
-    if (!ok) throw std::runtime_error("cannot write " + path);
-  }
-  ~TempIni() { std::remove(path.c_str()); }
-  TempIni(const TempIni&) = delete;
-  TempIni& operator=(const TempIni&) = delete;
-};
 
 arb::fuzz::Divergence as_divergence(const arb::fuzz::Violation& v) {
   arb::fuzz::Divergence d;
@@ -197,7 +187,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
     mo.oracle = opened.make;
     mo.oracle_name = "reference:" + opened.variant;
   }
-  std::optional<TempIni> exported;
+  std::optional<FsfVariant> exported;
   if (against == "grid" || against == "properties" || against == "fairy-stockfish") {
     arb::lang::Diagnostics diags;
     auto original = compile_ruleset(path, mo.overrides, diags);
@@ -254,24 +244,9 @@ int cmd_mutate(const std::vector<std::string>& args) {
       spec.fsf_variant = fsf_variant.empty() ? m.fsf_variant : fsf_variant;
       spec.fsf_variant_path = fsf_variant_path;
       if (spec.fsf_variant.empty()) {
-        bool wasm = false;
-        try {
-          wasm = arb::fsf::engine_command(fsf_engine).wasm;
-        } catch (const arb::fsf::EngineMissing& e) {
-          throw UsageError(e.what());
-        }
-        const auto dialect = wasm ? arb::lang::FsfDialect::Current : arb::lang::FsfDialect::Fsf11;
-        arb::lang::Diagnostics ed;
-        auto ini = arb::lang::export_fsf(m, dialect, m.name + "-arbiter", ed);
-        if (!ini) {
-          std::cerr << ed.render();
-          throw UsageError(path +
-                           " names no Fairy-Stockfish variant and Fairy-Stockfish cannot play it as "
-                           "exported; give --fsf-variant NAME");
-        }
-        exported.emplace(*ini);
-        spec.fsf_variant = m.name + "-arbiter";
-        spec.fsf_variant_path = exported->path;
+        exported.emplace(m, path, fsf_engine);
+        spec.fsf_variant = exported->variant();
+        spec.fsf_variant_path = exported->variant_path();
       }
       arb::registry::OpenedEngine opened;
       try {
@@ -305,8 +280,9 @@ int cmd_mutate(const std::vector<std::string>& args) {
   const double score = rep.score();
   const bool ok = score + 1e-12 >= min_score;
   size_t live = rep.results.size() - rep.equivalent;
-  std::string budget =
-      mo.fuzz.seconds > 0 ? std::to_string(mo.fuzz.seconds) + " s" : std::to_string(mo.fuzz.games) + " games";
+  std::string budget = mo.fuzz.seconds > 0
+                           ? fmt_seconds(mo.fuzz.seconds) + " s"
+                           : std::to_string(mo.fuzz.games) + (mo.fuzz.games == 1 ? " game" : " games");
   if (!junit.empty()) {
     std::vector<JUnitCase> cases;
     for (const auto& r : rep.results) {

@@ -1,5 +1,6 @@
 // arbiter validate FILES... [--rules FILE | --variant NAME] [--strict] [--jobs N] [--json] [--junit FILE]
 //                           [--shard I/N]
+// arbiter validate --merge SHARD.json... [--json]
 // Validates game records (PGN, plain, zstd, gzip or bzip2) against the engines; see
 // corpus/records/README.md.
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/parallel.hpp"
 #include "common.hpp"
+#include "merge.hpp"
 #include "run.hpp"
 
 namespace arb::cli {
@@ -18,9 +20,10 @@ namespace arb::cli {
 int cmd_validate(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   std::string jobs_text = "1", junit, shard;
-  bool json = false, quiet = false, strict = false;
+  bool json = false, quiet = false, strict = false, merge = false, rules_anywhere = false;
   po::options_description d(
-      "arbiter validate FILES... [--strict] [--jobs N] [--json] [--junit FILE] [--shard I/N]");
+      "arbiter validate FILES... [--strict] [--jobs N] [--json] [--junit FILE] [--shard I/N]\n"
+      "arbiter validate --merge SHARD.json... [--json]");
   d.add_options()("file", po::value(&files),
                   "PGN files, plain or compressed with zstd, gzip or bzip2 (`-`: standard input)")(
       "strict", po::bool_switch(&strict), "warnings (fullmove 0, a missing check mark, ...) count as errors")(
@@ -30,13 +33,29 @@ int cmd_validate(const std::vector<std::string>& args) {
       "also write JUnit XML: one case per file, one failed case per invalid game")(
       "shard", po::value(&shard), "I/N: validate only game k (0-based over all FILES) with k % N == I")(
       "quiet", po::bool_switch(&quiet), "no progress line")(
-      "rules", po::value<std::string>(),
-      "every record is of this ruleset (a designer's variant), whatever its tags say")(
+      "rules-anywhere", po::bool_switch(&rules_anywhere),
+      "a record's [Rules \"PATH\"] may name any file (default: only beside the record or along the ruleset "
+      "search path)")(
+      "merge", po::bool_switch(&merge),
+      "FILES are the --json outputs of shards: print one summary of them all (every shard of I/N present "
+      "once, "
+      "each complete)")("rules", po::value<std::string>(),
+                        "every record is of this ruleset (a designer's variant), whatever its tags say")(
       "variant", po::value<std::string>(),
       "every record is of this variant (found along the ruleset search path)");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d, "file");
   if (files.empty()) throw UsageError("arbiter validate needs at least one FILE");
+  if (merge) {
+    // The shards' results, not records: one summary, exit 2 when a shard is missing or cut.
+    arb::records::MergedSummary m = arb::records::merge_shards(files);
+    std::string text = json ? arb::records::merged_json(m) : arb::records::merged_text(m);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (json)
+      for (const auto& p : m.problems) std::cerr << "error: " << p << "\n";
+    if (!m.problems.empty() || m.unusable_files) return kBadInput;
+    return m.invalid ? kFailed : kOk;
+  }
   arb::records::RunOptions opt;
   opt.jobs = static_cast<int>(int_option("jobs", jobs_text, 1, arb::kMaxJobs));
   if (vm.count("shard")) {
@@ -50,6 +69,7 @@ int cmd_validate(const std::vector<std::string>& args) {
   // A missing or unreadable file is a finding of its own: the batch goes on (exit 2 at the end).
 
   arb::records::EngineCache cache(rulesets_dir().string());
+  cache.allow_any_rules(rules_anywhere);
   if (vm.count("rules") || vm.count("variant")) {
     Common c;
     c.rules_given = vm.count("rules") > 0;
@@ -152,6 +172,9 @@ int cmd_validate(const std::vector<std::string>& args) {
            ",\"valid\":" + std::to_string(t.valid) + ",\"invalid\":" + std::to_string(t.invalid) +
            ",\"valid_with_warnings\":" + std::to_string(t.with_warnings) + ",\"counts\":{" + counts + "}" +
            ",\"unusable_files\":" + std::to_string(t.unusable.size()) +
+           (vm.count("shard") ? ",\"shard\":\"" + std::to_string(opt.shard_index) + "/" +
+                                    std::to_string(opt.shard_count) + "\""
+                              : std::string()) +
            ",\"seconds\":" + std::to_string(secs) +
            ",\"games_per_second\":" + std::to_string(static_cast<uint64_t>(secs > 0 ? t.games / secs : 0)) +
            "}\n";

@@ -362,6 +362,130 @@ TEST(RecordsCli, GnuParallelRecipe) {
 
 namespace {
 
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The lines between `# begin shard command` and `# end shard command`, each without its
+// leading blanks (a YAML block scalar indents them).
+std::string shard_command(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  bool on = false;
+  while (std::getline(in, line)) {
+    std::string t = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+    if (t == "# end shard command") break;
+    if (on) out += t + "\n";
+    if (t == "# begin shard command") on = true;
+  }
+  return out;
+}
+
+// The shell script of the Indexed Job: the block scalar after `- |` under `args:`, dedented.
+std::string indexed_job_script(const std::string& yaml) {
+  std::istringstream in(yaml);
+  std::string out, line;
+  size_t indent = std::string::npos;
+  bool after_args = false, on = false;
+  while (std::getline(in, line)) {
+    size_t lead = line.find_first_not_of(' ');
+    if (on) {
+      if (lead == std::string::npos) {
+        out += "\n";
+        continue;
+      }
+      if (indent == std::string::npos) indent = lead;
+      if (lead < indent) break;
+      out += line.substr(indent) + "\n";
+      continue;
+    }
+    if (lead != std::string::npos && line.compare(lead, 5, "args:") == 0) after_args = true;
+    if (after_args && lead != std::string::npos && line.compare(lead, 3, "- |") == 0) on = true;
+  }
+  return out;
+}
+
+std::string json_field(const std::string& line, const std::string& key) {
+  size_t at = line.find("\"" + key + "\":");
+  if (at == std::string::npos) return "";
+  at += key.size() + 3;
+  size_t end = line[at] == '{' ? line.find('}', at) + 1 : line.find_first_of(",}", at);
+  return line.substr(at, end - at);
+}
+
+}  // namespace
+
+// Archive scale: the Slurm job array and the Kubernetes Indexed Job in deploy/ run the same
+// shard command; run with GNU parallel standing in for the scheduler's index variable, their
+// shards merge (`validate --merge`) into the summary one run over the whole file gives.
+TEST(RecordsCli, SchedulerFilesShardAndMerge) {
+  if (std::system("command -v parallel >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "GNU parallel not installed (cli/install-deps.sh installs it)";
+  const std::string slurm = read_text(source_dir() / "deploy" / "validate-shards.slurm");
+  const std::string yaml = read_text(source_dir() / "deploy" / "validate-shards-job.yaml");
+  ASSERT_FALSE(shard_command(slurm).empty());
+  EXPECT_EQ(shard_command(slurm), shard_command(yaml)) << "the two files must run the same command";
+  const std::string script = indexed_job_script(yaml);
+  ASSERT_NE(script.find("JOB_COMPLETION_INDEX"), std::string::npos) << script;
+  const std::string input = (records_dir() / "broken" / "chess.pgn").string();  // invalid games: exit 1
+  auto whole = run_arbiter({"validate", input, "--json", "--quiet"});
+  ASSERT_EQ(whole.code, 1);
+  const std::string total = whole.last_line();
+  using testing_process::shell_quote;
+  const std::string env =
+      "ARBITER=" + shell_quote(testing_process::arbiter_path()) + " INPUT=" + shell_quote(input) + " JOBS=1 ";
+  struct Run {
+    const char* name;
+    std::string command;  // {} is the index
+  };
+  fs::path base = fs::temp_directory_path() / ("arbiter-records-sched-" + std::to_string(getpid()));
+  fs::create_directories(base / "k8s");
+  fs::create_directories(base / "slurm");
+  std::ofstream(base / "job.sh") << script;
+  const Run runs[] = {
+      {"k8s", "JOB_COMPLETION_INDEX={} SHARDS=3 RESULTS=" + shell_quote((base / "k8s").string()) + " sh " +
+                  shell_quote((base / "job.sh").string())},
+      {"slurm",
+       "SLURM_ARRAY_TASK_ID={} SLURM_ARRAY_TASK_COUNT=3 RESULTS=" + shell_quote((base / "slurm").string()) +
+           " bash " + shell_quote((source_dir() / "deploy" / "validate-shards.slurm").string())}};
+  for (const Run& run : runs) {
+    SCOPED_TRACE(run.name);
+    std::string cmd = "parallel --will-cite -j2 " + shell_quote(env + run.command) + " ::: 0 1 2";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;  // exit 1 of a shard (invalid games) is no failed task
+    std::vector<std::string> shards;
+    for (int i = 0; i < 3; ++i)
+      shards.push_back((base / run.name / ("shard-" + std::to_string(i) + ".json")).string());
+    std::vector<std::string> args = {"validate", "--merge", "--json"};
+    args.insert(args.end(), shards.begin(), shards.end());
+    auto merged = run_arbiter(args);
+    EXPECT_EQ(merged.code, 1) << merged;  // the invalid games, as the whole run
+    for (const char* key : {"games", "valid", "invalid", "valid_with_warnings", "counts", "unusable_files"})
+      EXPECT_EQ(json_field(merged.last_line(), key), json_field(total, key)) << key << "\n"
+                                                                             << merged.last_line();
+    EXPECT_EQ(json_field(merged.last_line(), "merged"), "3");
+    // A missing shard makes the merge unusable (exit 2), named.
+    args.pop_back();
+    auto partial = run_arbiter(args);
+    EXPECT_EQ(partial.code, 2);
+    EXPECT_NE(partial.err.find("shard 2/3 is missing"), std::string::npos) << partial;
+    // So does a shard cut short (its summary line lost).
+    std::string text = read_text(shards[2]);
+    text.resize(text.rfind("{\"summary\""));
+    std::string cut = (base / run.name / "cut.json").string();
+    std::ofstream(cut) << text;
+    args.push_back(cut);
+    auto cut_short = run_arbiter(args);
+    EXPECT_EQ(cut_short.code, 2);
+    EXPECT_NE(cut_short.err.find("no summary line"), std::string::npos) << cut_short;
+  }
+  fs::remove_all(base);
+}
+
+namespace {
+
 // A designer's variant in a folder of its own (its parent chess.rules beside it): Knightmate,
 // whose royal K moves as a knight and whose non-royal mann M moves as a king.
 std::string knightmate_dir() {
@@ -470,6 +594,28 @@ TEST(Records, VariantNamesAndTagsComeFromTheRulesets) {
   EXPECT_EQ(ns[0].variant, "nostress");
   auto unknown = validate_text("[Variant \"Chess 3\"]\n\n1. e4 *\n");
   EXPECT_EQ(unknown[0].kind, "unknown-variant");
+  // Variant names as lichess, chess.com, pychess and Fairy-Stockfish write them reach the
+  // Fairy-Stockfish catalogue's rulesets (rulesets/fsf/), by name or by the squeezed name.
+  const std::pair<const char*, const char*> servers[] = {{"King of the Hill", "kingofthehill"},
+                                                         {"kingofthehill", "kingofthehill"},
+                                                         {"Three-check", "3check"},
+                                                         {"3 Check", "3check"},
+                                                         {"Crazyhouse", "crazyhouse"},
+                                                         {"Atomic", "atomic"},
+                                                         {"Antichess", "antichess"},
+                                                         {"Racing Kings", "racingkings"},
+                                                         {"Horde", "horde"}};
+  for (const auto& [tag, ruleset] : servers) {
+    auto r = validate_text(std::string("[Variant \"") + tag + "\"]\n\n*\n");
+    EXPECT_TRUE(r[0].valid) << tag << ": " << report_text("", r[0]);
+    EXPECT_EQ(r[0].variant, ruleset) << tag;
+  }
+  // And their games are played by those rules: Horde's e4 holds a white pawn at the start.
+  auto koth = validate_text("[Variant \"King of the Hill\"]\n\n1. e3 e6 2. Ke2 Ke7 3. Kd3 Kd6 4. Kd4 *\n");
+  ASSERT_EQ(koth[0].findings.size(), 1u) << report_text("", koth[0]);
+  EXPECT_EQ(koth[0].findings[0].code, "unfinished-marked") << "the king reached the centre: the game is won";
+  auto horde = validate_text("[Variant \"Horde\"]\n\n1. e4 *\n");
+  EXPECT_EQ(horde[0].kind, "occupied") << report_text("", horde[0]);
 }
 
 // Engine::pseudo_legal_actions of the compiled generators (bitboard and grid): every legal
@@ -825,8 +971,65 @@ TEST(Records, KokopuTestSuiteOutcomes) {
   EXPECT_EQ(games, 91u);
   EXPECT_EQ(used_differs, differs.size());  // every listed difference is still one
   // What this asserts, in numbers (see the README): games valid in both, errors at kokopu's line.
-  EXPECT_EQ(valid, 49u);
+  EXPECT_EQ(valid, 52u);
   EXPECT_EQ(errors_at_line, 29u);
+}
+
+// Issue 28's acceptance on real files (corpus/records/real/, sources and licences in its
+// README): every record that kokopu and pgn-extract both accept (accepted.tsv, written by
+// running both) is valid here, and the text that breaks the standard gets its warning.
+TEST(Records, RealFilesBothReadersAccept) {
+  const fs::path dir = records_dir() / "real";
+  std::ifstream in(dir / "accepted.tsv");
+  ASSERT_TRUE(in) << "accepted.tsv";
+  std::map<std::string, std::vector<std::vector<std::string>>> by_file;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::istringstream ls(line);
+    std::string x;
+    while (std::getline(ls, x, '\t')) f.push_back(x);
+    ASSERT_GE(f.size(), 5u) << line;
+    by_file[f[0]].push_back(f);
+  }
+  ASSERT_GE(by_file.size(), 30u);
+  size_t games = 0, both = 0, valid_both = 0, fen_zero = 0, warned = 0;
+  std::map<std::string, size_t> warnings;
+  for (const auto& [file, rows] : by_file) {
+    Validated v = validate_file((dir / file).string());
+    ASSERT_EQ(v.reports.size(), rows.size()) << file << ": the games are not split as kokopu splits them";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const GameReport& r = v.reports[i];
+      SCOPED_TRACE(file + " game " + rows[i][1] + ": " + report_text(file, r));
+      ++games;
+      if (rows[i][4] == "yes") {
+        ++both;
+        EXPECT_TRUE(r.valid);
+        valid_both += r.valid;
+      }
+      warned += r.warnings > 0;
+      for (const auto& f : r.findings)
+        if (f.severity == Severity::Warning) ++warnings[f.code];
+      // A FEN whose fullmove number is 0 (all the pychess mate-in-N puzzles): a warning.
+      for (const auto& [name, value] : r.tags) {
+        if (name != "FEN" || value.size() < 2 || value.substr(value.size() - 2) != " 0") continue;
+        ++fen_zero;
+        bool found = false;
+        for (const auto& f : r.findings)
+          found = found || (f.code == "fen-fullmove-zero" && f.severity == Severity::Warning);
+        EXPECT_TRUE(found) << "FEN " << value;
+      }
+    }
+  }
+  // The figures the README states.
+  EXPECT_EQ(games, 3448u);
+  EXPECT_EQ(both, 3436u);
+  EXPECT_EQ(valid_both, both);
+  EXPECT_EQ(fen_zero, 914u);
+  EXPECT_EQ(warnings["fen-fullmove-zero"], 914u);
+  EXPECT_GT(warnings["unfinished-marked"], 900u);  // mate-in-N solutions end in mate, marked `*`
+  EXPECT_GT(warned, 1000u);
 }
 
 // The splitter's and tokenizer's readings that kokopu's suite asked for, one by one.
@@ -857,4 +1060,90 @@ TEST(Records, LineEndsAndTagForms) {
   EXPECT_EQ(r[0].kind, "syntax");
   EXPECT_EQ(r[0].line, 2u);
   EXPECT_EQ(r[0].column, 1u);
+}
+
+namespace {
+const Finding* find_code(const GameReport& r, const std::string& code) {
+  for (const auto& f : r.findings)
+    if (f.code == code) return &f;
+  return nullptr;
+}
+}  // namespace
+
+// Issue 29: memory stays bounded whatever the records say; each bound hit is an error with
+// code `limit` that names the bound, at the place it was hit.
+TEST(Records, MemoryLimitsAreNamedWhereHit) {
+  // Variations nested deeper than kMaxNesting: reported at the `(` past the limit.
+  std::string deep = "1. e4 ";
+  for (int i = 0; i <= kMaxNesting; ++i) deep += "(1. d4 ";
+  for (int i = 0; i <= kMaxNesting; ++i) deep += ")";
+  auto r = validate_text(deep + " *\n");
+  ASSERT_EQ(r.size(), 1u);
+  const Finding* f = find_code(r[0], "limit");
+  ASSERT_NE(f, nullptr) << report_text("", r[0]);
+  EXPECT_EQ(f->severity, Severity::Error);
+  EXPECT_EQ(f->line, 1u);
+  EXPECT_EQ(f->column, 7u + 7u * kMaxNesting);  // the (kMaxNesting+1)-th `(`
+  EXPECT_NE(f->reason.find("nesting limit"), std::string::npos) << f->reason;
+  // More movetext tokens than kMaxTokens: the rest of the game is not read.
+  std::string many = "1. e4 " + std::string(kMaxTokens + 10, '(');
+  r = validate_text(many + "\n");
+  ASSERT_EQ(r.size(), 1u);
+  bool token_limit = false;
+  for (const auto& x : r[0].findings)
+    token_limit = token_limit || (x.code == "limit" && x.reason.find("token limit") != std::string::npos);
+  EXPECT_TRUE(token_limit) << report_text("", r[0]);
+  EXPECT_FALSE(r[0].valid);
+  // More findings than kMaxFindings in one game (a null move in the main line is a warning).
+  std::string passes;
+  for (size_t i = 0; i <= kMaxFindings; ++i) passes += "-- ";
+  r = validate_text(passes + "*\n");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].findings.size(), kMaxFindings + 1);
+  EXPECT_EQ(r[0].findings.back().code, "limit");
+  EXPECT_NE(r[0].findings.back().reason.find("findings limit"), std::string::npos);
+  EXPECT_EQ(r[0].findings.back().column, 1u + 3u * kMaxFindings);
+  // More distinct rulesets-with-options than EngineCache::kMaxEngines in one run.
+  std::string games;
+  for (size_t i = 0; i <= EngineCache::kMaxEngines; ++i)
+    games += "[Options \"no-such-option=" + std::to_string(i) + "\"]\n\n*\n\n";
+  r = validate_text(games);
+  ASSERT_EQ(r.size(), EngineCache::kMaxEngines + 1);
+  EXPECT_EQ(r[0].kind, "bad-option");
+  EXPECT_EQ(r.back().kind, "limit") << report_text("", r.back());
+  EXPECT_NE(r.back().reason.find("engine limit"), std::string::npos);
+  EXPECT_EQ(r.back().line, 1u + 4u * EngineCache::kMaxEngines);  // at its Options tag
+}
+
+// Issue 29: a record's [Rules "PATH"] names only a ruleset beside it (or below its folder)
+// or along the ruleset search path, unless `--rules-anywhere`.
+TEST(RecordsCli, RulesTagStaysBesideTheRecord) {
+  fs::path base = fs::temp_directory_path() / ("arbiter-records-rules-" + std::to_string(getpid()));
+  fs::create_directories(base / "records");
+  fs::create_directories(base / "elsewhere");
+  fs::copy_file(source_dir() / "rulesets" / "chess.rules", base / "records" / "mine.rules",
+                fs::copy_options::overwrite_existing);
+  fs::copy_file(source_dir() / "rulesets" / "chess.rules", base / "elsewhere" / "other.rules",
+                fs::copy_options::overwrite_existing);
+  auto write = [&](const std::string& name, const std::string& rules) {
+    std::string p = (base / "records" / name).string();
+    std::ofstream(p) << "[Rules \"" << rules << "\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    return p;
+  };
+  auto beside = run_arbiter({"validate", write("a.pgn", "mine.rules")});
+  EXPECT_EQ(beside.code, 0) << beside;
+  const std::string outside = write("b.pgn", "../elsewhere/other.rules");
+  auto refused = run_arbiter({"validate", outside, "--json", "--quiet"});
+  EXPECT_EQ(refused.code, 1) << refused;
+  EXPECT_NE(refused.out.find("\"kind\":\"rules-path\""), std::string::npos) << refused;
+  EXPECT_NE(refused.out.find("--rules-anywhere"), std::string::npos) << refused;
+  auto absolute = run_arbiter({"validate", write("c.pgn", (base / "elsewhere" / "other.rules").string())});
+  EXPECT_EQ(absolute.code, 1) << absolute;
+  auto allowed = run_arbiter({"validate", outside, "--rules-anywhere"});
+  EXPECT_EQ(allowed.code, 0) << allowed;
+  // A bundled ruleset along the search path may be named by its path.
+  auto bundled =
+      run_arbiter({"validate", write("d.pgn", (source_dir() / "rulesets" / "chess.rules").string())});
+  EXPECT_EQ(bundled.code, 0) << bundled;
+  fs::remove_all(base);
 }

@@ -40,6 +40,11 @@ std::unique_ptr<ByteSource> memory_source(std::string bytes);
 
 // The largest game text read (a record longer than this is unusable input).
 constexpr size_t kMaxGameBytes = size_t{64} << 20;
+// Bounds on what one game may hold, so that memory stays bounded whatever the input: past
+// kMaxTokens movetext tokens the rest of the game is not read, and variations nested deeper
+// than kMaxNesting are not walked (each an error with code `limit` where it was hit).
+constexpr size_t kMaxTokens = size_t{1} << 20;
+constexpr int kMaxNesting = 100;
 
 // One game's text as it stands in the file (every line, escape lines included), with the
 // number of its first line (1-based).

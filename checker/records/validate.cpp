@@ -1,6 +1,10 @@
 // Kinds of fault (GameReport::kind):
 //   syntax            the text is not PGN (malformed tag, unclosed comment or variation, ...)
 //   unknown-variant   the Variant tag names no bundled ruleset, the Rules file does not load
+//   rules-path        the Rules tag names a file outside the record's folder and the ruleset
+//                     search path (`--rules-anywhere` allows it)
+//   limit             a bound on memory was hit (tokens in a game, nesting of variations,
+//                     distinct engines in a run): the message names it
 //   bad-option        an option tag the variant does not take, or a bad value
 //   bad-position      the FEN tag is not a position of the variant
 //   unreadable        an action text that is no notation of any action
@@ -42,585 +46,42 @@
 #include "arbiter/numbers.hpp"
 #include "registry/engines.hpp"
 #include "registry/variants.hpp"
+#include "validate_detail.hpp"
 
 namespace arb::records {
 
 namespace fs = std::filesystem;
 
-namespace {
+using namespace detail;
 
-// The facts the explanations read from the ruleset's model.
-void take_facts(RecordEngine& r, const lang::Model& m) {
-  r.placement_p = m.records.piece_first;
-  r.agreement_draws = m.records.agreement_draws;
-  r.dice_start = m.setup_kind == lang::SetupKind::Chess960;
-  for (const lang::PieceDef& p : m.pieces) {
-    r.piece_names[p.letter] = p.name;
-    if (p.royal) r.royals.push_back(p.letter);
-  }
-  r.royals_apart = m.royals_apart;
-  r.adjacency_rule = m.adjacency_rule;
-}
-
-}  // namespace
-
-std::string RecordEngine::name(char letter) const {
-  auto it = piece_names.find(static_cast<char>(std::toupper(static_cast<unsigned char>(letter))));
-  return it == piece_names.end() ? std::string("piece ") + letter : it->second;
-}
-
-RecordEngine make_record_engine(const std::string& path, const std::map<std::string, std::string>& options) {
-  RecordEngine r;
-  // The compiled generator, opened as every engine is (registry::open_engine); a ruleset it
-  // does not execute (yet) is played by the reference engine of the variant it declares.
-  registry::EngineSpec spec;
-  spec.rules = path;
-  spec.options = options;
-  registry::OpenedEngine o;
-  try {
-    lang::Diagnostics diags;
-    o = registry::open_engine(spec, diags);
-    if (!o.engine) {
-      lang::Diagnostics d2;
-      spec.kind = registry::EngineKind::Reference;
-      o = registry::open_engine(spec, d2);
-      if (!o.engine && !o.compiled.model) {
-        r.error = path + ": the ruleset does not load (" + std::to_string(d2.error_count()) + " error(s))";
-        return r;
-      }
-      if (!o.engine) {
-        r.error = "variant `" + o.variant + "` neither compiles nor has a reference engine";
-        return r;
-      }
-    }
-  } catch (const registry::OpenError& ex) {
-    // The kind of fault reads the prefix: "option: " makes a bad-option fault.
-    r.error = ex.bad_option ? std::string("option: ") + ex.what() : std::string(ex.what());
-    return r;
-  } catch (const PositionError& ex) {
-    r.error = std::string("start position: ") + ex.what();
-    return r;
-  } catch (const std::exception& ex) {
-    r.error = path + ": " + ex.what();
-    return r;
-  }
-  r.engine = std::move(o.engine);
-  r.variant = o.variant;
-  if (o.compiled.model) take_facts(r, *o.compiled.model);
-  r.start = r.engine->position();
-  return r;
-}
-
-const RecordEngine& EngineCache::get(const std::string& path,
-                                     const std::map<std::string, std::string>& options) {
-  std::string key = path;
-  for (const auto& [k, v] : options) key += "\n" + k + "=" + v;
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = cache_.find(key);
-  if (it != cache_.end()) return *it->second;
-  auto re = std::make_unique<RecordEngine>(make_record_engine(path, options));
-  return *cache_.emplace(key, std::move(re)).first->second;
-}
-
-std::string EngineCache::ruleset_named(const std::string& variant_tag) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = named_.find(variant_tag);
-  if (it != named_.end()) return it->second;
-  auto known = registry::by_record_name(variant_tag, rulesets_);
-  return named_[variant_tag] = known ? known->ruleset.string() : "";
-}
-
-const std::vector<lang::RecordTagMap>& EngineCache::tag_maps(const std::string& ruleset_path) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = tag_maps_[ruleset_path];
-  if (!slot) {
-    slot = std::make_unique<std::vector<lang::RecordTagMap>>();
-    if (auto facts = registry::facts_of(ruleset_path)) *slot = facts->records.tags;
-  }
-  return *slot;
-}
-
-namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-// ---------------------------------------------------------------------------------------
-// Action text patterns: what a step written in SAN or the canonical form says.
-
-// What an action's text says (arb::StepPattern, engine/notation.hpp).
-using StepPat = StepPattern;
-
-bool is_upper(char c) {
-  return c >= 'A' && c <= 'Z';
-}
-bool is_lower(char c) {
-  return c >= 'a' && c <= 'z';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-bool action_matches(const std::vector<StepPat>& pats, const ActionInfo& info, size_t steps,
-                    bool ignore_card) {
-  if (steps > info.steps.size()) return false;
-  for (size_t i = 0; i < steps; ++i)
-    if (!step_matches(pats[i], info.steps[i], ignore_card)) return false;
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------
-// The board as the position text shows it, for diagnostics.
-
-struct BoardView {
-  std::map<Coord, char> sq;
-  std::string reserve, castling, whand, bhand;
-  std::optional<Coord> ep;
-  bool ok = false;
-  char at(Coord c) const {
-    auto it = sq.find(c);
-    return it == sq.end() ? 0 : it->second;
-  }
-};
-
-BoardView read_board(const std::string& pos) {
-  BoardView b;
-  std::vector<std::string> f;
-  size_t i = 0;
-  while (i < pos.size()) {
-    size_t j = pos.find_first_of(" \t", i);
-    if (j == std::string::npos) j = pos.size();
-    if (j > i) f.push_back(pos.substr(i, j - i));
-    i = j + 1;
-  }
-  if (f.empty()) return b;
-  for (const auto& x : f) {
-    if (x.rfind("whand:", 0) == 0) b.whand = x.substr(6);
-    if (x.rfind("bhand:", 0) == 0) b.bhand = x.substr(6);
-  }
-  // A board without ranks (no `/`): a list of pieces on squares, `Ke1,Pa2,...` (the
-  // unbounded grid's text).
-  if (f[0].find('/') == std::string::npos) {
-    std::string_view l = f[0];
-    size_t p = 0;
-    while (p < l.size()) {
-      char c = l[p++];
-      auto s = parse_square(l, p);
-      if (!s) return b;
-      b.sq[*s] = c;
-      if (p < l.size() && l[p] == ',') ++p;
-    }
-    b.ok = true;
-    return b;
-  }
-  std::string board = f[0];
-  size_t br = board.find('[');
-  if (br != std::string::npos) {
-    size_t close = board.find(']', br);
-    b.reserve = board.substr(br + 1, close == std::string::npos ? std::string::npos : close - br - 1);
-    board = board.substr(0, br);
-  }
-  std::vector<std::string> ranks;
-  size_t s = 0;
-  for (size_t k = 0; k <= board.size(); ++k)
-    if (k == board.size() || board[k] == '/') {
-      ranks.push_back(board.substr(s, k - s));
-      s = k + 1;
-    }
-  int h = static_cast<int>(ranks.size());
-  for (int r = 0; r < h; ++r) {
-    int x = 0, y = h - r;
-    const std::string& row = ranks[r];
-    for (size_t k = 0; k < row.size(); ++k) {
-      if (is_digit(row[k])) {
-        int n = 0;
-        while (k < row.size() && is_digit(row[k])) n = n * 10 + (row[k++] - '0');
-        --k;
-        x += n;
-      } else {
-        b.sq[Coord{x, y}] = row[k];
-        ++x;
-      }
-    }
-  }
-  if (f.size() > 2) b.castling = f[2];
-  if (f.size() > 3 && f[3] != "-") {
-    size_t p = 0;
-    if (auto c = parse_square(f[3], p)) b.ep = *c;
-  }
-  b.ok = true;
-  return b;
-}
-
-bool owned_by(char piece, Color side) {
-  return side == Color::White ? is_upper(piece) : is_lower(piece);
-}
-char upper(char c) {
-  return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-}
-
-std::string side_name(Color c) {
-  return c == Color::White ? "White" : "Black";
-}
-
-struct Ctx {
-  Engine& e;
-  const RecordEngine& proto;
-  const std::vector<Action>& legal;
-  const std::vector<ActionInfo>& infos;
-};
-
-std::string action_san(Ctx& c, size_t i) {
-  return san(c.e, c.legal[i], c.infos, c.proto.placement_p);
-}
-
-// The legal actions nearest to a pattern: the same piece type to the same square first,
-// then the same destination, then the same piece type; at most five, as SAN.
-std::vector<std::string> nearest(Ctx& c, const std::vector<StepPat>& pats, size_t first_bad,
-                                 const std::vector<size_t>& candidates) {
-  std::vector<std::pair<int, size_t>> scored;
-  const StepPat* p = pats.empty() ? nullptr : &pats[std::min(first_bad, pats.size() - 1)];
-  for (size_t i : candidates) {
-    const auto& st = c.infos[i].steps;
-    if (!p || first_bad >= st.size()) {
-      scored.push_back({1000, i});
-      continue;
-    }
-    const Step& s = st[first_bad];
-    char want_piece = p->piece ? p->piece : (p->kind == StepKind::Move && !p->full ? 'P' : 0);
-    bool same_piece = want_piece && s.piece == want_piece;
-    bool same_to = (p->kind == StepKind::Move || p->kind == StepKind::Place || p->aimed) && s.to == p->to &&
-                   p->castle == Castle::None;
-    bool same_from = p->fx != INT32_MIN && p->fy != INT32_MIN && s.from.x == p->fx && s.from.y == p->fy;
-    bool same_kind = s.kind == p->kind;
-    int score = (same_to ? 0 : 4) + (same_piece || same_from ? 0 : 2) + (same_kind ? 0 : 1);
-    if (score >= 6 && candidates.size() > 5) continue;
-    int dist = std::max(std::abs(s.to.x - p->to.x), std::abs(s.to.y - p->to.y));
-    scored.push_back({score * 1000 + std::min(dist, 999), i});
-  }
-  std::stable_sort(scored.begin(), scored.end());
-  std::vector<std::string> out;
-  for (size_t k = 0; k < scored.size() && out.size() < 5; ++k) out.push_back(action_san(c, scored[k].second));
-  return out;
-}
-
-// Why no legal action matches: sets r.code, r.reason and r.alternatives.
-void diagnose(Ctx& c, const std::vector<StepPat>& pats, Finding& r) {
-  Engine& e = c.e;
-  Color side = e.side_to_move();
-  std::vector<size_t> all(c.legal.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  if (c.legal.empty()) {
-    Status st = e.status();
-    r.code = "game-over";
-    r.reason = "the game is already over" + (st.reason.empty() ? std::string() : " (" + st.reason + ")");
-    return;
-  }
-  // The first step that no legal action continues.
-  size_t bad = 0;
-  std::vector<size_t> prefix = all;
-  for (size_t k = 0; k < pats.size(); ++k) {
-    std::vector<size_t> next;
-    for (size_t i : prefix)
-      if (action_matches(pats, c.infos[i], k + 1, false)) next.push_back(i);
-    if (next.empty()) {
-      bad = k;
-      break;
-    }
-    prefix.swap(next);
-    bad = k + 1;
-  }
-  if (bad >= pats.size()) {  // every step continues some action: the turn stops early or goes on
-    r.code = "step";
-    r.reason = "the turn is incomplete or too long: no legal action has exactly these " +
-               std::to_string(pats.size()) + " step(s)";
-    r.alternatives = nearest(c, pats, 0, prefix);
-    return;
-  }
-  if (bad > 0) {
-    r.code = "step";
-    r.reason = "step " + std::to_string(bad + 1) + " of the turn is not legal after the step(s) before it";
-    r.alternatives = nearest(c, pats, bad, prefix);
-    return;
-  }
-  const StepPat& p = pats[0];
-  r.alternatives = nearest(c, pats, 0, all);
-  BoardView b = read_board(e.position());
-  // Cards (No Stress Chess).
-  if (p.card) {
-    bool any_with_card = false;
-    for (const auto& info : c.infos)
-      if (!info.steps.empty() && info.steps[0].card == p.card) any_with_card = true;
-    std::vector<size_t> other;
-    for (size_t i : all)
-      if (action_matches(pats, c.infos[i], 1, true)) other.push_back(i);
-    const std::string& hand = side == Color::White ? b.whand : b.bhand;
-    if (!any_with_card && hand.find(p.card) == std::string::npos) {
-      r.code = "card";
-      r.reason = std::string("there is no ") + p.card + " card in " + side_name(side) + "'s hand" +
-                 (hand.empty() ? "" : " (" + hand + ")");
-      return;
-    }
-    if (!other.empty()) {
-      r.code = "card";
-      r.reason = std::string("the card ") + p.card + " does not allow it; it needs the card " +
-                 std::string(1, c.infos[other[0]].steps[0].card);
-      return;
-    }
-    if (!any_with_card) {
-      r.code = "card";
-      r.reason = std::string("the card ") + p.card + " allows no action here (it cannot be played)";
-      return;
-    }
-    // The card's legal actions move other piece types than the one written.
-    if (p.kind == StepKind::Move && p.castle == Castle::None) {
-      const char mover = p.piece ? p.piece : p.full ? 0 : 'P';
-      bool moves_it = false;
-      std::string moved;
-      for (const auto& info : c.infos) {
-        if (info.steps.empty() || info.steps[0].card != p.card || info.steps[0].kind != StepKind::Move)
-          continue;
-        const char pc = info.steps[0].piece;
-        if (!mover || pc == mover) moves_it = true;
-        if (moved.find(pc) == std::string::npos) moved.push_back(pc);
-      }
-      if (!moves_it && !moved.empty()) {
-        std::string names;
-        for (char pc : moved) names += (names.empty() ? "" : ", ") + c.proto.name(pc);
-        r.code = "card";
-        r.reason = std::string("the card ") + p.card + " does not move a " + c.proto.name(mover) +
-                   " (here it moves: " + names + ")";
-        return;
-      }
-    }
-  }
-  const Status now = e.status();
-  const RecordEngine& re = c.proto;
-  // The engine's pseudo-legal actions: the movement rules obeyed, royal safety not tested.
-  // What one of them allows and no legal action does leaves the royal piece attacked.
-  std::vector<Action> pseudo;
-  e.pseudo_legal_actions(pseudo);
-  std::vector<ActionInfo> pinfo(pseudo.size());
-  for (size_t i = 0; i < pseudo.size(); ++i) pinfo[i] = e.describe(pseudo[i]);
-  auto is_royal = [&](char letter) { return re.royals.find(upper(letter)) != std::string::npos; };
-  // Explains a pseudo-legal action that is not legal.
-  auto attacked = [&](const ActionInfo& a) {
-    const Step& s = a.steps[0];
-    if (re.royals_apart && is_royal(s.piece)) {
-      for (const auto& [sq, pc] : b.sq)
-        if (is_royal(pc) && !owned_by(pc, side) &&
-            std::max(std::abs(sq.x - s.to.x), std::abs(sq.y - s.to.y)) <= 1) {
-          r.code = "kings-adjacent";
-          r.reason = "the royal pieces may not stand adjacent (" + re.name(s.piece) + " on " +
-                     square_name(s.to) + ", the enemy's on " + square_name(sq) + ")";
-          return;
-        }
-    }
-    r.code = "king-in-check";
-    std::string why;
-    if (now.in_check)
-      why = (re.royals.empty() ? std::string("the royal piece") : "the " + re.name(re.royals[0])) +
-            " is in check and this does not parry it";
-    else if (s.kind == StepKind::Move && is_royal(s.piece))
-      why = "the " + re.name(s.piece) + " would stand attacked on " + square_name(s.to);
-    else if (s.kind == StepKind::Move)
-      why = "the " + re.name(s.piece) + " on " + square_name(s.from) + " is pinned";
-    r.reason = "it leaves the royal piece attacked" + (why.empty() ? "" : " (" + why + ")");
-  };
-  auto pseudo_match = [&]() -> const ActionInfo* {
-    for (const ActionInfo& a : pinfo)
-      if (a.steps.size() == pats.size() && action_matches(pats, a, pats.size(), false)) return &a;
-    return nullptr;
-  };
-  switch (p.kind) {
-    case StepKind::Place: {
-      char own = side == Color::White ? p.piece : static_cast<char>(std::tolower(p.piece));
-      if (b.ok && b.at(p.to)) {
-        r.code = "occupied";
-        r.reason = "placement onto " + square_name(p.to) + ", which is occupied";
-        return;
-      }
-      if (b.ok && !b.reserve.empty() && b.reserve.find(own) == std::string::npos) {
-        r.code = "not-in-reserve";
-        r.reason = "no " + re.name(p.piece) + " left in " + side_name(side) + "'s reserve";
-        return;
-      }
-      if (const ActionInfo* a = pseudo_match()) {
-        attacked(*a);
-        return;
-      }
-      // Where the engine places this piece, and which pieces it places at all.
-      int lo = INT32_MAX, hi = INT32_MIN;
-      std::string placed;
-      for (const ActionInfo& a : pinfo) {
-        if (a.steps.empty() || a.steps[0].kind != StepKind::Place) continue;
-        const Step& st = a.steps[0];
-        if (placed.find(st.piece) == std::string::npos) placed.push_back(st.piece);
-        if (st.piece != p.piece) continue;
-        lo = std::min(lo, st.to.y);
-        hi = std::max(hi, st.to.y);
-      }
-      if (lo <= hi) {
-        r.code = "placement-outside-half";
-        r.reason = "a " + re.name(p.piece) + " may not be placed on " + square_name(p.to) + " (" +
-                   side_name(side) + " places it on ranks " + std::to_string(lo) + "-" + std::to_string(hi) +
-                   ")";
-        return;
-      }
-      if (!placed.empty() && std::all_of(placed.begin(), placed.end(), is_royal)) {
-        r.code = "king-first";
-        r.reason = "the " + re.name(placed[0]) + " must be placed first";
-        return;
-      }
-      r.code = "illegal";
-      r.reason = "no placement of a " + re.name(p.piece) + " is allowed now";
-      return;
-    }
-    case StepKind::Move:
-      break;
-    default:
-      if (const ActionInfo* a = pseudo_match()) {
-        attacked(*a);
-        return;
-      }
-      r.code = "illegal";
-      r.reason = "this action is not legal here";
-      return;
-  }
-  if (p.castle != Castle::None) {
-    bool ks = p.castle == Castle::KingSide;
-    std::string rights = b.castling;
-    bool has = false;
-    for (char ch : rights) {
-      if (ch == '-') continue;
-      if (owned_by(ch, side)) {
-        char u = upper(ch);
-        if (u == (ks ? 'K' : 'Q') || (u >= 'A' && u <= 'H') || (u >= 'I' && u <= 'P')) has = true;
-      }
-    }
-    r.code = "castling";
-    if (!b.ok || rights.empty() || !has)
-      r.reason = std::string(ks ? "O-O" : "O-O-O") + ": " + side_name(side) + " has no castling right for it";
-    else if (now.in_check)
-      r.reason = "castling out of check is not allowed";
-    else
-      r.reason =
-          "castling is not allowed: the path is blocked or the king passes or lands on an attacked square";
-    return;
-  }
-  if (!b.ok) {
-    r.code = "illegal";
-    r.reason = "no legal action matches";
-    return;
-  }
-  char piece = p.piece ? p.piece : 'P';
-  std::string name = re.name(piece);
-  // Own pieces of that type that the text allows as the mover.
-  std::vector<Coord> cands;
-  bool any_of_type = false;
-  for (const auto& [sq, pc] : b.sq) {
-    if (!owned_by(pc, side)) continue;
-    if (p.full) {
-      if (sq.x == p.fx && sq.y == p.fy && (!p.piece || upper(pc) == p.piece)) cands.push_back(sq);
-      if (upper(pc) == piece) any_of_type = true;
-      continue;
-    }
-    if (upper(pc) != piece) continue;
-    any_of_type = true;
-    if (p.fx != INT32_MIN && sq.x != p.fx) continue;
-    if (p.fy != INT32_MIN && sq.y != p.fy) continue;
-    cands.push_back(sq);
-  }
-  if (cands.empty()) {
-    r.code = "no-piece";
-    if (p.full) {
-      Coord f{p.fx, p.fy};
-      char there = b.at(f);
-      r.reason = there == 0 ? "there is no piece on " + square_name(f)
-                 : owned_by(there, side)
-                     ? square_name(f) + " holds a " + re.name(there) + ", not a " + name
-                     : "the piece on " + square_name(f) + " is not " + side_name(side) + "'s";
-    } else if (!any_of_type) {
-      r.reason = side_name(side) + " has no " + name + " on the board";
-    } else {
-      std::string where =
-          p.fx != INT32_MIN ? std::string("on the ") + static_cast<char>('a' + p.fx) + "-file" : "";
-      if (p.fy != INT32_MIN) where += (where.empty() ? "on rank " : " and rank ") + std::to_string(p.fy);
-      r.reason = side_name(side) + " has no " + name + " " + where;
-    }
-    return;
-  }
-  if (p.full && !p.piece) name = re.name(b.at(cands[0]));
-  char target = b.at(p.to);
-  if (target && owned_by(target, side)) {
-    r.code = "occupied";
-    r.reason = square_name(p.to) + " is occupied by an own piece";
-    return;
-  }
-  // A legal action moving one of these pieces to that square, with another promotion.
-  for (size_t i : all) {
-    const auto& st = c.infos[i].steps;
-    if (st.empty() || st[0].kind != StepKind::Move || st[0].to != p.to || st[0].castle != Castle::None)
-      continue;
-    if (std::find(cands.begin(), cands.end(), st[0].from) != cands.end() && st[0].promotion != p.promo) {
-      r.code = "promotion";
-      r.reason = p.promo == 0 ? "the pawn must promote: name the piece (=Q, =R, ...)"
-                 : st[0].promotion == 0
-                     ? std::string("no promotion on ") + square_name(p.to)
-                     : std::string("a pawn cannot promote to ") + re.name(p.promo) + " here";
-      return;
-    }
-  }
-  // The movement allows it, royal safety does not.
-  if (const ActionInfo* a = pseudo_match()) {
-    attacked(*a);
-    return;
-  }
-  for (const ActionInfo& a : pinfo) {
-    if (a.steps.empty()) continue;
-    const Step& st = a.steps[0];
-    if (st.kind == StepKind::Move && st.castle == Castle::None && st.to == p.to &&
-        std::find(cands.begin(), cands.end(), st.from) != cands.end()) {
-      attacked(a);
-      return;
-    }
-  }
-  // `move-condition non-capture adjacent-to any`: the rule the destination breaks.
-  if (re.adjacency_rule && !target) {
-    bool adjacent = false;
-    for (const auto& [sq, pc] : b.sq) {
-      if (cands.size() == 1 && sq == cands[0]) continue;
-      if (sq != p.to && std::max(std::abs(sq.x - p.to.x), std::abs(sq.y - p.to.y)) == 1) adjacent = true;
-    }
-    if (!adjacent) {
-      r.code = "adjacency";
-      r.reason = "a non-capturing move must end next to another piece";
-      return;
-    }
-  }
-  r.code = "no-piece-reaches";
-  if (p.full)
-    r.reason = "the " + name + " on " + square_name(cands[0]) + " cannot reach " + square_name(p.to);
-  else
-    r.reason = "no " + name + (cands.size() > 1 ? "" : " (" + square_name(cands[0]) + ")") + " can reach " +
-               square_name(p.to);
-}
-
-}  // namespace
-
-// ---------------------------------------------------------------------------------------
+// Walking a game: its variant and start from the tags, every action of the main line and of
+// the variations, then the result against the final position. (The engines: engine_cache.cpp;
+// the explanation of an action that is not legal: diagnose.cpp; the reports: report.cpp.)
 
 void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r) {
   uint32_t first_line = g.tokens.empty() ? (g.tags.empty() ? 1 : g.tags[0].line) : g.tokens[0].line;
   if (!g.tags.empty()) first_line = std::min(first_line, g.tags[0].line);
+  Finding sink;  // where findings past kMaxFindings go
   auto add = [&](Severity sev, uint32_t line, uint32_t col, int ply, std::string_view move, std::string code,
                  std::string reason) -> Finding& {
+    if (r.findings.size() >= kMaxFindings) {
+      // Memory stays bounded: one `limit` error says so, the rest is dropped (into `sink`).
+      if (r.findings.size() == kMaxFindings) {
+        r.findings.push_back(
+            Finding{Severity::Error,
+                    "limit",
+                    line,
+                    col,
+                    ply,
+                    std::string(move),
+                    "more than " + std::to_string(kMaxFindings) +
+                        " findings in one game (the findings limit): the rest are not reported",
+                    false,
+                    {}});
+      }
+      sink = Finding{};
+      return sink;
+    }
     Finding f;
     f.severity = sev;
     f.line = line;
@@ -663,6 +124,13 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
     fs::path rp = trim(rtag->value);
     if (rp.is_relative() && !dir.empty()) rp = fs::path(dir) / rp;
     path = rp.string();
+    // A record names only a ruleset beside it or along the search path (unless the run
+    // allows any: `--rules-anywhere`): a record from elsewhere must not read any file.
+    std::string why;
+    if (!cache_.rules_allowed(rp, dir, why)) {
+      fail_at(rtag->line, rtag->value_column, 0, rtag->value, "rules-path", why);
+      return;
+    }
   } else {
     // The bundled ruleset whose name or `records { name ... }` the tag gives.
     path = cache_.ruleset_named(vtag ? vtag->value : "");
@@ -742,8 +210,12 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
   if (!proto.engine) {
     const Tag* at = opt_tag ? opt_tag : vtag ? vtag : rtag;
     bool option = proto.error.rfind("option", 0) == 0;
+    bool limit = proto.error.rfind("limit", 0) == 0;
     fail_at(at ? at->line : first_line, at ? at->value_column : 1, 0, at ? at->value : "",
-            option ? "bad-option" : "unknown-variant", proto.error);
+            limit    ? "limit"
+            : option ? "bad-option"
+                     : "unknown-variant",
+            proto.error);
     return;
   }
   r.variant = proto.variant;
@@ -937,8 +409,10 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
               .in_variation = variation;
           return false;
         }
-        if (depth >= 100) {
-          fail_at(t.line, t.column, ply, "(", "syntax", "variations nested more than 100 deep");
+        if (depth >= kMaxNesting) {
+          fail_at(t.line, t.column, ply, "(", "limit",
+                  "variations nested more than " + std::to_string(kMaxNesting) +
+                      " deep (the nesting limit): this one is not walked");
           return false;
         }
         take_back();
@@ -1122,7 +596,10 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
     }
     return;
   }
-  if (termination.find("mate") != std::string::npos && termination.find("stalemate") == std::string::npos) {
+  // "mate in 2" (lichess studies, pychess puzzles) states a task, not how the game ended.
+  const bool task = termination.find("mate in") != std::string::npos;
+  if (!task && termination.find("mate") != std::string::npos &&
+      termination.find("stalemate") == std::string::npos) {
     fail_at(term->line, term->value_column, rply, term->value, "false-mate",
             "the Termination tag names mate but the final position is not checkmate");
     return;
@@ -1208,88 +685,6 @@ void Validator::validate(const ParsedGame& g, const std::string& dir, GameReport
     r.in_variation = err->in_variation;
     r.alternatives = err->alternatives;
   }
-}
-
-namespace {
-
-void finding_json(std::string& o, const Finding& f) {
-  o += "{\"severity\":\"";
-  o += f.severity == Severity::Error ? "error" : "warning";
-  o += "\",\"code\":\"" + json_escape(f.code) + "\",\"line\":" + std::to_string(f.line) +
-       ",\"column\":" + std::to_string(f.column) + ",\"ply\":" + std::to_string(f.ply) + ",\"move\":\"" +
-       json_escape(f.move) + "\",\"reason\":\"" + json_escape(f.reason) +
-       "\",\"in_variation\":" + (f.in_variation ? "true" : "false") + ",\"alternatives\":[";
-  for (size_t i = 0; i < f.alternatives.size(); ++i)
-    o += (i ? ",\"" : "\"") + json_escape(f.alternatives[i]) + "\"";
-  o += "]}";
-}
-
-}  // namespace
-
-std::string report_json(const std::string& file, const GameReport& r) {
-  if (r.unusable)
-    return "{\"file\":\"" + json_escape(file) + "\",\"unusable\":true,\"code\":\"" + json_escape(r.kind) +
-           "\",\"reason\":\"" + json_escape(r.reason) + "\"}";
-  std::string o = "{\"file\":\"" + json_escape(file) + "\",\"game\":" + std::to_string(r.game) +
-                  ",\"valid\":" + (r.valid ? "true" : "false") + ",\"variant\":\"" + json_escape(r.variant) +
-                  "\",\"plies\":" + std::to_string(r.plies);
-  if (!r.valid) {
-    o += ",\"line\":" + std::to_string(r.line) + ",\"column\":" + std::to_string(r.column) +
-         ",\"ply\":" + std::to_string(r.ply) + ",\"move\":\"" + json_escape(r.move) + "\",\"kind\":\"" +
-         r.kind + "\",\"reason\":\"" + json_escape(r.reason) +
-         "\",\"in_variation\":" + (r.in_variation ? "true" : "false") + ",\"alternatives\":[";
-    for (size_t i = 0; i < r.alternatives.size(); ++i)
-      o += (i ? ",\"" : "\"") + json_escape(r.alternatives[i]) + "\"";
-    o += "]";
-  }
-  o += ",\"errors\":" + std::to_string(r.errors) + ",\"warnings\":" + std::to_string(r.warnings) +
-       ",\"tags\":{";
-  std::vector<std::string_view> seen;
-  for (const auto& [name, value] : r.tags) {
-    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;  // the first of a repeated tag
-    seen.push_back(name);
-    o += (seen.size() > 1 ? ",\"" : "\"") + json_escape(name) + "\":\"" + json_escape(value) + "\"";
-  }
-  o += "},\"findings\":[";
-  for (size_t i = 0; i < r.findings.size(); ++i) {
-    if (i) o += ",";
-    finding_json(o, r.findings[i]);
-  }
-  return o + "]}";
-}
-
-std::string report_text(const std::string& file, const GameReport& r) {
-  if (r.unusable) return file + ": unusable: " + r.reason + " [" + r.kind + "]\n";
-  std::string o;
-  // Every finding, errors and warnings, in text order.
-  for (const Finding& f : r.findings) {
-    o += file + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + ": " +
-         (f.severity == Severity::Error ? "error" : "warning") + ": game " + std::to_string(r.game) +
-         (r.variant.empty() ? "" : " (" + r.variant + ")") + ", ply " + std::to_string(f.ply) +
-         (f.in_variation ? " (in a variation)" : "") + (f.move.empty() ? "" : " `" + f.move + "`") + ": " +
-         f.reason + " [" + f.code + "]\n";
-    if (!f.alternatives.empty()) {
-      o += "  nearest legal:";
-      for (const auto& a : f.alternatives) o += " " + a;
-      o += "\n";
-    }
-  }
-  return o;
-}
-
-// The first error alone, as one line (JUnit's failure message).
-std::string first_error_text(const std::string& file, const GameReport& r) {
-  if (r.valid) return "";
-  std::string o = file + ":" + std::to_string(r.line) + ":" + std::to_string(r.column) + ": game " +
-                  std::to_string(r.game) + (r.variant.empty() ? "" : " (" + r.variant + ")") + ", ply " +
-                  std::to_string(r.ply) + (r.in_variation ? " (in a variation)" : "") +
-                  (r.move.empty() ? "" : " `" + r.move + "`") + ": " + r.reason + " [" + r.kind + "]\n";
-  if (!r.alternatives.empty()) {
-    o += "  nearest legal:";
-    for (const auto& a : r.alternatives) o += " " + a;
-    o += "\n";
-  }
-  return o;
 }
 
 }  // namespace arb::records

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,6 +16,9 @@
 #include "pgn.hpp"
 
 namespace arb::records {
+
+// At most this many findings are kept for one game (then one `limit` error).
+constexpr size_t kMaxFindings = 1000;
 
 // One thing found in a record: an error makes the record invalid; a warning is reported
 // and leaves it valid (`--strict` makes it an error). Codes: see validate.cpp.
@@ -78,12 +82,21 @@ class EngineCache {
  public:
   // `rulesets` is the folder of the bundled rulesets.
   explicit EngineCache(std::string rulesets) : rulesets_(std::move(rulesets)) {}
+  // At most this many distinct rulesets-with-options in one run (each keeps a prototype
+  // engine, and each validating thread a clone): past it a game gets a `limit` error.
+  static constexpr size_t kMaxEngines = 64;
   const RecordEngine& get(const std::string& ruleset_path, const std::map<std::string, std::string>& options);
   const std::string& rulesets_dir() const { return rulesets_; }
   // `arbiter validate --rules FILE` (or `--variant NAME`): every record is of this ruleset,
   // whatever its [Variant] or [Rules] tag says (a designer's variant has no tag of its own).
   void force_rules(std::string path) { forced_ = std::move(path); }
   const std::string& forced_rules() const { return forced_; }
+  // Whether a record in folder `dir` may name ruleset file `path` in a [Rules] tag: only
+  // in that folder (or below it) or in a folder of the ruleset search path (the bundled
+  // rulesets among them), symbolic links resolved; any with allow_any_rules(). `why` says
+  // why not.
+  bool rules_allowed(const std::filesystem::path& path, const std::string& dir, std::string& why) const;
+  void allow_any_rules(bool yes) { any_rules_ = yes; }
   // The bundled ruleset a [Variant] tag names ("" for none), by the rulesets' `records`
   // blocks; and the tag map a ruleset file states (empty when it does not load). Both read
   // once per value and process.
@@ -93,6 +106,8 @@ class EngineCache {
  private:
   std::string rulesets_;
   std::string forced_;
+  bool any_rules_ = false;
+  std::unique_ptr<RecordEngine> over_limit_;  // what get() answers past kMaxEngines
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<RecordEngine>> cache_;
   std::map<std::string, std::string> named_;

@@ -118,12 +118,38 @@ std::optional<Variant> facts_of(const fs::path& ruleset) {
   return out;
 }
 
+namespace {
+// A variant name as servers spell it, reduced to what they agree on: "King of the Hill",
+// "kingofthehill" and "King-of-the-hill" are one name.
+std::string squeeze(const std::string& s) {
+  std::string o;
+  for (char c : lower_trim(s))
+    if (c != ' ' && c != '-' && c != '_') o += c;
+  return o;
+}
+}  // namespace
+
 std::optional<Variant> by_record_name(const std::string& tag, const fs::path& dir) {
+  const fs::path base = dir.empty() ? rulesets_dir() : dir;
   const std::string want = lower_trim(tag);
-  for (Variant& v : bundled_in(dir.empty() ? rulesets_dir() : dir)) {
-    if (want.empty() ? v.name == default_variant() : lower_trim(v.name) == want) return v;
-    for (const std::string& n : v.records.names)
-      if (lower_trim(n) == want) return v;
+  // The bundled rulesets first, then the Fairy-Stockfish catalogue beside them (fsf/,
+  // its rulesets named as Fairy-Stockfish's UCI_Variant); each by its exact name, then by
+  // the squeezed one (lichess, chess.com and pychess write "King of the Hill", "Three-check").
+  std::vector<Variant> all = bundled_in(base);
+  if (!want.empty()) {
+    std::error_code ec;
+    if (fs::is_directory(base / "fsf", ec))
+      for (Variant& v : bundled_in(base / "fsf")) all.push_back(std::move(v));
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    auto norm = [&](const std::string& s) { return pass == 0 ? lower_trim(s) : squeeze(s); };
+    const std::string w = norm(tag);
+    for (Variant& v : all) {
+      if (want.empty() ? v.name == default_variant() : norm(v.name) == w) return v;
+      for (const std::string& n : v.records.names)
+        if (norm(n) == w) return v;
+    }
+    if (want.empty()) break;
   }
   return std::nullopt;
 }
