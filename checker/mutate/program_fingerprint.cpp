@@ -44,11 +44,11 @@ constexpr size_t field_count() {
 }  // namespace
 #define ARB_FIELDS(T, N, F) \
   static_assert(field_count<T>() == N, #T " has a new field: write it in " F " below and update the count")
-ARB_FIELDS(Program, 97, "program_fingerprint()");
-ARB_FIELDS(PieceProgram, 50, "put(const PieceProgram&)");
+ARB_FIELDS(Program, 98, "program_fingerprint()");
+ARB_FIELDS(PieceProgram, 53, "put(const PieceProgram&)");
 ARB_FIELDS(PieceProgram::Removal, 13, "put(const Removal&)");
 ARB_FIELDS(PieceProgram::Leap, 7, "put(const Leap&)");
-ARB_FIELDS(PieceProgram::LameLeap, 3, "put(const LameLeap&)");
+ARB_FIELDS(PieceProgram::LameLeap, 4, "put(const LameLeap&)");
 ARB_FIELDS(PieceProgram::Line, 4, "put(const Line&)");
 ARB_FIELDS(PieceProgram::Path, 9, "put(const Path&)");
 ARB_FIELDS(Program::Extinction, 6, "put(const Extinction&)");
@@ -98,7 +98,7 @@ class Fp {
     put(l.dx), put(l.dy), put(l.move), put(l.capture), put(l.en_passant), put(l.from_region),
         put(l.to_region);
   }
-  void put(const PieceProgram::LameLeap& l) { put(l.dx), put(l.dy), put(l.from); }
+  void put(const PieceProgram::LameLeap& l) { put(l.dx), put(l.dy), put(l.from), put(l.jumps); }
   void put(const PieceProgram::Line& l) { put(l.d), put(l.range), put(l.move), put(l.capture); }
   void put(const PieceProgram::Path& p) {
     put(p.dx), put(p.dy), put(p.range), put(p.move), put(p.capture), put(p.hop), put(p.lame);
@@ -122,6 +122,7 @@ class Fp {
     put(t.promote_capturing), put(t.demotes), put(t.drop_promoted), put(t.drop_opposite_colours),
         put(t.screen_not);
     put(t.capture_not), put(t.points);
+    put(t.ep_marks_path), put(t.promote_within), put(t.promotion_limit);  // gen_pawns
   }
   void put(const Program::Extinction& e) {
     put(e.types), put(e.all), put(e.at_most), put(e.opponent_at_least), put(e.claim), put(e.value);
@@ -206,6 +207,7 @@ std::string program_fingerprint(const Program& p) {
   f.put(p.capture_to_hand), f.put(p.hand_marks), f.put(p.demote), f.put(p.plus_marks), f.put(p.plus_of);
   f.put(p.plus_base), f.put(p.start_text), f.put(p.action_move), f.put(p.action_place), f.put(p.place_zone);
   f.put(p.place_first_royal), f.put(p.royal_safe), f.put(p.royals_apart), f.put(p.royals_not_facing);
+  f.put(p.duple_check);
   f.put(p.no_check_given), f.put(p.regions), f.put(p.royal_capture), f.put(p.army), f.put(p.army_types);
   f.put(p.castles), f.put(p.army_base), f.put(p.army_slots), f.put(p.chess960_setup), f.put(p.on_checkmate);
   f.put(p.checkmate_loses), f.put(p.stalemate_draw), f.put(p.no_move_loses), f.put(p.checkmate_value);

@@ -66,6 +66,11 @@ bool colour_symmetric(ConstructId id) {
     case ConstructId::Initial:
     case ConstructId::Forbidden:
     case ConstructId::EnPassantRanks:
+    case ConstructId::EnPassantField:
+    case ConstructId::BlackMoves:
+    case ConstructId::PromotionOptional:
+    case ConstructId::PromotionLimit:
+    case ConstructId::DupleCheck:
     case ConstructId::PromoteOnRank:
     case ConstructId::PromoteByExchange:
     case ConstructId::Captures:

@@ -161,11 +161,25 @@ FenFields parse_fen(std::string_view text, int width, int height, std::string_vi
   col = c.pos;
   std::string_view ep = c.field();
   if (ep != "-") {
-    if (ep.size() < 2 || ep[0] < 'a' || ep[0] >= 'a' + width)
-      fail("bad en-passant square '" + std::string(ep) + "'", col);
-    int r = parse_int(ep.substr(1), col + 1, "en-passant rank");
-    if (r < 1 || r > height) fail("en-passant square '" + std::string(ep) + "' is off the board", col);
-    f.ep = Coord{ep[0] - 'a', r};
+    // One square (`e3`) or Fairy-Stockfish's list of squares (`f3g4`, `b9b10`): a file
+    // letter and its rank digits, repeated.
+    for (size_t i = 0; i < ep.size();) {
+      const size_t at = i;
+      if (ep[i] < 'a' || ep[i] >= 'a' + width)
+        fail("bad en-passant square '" + std::string(ep) + "'", col + i);
+      size_t j = i + 1;
+      while (j < ep.size() && ep[j] >= '0' && ep[j] <= '9') ++j;
+      if (j == i + 1) fail("bad en-passant square '" + std::string(ep) + "'", col + i);
+      int r = parse_int(ep.substr(i + 1, j - i - 1), col + i + 1, "en-passant rank");
+      if (r < 1 || r > height)
+        fail("en-passant square '" + std::string(ep.substr(at, j - at)) + "' is off the board", col + at);
+      const Coord sq{ep[i] - 'a', r};
+      if (!f.ep)
+        f.ep = sq;
+      else
+        f.ep_more.push_back(sq);
+      i = j;
+    }
   }
   // Fairy-Stockfish's check counter `W+B` (checks still to give), when present.
   c.skip_spaces();
@@ -222,6 +236,9 @@ std::string format_fen(const FenFields& f) {
   out += f.castling.empty() ? "-" : f.castling;
   out += " ";
   out += f.ep ? std::string(1, static_cast<char>('a' + f.ep->x)) + std::to_string(f.ep->y) : "-";
+  if (f.ep)
+    for (const Coord& c : f.ep_more)
+      out += std::string(1, static_cast<char>('a' + c.x)) + std::to_string(c.y);
   if (f.checks_remaining)
     out += " " + std::to_string((*f.checks_remaining)[0]) + "+" + std::to_string((*f.checks_remaining)[1]);
   out += " " + std::to_string(f.halfmove) + " " + std::to_string(f.fullmove);

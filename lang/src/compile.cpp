@@ -1,6 +1,7 @@
 #include "arbiter/lang/compile.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -11,8 +12,8 @@
 #include "card_board.hpp"
 #include "drops.hpp"
 #include "pass_compile.hpp"
-#include "walls.hpp"
 #include "shogi2.hpp"
+#include "walls.hpp"
 
 namespace arb::lang {
 
@@ -116,15 +117,17 @@ class Compiler {
     compile_pass_rules(m_, used_, *p, d_);  // pass_compile.cpp
     compile_walls(m_, used_, *p, d_,
                   [this](const std::string& r) { return region_of(r); });  // walls_compile.cpp
-    compile_flips(m_, used_, *p, d_);  // shogi2_compile.cpp
+    compile_flips(m_, used_, *p, d_);                                      // shogi2_compile.cpp
     compile_drop_rules(m_, *p, d_);
     if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
       bitboard_turn(*p);
+    royal_counts(*p);
     // Explosions and the end by royal removal run in the general loop too.
     p->chess2_primitives = p->capture_rules || p->borrowing || p->invasion ||
-                           (p->royal_capture && !p->cards) || p->royals_not_facing || p->no_check_given;
+                           (p->royal_capture && !p->cards) || p->royals_not_facing || p->no_check_given ||
+                           p->duple_check;
     for (const PieceProgram& pp : p->types)
       p->chess2_primitives = p->chess2_primitives || pp.special() || pp.explodes() || pp.capture_not;
     if (d_.has_errors()) return nullptr;
@@ -145,6 +148,29 @@ class Compiler {
   int black_dx(int c, int dx) const { return c == 1 && black_rotated_ ? -dx : dx; }
 
   int sq(const Program& p, int x, int y) const { return y * p.width + x; }  // y 0-based
+
+  // ---- gen_pawns: how many royal pieces a colour may hold -----------------------------
+  // Without armies (which state theirs), as many as the start gives it, at least one;
+  // any number when a piece promotes to a royal type (coregal's queens, spartan's kings).
+  void royal_counts(Program& p) {
+    if (!p.army[0].empty() || !p.royal_types) return;
+    for (const PieceProgram& pp : p.types)
+      for (int c = 0; c < 2; ++c)
+        for (char t : pp.promote_choices[c])
+          if (p.royal_types >> t & 1) {
+            p.royal_count = {kMaxRoyals, kMaxRoyals};
+            return;
+          }
+    std::array<int, 2> n{0, 0};
+    for (char ch : p.start_text) {
+      if (ch == ' ' || ch == '[') break;
+      const size_t t = p.letters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+      if (std::isalpha(static_cast<unsigned char>(ch)) && t != std::string::npos && (p.royal_types >> t & 1))
+        ++n[std::islower(static_cast<unsigned char>(ch)) ? 1 : 0];
+    }
+    for (int c = 0; c < 2; ++c) p.royal_count[c] = std::max(1, n[c]);
+  }
+  static constexpr int kMaxRoyals = 256;
 
   // ---- regions (issue 24) ---------------------------------------------------------------
   // Program::regions: the built-in `own-half` (0) and `enemy-half` (1), then each `region`
@@ -171,7 +197,10 @@ class Compiler {
         for (int y = rc.y0; y <= rc.y1; ++y)
           for (int x = rc.x0; x <= x1; ++x) {
             sets[0].set(sq(p, x, y));
-            sets[1].set(sq(p, x, r.mirrored ? p.height - 1 - y : y));
+            if (r.rotated)  // turned by 180 degrees
+              sets[1].set(sq(p, p.width - 1 - x, p.height - 1 - y));
+            else
+              sets[1].set(sq(p, x, r.mirrored ? p.height - 1 - y : y));
           }
       }
       region_index_[r.name] = static_cast<int>(p.regions.size());
@@ -263,11 +292,11 @@ class Compiler {
         bool long_path = false;
         for (const PieceProgram::Path& w : pp.paths[0]) long_path = long_path || w.range != 1;
         if (pp.ride_move[0] || pp.ride_capture[0] || long_path || !pp.limited[0].empty() ||
-            !pp.lame[0].empty() || pp.teleport_move || pp.teleport_capture || !pp.region_leaps[0].empty() ||
+            pp.teleport_move || pp.teleport_capture || !pp.region_leaps[0].empty() ||
             !pp.own_leaps[0].empty() || pp.rampage.on() || pp.strike.on() || pp.around.on())
           d_.error(u.loc,
-                   "`confined` runs on pieces that leap (`W`, `F`, `N`) or make lame leaps (`nA`, `nN`); "
-                   "a confined rider, hopper, initial move or Chess 2 primitive is not executable yet");
+                   "`confined` runs on pieces that leap (`W`, `F`, `N`) or make lame or initial leaps (`nA`, "
+                   "`nN`, `ifmnD`); a confined rider, hopper or Chess 2 primitive is not executable yet");
       }
     }
   }
@@ -564,6 +593,12 @@ class Compiler {
         if (pp.promote_region >= 0)
           for (int s = 0; s < p.squares; ++s)
             if (p.regions[pp.promote_region][c].test(static_cast<size_t>(s))) set(pt.promote_zone[c], s);
+        if (pp.promote_within >= 0) {  // gen_pawns: `promotion-squares REGION`
+          BB keep{};
+          for (int s = 0; s < p.squares; ++s)
+            if (p.regions[pp.promote_within][c].test(static_cast<size_t>(s))) set(keep, s);
+          pt.promote_zone[c] = pt.promote_zone[c] & keep;
+        }
         pt.forbidden_zone[c] = zone(pp.forbidden_zone[c]);
         for (const PieceProgram::Leap& l : pp.leaps[c]) {
           const int ax = l.dx < 0 ? -l.dx : l.dx, ay = l.dy < 0 ? -l.dy : l.dy;
@@ -659,8 +694,10 @@ class Compiler {
           for (int y = 0; y < p.height; ++y)
             for (int x = 0; x < p.width; ++x) {
               if (!(l.from >> y & 1) || !on(p, x + l.dx, y + l.dy)) continue;
+              if (!in_region(p, pp.confine, c, sq(p, x + l.dx, y + l.dy))) continue;  // `confined`
               BB path{};
-              for (int k = 1; k < steps; ++k) set(path, sq(p, x + ux * k, y + uy * k));
+              if (!l.jumps)
+                for (int k = 1; k < steps; ++k) set(path, sq(p, x + ux * k, y + uy * k));
               pt.initial_lame[c][sq(p, x, y)].push_back({sq(p, x + l.dx, y + l.dy), path});
             }
         }
@@ -723,6 +760,9 @@ class Compiler {
       pp.minor_bishop = same_movement(def, "B");
       pp.minor_knight = same_movement(def, "N");
     }
+    const ConstructUse* black_moves = def.find(ConstructId::BlackMoves);
+    // Black's file steps: the piece's `black-moves`, else the ruleset's `orientation`.
+    const bool rotated = black_moves ? black_moves->arg("").text == "rotated" : black_rotated_;
     for (const BetzaText& bt : def.betza) {
       std::vector<BetzaMove> moves;
       BetzaError err;
@@ -731,7 +771,7 @@ class Compiler {
       for (const BetzaMove& mv : moves) {
         for (int c = 0; c < 2; ++c) {
           int dy = c == 0 ? mv.dy : -mv.dy;
-          int dx = black_dx(c, mv.dx);
+          int dx = c == 1 && rotated ? -mv.dx : mv.dx;  // `black-moves`, else `orientation`
           if (mv.unsupported == "d") {
             // Betza `d` (RULINGS 4.10's wild horse): the leap removes an own piece.
             pp.own_leaps[c].push_back({dx, dy, false, true, false});
@@ -782,15 +822,15 @@ class Compiler {
             continue;
           }
           if (mv.lame || mv.initial) {
-            if (!(mv.lame && mv.initial && mv.can_move && !mv.can_capture)) {
-              d_.error(bt.loc, "`i` and `n` are executable only together on a move-only leap (`ifmnD`)");
+            if (!(mv.initial && mv.can_move && !mv.can_capture)) {
+              d_.error(bt.loc, "`i` is executable on a move-only leap, lame or not (`ifmnD`, `imA`)");
               return;
             }
             if (!def.initial_ranks) {
               d_.error(bt.loc, "`i` needs `initial ranks ...` in the piece's block");
               return;
             }
-            pp.lame[c].push_back({dx, dy, ranks(p, c, *def.initial_ranks)});
+            pp.lame[c].push_back({dx, dy, ranks(p, c, *def.initial_ranks), !mv.lame});
             continue;
           }
           pp.leaps[c].push_back({dx, dy, mv.can_move, mv.can_capture, mv.en_passant});
@@ -946,6 +986,28 @@ class Compiler {
         case ConstructId::EnPassantRanks:
           for (int c = 0; c < 2; ++c)
             pp.ep_zone[c] = ranks(p, c, Range{u.arg("ranks").lo, u.arg("ranks").hi});
+          break;
+        case ConstructId::EnPassantField:
+          pp.ep_marks_path = true;
+          break;
+        case ConstructId::PromotionSquares:
+          if (!def.promote_ranks)
+            d_.error(u.loc, "`promotion-squares` narrows a `promote on rank ... to ...` of the same piece",
+                     "e.g. `promote on rank 5..8 to Q R B N` and `promotion-squares legan-zone`");
+          pp.promote_within = region_of(u.arg("").text);
+          break;
+        case ConstructId::BlackMoves:  // read with the Betza text (piece())
+          break;
+        case ConstructId::PromotionOptional:
+          if (!def.promote_ranks)
+            d_.error(u.loc,
+                     "`promotion optional` makes a `promote on rank ... to ...` of the same piece optional",
+                     "e.g. `promote on rank 8..10 to Q R B N` and `promotion optional`");
+          pp.promote_optional = true;  // gen_pawns: the tables mark where it would stand immobile
+          pp.must_promote = false;
+          break;
+        case ConstructId::PromotionLimit:
+          pp.promotion_limit = static_cast<int>(u.arg("").num);
           break;
         case ConstructId::Teleport:
           pp.teleport_move = u.has("move");
@@ -1252,6 +1314,7 @@ class Compiler {
     p.royal_safe = m_.royal_safe;
     p.royals_apart = m_.royals_apart;
     p.royals_not_facing = m_.royals_not_facing;
+    p.duple_check = m_.duple_check;
     p.no_check_given = m_.no_check_given;
     p.stalemate_draw = false;
     p.checkmate_loses = false;

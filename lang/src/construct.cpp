@@ -383,6 +383,36 @@ std::vector<ConstructDef> make_table() {
              "(armageddon)"),
       schema(RoyalInCheck, "royal-stays-in-check", S::Legal, {}, B,
              "a royal piece in check may not move, except to capture a single checker (makpong)"),
+      // ---- pawns, promotion and royals (issue 24, gen_pawns.cpp) -------------------------
+      schema(EnPassantField, "en-passant-field", S::Piece,
+             {choice("", {"path"}, true,
+                     "`path`: every square its double step passed and its arrival, whether or not a capture "
+                     "is possible")},
+             "how its double step stands in the position text's en-passant field (Fairy-Stockfish's custom "
+             "pawns write `f3g4`: berolina, pawnback, pawnsideways)"),
+      schema(PromotionSquares, "promotion-squares", S::Piece,
+             {region("", true, "the squares (per colour) where its promotion applies")}, B,
+             "narrows the piece's `promote on rank` zone to the region's squares (Fairy-Stockfish's "
+             "promotionRegion: legan)"),
+      schema(BlackMoves, "black-moves", S::Piece,
+             {choice("", {"rotated", "mirrored"}, true,
+                     "`rotated`: turned by 180 degrees, as Fairy-Stockfish turns Black's pieces; `mirrored` "
+                     "(default): mirrored across the middle rank")},
+             B, "how Black's moves follow from the Betza text, which states White's (legan's pawn)"),
+      schema(PromotionOptional, "promotion", S::Piece,
+             {choice("", {"optional"}, true,
+                     "`optional`: the plain move stays, except onto a square where the piece would have no "
+                     "move")},
+             "its `promote on rank` promotion may be declined (Fairy-Stockfish's mandatoryPawnPromotion "
+             "false with immobilityIllegal: grand, opulent)"),
+          PromotionLimit, "promotion-limit", S::Piece,
+          {integer("", 1, 64, true,
+                   "the number of pieces of this type a side may hold for a promotion to it")},
+          "a promotion to this piece only while its side holds fewer of it on the board (Fairy-Stockfish's "
+          "promotionLimit: grand, opulent)"),
+      schema(DupleCheck, "duple-check", S::Legal, {}, B,
+             "a colour holding several royal pieces is in check only when all of them are attacked, and an "
+             "action may leave some of them attacked (then capturable); with one left, as usual (spartan)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

@@ -8,8 +8,8 @@
 #include "arbiter/lang/compile.hpp"
 #include "card_board.hpp"
 #include "gen_ends.hpp"
-#include "gen_pass.hpp"
 #include "gen_misc.hpp"
+#include "gen_pass.hpp"
 
 namespace arb::lang {
 
@@ -205,7 +205,7 @@ class Generator final : public Engine, public CardBoard {
     } else {
       f.castling = format_castling(f, rights, royal, p_->castling_rooks, p_->castling_rank);
     }
-    if (ep_ >= 0) f.ep = coord(ep_);
+    if (ep_ >= 0) write_ep(f);
     if (counting_checks_) f.checks_remaining = std::array<int, 2>{checks_left_[0], checks_left_[1]};
     f.halfmove = halfmove_;
     f.fullmove = fullmove_;
@@ -465,7 +465,7 @@ class Generator final : public Engine, public CardBoard {
   }
   void pass_turn() override { make(make_move(0, 0, kNull)); }
   bool has_royal(int c) const override { return royal_square(c) >= 0; }
-  bool in_check() override { return p_->royal_safe && royals_attacked(side_); }
+  bool in_check() override { return p_->royal_safe && royals_in_check(side_); }
   bool side_in_check() override { return in_check(); }
   bool gives_check(const Action& a) override {  // plain programs: the attack after a light make
     if (rich_ || a.hi || !p_->royal_safe || p_->petrify_types || has_wall(static_cast<Move>(a.lo)))
@@ -653,7 +653,7 @@ class Generator final : public Engine, public CardBoard {
   // Issue 24 (gen_ends.hpp): some counted end condition or `must-capture`; the checks each
   // side has still to give (`checks N -> win`); must-capture's scratch list.
   bool ends_any_ = false, counted_ends_ = false, counting_checks_ = false;
-  bool facing_now_ = false;  // `royals-facing`: the royal pieces face each other (generate_with_pass)
+  bool facing_now_ = false;        // `royals-facing`: the royal pieces face each other (generate_with_pass)
   bool opposite_colours_ = false;  // shogi2: a type with `drop opposite-colours`
   BB dark_{};                      // the squares of a1's colour
   std::array<int8_t, 2> checks_left_{};
@@ -689,6 +689,17 @@ class Generator final : public Engine, public CardBoard {
     for (BB b = royals(c); b; clear_lsb(b))
       if (blast_types_ ? blast_attacked(lsb(b), c ^ 1, occ) : attacked(lsb(b), c ^ 1, occ)) return true;
     return false;
+  }
+  // ---- gen_pawns: `duple-check`: a colour holding several royal pieces is in check only
+  // when every one is attacked (Fairy-Stockfish's dupleCheck, spartan); otherwise, any.
+  bool royals_in_check(int c) const {
+    if (!p_->duple_check) return royals_attacked(c);
+    const BB rs = royals(c);
+    if (!rs) return false;
+    const BB occ = occupied();
+    for (BB b = rs; b; clear_lsb(b))
+      if (!attacked(lsb(b), c ^ 1, occ)) return false;
+    return true;
   }
   // Colour c has lost its royal pieces (none on the board, none in reserve to place).
   bool royal_lost(int c) const {
@@ -1384,7 +1395,7 @@ class Generator final : public Engine, public CardBoard {
     if (only_mover)
       ok = !attacked(to_of(m), side_ ^ 1, occupied());
     else if (multi_royal_)
-      ok = !p_->royal_safe || !royals_attacked(side_);
+      ok = !p_->royal_safe || !royals_in_check(side_);
     else if (k >= 0 && p_->royal_safe)
       ok = !attacked(k, side_ ^ 1, occupied());
     if (ok && k >= 0 && p_->royals_apart) {
@@ -1573,7 +1584,8 @@ class Generator final : public Engine, public CardBoard {
     // remove a pinner, a blocker or a royal piece).
     // Paths (hoppers, lame leaps, other riders) and the flying general are judged by the
     // squares they depend on (path_exposure(): `disc` below), as Stockfish judges pins.
-    const bool test_every = in_check || facing_now_ || (Rich && (blast_types_ || p_->no_check_given));
+    const bool test_every =
+        in_check || facing_now_ || (Rich && (blast_types_ || p_->no_check_given || p_->duple_check));
     // In check in a plain program (attacks by leaps and rides only: no borrowing, no
     // animal lines, one royal piece), an action of another piece can only help by taking
     // the one checker or standing between it and a riding check: the others are dropped
@@ -1667,9 +1679,12 @@ class Generator final : public Engine, public CardBoard {
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
         if constexpr (Rich)
-          test_all = test_all || (pinned_here && (pp.special || borrowing_ || multi_royal_)) || test(disc, s);
+          test_all = test_all || (pinned_here && (pp.special || borrowing_)) || test(disc, s);
+        // Several royal pieces: a pin may hold against any of them, not only k's line.
+        test_all = test_all || (pinned_here && multi_royal_);
         // Several royal pieces: a royal piece's plain move is tested at its destination only.
-        const bool mover_only = multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s);
+        const bool mover_only =
+            multi_royal_ && is_royal && !in_check && !pinned_here && !test(disc, s) && !p_->duple_check;
         BB tg = opp;
         if constexpr (Rich) {
           if (p_->capture_rules) tg = targets_of[t];
@@ -1723,6 +1738,7 @@ class Generator final : public Engine, public CardBoard {
           int to = lsb(tb);
           if (test(zone, to) && (!prog.promote_capturing || board_[to] >= 0)) {
             for (char pt : prog.promote_choices[us]) {
+              if (!promotable(us, pt)) continue;
               Move m = make_move(s, to, kPromote, pt);
               if ((!test_all && !test(disc, to)) || test(takes, to) || legal(m)) emit(m);
             }
@@ -1746,10 +1762,11 @@ class Generator final : public Engine, public CardBoard {
           Move m = make_move(s, lame.to, kDouble);
           if (test(pp.promote_zone[us], lame.to)) {
             for (char pt : p_->types[t].promote_choices[us]) {
+              if (!promotable(us, pt)) continue;
               Move pm = make_move(s, lame.to, kPromote, pt);
               if ((!test_all && !test(disc, lame.to)) || legal(pm)) emit(pm);
             }
-            continue;
+            if (!p_->types[t].promote_optional || test(pp.immobile[us], lame.to)) continue;
           }
           if ((!test_all && !test(disc, lame.to)) || legal(m)) emit(m);
         }
@@ -1796,7 +1813,8 @@ class Generator final : public Engine, public CardBoard {
           if (p_->types[t].drop_promoted) [[unlikely]] {
             // shogi2 `drop promoted`: the same drop as the promoted type (from names the hand's type).
             Move pm = make_move(t + 1, lsb(zone), kPlace, p_->types[t].promote_to[0]);
-            if ((!(test_drop || test(disc, lsb(zone))) || legal(pm)) && !(no_mate && drop_mates(pm))) emit(pm);
+            if ((!(test_drop || test(disc, lsb(zone))) || legal(pm)) && !(no_mate && drop_mates(pm)))
+              emit(pm);
           }
         }
       }
@@ -1898,7 +1916,9 @@ class Generator final : public Engine, public CardBoard {
             BB path = l.path;
             if (path) {
               int passed = us == 0 ? msb(path) : lsb(path);
-              if (ends_turn) {
+              if (p_->types[t].ep_marks_path && ends_turn) {
+                mark_ep_path(passed, to);  // gen_pawns: the field holds it, capture or not
+              } else if (ends_turn) {
                 set_ep_if_capturable(passed, to);
               } else {
                 pending_passed_ = passed;
@@ -1931,6 +1951,62 @@ class Generator final : public Engine, public CardBoard {
       --checks_left_[us];
     }
     history_.push_back(hash_);
+  }
+
+  // ---- gen_pawns: `promotion-limit N`: a promotion to a type only while the side holds
+  // fewer than N of it on the board (Fairy-Stockfish's promotionLimit).
+  bool promotable(int us, int pt) const {
+    const int lim = p_->types[pt].promotion_limit;
+    return !lim || popcount(pieces(us, pt)) < lim;
+  }
+
+  // ---- gen_pawns: the en-passant field as a path (`en-passant-field path`) -------------
+  // Fairy-Stockfish's custom pawns: after the double step the field holds the square passed
+  // and the arrival (`f3g4`, in square order), whether or not a capture is possible; an
+  // en-passant capture lands on the square passed and takes the piece on the arrival.
+  void mark_ep_path(int passed, int arrival) {
+    ep_ = passed;
+    ep_victim_ = arrival;
+    hash_ ^= zob<N>().ep[ep_];
+  }
+  bool ep_is_path() const { return ep_victim_ >= 0 && p_->types[board_[ep_victim_] >> 1].ep_marks_path; }
+  void write_ep(FenFields& f) const {
+    if (!ep_is_path()) {
+      f.ep = coord(ep_);
+      return;
+    }
+    f.ep = coord(std::min(ep_, ep_victim_));
+    f.ep_more = {coord(std::max(ep_, ep_victim_))};
+  }
+  // Reads the list form: exactly an empty square passed and the arrival of a double step of
+  // the side that just moved by a piece whose field is a path, as make() leaves them.
+  void read_ep_path(const FenFields& f, std::string_view text) {
+    const size_t col = ep_column(text);
+    if (f.ep_more.size() != 1)
+      throw PositionError("an en-passant field lists one double step: the square passed and the arrival",
+                          col);
+    int a = (f.ep->y - 1) * p_->width + f.ep->x, b = (f.ep_more[0].y - 1) * p_->width + f.ep_more[0].x;
+    if (board_[a] >= 0) std::swap(a, b);
+    const int mover = side_ ^ 1;
+    bool ok = board_[a] < 0 && board_[b] >= 0 && (board_[b] & 1) == mover &&
+              p_->types[board_[b] >> 1].ep_marks_path;
+    if (ok) {
+      const std::vector<int> victims = ep_victims_from_text(a);
+      ok = std::find(victims.begin(), victims.end(), b) != victims.end();
+    }
+    if (!ok)
+      throw PositionError(
+          "the en-passant field's squares are no double step of a piece with `en-passant-field path` "
+          "(the square passed, empty, and the arrival)",
+          col);
+    ep_ = a;  // the hash is computed afterwards (full_hash)
+    ep_victim_ = b;
+  }
+  static size_t ep_column(std::string_view text) {
+    size_t col = 0;
+    for (int spaces = 0; col < text.size() && spaces < 3; ++col)
+      if (text[col] == ' ') ++spaces;
+    return col;
   }
 
   // After a double step by the side that just moved, keeps the en-passant square only when
@@ -2100,7 +2176,7 @@ class Generator final : public Engine, public CardBoard {
     for (int t = 0; t < p_->ntypes; ++t) whirls = whirls || p_->types[t].whirlwind();
     // Not where captures explode: safe_after_blast judges every action on the board.
     occupancy_tests_ = !rampage_types_ && !p_->royals_apart && !blast_types_ && !facing_or_no_check &&
-                       (multi_royal_ || whirls);
+                       !p_->duple_check && (multi_royal_ || whirls);
     removed_.clear();
     lrem_.assign(N + 1, {});
     board_.fill(-1);
@@ -2223,7 +2299,7 @@ class Generator final : public Engine, public CardBoard {
       // Where captures explode, only the winner of a game ended by removing the royal
       // piece of the side to move may.
       if (k >= 0 && p_->royal_safe && !(p_->royal_capture && (!blast_types_ || royal_lost(side_))) &&
-          royals_attacked(side_ ^ 1))
+          royals_in_check(side_ ^ 1))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
@@ -2255,8 +2331,10 @@ class Generator final : public Engine, public CardBoard {
                                   "` does not castle; its castling rights must be absent",
                               0);
         int rank = c == 0 ? p_->castling_rank - 1 : p_->height - p_->castling_rank;
-        int k = castle_royal_ ? royal_square(c) : -1;
-        if (!castle_royal_)  // a non-royal castling king: the one on the home rank
+        // The castling king on the home rank (with several royal types, not just any royal
+        // piece: coregal's queen does not castle).
+        int k = castle_royal_ && !multi_royal_ ? royal_square(c) : -1;
+        if (k < 0)
           for (BB b = pieces(c, p_->castling_king); b && k < 0; clear_lsb(b))
             if (lsb(b) / p_->width == rank) k = lsb(b);
         if (k < 0) throw PositionError("a castling right without a castling king on the home rank", 0);
@@ -2281,7 +2359,9 @@ class Generator final : public Engine, public CardBoard {
     }
     // En passant: kept only when a capture there is legal.
     ep_ = ep_victim_ = -1;
-    if (f.ep) {
+    if (f.ep && !f.ep_more.empty()) {
+      read_ep_path(f, text);
+    } else if (f.ep) {
       const int passed = (f.ep->y - 1) * p_->width + f.ep->x;
       const std::vector<int> victims = ep_victims_from_text(passed);
       // In a game without double steps (makruk's pawns never make one) an en-passant

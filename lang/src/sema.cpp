@@ -292,7 +292,8 @@ class Checker {
   // with `mirrored` the same seen from Black's side.
   void region(const Stmt& s) {
     const char* form =
-        "write it as `region NAME AREA... [mirrored]`, AREA a square `e4`, a rectangle `d1-f3` or `ranks "
+        "write it as `region NAME AREA... [mirrored|rotated]`, AREA a square `e4`, a rectangle `d1-f3` or "
+        "`ranks "
         "1..5`";
     use(ConstructId::RegionDecl, s.loc);
     if (s.has_block) d_.error(s.loc, "`region` takes no block", form);
@@ -323,6 +324,8 @@ class Checker {
       int x0, y0, x1, y1;
       if (v.is("mirrored")) {
         r.mirrored = true;
+      } else if (v.is("rotated")) {
+        r.rotated = true;
       } else if (v.is("ranks") || v.is("rank")) {
         if (i + 1 >= s.args.size()) {
           d_.error(v.loc, "`" + v.text + "` needs a rank or a range such as `1..5`", form);
@@ -538,6 +541,9 @@ class Checker {
         break;
       case TurnPass:  // a statement of the turn (the compile step wants `action move` with it)
         turn_any_ = true;
+        break;
+      case DupleCheck:
+        m_.duple_check = true;
         break;
       case NoCheckGiven:
         m_.no_check_given = true;
@@ -1174,7 +1180,7 @@ class Checker {
   }
 
   void legal(const Stmt& s) {
-    m_.royal_safe = m_.royals_apart = m_.royals_not_facing = m_.no_check_given = false;
+    m_.royal_safe = m_.royals_apart = m_.royals_not_facing = m_.no_check_given = m_.duple_check = false;
     for (const Stmt& c : body(s)) dispatch(Scope::Legal, c);
   }
 
@@ -1257,10 +1263,12 @@ class Checker {
     const size_t first = !r.args.empty() && r.args[0] == "any" ? 1 : 0;
     size_t n = r.args.size() - first;
     if (n >= 3 && (r.args[first + 2] == "unless-answered" || r.args[first + 2] == "safe" ||
-                   r.args[first + 2] == "held")) --n;
+                   r.args[first + 2] == "held"))
+      --n;
     if (n != 2) {
       d_.error(n > 2 ? c.args[2].loc : c.loc,
-               "`region-reached` takes `[any] royal|LETTER REGION [unless-answered|safe|held]` before `->`", form);
+               "`region-reached` takes `[any] royal|LETTER REGION [unless-answered|safe|held]` before `->`",
+               form);
       return;
     }
     const Value& who = c.args[first];

@@ -29,6 +29,10 @@ struct FenFields {
   Color side = Color::White;
   std::string castling = "-";
   std::optional<Coord> ep;
+  // Fairy-Stockfish's list form of the en-passant field (`f3g4`: a custom pawn's double
+  // step marks every square it passed and its arrival): the squares after the first, in
+  // the order written. Empty for the one-square form. Written after `ep`, without spaces.
+  std::vector<Coord> ep_more;
   // Fairy-Stockfish's check counter (n-check variants): the checks each side still has to
   // give, `W+B` between the en-passant field and the halfmove clock (`3+3` at the start of
   // 3check). Absent in other FENs.

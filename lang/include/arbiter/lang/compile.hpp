@@ -173,6 +173,7 @@ struct PieceProgram {
   struct LameLeap {
     int dx, dy;
     RankSet from;
+    bool jumps = false;  // `imA` without `n`: nothing between need be empty (spartan's hoplite)
   };
   std::array<std::vector<LameLeap>, 2> lame;
   // Unlimited riders along the 8 unit directions (bit d of the mask, board view).
@@ -182,6 +183,15 @@ struct PieceProgram {
   RankSet forbidden_zone[2] = {0, 0};  // where a position may not hold it
   // `en-passant ranks R`: where its en-passant captures may land (all ranks without it).
   RankSet ep_zone[2] = {~RankSet{0}, ~RankSet{0}};
+  // `en-passant-field path` (gen_pawns.cpp): after its double step the en-passant field
+  // holds the square passed and the arrival, written whether or not a capture is possible.
+  bool ep_marks_path = false;
+  // `promotion-squares REGION` (gen_pawns.cpp): the promotion zone is narrowed to the
+  // region's squares (a region index; -1: the ranks alone).
+  int promote_within = -1;
+  // `promotion-limit N` (gen_pawns.cpp): a promotion to this type only while the side holds
+  // fewer than N of it on the board (0: no limit).
+  int promotion_limit = 0;
   std::string promote_to;  // type indices, as chars 0..15
   // The choices the generator offers, per colour: promote_to, or the colour's army's
   // `promote-to` when the ruleset has armies (RULINGS 4.4).
@@ -535,7 +545,10 @@ struct Program {
   bool royal_safe = true;
   bool royals_apart = false;
   bool royals_not_facing = false;  // the flying general: no action leaves royals facing on an open line
-  bool no_check_given = false;     // no action may leave an enemy royal piece attacked
+  // `duple-check` (gen_pawns): a colour with several royal pieces is in check only when all
+  // are attacked; every action of such a program is tested in full.
+  bool duple_check = false;
+  bool no_check_given = false;  // no action may leave an enemy royal piece attacked
   // Regions (`region`, and the built-in `own-half` 0 and `enemy-half` 1): per colour.
   std::vector<std::array<SquareSet, 2>> regions;
   // `royal-capture -> win`: removing an enemy royal piece (a capture, an explosion) wins at

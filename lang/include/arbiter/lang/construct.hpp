@@ -191,11 +191,19 @@ enum class ConstructId : uint16_t {
   // The shogi family (issue 24, lang/src/gen_shogi2.cpp).
   Orientation,     // top level: `orientation rotated|mirrored`, how Black's moves follow White's
   Demotes,         // piece: `demotes in REGION [capturing]`, a promoted type's moves turn it back (kyoto)
-  MustDrop,        // legal: `must-drop [LETTER]`, a drop is mandatory while the hand holds pieces (placement; koedem)
+  MustDrop,        // legal: `must-drop [LETTER]`, a drop is mandatory while the hand holds pieces (placement;
+                   // koedem)
   CastlingByDrop,  // castling: `by-drop`, a king or rook dropped on its home square gains the right
   // Odd rules of the catalogue (issue 24, lang/src/gen_misc.hpp).
   EndDrawOdds,   // end: `draw-odds white|black`, every draw is that colour's win (armageddon)
   RoyalInCheck,  // legal: `royal-stays-in-check`, a checked royal piece moves only to take its checker
+  // Pawns, promotion and royals (issue 24, lang/src/gen_pawns.cpp).
+  EnPassantField,     // piece: `en-passant-field path`, its double step marks its path and arrival
+  PromotionSquares,   // piece: `promotion-squares REGION`, its promotion zone narrowed to a region
+  BlackMoves,         // piece: `black-moves rotated|mirrored`, how Black's Betza follows White's
+  PromotionOptional,  // piece: `promotion optional`, its `promote on rank` may be declined
+  PromotionLimit,     // piece: `promotion-limit N`, promoted to only while its side holds fewer
+  DupleCheck,         // legal: `duple-check`, several royal pieces are in check only all together
 };
 
 struct ConstructDef {

@@ -131,6 +131,7 @@ struct RegionDef {
   static constexpr int kAllFiles = 1 << 20;  // x1 of `ranks R`: every file
   std::vector<Rect> rects;
   bool mirrored = false;
+  bool rotated = false;  // `rotated`: Black's are White's turned by 180 degrees (legan)
   Loc loc;
 };
 // The regions every ruleset knows: each side's half (the height / 2 ranks nearest to it).
@@ -203,6 +204,7 @@ struct Model {
   bool royal_safe = false;
   bool royals_apart = false;
   bool royals_not_facing = false;  // the flying general: royals never face on an open line
+  bool duple_check = false;        // `duple-check`: several royal pieces are in check only all together
   bool no_check_given = false;     // no action may give check
 
   std::vector<RegionDef> regions;  // in declaration order (a child's region replaces one of its name)
