@@ -388,6 +388,7 @@ std::vector<ConstructDef> make_table() {
              {choice("", {"path"}, true,
                      "`path`: every square its double step passed and its arrival, whether or not a capture "
                      "is possible")},
+             B,
              "how its double step stands in the position text's en-passant field (Fairy-Stockfish's custom "
              "pawns write `f3g4`: berolina, pawnback, pawnsideways)"),
       schema(PromotionSquares, "promotion-squares", S::Piece,
@@ -403,11 +404,14 @@ std::vector<ConstructDef> make_table() {
              {choice("", {"optional"}, true,
                      "`optional`: the plain move stays, except onto a square where the piece would have no "
                      "move")},
+             B,
              "its `promote on rank` promotion may be declined (Fairy-Stockfish's mandatoryPawnPromotion "
              "false with immobilityIllegal: grand, opulent)"),
+      schema(
           PromotionLimit, "promotion-limit", S::Piece,
           {integer("", 1, 64, true,
                    "the number of pieces of this type a side may hold for a promotion to it")},
+          B,
           "a promotion to this piece only while its side holds fewer of it on the board (Fairy-Stockfish's "
           "promotionLimit: grand, opulent)"),
       schema(DupleCheck, "duple-check", S::Legal, {}, B,
