@@ -86,11 +86,8 @@ std::string flipped(const std::string& text) {
 class Search {
  public:
   Search(const Engine& root, const Options& o) : e_(root.clone()), o_(o), start_(Clock::now()) {
-    size_t n = 1;
-    while (n * 2 * sizeof(uint64_t) <= std::max<size_t>(o.table_mb, 1) << 20) n *= 2;
-    table_.reset(static_cast<uint64_t*>(std::calloc(n, sizeof(uint64_t))));
-    if (!table_) throw std::bad_alloc();
-    mask_ = n - 1;
+    while (cap_ * 2 * sizeof(Slot) <= std::max<size_t>(o.table_mb, 1) << 20) cap_ *= 2;
+    resize(std::min<size_t>(cap_, 1 << 14));
   }
   Engine& engine() { return *e_; }
   uint64_t nodes() const { return nodes_; }
@@ -116,18 +113,12 @@ class Search {
   // Whether the move just played (by the attacker) achieves the stipulation within r
   // attacker moves counted from it.
   bool after_attack(int r) {
-    Status st = status();
-    const Color d = e_->side_to_move();
     switch (o_.stip.play) {
       case Play::Direct:
-        if (reached(st, d)) return true;
-        if (over(st) || r == 1) return false;
-        return defend(r - 1);
+        return defend(r);
       case Play::Self:
-        if (over(st)) return false;
         return self_defend(r);
       case Play::Reflex:
-        if (over(st)) return false;
         return reflex_defend(r);
       case Play::Help:
         break;
@@ -341,97 +332,107 @@ class Search {
   }
 
  private:
-  bool defend(int r) {  // direct: the defender to move, r attacker moves left
-    const uint64_t key = mix(e_->hash(), r, 1);
-    int8_t v;
-    if (lookup(key, v)) return v;
+  // The keyed nodes. Each is monotone in r (what holds within r holds within more), so
+  // the table keeps per position the smallest r proved true and the largest proved false.
+  // The table is probed before the node's moves are generated; the refutation that ended
+  // a defender's node last time at this r (and the attacker's move that worked) is tried
+  // first.
+
+  // Direct, after the attacker's move, the defender to move: whether the attack succeeds
+  // within r attacker moves counted from the move just played.
+  bool defend(int r) {
+    const uint64_t key = mix(e_->hash(), 0, 1);
+    bool v;
+    if (probe(key, r, v)) return v;
     std::vector<Action> ms;
-    e_->legal_actions(ms);
-    bool ok = true;
+    const Status st = status_and_actions(ms);
+    if (reached(st, e_->side_to_move())) return save(key, 1, true);
+    if (over(st)) return save(key, kMaxMoves, false);
+    if (r == 1) return save(key, 1, false);
+    first(ms, refute_[r]);
     for (const Action& m : ms) {
       play(m);
-      Status st = status();
-      bool held = !over(st) && attack(r);
+      const bool held = attack(r - 1);
       unplay();
       if (!held) {
-        ok = false;
-        break;
+        refute_[r] = m;
+        return save(key, r, false);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, true);
   }
   bool attack(int r) {  // the attacker to move (direct, self, reflex)
-    const uint64_t key = mix(e_->hash(), r, 2 + static_cast<int>(o_.stip.play));
-    int8_t v;
-    if (lookup(key, v)) return v;
-    bool ok = false;
-    if (!(o_.stip.play == Play::Reflex && can_reach_now())) {  // reflex: a mate in one must be played
-      std::vector<Action> ms;
-      e_->legal_actions(ms);
-      const bool last = o_.stip.play == Play::Direct && r == 1;
-      for (const Action& m : ms) {
-        if (last && !may_reach(m)) continue;  // a mate in one gives check
-        play(m);
-        ok = after_attack(r);
-        unplay();
-        if (ok) break;
+    const uint64_t key = mix(e_->hash(), 0, 2 + static_cast<int>(o_.stip.play));
+    bool v;
+    if (probe(key, r, v)) return v;
+    std::vector<Action> ms;
+    if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
+    // Reflex: an attacker that can reach the aim at once must, and reaches nothing else.
+    if (o_.stip.play == Play::Reflex && can_reach_now()) return save(key, kMaxMoves, false);
+    const bool last = o_.stip.play == Play::Direct && r == 1;
+    first(ms, kill_[r]);
+    for (const Action& m : ms) {
+      if (last && !may_reach(m)) continue;  // a mate in one gives check
+      play(m);
+      const bool ok = after_attack(r);
+      unplay();
+      if (ok) {
+        kill_[r] = m;
+        return save(key, r, true);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, false);
   }
-  bool self_defend(int r) {  // the defender to move, r attacker moves counted from the last
-    const uint64_t key = mix(e_->hash(), r, 7);
-    int8_t v;
-    if (lookup(key, v)) return v;
-    const Color a = opposite(e_->side_to_move());
+  // Self, after the attacker's move, the defender to move: whether every defence mates
+  // the attacker or leaves it a selfmate within r - 1.
+  bool self_defend(int r) {
+    const uint64_t key = mix(e_->hash(), 0, 7);
+    bool v;
+    if (probe(key, r, v)) return v;
     std::vector<Action> ms;
-    e_->legal_actions(ms);
-    bool ok = !ms.empty();
+    if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
+    const Color a = opposite(e_->side_to_move());
+    first(ms, refute_[r]);
     for (const Action& m : ms) {
-      if (r == 1 && !may_reach(m)) {  // this defence gives no check: no mate
-        ok = false;
-        break;
-      }
+      if (r == 1 && !may_reach(m)) return save(key, 1, false);  // a defence without check: no mate
       play(m);
-      Status st = status();
-      bool held = reached(st, a) || (r > 1 && !over(st) && attack(r - 1));
+      const Status st = status();
+      const bool held = reached(st, a) || (r > 1 && !over(st) && attack(r - 1));
       unplay();
       if (!held) {
-        ok = false;
-        break;
+        refute_[r] = m;
+        return save(key, r, false);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, true);
   }
   bool reflex_defend(int r) {
-    const uint64_t key = mix(e_->hash(), r, 8);
-    int8_t v;
-    if (lookup(key, v)) return v;
-    bool ok;
-    if (can_reach_now()) {
-      ok = true;  // the defender must mate
-    } else if (r == 1) {
-      ok = false;
-    } else {
-      std::vector<Action> ms;
-      e_->legal_actions(ms);
-      ok = !ms.empty();
-      for (const Action& m : ms) {
-        play(m);
-        Status st = status();
-        bool held = !over(st) && attack(r - 1);
-        unplay();
-        if (!held) {
-          ok = false;
-          break;
-        }
+    const uint64_t key = mix(e_->hash(), 0, 8);
+    bool v;
+    if (probe(key, r, v)) return v;
+    std::vector<Action> ms;
+    if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
+    if (can_reach_now()) return save(key, 1, true);  // the defender must mate
+    if (r == 1) return save(key, 1, false);
+    first(ms, refute_[r]);
+    for (const Action& m : ms) {
+      play(m);
+      const bool held = attack(r - 1);
+      unplay();
+      if (!held) {
+        refute_[r] = m;
+        return save(key, r, false);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, true);
+  }
+  // Puts k (when among ms) first.
+  static void first(std::vector<Action>& ms, const Action& k) {
+    for (size_t i = 1; i < ms.size(); ++i)
+      if (ms[i] == k) {
+        std::swap(ms[0], ms[i]);
+        return;
+      }
   }
 
   // The series is played (by `s`); its ending: ser-# and ser-= reach the aim with that
@@ -515,31 +516,76 @@ class Search {
     uint64_t x = (static_cast<uint64_t>(r) << 8 | static_cast<uint64_t>(tag)) * 0x9E3779B97F4A7C15ull;
     return h ^ (x ^ (x >> 29));
   }
-  // The table: one word a slot, the key with its lowest bit replaced by the value; a
-  // newcomer replaces the slot's entry (only settled values enter: a lost one is searched
-  // again). calloc: the pages stay untouched until used.
-  bool lookup(uint64_t key, int8_t& v) const {
-    const uint64_t w = table_[key & mask_];
-    if (!w || (w | 1) != (key | 1)) return false;
-    v = static_cast<int8_t>(w & 1);
-    return true;
+  // The table: a slot per position and node kind (help and series play: and half-moves
+  // left), the smallest r proved true and the largest proved false (0: none); a newcomer
+  // replaces the slot's entry. Only settled values enter: a lost one is searched again.
+  // calloc: the pages stay untouched until used.
+  struct Slot {
+    uint64_t key;
+    uint8_t lo, hi;
+  };
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  bool probe(uint64_t key, int r, bool& v) const {
+    const Slot& s = table_[key & mask_];
+    if (s.key != key) return false;
+    if (s.lo && r >= s.lo) {
+      v = true;
+      return true;
+    }
+    if (r <= s.hi) {
+      v = false;
+      return true;
+    }
+    return false;
   }
-  void put(uint64_t key, bool v) { table_[key & mask_] = (key & ~uint64_t{1}) | (v ? 1 : 0); }
+  bool save(uint64_t key, int r, bool v) {
+    Slot* s = &table_[key & mask_];
+    if (s->key != key) {
+      // The table starts small and grows fourfold (up to Options::table_mb) when half
+      // full: a small problem touches few pages (a fresh page costs more than a node).
+      if (!s->key && ++used_ > mask_ / 2 && mask_ + 1 < cap_) {
+        resize(std::min(cap_, (mask_ + 1) * 4));
+        s = &table_[key & mask_];
+      }
+      if (s->key != key) *s = Slot{key, 0, 0};
+    }
+    return put(*s, r, v);
+  }
+  static bool put(Slot& s, int r, bool v) {
+    if (v && (!s.lo || r < s.lo)) s.lo = static_cast<uint8_t>(r);
+    if (!v && r > s.hi) s.hi = static_cast<uint8_t>(r);
+    return v;
+  }
   bool refuted(uint64_t key) const {
-    int8_t v;
-    return lookup(key, v) && !v;
+    bool v;
+    return probe(key, 1, v) && !v;
   }
-  void store(uint64_t key) { put(key, false); }
+  void store(uint64_t key) { save(key, 1, false); }
+  void resize(size_t n) {
+    std::unique_ptr<Slot[], Free> t(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
+    if (!t) throw std::bad_alloc();
+    used_ = 0;
+    for (size_t i = 0; table_ && i <= mask_; ++i) {
+      const Slot& s = table_[i];
+      if (!s.key) continue;
+      Slot& d = t[s.key & (n - 1)];
+      used_ += !d.key;
+      d = s;
+    }
+    table_ = std::move(t);
+    mask_ = n - 1;
+  }
 
   std::unique_ptr<Engine> e_;
   const Options& o_;
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   double next_progress_ = 0.25;
-  struct Free {
-    void operator()(uint64_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint64_t[], Free> table_;
+  std::unique_ptr<Slot[], Free> table_;
+  size_t cap_ = 1, used_ = 0;  // the largest size allowed (slots), the slots in use
+  Action kill_[kMaxMoves + 2]{}, refute_[kMaxMoves + 2]{};
   uint64_t mask_ = 0;
   std::vector<Action> path_;
 
