@@ -7,15 +7,18 @@
 #include "arbiter/stipulation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <sstream>
 #include <stdexcept>
 
 #include "arbiter/notation.hpp"
+#include "arbiter/parallel.hpp"
 
 namespace arb::stip {
 
@@ -83,12 +86,102 @@ std::string flipped(const std::string& text) {
   return o;
 }
 
+// The table: a slot per position and node kind (help and series play: and half-moves
+// left) holding the smallest r proved true and the largest proved false (0: none); a
+// newcomer replaces the slot's entry. Only settled values enter: a lost one is searched
+// again. A growing table starts at 16K slots and grows fourfold when half full (a fresh
+// page costs more than a node: a small problem touches few); a shared one (--jobs) has its
+// full size and is read and written by every thread at once, each slot as two words, the
+// key stored XOR the data, so that a torn pair reads as a miss.
+class Table {
+ public:
+  Table(size_t mb, bool grow) : grow_(grow) {
+    while (cap_ * 2 * sizeof(Slot) <= std::max<size_t>(mb, 1) << 20) cap_ *= 2;
+    resize(grow ? std::min<size_t>(cap_, 1 << 14) : cap_);
+  }
+  bool probe(uint64_t key, int r, bool& v) const {
+    uint64_t d;
+    if (!read(table_[key & mask_], key, d)) return false;
+    const int lo = static_cast<int>(d & 0xff), hi = static_cast<int>(d >> 8 & 0xff);
+    if (lo && r >= lo) {
+      v = true;
+      return true;
+    }
+    if (r <= hi) {
+      v = false;
+      return true;
+    }
+    return false;
+  }
+  bool save(uint64_t key, int r, bool v) {
+    Slot* s = &table_[key & mask_];
+    uint64_t d = 0;
+    if (!read(*s, key, d)) {
+      d = 0;
+      if (grow_ && !load(s->check) && ++used_ > mask_ / 2 && mask_ + 1 < cap_) {
+        resize(std::min(cap_, (mask_ + 1) * 4));
+        s = &table_[key & mask_];
+      }
+    }
+    uint64_t lo = d & 0xff, hi = d >> 8 & 0xff;
+    if (v && (!lo || static_cast<uint64_t>(r) < lo)) lo = static_cast<uint64_t>(r);
+    if (!v && static_cast<uint64_t>(r) > hi) hi = static_cast<uint64_t>(r);
+    d = lo | hi << 8;
+    std::atomic_ref<uint64_t>(s->data).store(d, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s->check).store(key ^ d, std::memory_order_relaxed);
+    return v;
+  }
+
+ private:
+  struct Slot {
+    uint64_t check, data;  // check: the key XOR data (0: empty)
+  };
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  static uint64_t load(uint64_t& w) { return std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed); }
+  static bool read(Slot& s, uint64_t key, uint64_t& d) {
+    d = load(s.data);
+    const uint64_t c = load(s.check);
+    return c && (c ^ d) == key;
+  }
+  void resize(size_t n) {
+    std::unique_ptr<Slot[], Free> t(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
+    if (!t) throw std::bad_alloc();
+    used_ = 0;
+    for (size_t i = 0; table_ && i <= mask_; ++i) {
+      const Slot& s = table_[i];
+      if (!s.check) continue;
+      Slot& d = t[(s.check ^ s.data) & (n - 1)];
+      used_ += !d.check;
+      d = s;
+    }
+    table_ = std::move(t);
+    mask_ = n - 1;
+  }
+  std::unique_ptr<Slot[], Free> table_;
+  size_t cap_ = 1, used_ = 0, mask_ = 0;  // the largest size allowed (slots), the slots in use
+  bool grow_;
+};
+
+// What the searches of one problem share under --jobs: the node count toward the budget,
+// and a stop once one of them has stopped.
+struct Shared {
+  std::atomic<uint64_t> nodes{0};
+  std::atomic<bool> halt{false};
+};
+
 class Search {
  public:
-  Search(const Engine& root, const Options& o) : e_(root.clone()), o_(o), start_(Clock::now()) {
-    while (cap_ * 2 * sizeof(Slot) <= std::max<size_t>(o.table_mb, 1) << 20) cap_ *= 2;
-    resize(std::min<size_t>(cap_, 1 << 14));
-  }
+  // shared: a table other searches use at once (else one of its own that grows); team:
+  // what the searches of one problem share (--jobs).
+  Search(const Engine& root, const Options& o, Table* shared = nullptr, Shared* team = nullptr)
+      : e_(root.clone()),
+        o_(o),
+        start_(Clock::now()),
+        own_(shared ? nullptr : std::make_unique<Table>(o.table_mb, true)),
+        table_(shared ? shared : own_.get()),
+        team_(team) {}
   Engine& engine() { return *e_; }
   uint64_t nodes() const { return nodes_; }
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
@@ -135,23 +228,27 @@ class Search {
     std::vector<Action> ms;
     // One generation for the status (a line ends where the game does) and the moves.
     if (over(status_and_actions(ms))) return false;
+    bool any = false;
+    for (const Action& m : ms) any |= help_move(m, h);
+    if (!any) store(key);
+    return any;
+  }
+  // The lines of help(h) that start with the legal action m (of the side to move).
+  bool help_move(const Action& m, int h) {
     const Color x = e_->side_to_move();
     bool any = false;
-    for (const Action& m : ms) {
-      if (h == 1) {
-        if (!may_reach(m)) continue;
-        play(m);
-        if (reached(status(), opposite(x))) {
-          record();
-          any = true;
-        }
-      } else {
-        play(m);
-        any |= help(h - 1);
+    if (h == 1) {
+      if (!may_reach(m)) return false;
+      play(m);
+      if (reached(status(), opposite(x))) {
+        record();
+        any = true;
       }
-      unplay();
+    } else {
+      play(m);
+      any = help(h - 1);
     }
-    if (!any) store(key);
+    unplay();
     return any;
   }
 
@@ -497,7 +594,12 @@ class Search {
   }
   void record() { found.push_back(path_); }
   void tick() {
-    if (o_.max_nodes && nodes_ >= o_.max_nodes) {
+    uint64_t total = nodes_;
+    if (team_) {
+      total = team_->nodes.fetch_add(4096, std::memory_order_relaxed) + 4096;
+      if (team_->halt.load(std::memory_order_relaxed)) throw Stop{};
+    }
+    if (o_.max_nodes && total >= o_.max_nodes) {
       why_ = "node budget (" + std::to_string(o_.max_nodes) + " actions) spent";
       throw Stop{};
     }
@@ -508,7 +610,7 @@ class Search {
     }
     if (o_.progress && s >= next_progress_) {
       next_progress_ = s + 0.25;
-      o_.progress(nodes_, s);
+      o_.progress(total, s);
     }
   }
 
@@ -516,77 +618,23 @@ class Search {
     uint64_t x = (static_cast<uint64_t>(r) << 8 | static_cast<uint64_t>(tag)) * 0x9E3779B97F4A7C15ull;
     return h ^ (x ^ (x >> 29));
   }
-  // The table: a slot per position and node kind (help and series play: and half-moves
-  // left), the smallest r proved true and the largest proved false (0: none); a newcomer
-  // replaces the slot's entry. Only settled values enter: a lost one is searched again.
-  // calloc: the pages stay untouched until used.
-  struct Slot {
-    uint64_t key;
-    uint8_t lo, hi;
-  };
-  struct Free {
-    void operator()(Slot* p) const { std::free(p); }
-  };
-  bool probe(uint64_t key, int r, bool& v) const {
-    const Slot& s = table_[key & mask_];
-    if (s.key != key) return false;
-    if (s.lo && r >= s.lo) {
-      v = true;
-      return true;
-    }
-    if (r <= s.hi) {
-      v = false;
-      return true;
-    }
-    return false;
-  }
-  bool save(uint64_t key, int r, bool v) {
-    Slot* s = &table_[key & mask_];
-    if (s->key != key) {
-      // The table starts small and grows fourfold (up to Options::table_mb) when half
-      // full: a small problem touches few pages (a fresh page costs more than a node).
-      if (!s->key && ++used_ > mask_ / 2 && mask_ + 1 < cap_) {
-        resize(std::min(cap_, (mask_ + 1) * 4));
-        s = &table_[key & mask_];
-      }
-      if (s->key != key) *s = Slot{key, 0, 0};
-    }
-    return put(*s, r, v);
-  }
-  static bool put(Slot& s, int r, bool v) {
-    if (v && (!s.lo || r < s.lo)) s.lo = static_cast<uint8_t>(r);
-    if (!v && r > s.hi) s.hi = static_cast<uint8_t>(r);
-    return v;
-  }
+  bool probe(uint64_t key, int r, bool& v) const { return table_->probe(key, r, v); }
+  bool save(uint64_t key, int r, bool v) { return table_->save(key, r, v); }
   bool refuted(uint64_t key) const {
     bool v;
     return probe(key, 1, v) && !v;
   }
   void store(uint64_t key) { save(key, 1, false); }
-  void resize(size_t n) {
-    std::unique_ptr<Slot[], Free> t(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
-    if (!t) throw std::bad_alloc();
-    used_ = 0;
-    for (size_t i = 0; table_ && i <= mask_; ++i) {
-      const Slot& s = table_[i];
-      if (!s.key) continue;
-      Slot& d = t[s.key & (n - 1)];
-      used_ += !d.key;
-      d = s;
-    }
-    table_ = std::move(t);
-    mask_ = n - 1;
-  }
 
   std::unique_ptr<Engine> e_;
   const Options& o_;
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   double next_progress_ = 0.25;
-  std::unique_ptr<Slot[], Free> table_;
-  size_t cap_ = 1, used_ = 0;  // the largest size allowed (slots), the slots in use
+  std::unique_ptr<Table> own_;
+  Table* table_;
+  Shared* team_;
   Action kill_[kMaxMoves + 2]{}, refute_[kMaxMoves + 2]{};
-  uint64_t mask_ = 0;
   std::vector<Action> path_;
 
  public:
@@ -616,6 +664,39 @@ Line texts(const Engine& start, const std::vector<Action>& line, const Stipulati
   return l;
 }
 
+// Runs work(search, i) for every i in [0, n): on `main` alone without Options::jobs,
+// else on o.jobs searches of their own (each a clone of `start`) that take the next i in
+// turn and share one table and the node budget. A Stop in one stops all (its reason in
+// main.why_). Returns the nodes the other searches counted.
+template <class Work>
+uint64_t split(const Options& o, const Engine& start, Search& main, size_t n, Work&& work) {
+  if (o.jobs <= 1 || n < 2) {
+    for (size_t i = 0; i < n; ++i) work(main, i);
+    return 0;
+  }
+  Table table(o.table_mb, false);
+  Shared team;
+  std::atomic<size_t> next{0};
+  std::atomic<uint64_t> nodes{0};
+  std::mutex mu;
+  arb::parallel_for(std::min<int>(o.jobs, static_cast<int>(n)), [&](int j, std::stop_token) {
+    Options oj = o;
+    if (j) oj.progress = nullptr;  // one progress line
+    Search w(start, oj, &table, &team);
+    try {
+      for (size_t i; (i = next.fetch_add(1)) < n;) work(w, i);
+    } catch (const Stop&) {
+      team.halt = true;
+      std::lock_guard<std::mutex> lock(mu);
+      if (!w.why_.empty() && main.why_.empty()) main.why_ = w.why_;
+      nodes += w.nodes();
+      throw;
+    }
+    nodes += w.nodes();
+  });
+  return nodes;
+}
+
 }  // namespace
 
 Result solve(const Engine& root, const Options& o) {
@@ -639,6 +720,7 @@ Result solve(const Engine& root, const Options& o) {
   if (start != e.side_to_move()) sr.flip();
   res.start = start;
   auto start_pos = e.clone();
+  uint64_t extra_nodes = 0;  // the --jobs searches'
 
   try {
     if (keyed(s)) {
@@ -646,20 +728,15 @@ Result solve(const Engine& root, const Options& o) {
       e.legal_actions(ms);
       // Reflex: an attacker that can mate at once must, and solves nothing.
       std::vector<int> fastest(ms.size(), 0);
-      for (int k = o.shorter ? 1 : s.moves; k <= s.moves; ++k) {
-        bool any = false;
-        for (size_t i = 0; i < ms.size(); ++i) {
-          if (fastest[i]) continue;
-          e.apply(ms[i]);
-          bool v = sr.after_attack(k);
-          e.undo();
-          if (v) {
+      extra_nodes = split(o, *start_pos, sr, ms.size(), [&](Search& w, size_t i) {
+        w.engine().apply(ms[i]);
+        for (int k = o.shorter ? 1 : s.moves; k <= s.moves; ++k)
+          if (w.after_attack(k)) {
             fastest[i] = k;
-            any = true;
+            break;
           }
-        }
-        (void)any;
-      }
+        w.engine().undo();
+      });
       // Reflex: an attacker that can reach the aim at once must, and solves nothing.
       if (s.play == Play::Reflex && sr.can_reach_now()) std::fill(fastest.begin(), fastest.end(), 0);
       for (size_t i = 0; i < ms.size(); ++i) {
@@ -719,7 +796,27 @@ Result solve(const Engine& root, const Options& o) {
       for (int h : lengths) {
         sr.found.clear();
         sr.clear_path();
-        bool any = s.series ? sr.series(h) : sr.help(h);
+        bool any;
+        if (s.series || o.jobs <= 1) {
+          any = s.series ? sr.series(h) : sr.help(h);
+        } else {
+          // Help play with --jobs: the first moves split, their lines joined in move order.
+          std::vector<Action> ms;
+          std::vector<std::vector<std::vector<Action>>> per;
+          const Status st = e.status_and_actions(ms);
+          if (st.end == Termination::None || (st.end == Termination::InsufficientMaterial && !ms.empty())) {
+            per.resize(ms.size());
+            extra_nodes += split(o, *start_pos, sr, ms.size(), [&](Search& w, size_t i) {
+              w.found.clear();
+              w.clear_path();
+              w.help_move(ms[i], h);
+              per[i] = std::move(w.found);
+            });
+          }
+          for (auto& p : per)
+            for (auto& l : p) sr.found.push_back(std::move(l));
+          any = !sr.found.empty();
+        }
         const int moves = s.series ? h : h / 2;
         for (const auto& line : sr.found) {
           Line l = texts(*start_pos, line, s, moves);
@@ -741,7 +838,7 @@ Result solve(const Engine& root, const Options& o) {
     res.shorter.clear();
     res.proved_none_below = 1;
   }
-  res.nodes = sr.nodes();
+  res.nodes = sr.nodes() + extra_nodes;
   res.seconds = sr.seconds();
   return res;
 }
