@@ -452,7 +452,7 @@ class Search {
       const bool held = attack(r - 1);
       unplay();
       if (!held) {
-        refute_[r] = m;
+        remember(refute_[r], m);
         return save(key, r, false);
       }
     }
@@ -467,6 +467,10 @@ class Search {
     // Reflex: an attacker that can reach the aim at once must, and reaches nothing else.
     if (o_.stip.play == Play::Reflex && can_reach_now()) return save(key, kMaxMoves, false);
     const bool last = o_.stip.play == Play::Direct && r == 1;
+    if (!last) {
+      // Checks before quiet moves: they leave the defender fewest replies.
+      std::stable_partition(ms.begin(), ms.end(), [&](const Action& m) { return e_->gives_check(m); });
+    }
     first(ms, kill_[r]);
     for (const Action& m : ms) {
       if (last && !may_reach(m)) continue;  // a mate in one gives check
@@ -474,7 +478,7 @@ class Search {
       const bool ok = after_attack(r);
       unplay();
       if (ok) {
-        kill_[r] = m;
+        remember(kill_[r], m);
         return save(key, r, true);
       }
     }
@@ -497,7 +501,7 @@ class Search {
       const bool held = reached(st, a) || (r > 1 && !over(st) && attack(r - 1));
       unplay();
       if (!held) {
-        refute_[r] = m;
+        remember(refute_[r], m);
         return save(key, r, false);
       }
     }
@@ -517,19 +521,30 @@ class Search {
       const bool held = attack(r - 1);
       unplay();
       if (!held) {
-        refute_[r] = m;
+        remember(refute_[r], m);
         return save(key, r, false);
       }
     }
     return save(key, r, true);
   }
-  // Puts k (when among ms) first.
-  static void first(std::vector<Action>& ms, const Action& k) {
-    for (size_t i = 1; i < ms.size(); ++i)
-      if (ms[i] == k) {
-        std::swap(ms[0], ms[i]);
-        return;
-      }
+  // Two moves a depth, the latest first.
+  struct Killers {
+    Action a[2]{};
+  };
+  static void remember(Killers& k, const Action& m) {
+    if (k.a[0] == m) return;
+    k.a[1] = k.a[0];
+    k.a[0] = m;
+  }
+  // Puts the killers (those among ms) first, the latest first.
+  static void first(std::vector<Action>& ms, const Killers& k) {
+    size_t at = 0;
+    for (const Action& x : k.a)
+      for (size_t i = at; i < ms.size(); ++i)
+        if (ms[i] == x) {
+          std::swap(ms[at++], ms[i]);
+          break;
+        }
   }
 
   // The series is played (by `s`); its ending: ser-# and ser-= reach the aim with that
@@ -634,7 +649,7 @@ class Search {
   std::unique_ptr<Table> own_;
   Table* table_;
   Shared* team_;
-  Action kill_[kMaxMoves + 2]{}, refute_[kMaxMoves + 2]{};
+  Killers kill_[kMaxMoves + 2]{}, refute_[kMaxMoves + 2]{};
   std::vector<Action> path_;
 
  public:
