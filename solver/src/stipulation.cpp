@@ -441,11 +441,16 @@ class Search {
     const uint64_t key = mix(e_->hash(), 0, 1);
     bool v;
     if (probe(key, r, v)) return v;
+    if (r == 1) {
+      // Only whether the move mated: the status alone (no list of the replies).
+      const Status st = status();
+      if (reached(st, e_->side_to_move())) return save(key, 1, true);
+      return save(key, over(st) ? kMaxMoves : 1, false);
+    }
     std::vector<Action> ms;
     const Status st = status_and_actions(ms);
     if (reached(st, e_->side_to_move())) return save(key, 1, true);
     if (over(st)) return save(key, kMaxMoves, false);
-    if (r == 1) return save(key, 1, false);
     first(ms, refute_[r]);
     for (const Action& m : ms) {
       play(m);
