@@ -451,6 +451,10 @@ class Search {
     const Status st = status_and_actions(ms);
     if (reached(st, e_->side_to_move())) return save(key, 1, true);
     if (over(st)) return save(key, kMaxMoves, false);
+    if (r > 2) {
+      // Checks first: a defence that checks costs the attacker a move.
+      std::stable_partition(ms.begin(), ms.end(), [&](const Action& m) { return e_->gives_check(m); });
+    }
     first(ms, refute_[r]);
     for (const Action& m : ms) {
       play(m);
