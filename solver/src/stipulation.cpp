@@ -754,11 +754,16 @@ Result solve(const Engine& root, const Options& o) {
       std::vector<int> fastest(ms.size(), 0);
       extra_nodes = split(o, *start_pos, sr, ms.size(), [&](Search& w, size_t i) {
         w.engine().apply(ms[i]);
-        for (int k = o.shorter ? 1 : s.moves; k <= s.moves; ++k)
-          if (w.after_attack(k)) {
-            fastest[i] = k;
-            break;
-          }
+        // N first: a move that fails within N fails within fewer (every node is monotone),
+        // so only the keys are searched again for their fastest length.
+        if (w.after_attack(s.moves)) {
+          fastest[i] = s.moves;
+          for (int k = o.shorter ? 1 : s.moves; k < s.moves; ++k)
+            if (w.after_attack(k)) {
+              fastest[i] = k;
+              break;
+            }
+        }
         w.engine().undo();
       });
       // Reflex: an attacker that can reach the aim at once must, and solves nothing.
