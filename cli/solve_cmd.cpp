@@ -462,7 +462,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "chance", po::value(&chance), "known (default: the position fixes every draw), adversarial, expected")(
       "max-nodes", po::value(&max_nodes), "node budget (actions applied; 0: none)")(
       "timeout", po::value(&timeout), "seconds before `unknown within budget` (0: none)")(
-      "jobs", po::value(&jobs), "threads splitting the root moves (default 1)")(
+      "jobs", po::value(&jobs), "threads splitting the root moves (default 1; a batch: problems at once)")(
       "hash", po::value(&hash), "transposition table size in MiB (default 64)")(
       "search", po::value(&search), "pn (df-pn, default) or ab (depth-limited alpha-beta)");
   if (print_help(d, args)) {
@@ -552,6 +552,8 @@ int cmd_solve(const std::vector<std::string>& args) {
     if (!epd.empty())
       return solve_batch(c, epd, read_batch(epd, per_line ? std::nullopt : std::optional(so.stip)), so,
                          notation == "uci", static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
+    // One problem: --jobs splits its first moves (a batch runs one problem a thread instead).
+    so.jobs = static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs));
     return solve_stipulation(c, so, notation == "uci", stipulation.empty() ? goal : so.stip.text());
   }
   if (series || !half_moves.empty() || !side.empty() || tree || !tries.empty())

@@ -7,15 +7,18 @@
 #include "arbiter/stipulation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <sstream>
 #include <stdexcept>
 
 #include "arbiter/notation.hpp"
+#include "arbiter/parallel.hpp"
 
 namespace arb::stip {
 
@@ -83,15 +86,102 @@ std::string flipped(const std::string& text) {
   return o;
 }
 
-class Search {
+// The table: a slot per position and node kind (help and series play: and half-moves
+// left) holding the smallest r proved true and the largest proved false (0: none); a
+// newcomer replaces the slot's entry. Only settled values enter: a lost one is searched
+// again. A growing table starts at 16K slots and grows fourfold when half full (a fresh
+// page costs more than a node: a small problem touches few); a shared one (--jobs) has its
+// full size and is read and written by every thread at once, each slot as two words, the
+// key stored XOR the data, so that a torn pair reads as a miss.
+class Table {
  public:
-  Search(const Engine& root, const Options& o) : e_(root.clone()), o_(o), start_(Clock::now()) {
-    size_t n = 1;
-    while (n * 2 * sizeof(uint64_t) <= std::max<size_t>(o.table_mb, 1) << 20) n *= 2;
-    table_.reset(static_cast<uint64_t*>(std::calloc(n, sizeof(uint64_t))));
-    if (!table_) throw std::bad_alloc();
+  Table(size_t mb, bool grow) : grow_(grow) {
+    while (cap_ * 2 * sizeof(Slot) <= std::max<size_t>(mb, 1) << 20) cap_ *= 2;
+    resize(grow ? std::min<size_t>(cap_, 1 << 14) : cap_);
+  }
+  bool probe(uint64_t key, int r, bool& v) const {
+    uint64_t d;
+    if (!read(table_[key & mask_], key, d)) return false;
+    const int lo = static_cast<int>(d & 0xff), hi = static_cast<int>(d >> 8 & 0xff);
+    if (lo && r >= lo) {
+      v = true;
+      return true;
+    }
+    if (r <= hi) {
+      v = false;
+      return true;
+    }
+    return false;
+  }
+  bool save(uint64_t key, int r, bool v) {
+    Slot* s = &table_[key & mask_];
+    uint64_t d = 0;
+    if (!read(*s, key, d)) {
+      d = 0;
+      if (grow_ && !load(s->check) && ++used_ > mask_ / 2 && mask_ + 1 < cap_) {
+        resize(std::min(cap_, (mask_ + 1) * 4));
+        s = &table_[key & mask_];
+      }
+    }
+    uint64_t lo = d & 0xff, hi = d >> 8 & 0xff;
+    if (v && (!lo || static_cast<uint64_t>(r) < lo)) lo = static_cast<uint64_t>(r);
+    if (!v && static_cast<uint64_t>(r) > hi) hi = static_cast<uint64_t>(r);
+    d = lo | hi << 8;
+    std::atomic_ref<uint64_t>(s->data).store(d, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(s->check).store(key ^ d, std::memory_order_relaxed);
+    return v;
+  }
+
+ private:
+  struct Slot {
+    uint64_t check, data;  // check: the key XOR data (0: empty)
+  };
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  static uint64_t load(uint64_t& w) { return std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed); }
+  static bool read(Slot& s, uint64_t key, uint64_t& d) {
+    d = load(s.data);
+    const uint64_t c = load(s.check);
+    return c && (c ^ d) == key;
+  }
+  void resize(size_t n) {
+    std::unique_ptr<Slot[], Free> t(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
+    if (!t) throw std::bad_alloc();
+    used_ = 0;
+    for (size_t i = 0; table_ && i <= mask_; ++i) {
+      const Slot& s = table_[i];
+      if (!s.check) continue;
+      Slot& d = t[(s.check ^ s.data) & (n - 1)];
+      used_ += !d.check;
+      d = s;
+    }
+    table_ = std::move(t);
     mask_ = n - 1;
   }
+  std::unique_ptr<Slot[], Free> table_;
+  size_t cap_ = 1, used_ = 0, mask_ = 0;  // the largest size allowed (slots), the slots in use
+  bool grow_;
+};
+
+// What the searches of one problem share under --jobs: the node count toward the budget,
+// and a stop once one of them has stopped.
+struct Shared {
+  std::atomic<uint64_t> nodes{0};
+  std::atomic<bool> halt{false};
+};
+
+class Search {
+ public:
+  // shared: a table other searches use at once (else one of its own that grows); team:
+  // what the searches of one problem share (--jobs).
+  Search(const Engine& root, const Options& o, Table* shared = nullptr, Shared* team = nullptr)
+      : e_(root.clone()),
+        o_(o),
+        start_(Clock::now()),
+        own_(shared ? nullptr : std::make_unique<Table>(o.table_mb, true)),
+        table_(shared ? shared : own_.get()),
+        team_(team) {}
   Engine& engine() { return *e_; }
   uint64_t nodes() const { return nodes_; }
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
@@ -116,18 +206,12 @@ class Search {
   // Whether the move just played (by the attacker) achieves the stipulation within r
   // attacker moves counted from it.
   bool after_attack(int r) {
-    Status st = status();
-    const Color d = e_->side_to_move();
     switch (o_.stip.play) {
       case Play::Direct:
-        if (reached(st, d)) return true;
-        if (over(st) || r == 1) return false;
-        return defend(r - 1);
+        return defend(r);
       case Play::Self:
-        if (over(st)) return false;
         return self_defend(r);
       case Play::Reflex:
-        if (over(st)) return false;
         return reflex_defend(r);
       case Play::Help:
         break;
@@ -144,23 +228,27 @@ class Search {
     std::vector<Action> ms;
     // One generation for the status (a line ends where the game does) and the moves.
     if (over(status_and_actions(ms))) return false;
+    bool any = false;
+    for (const Action& m : ms) any |= help_move(m, h);
+    if (!any) store(key);
+    return any;
+  }
+  // The lines of help(h) that start with the legal action m (of the side to move).
+  bool help_move(const Action& m, int h) {
     const Color x = e_->side_to_move();
     bool any = false;
-    for (const Action& m : ms) {
-      if (h == 1) {
-        if (!may_reach(m)) continue;
-        play(m);
-        if (reached(status(), opposite(x))) {
-          record();
-          any = true;
-        }
-      } else {
-        play(m);
-        any |= help(h - 1);
+    if (h == 1) {
+      if (!may_reach(m)) return false;
+      play(m);
+      if (reached(status(), opposite(x))) {
+        record();
+        any = true;
       }
-      unplay();
+    } else {
+      play(m);
+      any = help(h - 1);
     }
-    if (!any) store(key);
+    unplay();
     return any;
   }
 
@@ -341,97 +429,131 @@ class Search {
   }
 
  private:
-  bool defend(int r) {  // direct: the defender to move, r attacker moves left
-    const uint64_t key = mix(e_->hash(), r, 1);
-    int8_t v;
-    if (lookup(key, v)) return v;
+  // The keyed nodes. Each is monotone in r (what holds within r holds within more), so
+  // the table keeps per position the smallest r proved true and the largest proved false.
+  // The table is probed before the node's moves are generated; the refutation that ended
+  // a defender's node last time at this r (and the attacker's move that worked) is tried
+  // first.
+
+  // Direct, after the attacker's move, the defender to move: whether the attack succeeds
+  // within r attacker moves counted from the move just played.
+  bool defend(int r) {
+    const uint64_t key = mix(e_->hash(), 0, 1);
+    bool v;
+    if (probe(key, r, v)) return v;
+    if (r == 1) {
+      // Only whether the move mated: the status alone (no list of the replies).
+      const Status st = status();
+      if (reached(st, e_->side_to_move())) return save(key, 1, true);
+      return save(key, over(st) ? kMaxMoves : 1, false);
+    }
     std::vector<Action> ms;
-    e_->legal_actions(ms);
-    bool ok = true;
+    const Status st = status_and_actions(ms);
+    if (reached(st, e_->side_to_move())) return save(key, 1, true);
+    if (over(st)) return save(key, kMaxMoves, false);
+    if (r > 2) {
+      // Checks first: a defence that checks costs the attacker a move.
+      std::stable_partition(ms.begin(), ms.end(), [&](const Action& m) { return e_->gives_check(m); });
+    }
+    first(ms, refute_[r]);
     for (const Action& m : ms) {
       play(m);
-      Status st = status();
-      bool held = !over(st) && attack(r);
+      const bool held = attack(r - 1);
       unplay();
       if (!held) {
-        ok = false;
-        break;
+        remember(refute_[r], m);
+        return save(key, r, false);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, true);
   }
   bool attack(int r) {  // the attacker to move (direct, self, reflex)
-    const uint64_t key = mix(e_->hash(), r, 2 + static_cast<int>(o_.stip.play));
-    int8_t v;
-    if (lookup(key, v)) return v;
-    bool ok = false;
-    if (!(o_.stip.play == Play::Reflex && can_reach_now())) {  // reflex: a mate in one must be played
-      std::vector<Action> ms;
-      e_->legal_actions(ms);
-      const bool last = o_.stip.play == Play::Direct && r == 1;
-      for (const Action& m : ms) {
-        if (last && !may_reach(m)) continue;  // a mate in one gives check
-        play(m);
-        ok = after_attack(r);
-        unplay();
-        if (ok) break;
+    const uint64_t key = mix(e_->hash(), 0, 2 + static_cast<int>(o_.stip.play));
+    bool v;
+    if (probe(key, r, v)) return v;
+    std::vector<Action> ms;
+    if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
+    // Reflex: an attacker that can reach the aim at once must, and reaches nothing else.
+    if (o_.stip.play == Play::Reflex && can_reach_now()) return save(key, kMaxMoves, false);
+    const bool last = o_.stip.play == Play::Direct && r == 1;
+    if (!last) {
+      // Checks before quiet moves: they leave the defender fewest replies.
+      std::stable_partition(ms.begin(), ms.end(), [&](const Action& m) { return e_->gives_check(m); });
+    }
+    first(ms, kill_[r]);
+    for (const Action& m : ms) {
+      if (last && !may_reach(m)) continue;  // a mate in one gives check
+      play(m);
+      const bool ok = after_attack(r);
+      unplay();
+      if (ok) {
+        remember(kill_[r], m);
+        return save(key, r, true);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, false);
   }
-  bool self_defend(int r) {  // the defender to move, r attacker moves counted from the last
-    const uint64_t key = mix(e_->hash(), r, 7);
-    int8_t v;
-    if (lookup(key, v)) return v;
-    const Color a = opposite(e_->side_to_move());
+  // Self, after the attacker's move, the defender to move: whether every defence mates
+  // the attacker or leaves it a selfmate within r - 1.
+  bool self_defend(int r) {
+    const uint64_t key = mix(e_->hash(), 0, 7);
+    bool v;
+    if (probe(key, r, v)) return v;
     std::vector<Action> ms;
-    e_->legal_actions(ms);
-    bool ok = !ms.empty();
+    if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
+    const Color a = opposite(e_->side_to_move());
+    first(ms, refute_[r]);
     for (const Action& m : ms) {
-      if (r == 1 && !may_reach(m)) {  // this defence gives no check: no mate
-        ok = false;
-        break;
-      }
+      if (r == 1 && !may_reach(m)) return save(key, 1, false);  // a defence without check: no mate
       play(m);
-      Status st = status();
-      bool held = reached(st, a) || (r > 1 && !over(st) && attack(r - 1));
+      const Status st = status();
+      const bool held = reached(st, a) || (r > 1 && !over(st) && attack(r - 1));
       unplay();
       if (!held) {
-        ok = false;
-        break;
+        remember(refute_[r], m);
+        return save(key, r, false);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, true);
   }
   bool reflex_defend(int r) {
-    const uint64_t key = mix(e_->hash(), r, 8);
-    int8_t v;
-    if (lookup(key, v)) return v;
-    bool ok;
-    if (can_reach_now()) {
-      ok = true;  // the defender must mate
-    } else if (r == 1) {
-      ok = false;
-    } else {
-      std::vector<Action> ms;
-      e_->legal_actions(ms);
-      ok = !ms.empty();
-      for (const Action& m : ms) {
-        play(m);
-        Status st = status();
-        bool held = !over(st) && attack(r - 1);
-        unplay();
-        if (!held) {
-          ok = false;
-          break;
-        }
+    const uint64_t key = mix(e_->hash(), 0, 8);
+    bool v;
+    if (probe(key, r, v)) return v;
+    std::vector<Action> ms;
+    if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
+    if (can_reach_now()) return save(key, 1, true);  // the defender must mate
+    if (r == 1) return save(key, 1, false);
+    first(ms, refute_[r]);
+    for (const Action& m : ms) {
+      play(m);
+      const bool held = attack(r - 1);
+      unplay();
+      if (!held) {
+        remember(refute_[r], m);
+        return save(key, r, false);
       }
     }
-    put(key, ok);
-    return ok;
+    return save(key, r, true);
+  }
+  // Two moves a depth, the latest first.
+  struct Killers {
+    Action a[2]{};
+  };
+  static void remember(Killers& k, const Action& m) {
+    if (k.a[0] == m) return;
+    k.a[1] = k.a[0];
+    k.a[0] = m;
+  }
+  // Puts the killers (those among ms) first, the latest first.
+  static void first(std::vector<Action>& ms, const Killers& k) {
+    size_t at = 0;
+    for (const Action& x : k.a)
+      for (size_t i = at; i < ms.size(); ++i)
+        if (ms[i] == x) {
+          std::swap(ms[at++], ms[i]);
+          break;
+        }
   }
 
   // The series is played (by `s`); its ending: ser-# and ser-= reach the aim with that
@@ -496,7 +618,12 @@ class Search {
   }
   void record() { found.push_back(path_); }
   void tick() {
-    if (o_.max_nodes && nodes_ >= o_.max_nodes) {
+    uint64_t total = nodes_;
+    if (team_) {
+      total = team_->nodes.fetch_add(4096, std::memory_order_relaxed) + 4096;
+      if (team_->halt.load(std::memory_order_relaxed)) throw Stop{};
+    }
+    if (o_.max_nodes && total >= o_.max_nodes) {
       why_ = "node budget (" + std::to_string(o_.max_nodes) + " actions) spent";
       throw Stop{};
     }
@@ -507,7 +634,7 @@ class Search {
     }
     if (o_.progress && s >= next_progress_) {
       next_progress_ = s + 0.25;
-      o_.progress(nodes_, s);
+      o_.progress(total, s);
     }
   }
 
@@ -515,32 +642,23 @@ class Search {
     uint64_t x = (static_cast<uint64_t>(r) << 8 | static_cast<uint64_t>(tag)) * 0x9E3779B97F4A7C15ull;
     return h ^ (x ^ (x >> 29));
   }
-  // The table: one word a slot, the key with its lowest bit replaced by the value; a
-  // newcomer replaces the slot's entry (only settled values enter: a lost one is searched
-  // again). calloc: the pages stay untouched until used.
-  bool lookup(uint64_t key, int8_t& v) const {
-    const uint64_t w = table_[key & mask_];
-    if (!w || (w | 1) != (key | 1)) return false;
-    v = static_cast<int8_t>(w & 1);
-    return true;
-  }
-  void put(uint64_t key, bool v) { table_[key & mask_] = (key & ~uint64_t{1}) | (v ? 1 : 0); }
+  bool probe(uint64_t key, int r, bool& v) const { return table_->probe(key, r, v); }
+  bool save(uint64_t key, int r, bool v) { return table_->save(key, r, v); }
   bool refuted(uint64_t key) const {
-    int8_t v;
-    return lookup(key, v) && !v;
+    bool v;
+    return probe(key, 1, v) && !v;
   }
-  void store(uint64_t key) { put(key, false); }
+  void store(uint64_t key) { save(key, 1, false); }
 
   std::unique_ptr<Engine> e_;
   const Options& o_;
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   double next_progress_ = 0.25;
-  struct Free {
-    void operator()(uint64_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<uint64_t[], Free> table_;
-  uint64_t mask_ = 0;
+  std::unique_ptr<Table> own_;
+  Table* table_;
+  Shared* team_;
+  Killers kill_[kMaxMoves + 2]{}, refute_[kMaxMoves + 2]{};
   std::vector<Action> path_;
 
  public:
@@ -570,6 +688,39 @@ Line texts(const Engine& start, const std::vector<Action>& line, const Stipulati
   return l;
 }
 
+// Runs work(search, i) for every i in [0, n): on `main` alone without Options::jobs,
+// else on o.jobs searches of their own (each a clone of `start`) that take the next i in
+// turn and share one table and the node budget. A Stop in one stops all (its reason in
+// main.why_). Returns the nodes the other searches counted.
+template <class Work>
+uint64_t split(const Options& o, const Engine& start, Search& main, size_t n, Work&& work) {
+  if (o.jobs <= 1 || n < 2) {
+    for (size_t i = 0; i < n; ++i) work(main, i);
+    return 0;
+  }
+  Table table(o.table_mb, false);
+  Shared team;
+  std::atomic<size_t> next{0};
+  std::atomic<uint64_t> nodes{0};
+  std::mutex mu;
+  arb::parallel_for(std::min<int>(o.jobs, static_cast<int>(n)), [&](int j, std::stop_token) {
+    Options oj = o;
+    if (j) oj.progress = nullptr;  // one progress line
+    Search w(start, oj, &table, &team);
+    try {
+      for (size_t i; (i = next.fetch_add(1)) < n;) work(w, i);
+    } catch (const Stop&) {
+      team.halt = true;
+      std::lock_guard<std::mutex> lock(mu);
+      if (!w.why_.empty() && main.why_.empty()) main.why_ = w.why_;
+      nodes += w.nodes();
+      throw;
+    }
+    nodes += w.nodes();
+  });
+  return nodes;
+}
+
 }  // namespace
 
 Result solve(const Engine& root, const Options& o) {
@@ -593,6 +744,7 @@ Result solve(const Engine& root, const Options& o) {
   if (start != e.side_to_move()) sr.flip();
   res.start = start;
   auto start_pos = e.clone();
+  uint64_t extra_nodes = 0;  // the --jobs searches'
 
   try {
     if (keyed(s)) {
@@ -600,20 +752,20 @@ Result solve(const Engine& root, const Options& o) {
       e.legal_actions(ms);
       // Reflex: an attacker that can mate at once must, and solves nothing.
       std::vector<int> fastest(ms.size(), 0);
-      for (int k = o.shorter ? 1 : s.moves; k <= s.moves; ++k) {
-        bool any = false;
-        for (size_t i = 0; i < ms.size(); ++i) {
-          if (fastest[i]) continue;
-          e.apply(ms[i]);
-          bool v = sr.after_attack(k);
-          e.undo();
-          if (v) {
-            fastest[i] = k;
-            any = true;
-          }
+      extra_nodes = split(o, *start_pos, sr, ms.size(), [&](Search& w, size_t i) {
+        w.engine().apply(ms[i]);
+        // N first: a move that fails within N fails within fewer (every node is monotone),
+        // so only the keys are searched again for their fastest length.
+        if (w.after_attack(s.moves)) {
+          fastest[i] = s.moves;
+          for (int k = o.shorter ? 1 : s.moves; k < s.moves; ++k)
+            if (w.after_attack(k)) {
+              fastest[i] = k;
+              break;
+            }
         }
-        (void)any;
-      }
+        w.engine().undo();
+      });
       // Reflex: an attacker that can reach the aim at once must, and solves nothing.
       if (s.play == Play::Reflex && sr.can_reach_now()) std::fill(fastest.begin(), fastest.end(), 0);
       for (size_t i = 0; i < ms.size(); ++i) {
@@ -673,7 +825,27 @@ Result solve(const Engine& root, const Options& o) {
       for (int h : lengths) {
         sr.found.clear();
         sr.clear_path();
-        bool any = s.series ? sr.series(h) : sr.help(h);
+        bool any;
+        if (s.series || o.jobs <= 1) {
+          any = s.series ? sr.series(h) : sr.help(h);
+        } else {
+          // Help play with --jobs: the first moves split, their lines joined in move order.
+          std::vector<Action> ms;
+          std::vector<std::vector<std::vector<Action>>> per;
+          const Status st = e.status_and_actions(ms);
+          if (st.end == Termination::None || (st.end == Termination::InsufficientMaterial && !ms.empty())) {
+            per.resize(ms.size());
+            extra_nodes += split(o, *start_pos, sr, ms.size(), [&](Search& w, size_t i) {
+              w.found.clear();
+              w.clear_path();
+              w.help_move(ms[i], h);
+              per[i] = std::move(w.found);
+            });
+          }
+          for (auto& p : per)
+            for (auto& l : p) sr.found.push_back(std::move(l));
+          any = !sr.found.empty();
+        }
         const int moves = s.series ? h : h / 2;
         for (const auto& line : sr.found) {
           Line l = texts(*start_pos, line, s, moves);
@@ -695,7 +867,7 @@ Result solve(const Engine& root, const Options& o) {
     res.shorter.clear();
     res.proved_none_below = 1;
   }
-  res.nodes = sr.nodes();
+  res.nodes = sr.nodes() + extra_nodes;
   res.seconds = sr.seconds();
   return res;
 }

@@ -65,6 +65,9 @@ struct Options {
   uint64_t max_nodes = 0;  // actions applied, 0: none
   double timeout = 0;      // seconds, 0: none
   size_t table_mb = 64;    // transposition table of settled (position, moves left) nodes
+  // Threads for one problem: the first moves (keyed and help play; series play runs on
+  // one) split among that many searches sharing one table of table_mb (1: one search).
+  int jobs = 1;
   // The caller knows every win of the game is a checkmate (the ruleset's end conditions):
   // a mating move must give check, so the last move of a mate is looked for among the
   // checks only (Engine::gives_check). Off: every move is played and its status read.
