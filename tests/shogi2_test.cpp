@@ -155,7 +155,7 @@ end {
   text.replace(text.find("WORD"), 4, "safely");
   std::string err = errors_of(text);
   EXPECT_NE(err.find("bad.rules:11:24: error:"), std::string::npos) << err;
-  EXPECT_NE(err.find("[unless-answered|safe]"), std::string::npos) << err;
+  EXPECT_NE(err.find("[unless-answered|safe|held]"), std::string::npos) << err;
 }
 
 // ---- demotes, promotes-to ... capturing, drop promoted (kyoto, micro) ------------------
