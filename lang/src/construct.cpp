@@ -248,15 +248,16 @@ std::vector<ConstructDef> make_table() {
              "`fairy-stockfish NAME`: the Fairy-Stockfish variant (UCI_Variant) that plays exactly this "
              "ruleset; `--against fairy-stockfish` uses it (not inherited)"),
       // ---- hands filled by captures, drops (issue 24) --------------------------------
-      schema(CapturesToHand, "captures-to-hand", S::Top,
-             {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)"),
-              flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)"),
-              flag("partner",
-                   "the captured piece goes to the partner's hand on the other board (bughouse): this board's "
-                   "hands hold what the position gives, any counts")},
-             B,
-             "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
-             "(FEN marks promoted pieces `Q~`)"),
+      schema(
+          CapturesToHand, "captures-to-hand", S::Top,
+          {flag("keep-promoted", "a promoted piece joins the hand as it stands, unmarked (loop chess)"),
+           flag("plus-marks", "promoted types are written `+` and their base's letter (shogi's `+P`)"),
+           flag("partner",
+                "the captured piece goes to the partner's hand on the other board (bughouse): this board's "
+                "hands hold what the position gives, any counts")},
+          B,
+          "a captured piece joins the captor's reserve, a promoted one as the type it promoted from "
+          "(FEN marks promoted pieces `Q~`)"),
       schema(Drop, "drop", S::Piece,
              {flag("unique-on-file", "never dropped on a file holding an own piece of its type (nifu)"),
               flag("no-mate", "a drop of it may not checkmate (uchifuzume)"),
