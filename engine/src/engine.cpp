@@ -38,6 +38,10 @@ const char* to_string(Termination t) {
       return "extinction";
     case Termination::ChecksGiven:
       return "checks";
+    case Termination::BoardFull:
+      return "board-full";
+    case Termination::Passes:
+      return "passes";
   }
   return "none";
 }

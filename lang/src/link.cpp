@@ -33,6 +33,8 @@ bool check_expectations(const Model& m, const std::shared_ptr<const Program>& p,
   for (const ConstructUse& u : m.constructs) {
     if (u.id == ConstructId::EndExtinction) reasons.push_back("extinction");
     if (u.id == ConstructId::EndChecks) reasons.push_back("checks");
+    if (u.id == ConstructId::EndBoardFull) reasons.push_back("board-full");
+    if (u.id == ConstructId::EndPasses) reasons.push_back("passes");
   }
   bool ok = true;
   for (const Expectation& ex : m.expects) {

@@ -127,6 +127,8 @@ enum class Termination : uint8_t {
   InsufficientMaterial,  // neither side can win any more
   Extinction,   // a side lost every piece of some types (`extinction`; antichess, shatranj's bare king)
   ChecksGiven,  // a side gave the ruleset's number of checks (`checks N -> win`; 3check)
+  BoardFull,    // every square is occupied; the pieces are counted (`board-full`; ataxx, Reversi)
+  Passes,       // the sides passed in a row; the pieces are counted (`passes N`; ataxx, Reversi)
 };
 const char* to_string(Termination t);  // "none", "checkmate", ... as the `end` block spells them
 

@@ -177,6 +177,15 @@ enum class ConstructId : uint16_t {
   // Shogi-style promotion (issue 24, lang/src/gen_promote.cpp).
   PromoteZone,     // piece: `promotes-to LETTER in REGION [optional]`
   EnPassantRanks,  // piece: `en-passant ranks R`, where its en-passant captures may land
+  // Flipping pieces and passes (issue 24: ataxx, Reversi; lang/src/gen_flip.hpp).
+  Converts,          // piece: `converts adjacent|enclosed`, enemy pieces change colour
+  PlaceAdjacentOwn,  // placement: `adjacent-to own`
+  PlaceEncloses,     // placement: `encloses [opening REGION]`
+  PlaceSupply,       // placement: `supply unlimited`
+  TurnPass,          // turn: `pass when-blocked`
+  EndBoardFull,      // end: `board-full -> most-pieces`
+  EndPasses,         // end: `passes N -> most-pieces`
+  Immobile,          // piece: `immobile`, it never moves (placed only: a Reversi disc)
 };
 
 struct ConstructDef {
