@@ -26,6 +26,13 @@ namespace arb::cli {
 
 namespace {
 
+// A budget in seconds as a person writes it: 2, 0.5 (not 2.000000).
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o << s;
+  return o.str();
+}
+
 std::string percent(double x) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(1) << 100.0 * x << "%";
@@ -306,7 +313,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
   const bool ok = score + 1e-12 >= min_score;
   size_t live = rep.results.size() - rep.equivalent;
   std::string budget =
-      mo.fuzz.seconds > 0 ? std::to_string(mo.fuzz.seconds) + " s" : std::to_string(mo.fuzz.games) + " games";
+      mo.fuzz.seconds > 0 ? fmt_seconds(mo.fuzz.seconds) + " s" : std::to_string(mo.fuzz.games) + " games";
   if (!junit.empty()) {
     std::vector<JUnitCase> cases;
     for (const auto& r : rep.results) {

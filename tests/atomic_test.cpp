@@ -294,7 +294,7 @@ TEST(Atomic, MutantsOfTheNewConstructsAreKilledByTheTable) {
     if (!ours) continue;
     ++tried;
     constructs.insert(m.construct);
-    auto p = program_of(m.text);
+    auto p = program_of(m.text());
     if (!p) continue;  // refused
     ASSERT_NE(arb::mutate::program_fingerprint(*p), arb::mutate::program_fingerprint(*original))
         << m.describe();

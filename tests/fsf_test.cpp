@@ -527,3 +527,31 @@ TEST(FairyStockfish, StalemateVerdictIgnoresTheFiftyMoveClaim) {
   EXPECT_TRUE(st.claim_fifty);
   EXPECT_FALSE(st.in_check);
 }
+
+// Makruk's family: no double step, so an en-passant field is not a position of the game
+// (Fairy-Stockfish honours one, and the fuzzer's mutated positions diverged on it). And its
+// claims are the ruleset's: makruk counts moves instead and states no fifty-move claim, so
+// the adapter, judging claims for UCI, does not claim one at 100 halfmoves.
+TEST(FairyStockfish, MakrukHasNoEnPassantFieldAndNoFiftyMoveClaim) {
+  auto e = testing_helpers::compiled_engine("fsf/makruk");
+  try {
+    e->set_position("3k4/8/8/8/2Pp4/8/8/2K5 b - c3 0 1");
+    ADD_FAILURE() << "an en-passant square in makruk was read";
+  } catch (const arb::PositionError& err) {
+    EXPECT_NE(std::string(err.what()).find("no piece of this game makes a double step"), std::string::npos)
+        << err.what();
+    EXPECT_EQ(err.column, 27u);  // the field's first character
+  }
+  // Chess keeps reading a square no step fits as no square (its references do).
+  EXPECT_NO_THROW(testing_helpers::compiled_at("chess", "8/3q1k2/8/3pP3/8/8/8/K7 w - d6 0 1"));
+  REQUIRE_FSF();
+  FsfSettings s = settings("makruk");
+  s.claim_fifty = 0;
+  s.claim_repetition = 0;
+  FairyStockfishEngine f(s);
+  f.set_position("8/7k/8/8/8/8/8/1K5r w - - 100 1");
+  EXPECT_FALSE(f.status().claim_fifty);
+  FairyStockfishEngine c(settings("chess"));
+  c.set_position("8/7k/8/8/8/8/8/1K5r w - - 100 1");
+  EXPECT_TRUE(c.status().claim_fifty);
+}

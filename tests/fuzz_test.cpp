@@ -646,3 +646,58 @@ TEST(ParallelFor, RunsEveryJobAndPassesTheFirstErrorOn) {
                std::runtime_error);
   EXPECT_EQ(stopped.load(), 3);  // every other job saw the stop request instead of running 20 s
 }
+
+namespace {
+// An engine that reports only verdicts, as Fairy-Stockfish's UCI does: it plays as the
+// compiled chess engine it wraps but names every finished game's end `no-legal-move`.
+class VerdictOnly final : public arb::Engine {
+ public:
+  explicit VerdictOnly(std::unique_ptr<arb::Engine> e, bool names) : e_(std::move(e)), names_(names) {}
+  std::string name() const override { return "verdict-only"; }
+  arb::GameConfig config() const override { return e_->config(); }
+  void set_position(std::string_view t) override { e_->set_position(t); }
+  std::string position() const override { return e_->position(); }
+  void legal_actions(std::vector<arb::Action>& out) override { e_->legal_actions(out); }
+  void apply(const arb::Action& a) override { e_->apply(a); }
+  void undo() override { e_->undo(); }
+  arb::Status status() override {
+    arb::Status s = e_->status();
+    if (s.result != arb::Result::Ongoing) {
+      s.end = arb::Termination::NoLegalMove;
+      s.reason = "no-legal-move";
+    }
+    return s;
+  }
+  bool names_end_condition() const override { return names_; }
+  uint64_t hash() const override { return e_->hash(); }
+  arb::Color side_to_move() const override { return e_->side_to_move(); }
+  arb::ActionInfo describe(const arb::Action& a) const override { return e_->describe(a); }
+  std::unique_ptr<arb::Engine> clone() const override {
+    return std::make_unique<VerdictOnly>(e_->clone(), names_);
+  }
+
+ private:
+  std::unique_ptr<arb::Engine> e_;
+  bool names_;
+};
+}  // namespace
+
+// Against an engine that names no end condition, the verdict is compared and the end's name
+// is not; the engine says so itself (Engine::names_end_condition), not its name.
+TEST(CompareNode, VerdictOnlyEnginesCompareVerdicts) {
+  const char* mate = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+  auto compiled = testing_helpers::compiled_at("chess", mate);
+  VerdictOnly quiet(testing_helpers::compiled_at("chess", mate), false);
+  EXPECT_FALSE(arb::fuzz::compare_node(*compiled, quiet).has_value());
+  // The same engine claiming to name its ends is caught naming the wrong one.
+  VerdictOnly loud(testing_helpers::compiled_at("chess", mate), true);
+  auto d = arb::fuzz::compare_node(*compiled, loud);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->what, "status");
+  // A different verdict is caught against it: the mate (1-0) against a stalemate (a draw),
+  // both without actions.
+  VerdictOnly quiet_stale(testing_helpers::compiled_at("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), false);
+  auto v = arb::fuzz::compare_node(*compiled, quiet_stale);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->what, "status");
+}

@@ -367,8 +367,13 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
 }
 
 GameConfig FairyStockfishEngine::config() const {
-  // RULINGS 0: threefold repetition and the fifty-move rule (100 halfmoves) are claims.
-  return GameConfig{name(), {{"fifty-move", "100"}, {"repetition", "3"}}};
+  // RULINGS 0: threefold repetition and the fifty-move rule (100 halfmoves) are claims,
+  // unless the compared ruleset states others (FsfSettings).
+  GameConfig c{name(), {}};
+  if (settings_.claim_fifty) c.options.push_back({"fifty-move", std::to_string(settings_.claim_fifty)});
+  if (settings_.claim_repetition)
+    c.options.push_back({"repetition", std::to_string(settings_.claim_repetition)});
+  return c;
 }
 
 void FairyStockfishEngine::set_position(std::string_view text) {
@@ -553,9 +558,12 @@ Status FairyStockfishEngine::status() {
     st.reason = "insufficient-material";
   }
   auto f = fields_of(n.fen);
-  st.claim_fifty = f.size() > 4 && std::atoi(f[4].c_str()) >= 100;
+  st.claim_fifty =
+      settings_.claim_fifty > 0 && f.size() > 4 && std::atoi(f[4].c_str()) >= settings_.claim_fifty;
   st.claim_threefold =
-      std::count_if(nodes_.begin(), nodes_.end(), [&](const Node& x) { return x.hash == n.hash; }) >= 3;
+      settings_.claim_repetition > 0 && std::count_if(nodes_.begin(), nodes_.end(), [&](const Node& x) {
+                                          return x.hash == n.hash;
+                                        }) >= settings_.claim_repetition;
   return st;
 }
 

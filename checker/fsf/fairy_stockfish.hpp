@@ -70,6 +70,11 @@ struct FsfSettings {
   // says it when it is known (`insufficient-material` in its `end` block): a catalogue
   // variant has no such rule.
   std::optional<bool> dead_positions;
+  // The claims (halfmoves for the fifty-move claim, occurrences for repetition; 0: none).
+  // UCI reports no claim, so the adapter judges them, by default as chess does (RULINGS 0:
+  // 100 and 3); the ruleset compared says them when it is known (`claim ...` in its `end`
+  // block): makruk's family, for one, counts moves instead and has no fifty-move claim.
+  int claim_fifty = 100, claim_repetition = 3;
 };
 
 class FairyStockfishEngine final : public Engine {
@@ -85,6 +90,8 @@ class FairyStockfishEngine final : public Engine {
   void apply(const Action& a) override;
   void undo() override;
   Status status() override;
+  // UCI reports a score, not the rule that ended the game (the end is inferred: see status()).
+  bool names_end_condition() const override { return false; }
   bool side_in_check() override;
   uint64_t hash() const override;
   Color side_to_move() const override;

@@ -169,10 +169,9 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
     for (const auto& s : shapes) d.shape += (d.shape.empty() ? "" : " ") + s;
     return d;
   }
-  // Fairy-Stockfish's UCI gives a verdict (won, lost, drawn) but not which end condition
-  // decided it: against it, the end condition and its label are not compared.
-  auto fsf = [](const Engine& e) { return e.name().rfind("fairy-stockfish", 0) == 0; };
-  const bool verdict_only = fsf(a) || fsf(b);
+  // An engine that reports a verdict (won, lost, drawn) but not which end condition decided
+  // it (Fairy-Stockfish's UCI): against it, the end condition and its label are not compared.
+  const bool verdict_only = !a.names_end_condition() || !b.names_end_condition();
   Status sta = a.status(), stb = b.status();
   if (verdict_only && sta.result == stb.result && sta.result != Result::Ongoing) {
     stb.end = sta.end;

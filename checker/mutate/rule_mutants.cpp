@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "arbiter/lang/construct.hpp"
 #include "arbiter/lang/model.hpp"
@@ -29,11 +30,18 @@ size_t offset_of(const std::vector<size_t>& line_starts, int line, int col) {
 
 class Generator {
  public:
-  Generator(const std::string& text, std::map<std::pair<int, int>, const ConstructUse*> uses)
-      : text_(text), uses_(std::move(uses)) {
+  Generator(std::shared_ptr<const std::string> text, std::map<std::pair<int, int>, const ConstructUse*> uses)
+      : shared_(std::move(text)), text_(*shared_), uses_(std::move(uses)) {
     starts_.push_back(0);
     for (size_t i = 0; i < text_.size(); ++i)
       if (text_[i] == '\n') starts_.push_back(i + 1);
+    // Prefix hashes of the text, for the hash of a mutated text in the time of its edit.
+    prefix_.assign(text_.size() + 1, 0);
+    power_.assign(text_.size() + 1, 1);
+    for (size_t i = 0; i < text_.size(); ++i) {
+      prefix_[i + 1] = prefix_[i] * kBase + static_cast<unsigned char>(text_[i]) + 1;
+      power_[i + 1] = power_[i] * kBase;
+    }
   }
 
   void statements(const std::vector<Stmt>& list, const std::string& parent) {
@@ -79,8 +87,12 @@ class Generator {
     m.from = text_.substr(offset, length);
     m.to = to;
     if (m.from == m.to) return;
-    m.text = text_.substr(0, offset) + to + text_.substr(offset + length);
-    if (!seen_.insert(m.text).second) return;
+    m.original = shared_;
+    // Duplicates: the same text by another edit. Equal hashes are confirmed on the texts.
+    auto& same = seen_[hash_of(offset, length, to)];
+    for (size_t k : same)
+      if (out_[k].text() == m.text()) return;
+    same.push_back(out_.size());
     auto line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin();
     m.line = static_cast<int>(line);
     m.col = static_cast<int>(offset - starts_[static_cast<size_t>(line) - 1]) + 1;
@@ -240,11 +252,23 @@ class Generator {
     if (letter && listed && s.keyword != "piece") remove_word("letter", s, i);
   }
 
+  // The polynomial hash (mod 2^64) of the text with [offset, offset + length) replaced by `to`.
+  uint64_t hash_of(size_t offset, size_t length, const std::string& to) const {
+    uint64_t h = prefix_[offset];
+    for (char c : to) h = h * kBase + static_cast<unsigned char>(c) + 1;
+    const size_t rest = text_.size() - offset - length;
+    const uint64_t suffix = prefix_[text_.size()] - prefix_[offset + length] * power_[rest];
+    return h * power_[rest] + suffix;
+  }
+
+  static constexpr uint64_t kBase = 0x100000001b3ULL;
+  std::shared_ptr<const std::string> shared_;
   const std::string& text_;
   std::map<std::pair<int, int>, const ConstructUse*> uses_;
   std::vector<size_t> starts_;
+  std::vector<uint64_t> prefix_, power_;
   std::vector<RuleMutant> out_;
-  std::set<std::string> seen_;
+  std::unordered_map<uint64_t, std::vector<size_t>> seen_;
 };
 
 }  // namespace
@@ -261,7 +285,13 @@ std::string RuleMutant::describe() const {
   return "`" + one_line(f) + "` -> `" + one_line(t) + "`";
 }
 
+std::string RuleMutant::text() const {
+  if (!original) return {};
+  return original->substr(0, offset) + to + original->substr(offset + length);
+}
+
 std::string RuleMutant::mutated_line() const {
+  const std::string text = this->text();
   size_t b = text.rfind('\n', offset == 0 ? 0 : offset - 1);
   b = (b == std::string::npos || offset == 0) ? 0 : b + 1;
   size_t e = text.find('\n', offset);
@@ -280,127 +310,12 @@ std::vector<RuleMutant> generate_mutants(const std::string& path, const std::str
   if (model)
     for (const ConstructUse* u : model->all_constructs())
       if (u->loc.src && u->loc.src->path == path) uses[{u->loc.line, u->loc.col}] = u;
-  Generator g(text, uses);
+  Generator g(std::make_shared<const std::string>(text), uses);
   g.statements(tree, "");
   auto out = g.take();
   std::stable_sort(out.begin(), out.end(),
                    [](const RuleMutant& a, const RuleMutant& b) { return a.offset < b.offset; });
   return out;
-}
-
-namespace {
-
-template <class T>
-void bytes(std::ostringstream& o, const T& x) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  o.write(reinterpret_cast<const char*>(&x), sizeof(T));
-}
-
-template <class BB>
-void tables(std::ostringstream& o, const arb::lang::BoardTables<BB>& t) {
-  bytes(o, t.board_mask);
-  bytes(o, t.place_zone);
-  for (const auto& p : t.pieces) {
-    bytes(o, p.leap_move);
-    bytes(o, p.leap_capture);
-    bytes(o, p.leap_capture_from);
-    bytes(o, p.ep_capture);
-    bytes(o, p.ride_move);
-    bytes(o, p.ride_capture);
-    bytes(o, p.promote_zone);
-    bytes(o, p.forbidden_zone);
-    for (const auto& side : p.initial_lame)
-      for (const auto& sq : side) {
-        o << '|' << sq.size();
-        for (const auto& l : sq) {
-          bytes(o, l.to);
-          bytes(o, l.path);
-        }
-      }
-  }
-}
-
-}  // namespace
-
-std::string program_fingerprint(const arb::lang::Program& p) {
-  std::ostringstream o;
-  // Not the option list: option values reach the generator only through the fields that
-  // use them (claim_repetition, the grid's seed, ...), which are below.
-  o << p.variant << '\n';
-  o << p.width << 'x' << p.height << ' ' << p.squares << ' ' << p.ntypes << ' ' << p.royal_type << ' '
-    << p.letters << '\n';
-  for (const auto& t : p.types) {
-    o << t.letter << t.royal << t.minor_bishop << t.minor_knight << t.must_promote << t.resets_clock << ' '
-      << t.promote_to << ' ';
-    for (int c = 0; c < 2; ++c) {
-      for (const auto& l : t.leaps[c])
-        o << l.dx << ',' << l.dy << ',' << l.move << l.capture << l.en_passant << ';';
-      for (const auto& l : t.lame[c]) o << l.dx << ',' << l.dy << ',' << l.from << ';';
-      o << int(t.ride_move[c]) << ',' << int(t.ride_capture[c]) << ',' << t.promote_zone[c] << ','
-        << t.forbidden_zone[c] << '|';
-      // Chess 2's primitives (captures, captured-by, immune, no-check, teleport, region-move, borrows).
-      o << t.promote_choices[c] << ',' << t.teleport_except[c] << ',';
-      for (const auto& l : t.region_leaps[c]) o << l.dx << ',' << l.dy << ';';
-      // RULINGS 4.10's primitives (Betza `d`, limited riders, strike, rampage).
-      for (const auto& l : t.own_leaps[c]) o << l.dx << ',' << l.dy << ';';
-      for (const auto* lines : {&t.limited[c], &t.strike.lines[c]}) {
-        for (const auto& l : *lines) o << l.d << ',' << l.range << ',' << l.move << l.capture << ';';
-        o << '/';
-      }
-      o << int(t.rampage.dirs[c]) << '|';
-    }
-    o << int(t.captures) << int(t.captured_by) << t.immune << t.gives_check << t.teleport_move
-      << t.teleport_capture << ' ' << t.borrows << ',' << int(t.borrow_dirs) << ' ' << t.rampage.reach << ','
-      << t.rampage.blocked_own_royal << t.rampage.blocked_immune << ',' << t.rampage.blocked_types << ','
-      << t.rampage.self_beyond << ',' << t.captured_within << ' ' << t.around.reach << ','
-      << t.around.at_least << ',' << t.around.kept << ',' << t.around.not_beside_own_royal
-      << int(t.around.trigger) << t.around.self;
-    o << '\n';
-  }
-  o << p.castling << ' ' << p.castling_rook << ' ' << p.ks_king_to << p.ks_rook_to << p.qs_king_to
-    << p.qs_rook_to << ' ' << p.has_reserve << ' ' << p.start_text << ' ' << p.action_move << p.action_place
-    << ' ' << p.place_zone[0] << ',' << p.place_zone[1] << ' ' << p.place_first_royal << p.royal_safe
-    << p.royals_apart << ' ' << static_cast<int>(p.on_checkmate) << p.checkmate_loses << p.stalemate_draw
-    << p.insufficient_draw << p.insufficient_needs_empty_reserves << ' ' << p.claim_repetition << ' '
-    << p.claim_fifty << ' ' << p.lines_are_rays << '\n';
-  o << p.royal_capture << '\n';
-  // Issue 24's end conditions, counters and forced capture (gen_ends.hpp).
-  o << static_cast<int>(p.checkmate_value) << ',' << static_cast<int>(p.stalemate_value)
-    << p.stalemate_by_count << ' ' << p.checks_to_win << ' ' << p.must_capture << ' ' << p.castling_king;
-  for (const auto& e : p.extinctions)
-    o << " x" << e.types << ',' << e.all << ',' << e.at_most << ',' << e.opponent_at_least << ',' << e.claim
-      << ',' << static_cast<int>(e.value);
-  o << '\n';
-  if (const auto* c = p.cards.get())
-    o << "cards " << c->deck << ' ' << c->hand_size << ' ' << c->redraw << ' ' << c->level << ' ' << c->seed
-      << ' ' << c->board << ' ' << c->again_own << c->again_opponent << ' ' << c->redraw_alike
-      << c->redraw_no_move << ' ' << c->escape_duty << '\n';
-  // Armies, the Chess960 setup and Chess 2's end rules.
-  o << p.army[0] << ',' << p.army[1] << ' ' << p.army_types[0] << ',' << p.army_types[1] << ' '
-    << p.castles[0] << p.castles[1] << ' ' << p.army_base << ',' << p.army_slots[0] << ',' << p.army_slots[1]
-    << ' ' << p.chess960_setup << p.no_move_loses << p.invasion << ' ' << p.invasion_reason << ' '
-    << p.capture_rules << p.borrowing << p.chess2_primitives << ' ' << p.royal_types << ','
-    << p.royal_count[0] << p.royal_count[1] << ',' << p.king_turn[0] << p.king_turn[1] << '\n';
-  if (p.tables64) tables(o, *p.tables64);
-  if (p.tables128) tables(o, *p.tables128);
-  if (p.tables256) tables(o, *p.tables256);
-  if (const auto* g = p.grid.get()) {
-    o << "grid " << g->royal_type << ' ' << g->pawn_type << ' ' << g->adjacency_rule << ' ' << g->hand_size
-      << ' ' << g->hand_draw << ' ' << g->pile << ' ' << g->pile_shuffled << ' ' << g->seed << ' '
-      << g->setup_pieces << ' ' << g->place << g->place_pawn_beside << g->place_other_behind
-      << g->draw_after_place << ' ' << g->no_move_reason << '\n';
-    for (const auto& t : g->types) {
-      o << t.letter << t.royal << t.is_pawn << t.promote_exchange << ' ';
-      for (int c = 0; c < 2; ++c) {
-        for (const auto& m : t.moves[c])
-          o << m.dx << ',' << m.dy << ',' << m.rider << m.can_move << m.can_capture << ';';
-        bytes(o, t.leap_capture[c]);
-        o << int(t.ride_capture[c]) << '|';
-      }
-      o << '\n';
-    }
-  }
-  return o.str();
 }
 
 }  // namespace arb::mutate

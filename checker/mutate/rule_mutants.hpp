@@ -37,7 +37,11 @@ struct RuleMutant {
   int line = 0, col = 0;          // 1-based, of the text replaced
   size_t offset = 0, length = 0;  // the span replaced in the original text
   std::string from, to;           // the original text of the span and its replacement
-  std::string text;               // the whole mutated file
+  // The original file's text, shared by every mutant of it: a mutant holds only its edit,
+  // so the mutants of a file take memory in proportion to the file, not its square.
+  std::shared_ptr<const std::string> original;
+  // The whole mutated file.
+  std::string text() const;
   // One line: `drop `royal-safe``, `betza "fmWfceFifmnD" -> "fmWfcFifmnD"`, `8 -> 9`.
   std::string describe() const;
   // The changed line as it reads in the mutant (for a dropped block: its first line).
@@ -46,7 +50,8 @@ struct RuleMutant {
 
 // Every single-point mutant of `text`, the ruleset file at `path` (its parents, for
 // `extends`, are read beside it). Mutants are in file order; duplicates (the same text)
-// appear once. Empty when the file does not parse and check.
+// appear once. The cost is linear in the number of mutants: texts are compared by hash and
+// built only on a hash match. Empty when the file does not parse and check.
 std::vector<RuleMutant> generate_mutants(const std::string& path, const std::string& text);
 
 // A text that is equal for two programs exactly when the generator would run them the

@@ -115,24 +115,32 @@ std::string one_line(const arb::fuzz::Divergence& d) {
 
 }  // namespace
 
+arb::lang::Compiled compile_mutant(const RuleMutant& m, const std::string& original_path,
+                                   const std::string& dir,
+                                   const std::map<std::string, std::string>& overrides,
+                                   arb::lang::Diagnostics& diags) {
+  fs::path file = fs::path(dir) / fs::path(original_path).filename();
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << anchor_extends(m.text(), fs::absolute(fs::path(original_path)).parent_path());
+  }
+  arb::lang::Compiled c;
+  try {
+    c = arb::lang::compile_file(file.string(), overrides, diags);
+  } catch (const std::exception& e) {
+    diags.error(arb::lang::Loc{}, std::string("internal error: ") + e.what());
+  }
+  return c;
+}
+
 MutantResult judge(const RuleMutant& m, const std::string& original_path, const std::string& dir,
                    const std::shared_ptr<const arb::lang::Program>& original, const std::string& fingerprint,
                    const MutateOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   MutantResult r;
   r.mutant = m;
-  fs::path file = fs::path(dir) / fs::path(original_path).filename();
-  {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << anchor_extends(m.text, fs::absolute(fs::path(original_path)).parent_path());
-  }
   arb::lang::Diagnostics diags;
-  arb::lang::Compiled c;
-  try {
-    c = arb::lang::compile_file(file.string(), o.overrides, diags);
-  } catch (const std::exception& e) {
-    diags.error(arb::lang::Loc{}, std::string("internal error: ") + e.what());
-  }
+  arb::lang::Compiled c = compile_mutant(m, original_path, dir, o.overrides, diags);
   auto done = [&] {
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return r;

@@ -77,6 +77,14 @@ MutateReport run_mutants(const std::string& path, const MutateOptions& o);
 // Judges one mutant text of the ruleset at `original_path` against its already compiled
 // program (used by run_mutants and the tests). `dir` is a private directory where the
 // mutant's file is written.
+// Compiles one mutant of the ruleset at `original_path`: its text is written into `dir` (a
+// private directory), its `extends` target read where the original's is. The compiler's
+// errors are in `diags`; an internal error is reported there too, never thrown.
+arb::lang::Compiled compile_mutant(const RuleMutant& m, const std::string& original_path,
+                                   const std::string& dir,
+                                   const std::map<std::string, std::string>& overrides,
+                                   arb::lang::Diagnostics& diags);
+
 MutantResult judge(const RuleMutant& m, const std::string& original_path, const std::string& dir,
                    const std::shared_ptr<const arb::lang::Program>& original, const std::string& fingerprint,
                    const MutateOptions& o);

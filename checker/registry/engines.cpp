@@ -71,14 +71,18 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
   fsf::FsfSettings s;
   s.variant = spec.fsf_variant;
   s.variant_path = spec.fsf_variant_path;
-  // The ruleset compared, when there is one, says whether dead positions end the game.
+  // The ruleset compared, when there is one, says whether dead positions end the game and
+  // which claims it has.
   if (!spec.rules.empty()) {
     lang::Diagnostics md;
     std::vector<std::unique_ptr<lang::Source>> sources;
-    if (auto m = lang::load_ruleset(spec.rules.string(), spec.options, md, sources))
+    if (auto m = lang::load_ruleset(spec.rules.string(), spec.options, md, sources)) {
       s.dead_positions = std::any_of(m->end.begin(), m->end.end(), [](const lang::EndRule& r) {
         return r.condition == "insufficient-material";
       });
+      s.claim_fifty = m->claim_fifty.value_or(0);
+      s.claim_repetition = m->claim_repetition.value_or(0);
+    }
   }
   std::shared_ptr<const Engine> proto;
   try {

@@ -2132,7 +2132,20 @@ class Generator final : public Engine, public CardBoard {
     ep_ = ep_victim_ = -1;
     if (f.ep) {
       const int passed = (f.ep->y - 1) * p_->width + f.ep->x;
-      for (int victim : ep_victims_from_text(passed)) {
+      const std::vector<int> victims = ep_victims_from_text(passed);
+      // In a game without double steps (makruk's pawns never make one) an en-passant
+      // square is not a position of the game: refused, not ignored, since a reader that
+      // honours it (Fairy-Stockfish) would play another game. Where double steps exist, a
+      // square no step fits is ignored, as the chess references do.
+      if (victims.empty() && !has_double_step()) {
+        size_t base = 0;
+        for (int spaces = 0; base < text.size() && spaces < 3; ++base)
+          if (text[base] == ' ') ++spaces;
+        throw PositionError("en-passant square " + std::string(1, static_cast<char>('a' + f.ep->x)) +
+                                std::to_string(f.ep->y) + ": no piece of this game makes a double step",
+                            base);
+      }
+      for (int victim : victims) {
         side_ ^= 1;  // set_ep_if_capturable looks from the side that just moved
         set_ep_if_capturable(passed, victim);
         side_ ^= 1;
@@ -2156,6 +2169,13 @@ class Generator final : public Engine, public CardBoard {
   // RULINGS 4.12: a king-turn may since have occupied it; the right stays). When several
   // fit (d7-f5 and f7-d5 both pass e6) the text cannot tell them apart: the first in board
   // order whose capture is legal is taken.
+  bool has_double_step() const {
+    for (int t = 0; t < p_->ntypes; ++t)
+      for (int c = 0; c < 2; ++c)
+        if (!p_->types[t].lame[c].empty()) return true;
+    return false;
+  }
+
   std::vector<int> ep_victims_from_text(int passed) const {
     std::vector<int> out;
     if (passed < 0 || passed >= p_->squares || board_[passed] >= 0) return out;

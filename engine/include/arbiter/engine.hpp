@@ -224,6 +224,11 @@ class Engine {
   virtual void undo() = 0;
 
   virtual Status status() = 0;
+  // Whether status() names the end condition that decided a finished game (Status::end,
+  // Status::reason), or only its verdict. An engine behind a protocol that reports scores
+  // alone (Fairy-Stockfish's UCI: won, lost or drawn) answers false, and a comparison with
+  // it then compares verdicts, not end conditions.
+  virtual bool names_end_condition() const { return true; }
   // side_in_check(): status().in_check alone, whether the side to move stands in check. An engine that can
   // tell without looking for a legal action (the result) answers it faster; the solver
   // asks it before a full status() where only a checkmate can reach its goal.
