@@ -169,6 +169,10 @@ TEST(FlipErrors, MisuseIsLocated) {
       {"flipbad6",
        "piece disc P { immobile; converts sideways }\nturn { action place }\nend { stalemate -> draw }\n",
        "flipbad6.rules:7:", "adjacent|enclosed"},
+      {"flipbad7",
+       "piece disc P { betza \"W\"; converts adjacent; remove-around radius 1 when capture }\n"
+       "turn { action move }\nend { stalemate -> draw }\n",
+       "flipbad7.rules:7:", "`converts` with a removing effect"},
   };
   for (const Case& c : cases) {
     arb::lang::Diagnostics d;

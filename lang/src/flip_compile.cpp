@@ -39,6 +39,12 @@ void compile_flips(const Model& m, const std::vector<int>& used, Program& p, Dia
       r.victims = Removal::Victims::Enclosed;
     }
     f.converts = true;
+    const PieceProgram& pp = p.types[t];
+    if (pp.explodes() || pp.whirlwind() || pp.rampage.on() || pp.strike.on() || !pp.own_leaps[0].empty())
+      d.error(u->loc,
+              "`converts` with a removing effect (explosion, whirlwind, rampage, strike, `d`) is not "
+              "executable yet "
+              "by the bitboard back end");
     if (def.royal || p.royal_type >= 0)
       d.error(u->loc,
               "`converts` with a royal piece in the ruleset is not executable yet by the bitboard back end",
