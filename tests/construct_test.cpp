@@ -74,7 +74,7 @@ std::string wrap(const ConstructDef& def, const std::string& stmt, int& line) {
       return head + "records {\n" + stmt + "\n}\n";
     case Scope::Turn:
       line = 3;
-      return head + "turn {\n" + stmt + "\n}\n";
+      return head + "turn {\n" + stmt + "\n  action move\n}\n";  // a turn needs an action
     case Scope::End:
       line = 3;
       return head + "end {\n" + stmt + "\n  checkmate -> loss\n  stalemate -> draw\n}\n";

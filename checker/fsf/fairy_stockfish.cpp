@@ -610,6 +610,12 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   }
   if (!read_square(m, pos, s.from) || !read_square(m, pos, s.to))
     throw std::invalid_argument(name() + ": unreadable move `" + m + "`");
+  if (s.from == s.to && pos == m.size()) {
+    // A pass (`passOnStalemate`: ataxx, flipello), written from and to the lowest own piece.
+    Step pass;
+    pass.kind = StepKind::Pass;
+    return ActionInfo{{pass}};
+  }
   if (pos < m.size()) s.promotion = upper(m[pos]);
   const char mover = at(s.from);
   if (!mover) throw std::invalid_argument(name() + ": `" + m + "` moves from an empty square");

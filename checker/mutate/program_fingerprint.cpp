@@ -44,14 +44,15 @@ constexpr size_t field_count() {
 }  // namespace
 #define ARB_FIELDS(T, N, F) \
   static_assert(field_count<T>() == N, #T " has a new field: write it in " F " below and update the count")
-ARB_FIELDS(Program, 98, "program_fingerprint()");
-ARB_FIELDS(PieceProgram, 53, "put(const PieceProgram&)");
-ARB_FIELDS(PieceProgram::Removal, 13, "put(const Removal&)");
+ARB_FIELDS(Program, 99, "program_fingerprint()");
+ARB_FIELDS(PieceProgram, 54, "put(const PieceProgram&)");
+ARB_FIELDS(PieceProgram::Removal, 14, "put(const Removal&)");
 ARB_FIELDS(PieceProgram::Leap, 7, "put(const Leap&)");
 ARB_FIELDS(PieceProgram::LameLeap, 4, "put(const LameLeap&)");
 ARB_FIELDS(PieceProgram::Line, 4, "put(const Line&)");
 ARB_FIELDS(PieceProgram::Path, 9, "put(const Path&)");
 ARB_FIELDS(Program::Extinction, 6, "put(const Extinction&)");
+ARB_FIELDS(Program::Flips, 8, "put(const Flips&)");
 ARB_FIELDS(PhaseProgram, 3, "put(const PhaseProgram&)");
 ARB_FIELDS(GridProgram, 16, "put(const GridProgram&)");
 ARB_FIELDS(GridPiece, 7, "put(const GridPiece&)");
@@ -107,7 +108,7 @@ class Fp {
   void put(const PieceProgram::Removal& r) {
     put(r.trigger), put(r.victims), put(r.reach), put(r.lines), put(r.dirs), put(r.kept), put(r.self);
     put(r.at_least), put(r.not_beside_own_royal), put(r.blocked_own_royal), put(r.blocked_immune);
-    put(r.blocked_types), put(r.self_beyond);
+    put(r.blocked_types), put(r.self_beyond), put(r.convert);
   }
   void put(const PieceProgram& t) {
     mark('T');
@@ -123,6 +124,11 @@ class Fp {
         put(t.screen_not);
     put(t.capture_not), put(t.points);
     put(t.ep_marks_path), put(t.promote_within), put(t.promotion_limit);  // gen_pawns
+    put(t.convert);
+  }
+  void put(const Program::Flips& f) {
+    put(f.place_adjacent_own), put(f.place_encloses), put(f.opening_region), put(f.supply_unlimited);
+    put(f.pass), put(f.end_board_full), put(f.end_passes), put(f.converts);
   }
   void put(const Program::Extinction& e) {
     put(e.types), put(e.all), put(e.at_most), put(e.opponent_at_least), put(e.claim), put(e.value);
@@ -162,6 +168,7 @@ class Fp {
     for (const BB& b : t.place_zone) put(b, std::true_type{});
     for (const BB& b : t.enemy_half) put(b, std::true_type{});
     for (const BB& b : t.flag_zone) put(b, std::true_type{});
+    for (const BB& b : t.opening) put(b, std::true_type{});
     for (const auto& p : t.pieces) {
       for (const auto* a : {&p.leap_move, &p.leap_capture, &p.leap_capture_from, &p.ep_capture, &p.check_from,
                             &p.region_move, &p.own_capture, &p.walk_from})
@@ -218,6 +225,7 @@ std::string program_fingerprint(const Program& p) {
   f.put(p.draw_odds), f.put(p.royal_stays_in_check), f.put(p.must_drop_type), f.put(p.must_drop);
   f.put(p.castle_by_drop), f.put(p.flag_safe), f.put(p.flag_held);
   f.put(p.invasion), f.put(p.invasion_reason), f.put(p.flag_types);
+  f.put(p.flips);
   f.put(p.flag_region), f.put(p.flag_answer), f.put(p.flag_any), f.put(p.insufficient_draw);
   f.put(p.insufficient_needs_empty_reserves), f.put(p.claim_repetition), f.put(p.claim_fifty);
   f.put(p.lines_are_rays), f.put(p.capture_rules), f.put(p.borrowing), f.put(p.chess2_primitives);

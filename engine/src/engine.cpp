@@ -42,6 +42,10 @@ const char* to_string(Termination t) {
       return "double-pass";
     case Termination::RoyalsFacing:
       return "royals-facing";
+    case Termination::BoardFull:
+      return "board-full";
+    case Termination::Passes:
+      return "passes";
   }
   return "none";
 }

@@ -11,6 +11,7 @@
 #include "arbiter/lang/betza.hpp"
 #include "card_board.hpp"
 #include "drops.hpp"
+#include "flip.hpp"
 #include "pass_compile.hpp"
 #include "shogi2.hpp"
 #include "walls.hpp"
@@ -119,6 +120,7 @@ class Compiler {
                   [this](const std::string& r) { return region_of(r); });  // walls_compile.cpp
     compile_flips(m_, used_, *p, d_);                                      // shogi2_compile.cpp
     compile_drop_rules(m_, *p, d_);
+    compile_flipping(m_, used_, *p, d_);  // flip_compile.cpp
     if (m_.deck_loc.src)
       compile_cards(m_, *p, d_);  // card_compile.cpp
     else
@@ -580,6 +582,10 @@ class Compiler {
       for (int c = 0; c < 2; ++c)
         for (int s = 0; s < p.squares; ++s)
           if (p.regions[p.flag_region][c].test(static_cast<size_t>(s))) set(g.flag_zone[c], s);
+    if (p.flips.opening_region >= 0)  // `encloses opening REGION` (gen_flip.hpp)
+      for (int c = 0; c < 2; ++c)
+        for (int s = 0; s < p.squares; ++s)
+          if (p.regions[p.flips.opening_region][c].test(static_cast<size_t>(s))) set(g.opening[c], s);
     g.pieces.resize(p.types.size());
     for (size_t t = 0; t < p.types.size(); ++t) {
       const PieceProgram& pp = p.types[t];

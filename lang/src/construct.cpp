@@ -325,9 +325,13 @@ std::vector<ConstructDef> make_table() {
              "it never captures a piece of these types (the janggi cannon takes no cannon)"),
       schema(Points, "points", S::Piece, {integer("", 0, 999, true, "its value")}, B,
              "the piece's value when `counting` decides a game (janggi's material count)"),
-      schema(TurnPass, "pass", S::Turn, {}, B,
-             "the side to move may pass instead of acting, not while in check (written as the royal "
-             "piece's square twice, `e2e2`, as Fairy-Stockfish writes it)"),
+      schema(TurnPass, "pass", S::Turn,
+             {choice("", {"when-blocked"}, false,
+                     "`when-blocked`: only a side with a piece on the board and no other legal action "
+                     "passes, written `pass` (ataxx, Reversi)")},
+             B,
+             "the side to move may pass instead of acting, not while in check (janggi; written as the "
+             "royal piece's square twice, `e2e2`, as Fairy-Stockfish writes it)"),
       schema(EndDoublePass, "double-pass", S::End,
              {choice("->", {"draw", "counting"}, true, "the result: a draw, or by `counting`")}, B,
              "two passes in a row end the game"),
@@ -418,6 +422,35 @@ std::vector<ConstructDef> make_table() {
       schema(DupleCheck, "duple-check", S::Legal, {}, B,
              "a colour holding several royal pieces is in check only when all of them are attacked, and an "
              "action may leave some of them attacked (then capturable); with one left, as usual (spartan)"),
+      // ---- flipping pieces and passes (issue 24, gen_flip.hpp) ---------------------------
+      schema(
+          Converts, "converts", S::Piece,
+          {choice("", {"adjacent", "enclosed"}, true,
+                  "the enemy pieces next to where it lands, or those enclosed in a line between that "
+                  "square and an own piece")},
+          B,
+          "after each move or drop of the piece, enemy pieces in the pattern change colour (ataxx, Reversi)"),
+      schema(PlaceAdjacentOwn, "adjacent-to", S::Placement,
+             {choice("", {"own"}, true, "a placement must touch an own piece")}, B,
+             "a placement goes only next to an own piece (ataxx's clone)"),
+      schema(PlaceEncloses, "encloses", S::Placement,
+             {region("opening", false,
+                     "while a square of this region is empty, placements go there only, enclosing nothing")},
+             B, "a placement must enclose a line of enemy pieces between it and an own piece (Reversi)"),
+      schema(PlaceSupply, "supply", S::Placement,
+             {choice("", {"unlimited"}, true, "placements come from an endless supply")}, B,
+             "each side places any of its piece types without a reserve (none is counted or written)"),
+      schema(EndBoardFull, "board-full", S::End,
+             {choice("->", {"most-pieces"}, true,
+                     "the side with more pieces on the board wins, equal is a draw")},
+             B, "the game ends when every square is occupied"),
+      schema(EndPasses, "passes", S::End,
+             {integer("", 1, 8, true, "how many passes in a row end the game"),
+              choice("->", {"most-pieces"}, true,
+                     "the side with more pieces on the board wins, equal is a draw")},
+             B, "the game ends after this many passes in a row"),
+      schema(Immobile, "immobile", S::Piece, {}, B,
+             "the piece never moves once placed (it has no `betza`: a Reversi disc)"),
   };
   for (size_t i = 0; i < t.size(); ++i)
     if (static_cast<size_t>(t[i].id) != i)

@@ -8,6 +8,7 @@
 #include "arbiter/lang/compile.hpp"
 #include "card_board.hpp"
 #include "gen_ends.hpp"
+#include "gen_flip.hpp"
 #include "gen_misc.hpp"
 #include "gen_pass.hpp"
 
@@ -102,6 +103,16 @@ template <int N>
 const Zobrist<N>& zob() {
   static const Zobrist<N> z;
   return z;
+}
+// The key of colour c holding n pieces of type t in reserve: the table's up to 32, a mix
+// beyond (Reversi's hands hold up to 128).
+template <int N>
+uint64_t reserve_key(const Zobrist<N>& z, int c, int t, int n) {
+  if (n <= 32) return z.reserve[c][t][n];
+  uint64_t k = 0xD6E8FEB86659FD93ull * static_cast<uint64_t>((c * kMaxTypes + t) * 512 + n + 1);
+  k = (k ^ (k >> 30)) * 0xBF58476D1CE4E5B9ull;
+  k = (k ^ (k >> 27)) * 0x94D049BB133111EBull;
+  return k ^ (k >> 31);
 }
 
 struct Undo {
@@ -298,6 +309,12 @@ class Generator final : public Engine, public CardBoard {
       s.to = coord(to);
       return ActionInfo{{s}};
     }
+    // `pass when-blocked` (gen_flip.hpp) is written `pass`; janggi's `pass` (gen_pass.hpp) as
+    // the royal piece's move to its own square, as Fairy-Stockfish writes it (`e2e2`).
+    if (k == kNull && !p_->pass) {
+      s.kind = StepKind::Pass;
+      return ActionInfo{{s}};
+    }
     s.kind = sub_of(m) == kSubStrike || sub_of(m) == kSubWhirl ? StepKind::Remove : StepKind::Move;
     s.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
     s.from = coord(from);
@@ -343,6 +360,10 @@ class Generator final : public Engine, public CardBoard {
     if (k == kPlace) {
       b.kind = StepKind::Place;
       b.piece = p_->letters[type_of(m)];
+      return b;
+    }
+    if (k == kNull && !p_->pass) {
+      b.kind = StepKind::Pass;
       return b;
     }
     b.piece = board_[from] >= 0 ? p_->letters[board_[from] >> 1] : '?';
@@ -427,8 +448,8 @@ class Generator final : public Engine, public CardBoard {
       } else {  // checkmate or stalemate, with the ruleset's results
         int more = 0;
         if (p_->stalemate_by_count) {
+          // The pieces on the board, as Fairy-Stockfish's stalematePieceCount counts them.
           more = popcount(by_color_[side_]) - popcount(by_color_[side_ ^ 1]);
-          for (int t = 0; t < p_->ntypes; ++t) more += reserve_[side_][t] - reserve_[side_ ^ 1][t];
         }
         const ends::Verdict v = ends::no_move(*p_, side_, st.in_check, more);
         st.result = v.result;
@@ -658,6 +679,12 @@ class Generator final : public Engine, public CardBoard {
   BB dark_{};                      // the squares of a1's colour
   std::array<int8_t, 2> checks_left_{};
   std::vector<Move> forced_buf_;
+  // Flipping pieces and passes (gen_flip.hpp): the game ends by a full board or passes,
+  // a blocked side passes, placements have conditions or no reserve, the types that
+  // convert; flipped_ holds each converting step's converted squares, newest last.
+  bool flip_ends_ = false, pass_ = false, flip_drops_ = false, flip_supply_ = false;
+  uint32_t convert_types_ = 0;
+  std::vector<BB> flipped_;
 
   Coord coord(int s) const { return Coord{s % p_->width, s / p_->width + 1}; }
   char letter(int code) const {
@@ -1463,6 +1490,10 @@ class Generator final : public Engine, public CardBoard {
       const ends::Verdict v = ends::checks(side_, checks_left_);
       if (v.over) return v;
     }
+    if (flip_ends_) {
+      const ends::Verdict v = flip_verdict();
+      if (v.over) return v;
+    }
     return ends::extinction(*p_, side_, [this](int c, int t) {
       if (t < 0) {
         int n = popcount(by_color_[c]);
@@ -1533,6 +1564,7 @@ class Generator final : public Engine, public CardBoard {
   [[gnu::noinline]] uint64_t generate_ends(std::vector<Move>* out) {
     if (counted_ends_ && counted_verdict().over) return 0;
     if (p_->pass) return generate_with_pass<Count>(out);
+    if (pass_) return generate_or_pass<Count>(out);
     if (wall_rule_ != Program::WallRule::None) return generate_walls<Count>(out);
     if (p_->must_drop && hand_holds(side_)) [[unlikely]]
       return generate_must_drop<Count>(out);
@@ -1798,13 +1830,15 @@ class Generator final : public Engine, public CardBoard {
     }
     if (p_->action_place && !royal_only_) {
       for (int t = 0; t < p_->ntypes; ++t) {
-        if (reserve_[us][t] <= 0) continue;
+        if (reserve_[us][t] <= 0 && !flip_supply_) continue;
         if (royal_in_reserve && t != p_->royal_type) continue;
         const bool is_royal = t == p_->royal_type;
         BB zone = t_->place_zone[us] & ~occ;
         if (evading && !is_royal) zone &= evade;
         if (p_->types[t].must_promote) zone &= ~t_->pieces[t].promote_zone[us];
         zone = drop_squares(us, t, zone);
+        if (flip_drops_) [[unlikely]]
+          zone = flip::drop_zone(*p_, *t_, us, zone, own, opp);
         const bool test_drop = in_check || is_royal;
         const bool no_mate = p_->types[t].drop_no_mate && !Pseudo;
         for (; zone; clear_lsb(zone)) {
@@ -1851,9 +1885,11 @@ class Generator final : public Engine, public CardBoard {
     } else if (k == kPlace) {
       const int placed = type_of(m);
       const int t = from ? from - 1 : placed;  // a promoted drop names the hand's type (shogi2)
-      hash_ ^= z.reserve[us][t][reserve_[us][t]];
-      --reserve_[us][t];
-      hash_ ^= z.reserve[us][t][reserve_[us][t]];
+      if (!flip_supply_) {                     // `supply unlimited`: no reserve
+        hash_ ^= reserve_key(z, us, t, reserve_[us][t]);
+        --reserve_[us][t];
+        hash_ ^= reserve_key(z, us, t, reserve_[us][t]);
+      }
       put(to, placed * 2 + us);
       hash_ ^= z.psq[us][placed][to];
       if (from) [[unlikely]] {
@@ -1863,6 +1899,8 @@ class Generator final : public Engine, public CardBoard {
       if (p_->castle_by_drop) [[unlikely]]
         castle_rights_by_drop(us, placed, to);
       halfmove_ = 0;
+      if (convert_types_ >> t & 1) [[unlikely]]
+        flip_make(t, to);
     } else if (k == kCastleK || k == kCastleQ) {
       int kto, rto;
       castle_targets(k, us, kto, rto);
@@ -1905,6 +1943,8 @@ class Generator final : public Engine, public CardBoard {
         petrify(u, to, nt * 2 + us);
       if (hand_) [[unlikely]]
         hand_make(u, from, to, victim, k == kPromote);
+      if (convert_types_ >> nt & 1) [[unlikely]]
+        flip_make(nt, to);
       castling_ &= static_cast<uint8_t>(~castle_clear_[from] & ~castle_clear_[to]);
       if (u.captured >= 0 && (blast_types_ >> t & 1)) [[unlikely]]
         u.nremoved = static_cast<uint8_t>(make_explosion(t, to));
@@ -2050,12 +2090,14 @@ class Generator final : public Engine, public CardBoard {
     const uint32_t k = kind_of(m);
     if (has_wall(m)) [[unlikely]]
       take_wall(u, wall_of(m));
+    if (convert_types_) [[unlikely]]
+      flip_unmake(m);
     if (k == kNull) {
     } else if (k == kPlace) {
       remove(to);
       if (from) [[unlikely]]
         promoted_ &= ~bit(to);
-      ++reserve_[us][from ? from - 1 : type_of(m)];
+      if (!flip_supply_) ++reserve_[us][from ? from - 1 : type_of(m)];
     } else if (k == kCastleK || k == kCastleQ) {
       int kto, rto;
       castle_targets(k, us, kto, rto);
@@ -2213,13 +2255,20 @@ class Generator final : public Engine, public CardBoard {
     for (char ch : f.reserve) {
       int c = std::islower(static_cast<unsigned char>(ch)) ? 1 : 0;
       int t = static_cast<int>(p_->letters.find(static_cast<char>(std::toupper(ch))));
-      if (++reserve_[c][t] > 32)
-        throw PositionError("more than 32 pieces of one type in a reserve", text.find('['));
+      if (++reserve_[c][t] > 256)
+        throw PositionError("more than 256 pieces of one type in a reserve", text.find('['));
     }
     side_ = f.side == Color::White ? 0 : 1;
-    counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0 || p_->pass;
+    flip_ends_ = p_->flips.ends();
+    pass_ = p_->flips.pass;
+    flip_drops_ = p_->flips.drop_rules();
+    flip_supply_ = p_->flips.supply_unlimited;
+    convert_types_ = 0;
+    for (int t = 0; t < p_->ntypes; ++t)
+      if (p_->types[t].convert.on()) convert_types_ |= 1u << t;
+    counted_ends_ = !p_->extinctions.empty() || p_->checks_to_win > 0 || p_->pass || flip_ends_;
     counting_checks_ = p_->checks_to_win > 0;
-    ends_any_ = counted_ends_ || p_->must_capture || p_->wall_rule != Program::WallRule::None ||
+    ends_any_ = counted_ends_ || p_->must_capture || pass_ || p_->wall_rule != Program::WallRule::None ||
                 p_->must_drop || p_->must_drop_type >= 0;
     load_walls(f, text);
     opposite_colours_ = false;
@@ -2290,7 +2339,9 @@ class Generator final : public Engine, public CardBoard {
     if (hand_) {
       // `partner`: the other board's captures fill these hands, whatever their counts.
       if (!p_->hand_to_partner) check_hand_material(text);
-    } else if (p_->has_reserve)
+    } else if (convert_types_)
+      check_converted_material(text);
+    else if (p_->has_reserve)
       check_material(text);
     {
       int k = royal_square(side_ ^ 1);
@@ -2594,6 +2645,81 @@ class Generator final : public Engine, public CardBoard {
     return n;
   }
 
+  // ---- flipping pieces and passes (`converts`, `pass`, `board-full`; gen_flip.hpp) -------
+  // The piece of type t the side to move just put on `to` converts the enemy pieces of its
+  // pattern; their squares go on flipped_ for unmake.
+  [[gnu::noinline]] void flip_make(int t, int to) {
+    const Zobrist<N>& z = zob<N>();
+    const int us = side_, them = us ^ 1;
+    const BB conv = flip::converted(*t_, p_->types[t].convert, to, by_color_[us], by_color_[them]);
+    for (BB b = conv; b; clear_lsb(b)) {
+      const int q = lsb(b), code = board_[q];
+      remove(q);
+      put(q, code ^ 1);
+      hash_ ^= z.psq[them][code >> 1][q] ^ z.psq[us][code >> 1][q];
+    }
+    flipped_.push_back(conv);
+  }
+  // Gives the pieces converted by step m, being undone, back (its piece stands on its
+  // destination); the hash comes back from the undo record.
+  [[gnu::noinline]] void flip_unmake(Move m) {
+    const uint32_t k = kind_of(m);
+    if (k == kNull || k == kCastleK || k == kCastleQ || sub_of(m)) return;
+    if (!(convert_types_ >> (board_[to_of(m)] >> 1) & 1)) return;
+    for (BB b = flipped_.back(); b; clear_lsb(b)) {
+      const int q = lsb(b), code = board_[q];
+      remove(q);
+      put(q, code ^ 1);
+    }
+    flipped_.pop_back();
+  }
+  // The end by a full board or by passes in a row (the steps on the stack: a text starts
+  // with none, as in Fairy-Stockfish).
+  ends::Verdict flip_verdict() const {
+    int passes = 0;
+    for (auto it = stack_.rbegin(); it != stack_.rend() && kind_of(it->move) == kNull; ++it) ++passes;
+    const bool full = !(t_->board_mask & ~occupied());
+    return flip::over(*p_, full, passes, popcount(by_color_[0]), popcount(by_color_[1]));
+  }
+  // `pass when-blocked`: the moves, or when there are none and the side has a piece on the
+  // board, the pass.
+  template <bool Count>
+  uint64_t generate_or_pass(std::vector<Move>* out) {
+    const size_t before = out ? out->size() : 0;
+    const uint64_t n = generate_moves<Count>(out);
+    const bool none = Count ? n == 0 : out->size() == before;
+    if (!none || !by_color_[side_]) return n;
+    if constexpr (!Count) out->push_back(make_move(0, 0, kNull));
+    return 1;
+  }
+  // A position of a game with conversion: pieces change sides, so only both sides' pieces
+  // of a type together are bounded by the start (with `supply unlimited`, nothing is); a
+  // reserve never grows.
+  void check_converted_material(std::string_view text) {
+    if (flip_supply_) return;
+    const FenFields start = parse_fen(p_->start_text, p_->width, p_->height, p_->letters + lower_letters());
+    int init[2][kMaxTypes] = {}, total[kMaxTypes] = {};
+    auto count = [&](char ch, bool reserve) {
+      const size_t t = ch ? p_->letters.find(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))))
+                          : std::string::npos;
+      if (t == std::string::npos) return;
+      ++total[t];
+      if (reserve) ++init[std::islower(static_cast<unsigned char>(ch)) ? 1 : 0][t];
+    };
+    for (char ch : start.cells) count(ch, false);
+    for (char ch : start.reserve) count(ch, true);
+    const size_t at = text.find('[') == std::string_view::npos ? 0 : text.find('[');
+    for (int t = 0; t < p_->ntypes; ++t) {
+      for (int c = 0; c < 2; ++c)
+        if (reserve_[c][t] > init[c][t])
+          throw PositionError(std::string(c ? "Black" : "White") + "'s reserve holds more " + p_->letters[t] +
+                                  " than a side starts with",
+                              at);
+      if (popcount(by_type_[t]) + reserve_[0][t] + reserve_[1][t] > total[t])
+        throw PositionError(std::string("more ") + p_->letters[t] + " than the set holds", at);
+    }
+  }
+
   // ---- hands and drops (`captures-to-hand`, `drop`; drops.hpp) -------------------------
   // After a move's board update: the victim joins the mover's reserve (demoted when it
   // stood promoted), and the promoted mark travels with the mover or is set by a promotion.
@@ -2609,9 +2735,9 @@ class Generator final : public Engine, public CardBoard {
       }
       const int t = was ? p_->demote[u.captured >> 1] : u.captured >> 1;
       if (!p_->hand_to_partner) {  // `partner`: it leaves for the other board
-        hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+        hash_ ^= reserve_key(z, us, t, reserve_[us][t]);
         ++reserve_[us][t];
-        hash_ ^= z.reserve[us][t][std::min(reserve_[us][t], 32)];
+        hash_ ^= reserve_key(z, us, t, reserve_[us][t]);
       }
     }
     // A promotion of a piece standing promoted is a demotion (shogi2 `demotes`): unmarked.
@@ -2830,7 +2956,7 @@ class Generator final : public Engine, public CardBoard {
     for (int s = 0; s < p_->squares; ++s)
       if (board_[s] >= 0) h ^= z.psq[board_[s] & 1][board_[s] >> 1][s];
     for (int c = 0; c < 2; ++c)
-      for (int t = 0; t < p_->ntypes; ++t) h ^= z.reserve[c][t][std::min(reserve_[c][t], 32)];
+      for (int t = 0; t < p_->ntypes; ++t) h ^= reserve_key(z, c, t, reserve_[c][t]);
     for (BB b = promoted_; b; clear_lsb(b)) h ^= z.promoted[lsb(b)];
     if (side_) h ^= z.side;
     h ^= z.castle[castling_];

@@ -35,6 +35,8 @@ bool check_expectations(const Model& m, const std::shared_ptr<const Program>& p,
     if (u.id == ConstructId::EndChecks) reasons.push_back("checks");
     if (u.id == ConstructId::EndDoublePass) reasons.push_back("double-pass");
     if (u.id == ConstructId::EndRoyalsFacing) reasons.push_back("royals-facing");
+    if (u.id == ConstructId::EndBoardFull) reasons.push_back("board-full");
+    if (u.id == ConstructId::EndPasses) reasons.push_back("passes");
   }
   bool ok = true;
   for (const Expectation& ex : m.expects) {

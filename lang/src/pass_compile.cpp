@@ -49,6 +49,7 @@ void compile_pass_rules(const Model& m, const std::vector<int>& used, Program& p
   for (const ConstructUse& u : m.constructs) {
     switch (u.id) {
       case ConstructId::TurnPass:
+        if (u.has("")) break;  // `pass when-blocked`: flip_compile.cpp
         p.pass = true;
         if (!p.action_move)
           d.error(u.loc, "`pass` stands instead of an action, but the turn has no `action move`",

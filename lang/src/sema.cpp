@@ -871,8 +871,11 @@ class Checker {
     piece_ = &p;
     for (const Stmt& c : body(s)) dispatch(Scope::Piece, c);
     piece_ = nullptr;
-    if (p.betza.empty() && !p.find(ConstructId::Teleport) && !p.find(ConstructId::Strike))
-      d_.error(s.loc, "piece `" + p.name + "` has no moves", "add `betza \"...\"`");
+    // `immobile` with moves is the compiler's error (flip_compile.cpp).
+    if (p.betza.empty() && !p.find(ConstructId::Teleport) && !p.find(ConstructId::Strike) &&
+        !p.find(ConstructId::Immobile))
+      d_.error(s.loc, "piece `" + p.name + "` has no moves",
+               "add `betza \"...\"`, or `immobile` for a piece only placed");
     for (auto& e : m_.pieces)
       if (e.name == p.name || e.letter == p.letter) {
         if (e.name != p.name)
@@ -1399,8 +1402,8 @@ void finish(Model& m, Diagnostics& d) {
   for (char l : m.reserve)
     if (l != '*' && !m.piece(l)) d.error(m.reserve_loc, std::string("reserve piece `") + l + "` is no piece");
   for (const auto& p : m.pieces)
-    if (std::count(m.reserve.begin(), m.reserve.end(), p.letter) > 32)
-      d.error(m.reserve_loc, std::string("more than 32 `") + p.letter + "` in a reserve");
+    if (std::count(m.reserve.begin(), m.reserve.end(), p.letter) > 256)
+      d.error(m.reserve_loc, std::string("more than 256 `") + p.letter + "` in a reserve");
   if (m.action_place && m.reserve.empty() && m.setup_kind != SetupKind::Text)
     d.error(m.turn_loc, "`action place` but no `reserve`");
   if (m.place_ranks && !m.unbounded && (m.place_ranks->lo < 1 || m.place_ranks->hi > m.height))

@@ -131,6 +131,8 @@ enum class Termination : uint8_t {
   ChecksGiven,   // a side gave the ruleset's number of checks (`checks N -> win`; 3check)
   DoublePass,    // two passes in a row (`double-pass -> ...`; janggi)
   RoyalsFacing,  // a pass while the royal pieces face each other (`royals-facing -> ...`; bikjang)
+  BoardFull,     // every square is occupied; the pieces are counted (`board-full`; ataxx, Reversi)
+  Passes,        // the sides passed in a row; the pieces are counted (`passes N`; ataxx, Reversi)
 };
 const char* to_string(Termination t);  // "none", "checkmate", ... as the `end` block spells them
 

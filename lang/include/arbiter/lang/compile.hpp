@@ -281,12 +281,14 @@ struct PieceProgram {
       Action,   // an action of its own, the piece stays (a whirlwind, a strike)
       Capture,  // after each capture the piece makes (an explosion)
       Move,     // the piece's own move along the path (a rampage)
+      Land,     // after each move or drop that puts the piece on a square (ataxx, Reversi)
     };
     enum class Victims : uint8_t {
       None,
-      Around,  // every piece within `reach` (king distance) of the piece, or of the captured square
-      Line,    // the first piece along one of `lines`, the way clear (a strike)
-      Path,    // every piece on the `reach` squares along a direction of `dirs` (a rampage)
+      Around,    // every piece within `reach` (king distance) of the piece, or of the captured square
+      Line,      // the first piece along one of `lines`, the way clear (a strike)
+      Path,      // every piece on the `reach` squares along a direction of `dirs` (a rampage)
+      Enclosed,  // every enemy piece on a line of enemy pieces closed by an own piece (Reversi)
     };
     Trigger trigger = Trigger::None;
     Victims victims = Victims::None;
@@ -303,6 +305,8 @@ struct PieceProgram {
     bool blocked_own_royal = false, blocked_immune = false;
     uint32_t blocked_types = 0;
     int self_beyond = -1;
+    // The victims change colour instead of leaving the board (`converts`: enemy pieces only).
+    bool convert = false;
     bool on() const { return trigger != Trigger::None; }
   };
   // `remove-around radius R when action|capture [at-least N] [spare LETTERS] [self]
@@ -315,6 +319,10 @@ struct PieceProgram {
   // directions of its limited moves, on its move; when a piece stands within R squares it
   // runs the full R squares (to the edge when nearer).
   Removal rampage;
+  // `converts adjacent|enclosed` (gen_flip.hpp): Land trigger, Around (reach 1) or Enclosed
+  // victims, `convert`: the enemy pieces next to its square, or enclosed between its square
+  // and an own piece, become the mover's.
+  Removal convert;
   bool whirlwind() const { return around.trigger == Removal::Trigger::Action; }
   bool explodes() const { return around.trigger == Removal::Trigger::Capture; }
   bool animal() const {
@@ -391,6 +399,7 @@ struct BoardTables {
   BB place_zone[2] = {};
   BB enemy_half[2] = {};  // the ranks of the opponent's half, per colour (midline invasion)
   BB flag_zone[2] = {};   // `region-reached`'s region, per colour
+  BB opening[2] = {};     // `encloses opening REGION`, per colour (gen_flip.hpp)
 
   // Strictly between a and b when they share a line, else empty.
   BB between(int a, int b) const {
@@ -621,6 +630,25 @@ struct Program {
   // `legal { must-drop }`: while the side's reserve holds pieces and a drop is legal, only
   // drops are. `castling { by-drop }`: drops on the home squares gain castling rights.
   bool must_drop = false, castle_by_drop = false;
+  // Flipping pieces and passes (issue 24: ataxx, Reversi; compiled by flip_compile.cpp, run
+  // by gen_flip.hpp). A placement must touch an own piece (`adjacent-to own`) or enclose
+  // enemy pieces (`encloses`; while a square of `opening_region` is empty, placements go
+  // there only); `supply unlimited`: placements need no reserve; `pass when-blocked`: a side
+  // with a piece on the board and no other legal action passes; the game ends when the
+  // board is full (`board-full`) or after `end_passes` passes in a row, the side with more
+  // pieces on the board winning.
+  struct Flips {
+    bool place_adjacent_own = false, place_encloses = false;
+    int opening_region = -1;
+    bool supply_unlimited = false;
+    bool pass = false;
+    bool end_board_full = false;
+    int end_passes = 0;
+    bool converts = false;  // some type's `converts`
+    bool drop_rules() const { return place_adjacent_own || place_encloses || opening_region >= 0; }
+    bool ends() const { return end_board_full || end_passes > 0; }
+    bool any() const { return drop_rules() || supply_unlimited || pass || ends() || converts; }
+  } flips;
   // `region-reached royal enemy-half -> win`: the side that just moved wins when all its
   // royal pieces stand on the opponent's half (RULINGS 4.3).
   bool invasion = false;

@@ -181,7 +181,7 @@ enum class ConstructId : uint16_t {
   HopsNotOver,      // piece: `hops-not-over LETTERS`, types that are never its screen
   NeverCaptures,    // piece: `never-captures LETTERS`
   Points,           // piece: `points N`, its value when a game is decided by counting
-  TurnPass,         // turn: `pass`, the side to move may pass
+  TurnPass,         // turn: `pass [when-blocked]`, the side to move may pass (janggi; ataxx, Reversi)
   EndDoublePass,    // end: `double-pass -> draw|counting`
   EndRoyalsFacing,  // end: `royals-facing -> draw|counting` (bikjang)
   EndCounting,      // end: `counting white-needs N`, how a counted end is decided
@@ -204,6 +204,14 @@ enum class ConstructId : uint16_t {
   PromotionOptional,  // piece: `promotion optional`, its `promote on rank` may be declined
   PromotionLimit,     // piece: `promotion-limit N`, promoted to only while its side holds fewer
   DupleCheck,         // legal: `duple-check`, several royal pieces are in check only all together
+  // Flipping pieces and passes (issue 24: ataxx, Reversi; lang/src/gen_flip.hpp).
+  Converts,          // piece: `converts adjacent|enclosed`, enemy pieces change colour
+  PlaceAdjacentOwn,  // placement: `adjacent-to own`
+  PlaceEncloses,     // placement: `encloses [opening REGION]`
+  PlaceSupply,       // placement: `supply unlimited`
+  EndBoardFull,      // end: `board-full -> most-pieces`
+  EndPasses,         // end: `passes N -> most-pieces`
+  Immobile,          // piece: `immobile`, it never moves (placed only: a Reversi disc)
 };
 
 struct ConstructDef {
