@@ -262,4 +262,38 @@ inline arb::lang::Compiled compile_text(const std::string& name, const std::stri
   return arb::lang::compile_file(file.string(), {}, diags);
 }
 
+// A catalogue ruleset (rulesets/fsf/NAME.rules), compiled; a compile error fails the test.
+inline std::shared_ptr<const arb::lang::Program> catalogue_program(const std::string& name) {
+  arb::lang::Diagnostics diags;
+  auto c = arb::lang::compile_file(source_path("rulesets/fsf/" + name + ".rules"), {}, diags);
+  EXPECT_FALSE(diags.has_errors()) << diags.render();
+  if (!c.program) throw std::runtime_error(name + " does not compile");
+  return c.program;
+}
+
+// The compiled engine of catalogue ruleset NAME at position `fen`.
+inline std::unique_ptr<arb::Engine> catalogue_at(const std::string& name, const std::string& fen) {
+  auto e = arb::lang::make_compiled_engine(catalogue_program(name));
+  e->set_position(fen);
+  return e;
+}
+
+// The compiled engine of a ruleset given as text, at position `fen`.
+inline std::unique_ptr<arb::Engine> ruleset_at(const std::string& text, const std::string& fen) {
+  arb::lang::Diagnostics diags;
+  auto c = compile_text("r", text, diags);
+  EXPECT_FALSE(diags.has_errors()) << diags.render();
+  if (!c.program) throw std::runtime_error("the ruleset does not compile");
+  auto e = arb::lang::make_compiled_engine(c.program);
+  e->set_position(fen);
+  return e;
+}
+
+// The diagnostics of a ruleset given as text, compiled as `r.rules` ("" when it compiles).
+inline std::string ruleset_errors(const std::string& text) {
+  arb::lang::Diagnostics diags;
+  auto c = compile_text("r", text, diags);
+  return diags.has_errors() ? diags.render() : "";
+}
+
 }  // namespace testing_helpers

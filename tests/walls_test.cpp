@@ -16,39 +16,6 @@ namespace {
 
 using namespace testing_helpers;
 
-std::shared_ptr<const arb::lang::Program> catalogue(const std::string& name) {
-  arb::lang::Diagnostics diags;
-  auto c = arb::lang::compile_file(source_path("rulesets/fsf/" + name + ".rules"), {}, diags);
-  EXPECT_FALSE(diags.has_errors()) << diags.render();
-  if (!c.program) throw std::runtime_error(name + " does not compile");
-  return c.program;
-}
-
-std::unique_ptr<arb::Engine> at(const std::string& name, const std::string& fen) {
-  auto e = arb::lang::make_compiled_engine(catalogue(name));
-  e->set_position(fen);
-  return e;
-}
-
-std::unique_ptr<arb::Engine> text_at(const std::string& text, const std::string& fen) {
-  TempDir dir;
-  arb::lang::Diagnostics diags;
-  auto c = arb::lang::compile_file(dir.write("r.rules", text), {}, diags);
-  EXPECT_FALSE(diags.has_errors()) << diags.render();
-  if (!c.program) throw std::runtime_error("does not compile");
-  auto e = arb::lang::make_compiled_engine(c.program);
-  e->set_position(fen);
-  return e;
-}
-
-// Compiles a ruleset text; returns the diagnostics' rendering ("" when it compiles).
-std::string errors_of(const std::string& text) {
-  TempDir dir;
-  arb::lang::Diagnostics diags;
-  auto c = arb::lang::compile_file(dir.write("r.rules", text), {}, diags);
-  return diags.has_errors() ? diags.render() : "";
-}
-
 std::vector<std::string> uci_texts(arb::Engine& e) {
   std::vector<arb::Action> acts;
   e.legal_actions(acts);
@@ -72,7 +39,7 @@ end { checkmate -> loss; stalemate -> draw }
 
 TEST(Walls, BlockRidersAndLeapsAndAreNeverCaptured) {
   // Rook a1, wall d1: b1 c1 and a2..a8 (9); king h1: g1 g2 h2 (3).
-  auto e = text_at(kRook, "7k/8/8/8/8/8/8/R2*3K w - - 0 1");
+  auto e = ruleset_at(kRook, "7k/8/8/8/8/8/8/R2*3K w - - 0 1");
   EXPECT_EQ(e->perft(1), 12u);
   EXPECT_EQ(e->position(), "7k/8/8/8/8/8/8/R2*3K w - - 0 1");
   // Knight b1 beside walls c3 and d2: only a3 (a wall is no target); king h1: 3.
@@ -96,20 +63,20 @@ TEST(Walls, Gustav3AndOmicronStarts) {
   // gustav3: 8 pawns x 2; knights c1 (b3 d3) and h1 (g3 i3); the amazons' knight leaps
   // a1-b3 and j1-i3 (their rides stop at the walls a2 j2, the rooks and the pawns):
   // 16 + 4 + 2 = 22 (Fairy-Stockfish: 22).
-  auto e = at("gustav3", "start");
+  auto e = catalogue_at("gustav3", "start");
   EXPECT_EQ(e->perft(1), 22u);
   EXPECT_EQ(e->position(), "arnbqkbnra/*pppppppp*/*8*/*8*/*8*/*8*/*PPPPPPPP*/ARNBQKBNRA w KQkq - 0 1");
   // omicron: 10 pawns x 2; knights d2 (c4 e4) and i2 (h4 j4); champions b2 (b4 d4) and
   // k2 (k4 i4), their steps blocked by walls and own pieces; wizards a1 and l1 one camel
   // leap each (b4, k4): 20 + 4 + 4 + 2 = 30 (Fairy-Stockfish: 30).
-  e = at("omicron", "start");
+  e = catalogue_at("omicron", "start");
   EXPECT_EQ(e->perft(1), 30u);
 }
 
 TEST(Walls, TroitzkyPromotesWhereItsFileEnds) {
   // The pawn a5 steps to a6, where the a-file ends (walls above): it must promote, to
   // Q R B N (4); the king e1 has f1 d2 e2 f2 (d1 is a wall): 8 (Fairy-Stockfish: 8).
-  auto e = at("troitzky", "****1k****/**6**/*8*/*8*/10/P9/10/*8*/**6**/****K1**** w - - 0 1");
+  auto e = catalogue_at("troitzky", "****1k****/**6**/*8*/*8*/10/P9/10/*8*/**6**/****K1**** w - - 0 1");
   EXPECT_EQ(e->perft(1), 8u);
   // From b5 the pawn steps to b6, no promotion square (b8 is): 1 + 4 (Fairy-Stockfish: 5).
   e->set_position("****1k****/**6**/*8*/*8*/10/1P8/10/*8*/**6**/****K1**** w - - 0 1");
@@ -118,7 +85,7 @@ TEST(Walls, TroitzkyPromotesWhereItsFileEnds) {
 
 TEST(WallsPlaced, DuckMovesToAnyOtherEmptySquare) {
   // From the start: 20 moves, each with the duck on one of the 32 empty squares: 640.
-  auto e = at("duck", "start");
+  auto e = catalogue_at("duck", "start");
   EXPECT_EQ(e->perft(1), 640u);
   // The duck on e4: the e-pawn only steps to e3 (19 moves), and the duck must move: 31
   // empty squares remain for it (e4 is not one): 19 x 31.
@@ -143,7 +110,7 @@ TEST(WallsPlaced, DuckWithCastling) {
   // Castling frees the king's and the rook's squares for the duck and takes the two it
   // lands on; written as the king's move (`e1g1,g1b1`). Perft 2 as current Fairy-Stockfish
   // (npm 1.1.12) counts it: 1,940,435.
-  auto e = at("duck", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+  auto e = catalogue_at("duck", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
   auto texts = uci_texts(*e);
   EXPECT_NE(std::find(texts.begin(), texts.end(), "e1g1,g1e1"), texts.end());  // the king's square
   EXPECT_NE(std::find(texts.begin(), texts.end(), "e1g1,g1h1"), texts.end());  // the rook's square
@@ -153,7 +120,7 @@ TEST(WallsPlaced, DuckWithCastling) {
 
 TEST(WallsPlaced, DuckOnThePassedSquareLeavesNoEnPassant) {
   // After d7d5 with the duck on d6 the white pawn e5 cannot take en passant.
-  auto e = at("duck", "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+  auto e = catalogue_at("duck", "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
   auto a = arb::parse_action(*e, "d7d5,d5d6");
   ASSERT_TRUE(a.has_value());
   e->apply(*a);
@@ -168,7 +135,7 @@ TEST(WallsPlaced, DuckOnThePassedSquareLeavesNoEnPassant) {
 TEST(WallsPlaced, ArrowAlongTheAmazonsLines) {
   // An amazon a1 under a walled rank 2 moves to b1..j1 (9); its arrow flies along rank 1 to
   // each empty square but its own, a1 included: 9 each.
-  auto e = at("amazons", "10/10/10/10/10/10/10/10/**********/Q9 w - - 0 1");
+  auto e = catalogue_at("amazons", "10/10/10/10/10/10/10/10/**********/Q9 w - - 0 1");
   EXPECT_EQ(e->perft(1), 81u);
   auto texts = uci_texts(*e);
   EXPECT_NE(std::find(texts.begin(), texts.end(), "a1d1,d1a1"), texts.end());
@@ -176,7 +143,7 @@ TEST(WallsPlaced, ArrowAlongTheAmazonsLines) {
 
 TEST(WallsPlaced, PastAndStatic) {
   // snailtrail: the snail a1 steps to a2 b1 b2, leaving a wall on a1; then Black's g7 has 3.
-  auto e = at("snailtrail", "start");
+  auto e = catalogue_at("snailtrail", "start");
   EXPECT_EQ(e->perft(1), 3u);
   EXPECT_EQ(e->perft(2), 9u);
   auto a = arb::parse_action(*e, "a1b2,b2a1");
@@ -185,7 +152,7 @@ TEST(WallsPlaced, PastAndStatic) {
   EXPECT_EQ(e->position(), "6p/7/7/7/7/1P5/*6 b - - 1 1");
   // isolation: the token c1 has 5 steps; 46 squares are empty after each, of which c1 may
   // take no wall: 5 x 45.
-  EXPECT_EQ(at("isolation", "start")->perft(1), 225u);
+  EXPECT_EQ(catalogue_at("isolation", "start")->perft(1), 225u);
 }
 
 TEST(WallsPlaced, EdgeOnTheRimOrBesideAWall) {
@@ -201,7 +168,7 @@ end { stalemate -> loss }
 )";
   // The token a1 steps to a2, b1 (each leaves 10 empty rim squares: 12 less its own and
   // d4's) or b2 (11: b2 is inside): 31.
-  auto e = text_at(edge, "start");
+  auto e = ruleset_at(edge, "start");
   EXPECT_EQ(e->perft(1), 31u);
   // A wall on b2 blocks that step and opens b3 and c2 beside it: a2 and b1, 10 + 2 each.
   e->set_position("3p/4/1*2/P3 w - - 0 1");
@@ -218,17 +185,17 @@ turn { action move }
 end { checkmate -> loss; stalemate -> draw }
 )";
   // Placed walls with royal safety: a wall could block a check.
-  std::string err = errors_of(base + "legal { royal-safe }\nwalls placed duck\n");
+  std::string err = ruleset_errors(base + "legal { royal-safe }\nwalls placed duck\n");
   EXPECT_NE(err.find("r.rules:9:14"), std::string::npos) << err;
   EXPECT_NE(err.find("`walls placed` with `royal-safe`"), std::string::npos) << err;
   // `in` without `placed`.
-  err = errors_of(base + "legal { }\nregion z a1-b2\nwalls in z\n");
+  err = ruleset_errors(base + "legal { }\nregion z a1-b2\nwalls in z\n");
   EXPECT_NE(err.find("r.rules:10:10"), std::string::npos) << err;
   // A misspelt rule: the schema's choices as the hint.
-  err = errors_of(base + "legal { }\nwalls placed arow\n");
+  err = ruleset_errors(base + "legal { }\nwalls placed arow\n");
   EXPECT_NE(err.find("r.rules:9:14"), std::string::npos) << err;
   // `petrify` on a royal piece.
-  err = errors_of(R"(ruleset r
+  err = ruleset_errors(R"(ruleset r
 board 8 x 8
 piece king K { betza "K"; royal; petrify }
 castling none
@@ -255,7 +222,7 @@ end { checkmate -> loss; stalemate -> draw }
 
 TEST(Petrify, TheCapturerBecomesAWall) {
   // Rxa7 leaves a wall on a7 and no rook: Black's king a8 then has b8 b7 (a7 is a wall).
-  auto e = text_at(kPetrify, "k7/p7/8/8/8/8/8/R6K w - - 0 1");
+  auto e = ruleset_at(kPetrify, "k7/p7/8/8/8/8/8/R6K w - - 0 1");
   auto a = arb::parse_action(*e, "a1a7");
   ASSERT_TRUE(a.has_value());
   const uint64_t hash = e->hash();
