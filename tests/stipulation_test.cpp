@@ -16,6 +16,7 @@
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/popeye_input.hpp"
+#include "helpers.hpp"
 #include "process.hpp"
 #include "reference.hpp"
 
@@ -86,10 +87,14 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     const std::string stem = f.path().stem().string();
     if (f.path().extension() != ".txt" || stem.ends_with("-tries") || stem.ends_with("-tree")) continue;
     std::ifstream in(f.path());
-    int lineno = 0;
+    int lineno = 0, deep_lines = 0;
+    // The three-movers (#3, h#3, s#3) take most of the time: under the sanitizers, every
+    // third of them is solved.
+    const bool deep = stem == "mate3" || stem == "hmate3" || stem == "smate3";
     for (std::string line; std::getline(in, line);) {
       ++lineno;
       if (line.empty() || line[0] == '#') continue;
+      if (deep && testing_helpers::fast() && deep_lines++ % 3 != 0) continue;
       std::vector<std::string> field;
       std::stringstream ss(line);
       for (std::string x; std::getline(ss, x, ';');) field.push_back(x);
@@ -135,7 +140,7 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
   }
   // Deeper, on positions of game-like material (the corpus mates) and random ones: fewer.
   for (const char* s : {"#3", "h#3"}) {
-    EXPECT_GE(per_stip[s], 6) << s;
+    EXPECT_GE(per_stip[s], testing_helpers::fast() ? 2 : 6) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
   }
