@@ -392,4 +392,31 @@ TEST(StipulationPuzzles, Command) {
   }
 }
 
+// corpus/puzzles/stipulations/chess.csv (made with --economy, #2 and #3 also with
+// --quiet-key): every row re-solves to its stored line and tree, and every piece of every
+// row is needed (economy() reports no `unchanged` or `unknown` removal). Under ARBITER_FAST
+// the economy check on every fourth row.
+TEST(StipulationPuzzles, StoredProblemsReSolveAndAreEconomical) {
+  std::string path = source_path("corpus/puzzles/stipulations/chess.csv");
+  auto ps = arb::puzzles::from_csv(read_text(path));
+  EXPECT_GE(ps.size(), 20u);
+  auto e = testing_helpers::compiled_engine("chess");
+  std::map<std::string, int> by;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    const auto& p = ps[i];
+    ++by[p.goal];
+    EXPECT_EQ(arb::puzzles::verify(*e, p), "") << path << " record " << i + 2 << ": " << p.position;
+    if (p.goal == "#2" || p.goal == "#3") {
+      e->set_position(p.position);
+      EXPECT_TRUE(arb::puzzles::quiet_first_move(*e, p.solution[0])) << p.position;
+    }
+    if (fast() && i % 4 != 0) continue;
+    for (const auto& r : arb::puzzles::economy(*e, p)) {
+      EXPECT_NE(r.change, "unchanged") << path << " record " << i + 2 << ": " << r.piece.square;
+      EXPECT_NE(r.change, "unknown") << path << " record " << i + 2 << ": " << r.piece.square;
+    }
+  }
+  EXPECT_GE(by.size(), 5u) << "several stipulations";
+}
+
 }  // namespace
