@@ -137,6 +137,17 @@ int cmd_puzzles(const std::vector<std::string>& args) {
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
+  // What the stipulation's qualities need of the position text, refused before the search.
+  if (o.economy && arb::puzzles::pieces_of(l.engine->position()).empty())
+    throw UsageError("--economy removes pieces from FEN-shaped boards; " + l.engine->name() +
+                     "'s position text is not one");
+  if (!o.stipulation.empty() && arb::stip::parse_stipulation(o.stipulation)->series) {
+    std::istringstream fields(l.engine->position());
+    std::string board, side;
+    fields >> board >> side;
+    if (side != "w" && side != "b")
+      throw UsageError("series play (" + o.stipulation + ") needs a position text with a w/b side field");
+  }
   bool tty = isatty(2);
   if (tty)
     o.progress = [&](const arb::puzzles::Stats& s, size_t found) {

@@ -390,6 +390,10 @@ TEST(StipulationPuzzles, Command) {
     EXPECT_EQ(r.code, 2) << r;
     EXPECT_FALSE(r.err.empty()) << r;
   }
+  // Economy removes pieces from FEN boards: ChessMe's position text is refused up front.
+  r = run_arbiter({"puzzles", "--variant", "chessme", "--stipulation", "#1", "--economy", "--count", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("--economy"), std::string::npos) << r;
 }
 
 // corpus/puzzles/stipulations/chess.csv (made with --economy, #2 and #3 also with
