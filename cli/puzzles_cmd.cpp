@@ -137,6 +137,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
+  o.mate_needs_check = wins_are_checkmates(l);
   // What the stipulation's qualities need of the position text, refused before the search.
   if (o.economy && arb::puzzles::pieces_of(l.engine->position()).empty())
     throw UsageError("--economy removes pieces from FEN-shaped boards; " + l.engine->name() +

@@ -191,7 +191,8 @@ namespace {
 // A stipulation puzzle at the engine's position: sound under the budget, a quiet key when
 // asked, and with --economy its idle pieces taken off (each removal that leaves the same
 // solution tree is kept), then every piece left proved needed (economy()).
-std::optional<Puzzle> candidate_stip(Engine& e, Engine& check, const Options& opt, const GameConfig& config) {
+std::optional<Puzzle> candidate_stip(Engine& e, Engine& check, const Options& opt, const GameConfig& config,
+                                     Stats& stats) {
   const stip::Stipulation s = *stip::parse_stipulation(opt.stipulation);
   std::string pos = e.position();
   stip::Result r;
@@ -200,6 +201,7 @@ std::optional<Puzzle> candidate_stip(Engine& e, Engine& check, const Options& op
   } catch (const std::invalid_argument&) {
     return std::nullopt;  // a position text the stipulation cannot take (series play)
   }
+  if (r.outcome == stip::Outcome::Unknown) ++stats.unknown;
   if (!sound(r)) return std::nullopt;
   auto quiet = [&](const std::string& position, const stip::Result& x) {
     if (!opt.quiet_key) return true;
@@ -265,7 +267,7 @@ bool fresh(const std::vector<Puzzle>& out, const Puzzle& p) {
 std::optional<Puzzle> candidate(Engine& e, Engine& check, const Options& opt, solve::Goal goal,
                                 const GameConfig& config, Stats& stats) {
   ++stats.positions;
-  if (!opt.stipulation.empty()) return candidate_stip(e, check, opt, config);
+  if (!opt.stipulation.empty()) return candidate_stip(e, check, opt, config, stats);
   solve::Options so;
   so.goal = goal;
   so.depth = opt.depth;
