@@ -252,6 +252,12 @@ std::unique_ptr<arb::Engine> make_fairy_stockfish(const Common& c) {
   }
 }
 
+bool wins_are_checkmates(const Loaded& l) {
+  const auto& p = l.compiled.program;
+  return p && !p->cards && p->checkmate_loses && p->stalemate_draw && !p->no_move_loses && !p->invasion &&
+         !p->royal_capture && p->royal_safe && p->extinctions.empty() && !p->must_capture;
+}
+
 Loaded load_engine(const Common& c) {
   Loaded l;
   arb::lang::Diagnostics diags;

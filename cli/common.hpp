@@ -92,6 +92,10 @@ struct Loaded {
   std::string variant;
 };
 Loaded load_engine(const Common& c);
+// Whether every win of the compiled ruleset is a checkmate (its `end` block: checkmate the
+// only loss, no region, no royal capture, no cards): then a mate must give check, and the
+// stipulation search looks for the last move of a mate among the checks only.
+bool wins_are_checkmates(const Loaded& l);
 // The engine spec the options name (UsageError for unusable options).
 arb::registry::EngineSpec engine_spec(const Common& c);
 

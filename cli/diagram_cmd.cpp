@@ -62,7 +62,7 @@ int cmd_diagram(const std::vector<std::string>& args) {
   std::string out = synth::diagram_svg(dg, title.empty() ? l.variant : title);
   if (vm.count("svg")) write_atomically(svg, out);
   if (vm.count("html")) {
-    synth::PuzzleRow row{text, "position", "", "", l.variant, ""};
+    synth::PuzzleRow row{text, "position", "", "", l.variant, "", ""};
     write_atomically(html, synth::puzzle_page(title.empty() ? l.variant : title, {row}));
   }
   if (!vm.count("svg") && !vm.count("html")) std::cout << out;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "arbiter/puzzles.hpp"
+#include "arbiter/stipulation.hpp"
 #include "arbiter/synth/synth.hpp"
 #include "common.hpp"
 
@@ -20,7 +21,7 @@ std::string puzzle_json(const arb::puzzles::Puzzle& p) {
                   "\",\"depth\":" + std::to_string(p.depth) + ",\"solution\":[";
   for (size_t i = 0; i < p.solution.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(p.solution[i]) + "\"";
   return o + "],\"variant\":\"" + json_escape(p.variant) + "\",\"options\":\"" + json_escape(p.options) +
-         "\"}";
+         "\"" + (p.tree.empty() ? std::string() : ",\"tree\":" + p.tree) + "}";
 }
 
 }  // namespace
@@ -30,11 +31,13 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   std::string goal = "mate", depth, count = "10", seed = "1", out, max_nodes = "100000", max_games = "5000",
               timeout;
   std::string from = "selfplay", material, window;
-  bool append = false;
+  std::string stipulation;
+  bool append = false, quiet_key = false, economy = false;
   po::options_description d(
       "arbiter puzzles --variant V --goal mate|win|draw --depth K --count N [--seed S] [--out FILE "
       "[--append]]\n"
       "                [--json]\n"
+      "arbiter puzzles --variant V --stipulation #N|h#N|s#N|... [--quiet-key] [--economy] --count N ...\n"
       "Positions from self-play whose goal in exactly K moves has a unique key, proved by the\n"
       "solver (--all-keys) and re-checked. Prints one CSV (position,goal,depth,solution,variant,\n"
       "options) unless --out names the file, written atomically. Exit 0 with N puzzles, 3 when\n"
@@ -54,16 +57,40 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "from", po::value(&from),
       "selfplay (default) or synth (Z3 mate-in-1 positions: --goal mate --depth 1)")(
       "material", po::value(&material), "with --from synth: exact material, e.g. \"KRB v K\"")(
-      "window", po::value(&window), "with --from synth: WxH, the squares pieces may stand on");
+      "window", po::value(&window), "with --from synth: WxH, the squares pieces may stand on")(
+      "stipulation", po::value(&stipulation),
+      "instead of --goal/--depth: any stipulation of `arbiter solve` (#2, h#2, s#3, ser-h#4, ...); one "
+      "solution, none shorter, stored with its solution tree")(
+      "quiet-key", po::bool_switch(&quiet_key), "with --stipulation: the key neither captures nor checks")(
+      "economy", po::bool_switch(&economy),
+      "with --stipulation: idle pieces taken off, then every piece left proved needed (its removal loses "
+      "the solution, cooks it, changes it or makes the position illegal)");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, false);
   arb::puzzles::Options o;
-  if (goal != "mate" && goal != "win" && goal != "draw")
-    throw UsageError("--goal must be mate, win or draw, not `" + goal + "`");
+  if (!stipulation.empty()) {
+    if (vm.count("goal") || vm.count("depth"))
+      throw UsageError("--stipulation replaces --goal and --depth: give one or the other");
+    auto st = arb::stip::parse_stipulation(stipulation);
+    if (!st || st->moves < 1 || st->moves > arb::stip::kMaxMoves)
+      throw UsageError("--stipulation: `" + stipulation +
+                       "` is not a stipulation (#N, =N, h#N, h#N.5, s#N, r#N, ser-#N, ser-h#N, ...; N 1.." +
+                       std::to_string(arb::stip::kMaxMoves) + ")");
+    o.stipulation = st->text();
+    o.quiet_key = quiet_key;
+    o.economy = economy;
+    goal = o.stipulation;
+    depth = std::to_string(st->moves);
+    o.depth = st->moves;
+  } else {
+    if (quiet_key || economy) throw UsageError("--quiet-key and --economy go with --stipulation");
+    if (goal != "mate" && goal != "win" && goal != "draw")
+      throw UsageError("--goal must be mate, win or draw, not `" + goal + "`");
+    if (depth.empty()) throw UsageError("--depth K is required (the solving side's moves, 1..60)");
+    o.depth = static_cast<int>(int_option("depth", depth, 1, arb::solve::kMaxDepth));
+  }
   o.goal = goal;
-  if (depth.empty()) throw UsageError("--depth K is required (the solving side's moves, 1..60)");
-  o.depth = static_cast<int>(int_option("depth", depth, 1, arb::solve::kMaxDepth));
   o.count = static_cast<int>(int_option("count", count, 1, 1000000));
   o.seed = uint_option("seed", seed, 0, UINT64_MAX);
   o.max_nodes = uint_option("max-nodes", max_nodes, 1, UINT64_MAX);
@@ -72,6 +99,8 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   if (append && out.empty()) throw UsageError("--append needs --out FILE");
   if (from != "selfplay" && from != "synth")
     throw UsageError("--from must be selfplay or synth, not `" + from + "`");
+  if (from == "synth" && !stipulation.empty())
+    throw UsageError("--from synth goes with --goal mate --depth 1");
   if (from == "synth" && (goal != "mate" || o.depth != 1))
     throw UsageError("--from synth makes mate-in-1 positions: it needs --goal mate --depth 1");
   if (from != "synth" && (!material.empty() || !window.empty()))
@@ -108,6 +137,18 @@ int cmd_puzzles(const std::vector<std::string>& args) {
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
+  o.mate_needs_check = wins_are_checkmates(l);
+  // What the stipulation's qualities need of the position text, refused before the search.
+  if (o.economy && arb::puzzles::pieces_of(l.engine->position()).empty())
+    throw UsageError("--economy removes pieces from FEN-shaped boards; " + l.engine->name() +
+                     "'s position text is not one");
+  if (!o.stipulation.empty() && arb::stip::parse_stipulation(o.stipulation)->series) {
+    std::istringstream fields(l.engine->position());
+    std::string board, side;
+    fields >> board >> side;
+    if (side != "w" && side != "b")
+      throw UsageError("series play (" + o.stipulation + ") needs a position text with a w/b side field");
+  }
   bool tty = isatty(2);
   if (tty)
     o.progress = [&](const arb::puzzles::Stats& s, size_t found) {
@@ -179,8 +220,9 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   std::ostringstream secs;
   secs.precision(3);
   secs << std::fixed << stats.seconds;
-  std::cerr << "puzzles: " << found.size() << " of " << o.count << " found (" << goal << " in " << o.depth
-            << ", " << (from == "synth" ? std::string("Z3") : std::to_string(stats.games) + " games") << ", "
+  std::cerr << "puzzles: " << found.size() << " of " << o.count << " found ("
+            << (stipulation.empty() ? goal + " in " + std::to_string(o.depth) : o.stipulation) << ", "
+            << (from == "synth" ? std::string("Z3") : std::to_string(stats.games) + " games") << ", "
             << stats.positions << " positions solved, " << stats.unknown << " unknown within the budget, "
             << secs.str() << " s)";
   if (!out.empty())

@@ -72,15 +72,6 @@ std::string json_line(const arb::stip::Line& l) {
          ",\"san\":" + json_list(l.san) + tree + "}";
 }
 
-// Whether every win of the compiled ruleset is a checkmate (its `end` block: checkmate the
-// only loss, no region, no royal capture, no cards): then a mate must give check, and the
-// stipulation search looks for the last move of a mate among the checks only.
-bool wins_are_checkmates(const Loaded& l) {
-  const auto& p = l.compiled.program;
-  return p && !p->cards && p->checkmate_loses && p->stalemate_draw && !p->no_move_loses && !p->invasion &&
-         !p->royal_capture && p->royal_safe && p->extinctions.empty() && !p->must_capture;
-}
-
 const char* result_word(const arb::stip::Result& r) {
   using arb::stip::Outcome;
   return r.outcome == Outcome::Unknown ? "unknown"

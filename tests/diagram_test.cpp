@@ -90,6 +90,18 @@ TEST(Diagram, PuzzleCsv) {
   EXPECT_EQ(rows[1].solution, "\"none\", really");
   EXPECT_EQ(rows[1].options, "seed=2");
   EXPECT_THROW(arb::synth::read_puzzle_csv("a,b\n"), std::invalid_argument);
+  // The seventh column `tree` (stipulation puzzles): read when the header names it, a
+  // record of six fields then refused.
+  auto seven = arb::synth::read_puzzle_csv(
+      "position,goal,depth,solution,variant,options,tree\n"
+      "\"2k5/8/8/3K4/1R6/8/8/8 w - - 0 1\",#2,2,d5d6,chess,,\"[{\"\"uci\"\":[\"\"d5d6\"\"]}]\"\n");
+  ASSERT_EQ(seven.size(), 1u);
+  EXPECT_EQ(seven[0].goal, "#2");
+  EXPECT_EQ(seven[0].tree, "[{\"uci\":[\"d5d6\"]}]");
+  EXPECT_EQ(rows[0].tree, "");
+  EXPECT_THROW(
+      arb::synth::read_puzzle_csv("position,goal,depth,solution,variant,options,tree\nx,#2,2,a,chess,\n"),
+      std::invalid_argument);
   EXPECT_THROW(arb::synth::read_puzzle_csv("position,goal,depth,solution,variant,options\nx,y\n"),
                std::invalid_argument);
   std::string page = arb::synth::puzzle_page("T", rows);

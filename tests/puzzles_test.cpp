@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include "arbiter/notation.hpp"
+#include "arbiter/stipulation.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 
@@ -97,10 +99,10 @@ TEST(Puzzles, GeneratorIsDeterministicAndEveryPuzzleVerifies) {
 TEST(Puzzles, VerifyRefusesWrongPuzzles) {
   auto e = testing_helpers::compiled_engine("chess");
   // Two keys: both queens mate on the back rank.
-  arb::puzzles::Puzzle two{"6k1/8/6K1/8/8/8/8/QQ6 w - - 0 1", "mate", 1, {"a1a8"}, "chess", ""};
+  arb::puzzles::Puzzle two{"6k1/8/6K1/8/8/8/8/QQ6 w - - 0 1", "mate", 1, {"a1a8"}, "chess", "", ""};
   EXPECT_NE(arb::puzzles::verify(*e, two).find("not a unique key"), std::string::npos);
   // One key (Ra8#), but the stored line is wrong, too long or stated at the wrong depth.
-  arb::puzzles::Puzzle one{"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", "mate", 1, {"a1a8"}, "chess", ""};
+  arb::puzzles::Puzzle one{"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", "mate", 1, {"a1a8"}, "chess", "", ""};
   EXPECT_EQ(arb::puzzles::verify(*e, one), "");
   auto bad = one;
   bad.solution = {"a1a7"};
@@ -120,8 +122,14 @@ TEST(Puzzles, VerifyRefusesWrongPuzzles) {
 // bad depth or a bad header names the record.
 TEST(Puzzles, CsvRoundTrip) {
   std::vector<arb::puzzles::Puzzle> ps = {
-      {"ka4,rc4,Pe4,Kf4,Pd3 w -/- -/- q/Q 31", "mate", 2, {"d5e5", "e4f4", "c6d6,N@d5"}, "chessme", "seed=1"},
-      {"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", "win", 1, {"a1a8"}, "chess", "fifty-move=100 repetition=3"}};
+      {"ka4,rc4,Pe4,Kf4,Pd3 w -/- -/- q/Q 31",
+       "mate",
+       2,
+       {"d5e5", "e4f4", "c6d6,N@d5"},
+       "chessme",
+       "seed=1",
+       ""},
+      {"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", "win", 1, {"a1a8"}, "chess", "fifty-move=100 repetition=3", ""}};
   std::string csv = arb::puzzles::to_csv(ps);
   EXPECT_EQ(csv.rfind("position,goal,depth,solution,variant,options\n", 0), 0u);
   auto back = arb::puzzles::from_csv(csv);
@@ -189,6 +197,230 @@ TEST(Puzzles, CommandWritesOnlyWhenAskedAndAppends) {
   EXPECT_EQ(r.code, 3) << r;
   EXPECT_NE(r.last_line().find("\"requested\":5"), std::string::npos) << r;
   std::filesystem::remove_all(dir);
+}
+
+// ---- Stipulation puzzles (--stipulation, --quiet-key, --economy, the tree column) ----
+
+// The canonical text of every legal action at the engine's position.
+std::vector<std::pair<std::string, arb::Action>> actions_of(arb::Engine& e) {
+  std::vector<arb::Action> ms;
+  e.legal_actions(ms);
+  std::vector<std::pair<std::string, arb::Action>> out;
+  for (const auto& a : ms) out.push_back({arb::uci(e.describe(a), e.chess960()), a});
+  return out;
+}
+
+// Generated #2s with --quiet-key: the key (first move of the stored line and of the tree)
+// neither captures (no capturing step) nor leaves the defender in check, checked here by
+// playing it; the puzzle is sound (one key, no mate in 1) and verifies. Without
+// --quiet-key the same seed's first #2 has a checking key (Qh5+), so the filter is what
+// makes them quiet.
+TEST(StipulationPuzzles, QuietKeyTwoMoversHaveQuietKeys) {
+  auto e = testing_helpers::compiled_engine("chess");
+  arb::puzzles::Options o;
+  o.stipulation = "#2";
+  o.count = 2;
+  o.seed = 1;
+  arb::puzzles::Stats st;
+  auto loud = arb::puzzles::generate(*e, o, st);
+  ASSERT_FALSE(loud.empty());
+  o.quiet_key = true;
+  arb::puzzles::Stats sq;
+  auto quiet = arb::puzzles::generate(*e, o, sq);
+  ASSERT_EQ(quiet.size(), 2u);
+  auto check = testing_helpers::compiled_engine("chess");
+  auto is_quiet = [&](const arb::puzzles::Puzzle& p) {
+    check->set_position(p.position);
+    for (auto& [text, a] : actions_of(*check)) {
+      if (text != p.solution[0]) continue;
+      for (const auto& step : check->describe(a).steps)
+        if (step.capture()) return false;
+      check->apply(a);
+      bool in_check = check->status().in_check;
+      check->undo();
+      return !in_check;
+    }
+    ADD_FAILURE() << "the key " << p.solution[0] << " is not legal in " << p.position;
+    return false;
+  };
+  EXPECT_FALSE(is_quiet(loud[0])) << loud[0].position << " " << loud[0].solution[0];
+  for (const auto& p : quiet) {
+    EXPECT_EQ(p.goal, "#2");
+    EXPECT_EQ(p.depth, 2);
+    EXPECT_TRUE(is_quiet(p)) << p.position << " " << p.solution[0];
+    EXPECT_NE(p.tree.find("\"uci\":[\"" + p.solution[0] + "\"]"), std::string::npos) << p.tree;
+    // No short solution: the solver finds no mate in 1, and exactly one key in 2.
+    check->set_position(p.position);
+    auto r = arb::puzzles::solve_stipulation(*check, *arb::stip::parse_stipulation("#2"), 0);
+    EXPECT_TRUE(r.shorter.empty());
+    ASSERT_EQ(r.solutions.size(), 1u);
+    EXPECT_EQ(r.proved_none_below, 2);
+    EXPECT_EQ(arb::puzzles::verify(*check, p), "") << p.position;
+  }
+  // quiet_first_move on a fixed position: Ra8+ checks, Ra2 is quiet, Rxa7 captures.
+  check->set_position("6k1/p7/6K1/8/8/8/8/R7 w - - 0 1");
+  EXPECT_FALSE(arb::puzzles::quiet_first_move(*check, "a1a8"));
+  EXPECT_FALSE(arb::puzzles::quiet_first_move(*check, "a1a7"));
+  EXPECT_TRUE(arb::puzzles::quiet_first_move(*check, "a1a2"));
+  EXPECT_FALSE(arb::puzzles::quiet_first_move(*check, "a1h8"));  // not legal
+}
+
+// Economy on a fixed #2 (KR v K, zugzwang key Kd6): every piece is needed (the kings:
+// illegal; the rook: no mate). The same with an idle white pawn on h2: that pawn's removal
+// leaves the same tree ("unchanged"), which the check proves by re-solving the position
+// without it; the generator with --economy takes such pieces off.
+TEST(StipulationPuzzles, EconomyProvesEveryPieceNeeded) {
+  auto e = testing_helpers::compiled_engine("chess");
+  const auto s = *arb::stip::parse_stipulation("#2");
+  auto puzzle_at = [&](const std::string& pos) {
+    e->set_position(pos);
+    auto r = arb::puzzles::solve_stipulation(*e, s, 0);
+    EXPECT_TRUE(arb::puzzles::sound(r)) << pos;
+    return arb::puzzles::Puzzle{pos, "#2", 2, r.solutions.at(0).uci, "chess", "", arb::puzzles::tree_json(r)};
+  };
+  auto lean = puzzle_at("2k5/8/8/3K4/1R6/8/8/8 w - - 0 1");
+  EXPECT_EQ(lean.solution, std::vector<std::string>{"d5d6"});
+  std::map<std::string, std::string> change;
+  for (const auto& r : arb::puzzles::economy(*e, lean)) change[r.piece.square] = r.change;
+  EXPECT_EQ(change, (std::map<std::string, std::string>{
+                        {"b4", "no solution"}, {"c8", "illegal"}, {"d5", "illegal"}}));
+
+  auto fat = puzzle_at("2k5/8/8/3K4/1R6/8/7P/8 w - - 0 1");
+  EXPECT_EQ(fat.tree, lean.tree);
+  change.clear();
+  for (const auto& r : arb::puzzles::economy(*e, fat)) change[r.piece.square] = r.change;
+  EXPECT_EQ(change["h2"], "unchanged");
+  EXPECT_EQ(change["b4"], "no solution");
+  // The proof, by hand: the position without the pawn is the lean one, with the same tree.
+  auto pieces = arb::puzzles::pieces_of(fat.position);
+  ASSERT_EQ(pieces.size(), 4u);
+  EXPECT_EQ(pieces[3].square, "h2");
+  EXPECT_EQ(arb::puzzles::without_piece(fat.position, pieces[3].index), "2k5/8/8/3K4/1R6/8/8/8 w - - 0 1");
+  EXPECT_EQ(arb::puzzles::without_piece(fat.position, pieces[2].index), "2k5/8/8/3K4/8/8/7P/8 w - - 0 1");
+  e->set_position(arb::puzzles::without_piece(fat.position, pieces[2].index));
+  auto no_rook = arb::puzzles::solve_stipulation(*e, s, 0);
+  EXPECT_EQ(no_rook.outcome, arb::stip::Outcome::None);
+
+  // Generated with --economy: every piece left is needed, each removal proved to change it.
+  arb::puzzles::Options o;
+  o.stipulation = "#2";
+  o.economy = true;
+  o.count = 2;
+  o.seed = 1;
+  arb::puzzles::Stats st;
+  auto ps = arb::puzzles::generate(*e, o, st);
+  ASSERT_EQ(ps.size(), 2u);
+  for (const auto& p : ps) {
+    auto rs = arb::puzzles::economy(*e, p);
+    EXPECT_EQ(rs.size(), arb::puzzles::pieces_of(p.position).size());
+    for (const auto& r : rs) {
+      EXPECT_NE(r.change, "unchanged") << p.position << " " << r.piece.square;
+      EXPECT_NE(r.change, "unknown") << p.position << " " << r.piece.square;
+    }
+    EXPECT_EQ(arb::puzzles::verify(*e, p), "") << p.position;
+  }
+}
+
+// The stored tree re-solves to the same: generated puzzles of several stipulations written
+// to CSV (seven columns), read back, and verify() re-solves each to the same line and tree;
+// a changed tree, a changed solution or a missing tree is refused.
+TEST(StipulationPuzzles, StoredTreeReSolvesToTheSame) {
+  auto e = testing_helpers::compiled_engine("chess");
+  std::vector<arb::puzzles::Puzzle> all;
+  for (const char* stip : {"#2", "h#1", "=1", "r#1"}) {
+    arb::puzzles::Options o;
+    o.stipulation = stip;
+    o.count = 1;
+    o.seed = 1;
+    o.max_games = 300;
+    arb::puzzles::Stats st;
+    auto ps = arb::puzzles::generate(*e, o, st);
+    ASSERT_EQ(ps.size(), 1u) << stip;
+    EXPECT_EQ(ps[0].goal, stip);
+    all.push_back(ps[0]);
+  }
+  std::string csv = arb::puzzles::to_csv(all);
+  EXPECT_EQ(csv.rfind("position,goal,depth,solution,variant,options,tree\n", 0), 0u);
+  auto back = arb::puzzles::from_csv(csv);
+  ASSERT_EQ(back.size(), all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(back[i].tree, all[i].tree);
+    EXPECT_EQ(back[i].solution, all[i].solution);
+    EXPECT_EQ(arb::puzzles::verify(*e, back[i]), "") << back[i].goal << " " << back[i].position;
+  }
+  auto bad = back[0];
+  bad.tree.replace(bad.tree.find("\"moves\":1"), 9, "\"moves\":2");
+  EXPECT_NE(arb::puzzles::verify(*e, bad).find("tree differs"), std::string::npos);
+  bad = back[0];
+  bad.tree.clear();
+  EXPECT_NE(arb::puzzles::verify(*e, bad).find("no solution tree"), std::string::npos);
+  bad = back[1];
+  bad.solution.pop_back();
+  EXPECT_NE(arb::puzzles::verify(*e, bad).find("the solution is"), std::string::npos);
+  bad = back[0];
+  bad.goal = "#1";
+  EXPECT_NE(arb::puzzles::verify(*e, bad), "");
+  // A depth that is not the stipulation's N is refused when read.
+  std::string wrong = csv;
+  wrong.replace(wrong.find(",#2,2,"), 6, ",#2,3,");
+  EXPECT_THROW(arb::puzzles::from_csv(wrong), std::invalid_argument);
+}
+
+TEST(StipulationPuzzles, Command) {
+  using testing_process::run_arbiter;
+  auto r = run_arbiter({"puzzles", "--variant", "chess", "--stipulation", "#2", "--quiet-key", "--economy",
+                        "--count", "1", "--json"});
+  ASSERT_EQ(r.code, 0) << r;
+  EXPECT_NE(r.out.find("\"goal\":\"#2\""), std::string::npos) << r;
+  EXPECT_NE(r.out.find("\"tree\":[{\"uci\":"), std::string::npos) << r;
+  r = run_arbiter({"puzzles", "--variant", "chess", "--stipulation", "h#1", "--count", "1"});
+  ASSERT_EQ(r.code, 0) << r;
+  auto ps = arb::puzzles::from_csv(r.out);
+  ASSERT_EQ(ps.size(), 1u);
+  auto e = testing_helpers::compiled_engine("chess");
+  EXPECT_EQ(arb::puzzles::verify(*e, ps[0]), "");
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--stipulation", "x#2"},
+                                       {"--stipulation", "#2", "--goal", "mate"},
+                                       {"--goal", "mate", "--depth", "2", "--quiet-key"},
+                                       {"--goal", "mate", "--depth", "2", "--economy"},
+                                       {"--stipulation", "#0"}}) {
+    std::vector<std::string> args = {"puzzles", "--variant", "chess", "--count", "1"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    r = run_arbiter(args);
+    EXPECT_EQ(r.code, 2) << r;
+    EXPECT_FALSE(r.err.empty()) << r;
+  }
+  // Economy removes pieces from FEN boards: ChessMe's position text is refused up front.
+  r = run_arbiter({"puzzles", "--variant", "chessme", "--stipulation", "#1", "--economy", "--count", "1"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("--economy"), std::string::npos) << r;
+}
+
+// corpus/puzzles/stipulations/chess.csv (made with --economy, #2 and #3 also with
+// --quiet-key): every row re-solves to its stored line and tree, and every piece of every
+// row is needed (economy() reports no `unchanged` or `unknown` removal). Under ARBITER_FAST
+// the economy check on every fourth row.
+TEST(StipulationPuzzles, StoredProblemsReSolveAndAreEconomical) {
+  std::string path = source_path("corpus/puzzles/stipulations/chess.csv");
+  auto ps = arb::puzzles::from_csv(read_text(path));
+  EXPECT_GE(ps.size(), 20u);
+  auto e = testing_helpers::compiled_engine("chess");
+  std::map<std::string, int> by;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    const auto& p = ps[i];
+    ++by[p.goal];
+    EXPECT_EQ(arb::puzzles::verify(*e, p), "") << path << " record " << i + 2 << ": " << p.position;
+    if (p.goal == "#2" || p.goal == "#3") {
+      e->set_position(p.position);
+      EXPECT_TRUE(arb::puzzles::quiet_first_move(*e, p.solution[0])) << p.position;
+    }
+    if (fast() && i % 4 != 0) continue;
+    for (const auto& r : arb::puzzles::economy(*e, p)) {
+      EXPECT_NE(r.change, "unchanged") << path << " record " << i + 2 << ": " << r.piece.square;
+      EXPECT_NE(r.change, "unknown") << path << " record " << i + 2 << ": " << r.piece.square;
+    }
+  }
+  EXPECT_GE(by.size(), 5u) << "several stipulations";
 }
 
 }  // namespace

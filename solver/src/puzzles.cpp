@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/synth/diagram.hpp"
 
@@ -47,6 +48,12 @@ bool goal_met(const Status& st, Color prover, solve::Goal goal) {
 
 }  // namespace
 
+// puzzles_stip.cpp: a stipulation puzzle re-solved (sound, the same line and tree); the
+// position text with the given side to move.
+std::string verify_stipulation(Engine& e, const Puzzle& p);
+std::string with_side(const std::string& position, Color side);
+bool set_without(Engine& e, const std::string& position, size_t index);
+
 solve::Goal goal_of(const std::string& goal) {
   if (goal == "mate") return solve::Goal::Mate;
   if (goal == "win") return solve::Goal::Win;
@@ -61,10 +68,14 @@ std::string options_text(const GameConfig& config) {
 }
 
 std::string to_csv(const std::vector<Puzzle>& puzzles) {
-  std::string o = "position,goal,depth,solution,variant,options\n";
+  bool trees = false;
+  for (const Puzzle& p : puzzles) trees = trees || !p.tree.empty() || is_stipulation(p.goal);
+  std::string o = trees ? "position,goal,depth,solution,variant,options,tree\n"
+                        : "position,goal,depth,solution,variant,options\n";
   for (const Puzzle& p : puzzles)
     o += csv_field(p.position) + "," + csv_field(p.goal) + "," + std::to_string(p.depth) + "," +
-         csv_field(join(p.solution)) + "," + csv_field(p.variant) + "," + csv_field(p.options) + "\n";
+         csv_field(join(p.solution)) + "," + csv_field(p.variant) + "," + csv_field(p.options) +
+         (trees ? "," + csv_field(p.tree) : std::string()) + "\n";
   return o;
 }
 
@@ -77,7 +88,8 @@ std::vector<Puzzle> from_csv(const std::string& text) {
     Puzzle p;
     p.position = r.position;
     p.goal = r.goal;
-    goal_of(p.goal);  // throws for an unknown goal
+    p.tree = r.tree;
+    if (!is_stipulation(p.goal)) goal_of(p.goal);  // throws for an unknown goal
     try {
       size_t used = 0;
       p.depth = std::stoi(r.depth, &used);
@@ -93,12 +105,16 @@ std::vector<Puzzle> from_csv(const std::string& text) {
       throw std::invalid_argument("record " + std::to_string(line) + ": empty solution");
     p.variant = r.variant;
     p.options = r.options;
+    if (is_stipulation(p.goal) && stip::parse_stipulation(p.goal)->moves != p.depth)
+      throw std::invalid_argument("record " + std::to_string(line) + ": depth " + r.depth +
+                                  " is not the N of " + p.goal);
     out.push_back(std::move(p));
   }
   return out;
 }
 
 std::string verify(Engine& e, const Puzzle& p, size_t table_mb) {
+  if (is_stipulation(p.goal)) return verify_stipulation(e, p);
   solve::Goal goal;
   try {
     goal = goal_of(p.goal);
@@ -172,9 +188,86 @@ namespace {
 
 // The puzzle at the engine's position, when it is one (solved with --all-keys under the
 // budget, then verified on `check`).
+// A stipulation puzzle at the engine's position: sound under the budget, a quiet key when
+// asked, and with --economy its idle pieces taken off (each removal that leaves the same
+// solution tree is kept), then every piece left proved needed (economy()).
+std::optional<Puzzle> candidate_stip(Engine& e, Engine& check, const Options& opt, const GameConfig& config,
+                                     Stats& stats) {
+  const stip::Stipulation s = *stip::parse_stipulation(opt.stipulation);
+  std::string pos = e.position();
+  stip::Result r;
+  try {
+    r = solve_stipulation(e, s, opt.max_nodes, opt.mate_needs_check);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // a position text the stipulation cannot take (series play)
+  }
+  if (r.outcome == stip::Outcome::Unknown) ++stats.unknown;
+  if (!sound(r)) return std::nullopt;
+  auto quiet = [&](const std::string& position, const stip::Result& x) {
+    if (!opt.quiet_key) return true;
+    check.set_position(with_side(position, x.start));
+    return check.side_to_move() == x.start && quiet_first_move(check, x.solutions[0].uci[0]);
+  };
+  if (!quiet(pos, r)) return std::nullopt;
+  std::string tree = tree_json(r);
+  if (opt.economy) {
+    for (bool removed = true; removed;) {
+      removed = false;
+      for (const BoardPiece& bp : pieces_of(pos)) {
+        if (!set_without(check, pos, bp.index)) continue;
+        stip::Result x;
+        try {
+          x = solve_stipulation(check, s, opt.max_nodes, opt.mate_needs_check);
+        } catch (const std::invalid_argument&) {
+          continue;
+        }
+        if (sound(x) && tree_json(x) == tree) {
+          pos = check.position();
+          removed = true;
+          break;
+        }
+      }
+    }
+  }
+  Puzzle p{pos, s.text(), s.moves, r.solutions[0].uci, config.variant, options_text(config), tree};
+  if (opt.economy) {
+    std::vector<Removal> rs;
+    try {
+      rs = economy(check, p, opt.max_nodes, opt.mate_needs_check);
+    } catch (const std::invalid_argument&) {
+      return std::nullopt;  // not a FEN-shaped board
+    }
+    for (const Removal& x : rs)
+      if (x.change == "unchanged" || x.change == "unknown") return std::nullopt;
+  }
+  if (!verify(check, p, 8).empty()) return std::nullopt;
+  return p;
+}
+
+// A stipulation that reads, and the qualities only stipulation puzzles take.
+void check_options(const Options& opt) {
+  if (!opt.stipulation.empty()) {
+    auto s = stip::parse_stipulation(opt.stipulation);
+    if (!s || s->moves < 1 || s->moves > stip::kMaxMoves)
+      throw std::invalid_argument("not a stipulation (#N, h#N, s#N, =N, r#N, ser-...): `" + opt.stipulation +
+                                  "`");
+  } else if (opt.quiet_key || opt.economy) {
+    throw std::invalid_argument(
+        "quiet keys and economy are qualities of stipulation puzzles (--stipulation)");
+  }
+}
+
+// Whether `p` is a position not yet in `out` (economy's reductions of two games may meet).
+bool fresh(const std::vector<Puzzle>& out, const Puzzle& p) {
+  for (const Puzzle& q : out)
+    if (q.position == p.position) return false;
+  return true;
+}
+
 std::optional<Puzzle> candidate(Engine& e, Engine& check, const Options& opt, solve::Goal goal,
                                 const GameConfig& config, Stats& stats) {
   ++stats.positions;
+  if (!opt.stipulation.empty()) return candidate_stip(e, check, opt, config, stats);
   solve::Options so;
   so.goal = goal;
   so.depth = opt.depth;
@@ -187,7 +280,7 @@ std::optional<Puzzle> candidate(Engine& e, Engine& check, const Options& opt, so
       r.line.empty() || r.line[0] != r.keys[0])
     return std::nullopt;
   std::string pos = e.position();
-  Puzzle p{pos, opt.goal, opt.depth, r.line, config.variant, options_text(config)};
+  Puzzle p{pos, opt.goal, opt.depth, r.line, config.variant, options_text(config), ""};
   check.set_position(pos);
   if (!verify(check, p, 8).empty()) return std::nullopt;
   return p;
@@ -197,7 +290,8 @@ std::optional<Puzzle> candidate(Engine& e, Engine& check, const Options& opt, so
 
 std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>& positions,
                            const Options& opt, Stats& stats) {
-  solve::Goal goal = goal_of(opt.goal);
+  check_options(opt);
+  solve::Goal goal = opt.stipulation.empty() ? goal_of(opt.goal) : solve::Goal::Mate;
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<Engine> e = engine.clone(), check = engine.clone();
   GameConfig config = engine.config();
@@ -207,7 +301,7 @@ std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>&
     if (out.size() >= static_cast<size_t>(std::max(opt.count, 0))) break;
     e->set_position(text);
     if (e->chance() || e->status().result != Result::Ongoing || !seen.insert(e->position()).second) continue;
-    if (auto p = candidate(*e, *check, opt, goal, config, stats)) {
+    if (auto p = candidate(*e, *check, opt, goal, config, stats); p && fresh(out, *p)) {
       out.push_back(*p);
       if (opt.found) opt.found(*p);
     }
@@ -218,8 +312,9 @@ std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>&
 }
 
 std::vector<Puzzle> generate(const Engine& start, const Options& opt, Stats& stats) {
-  solve::Goal goal = goal_of(opt.goal);
-  if (opt.depth < 1 || opt.depth > solve::kMaxDepth)
+  check_options(opt);
+  solve::Goal goal = opt.stipulation.empty() ? goal_of(opt.goal) : solve::Goal::Mate;
+  if (opt.stipulation.empty() && (opt.depth < 1 || opt.depth > solve::kMaxDepth))
     throw std::invalid_argument("depth must be between 1 and " + std::to_string(solve::kMaxDepth));
   auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&]() {
@@ -263,7 +358,7 @@ std::vector<Puzzle> generate(const Engine& start, const Options& opt, Stats& sta
       std::string pos = e->position();
       if (ply >= 8 && !seen.count(pos)) {
         seen.insert(pos);
-        if (auto p = candidate(*e, *check, opt, goal, config, stats)) {
+        if (auto p = candidate(*e, *check, opt, goal, config, stats); p && fresh(out, *p)) {
           out.push_back(*p);
           if (opt.found) opt.found(*p);
           if (opt.progress) opt.progress(stats, out.size());

@@ -10,6 +10,13 @@
 // actions); variant: the ruleset's name; options: every option of the game as
 // `name=value`, separated by spaces (empty when the ruleset has none). Fields holding a
 // comma, a quote or a line break are quoted.
+//
+// Stipulation puzzles (Options::stipulation): goal is the stipulation in Popeye's spelling
+// (`#2`, `h#2`, `s#3`, `ser-h#4`, ...), depth its N, solution the unique solution's line
+// (keyed play: the key and the main line of the tree), and a seventh column `tree` holds
+// the full solution tree as JSON (tree_json): the header is then
+//   position,goal,depth,solution,variant,options,tree
+// A file without stipulation puzzles keeps the six columns.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +26,7 @@
 
 #include "arbiter/engine.hpp"
 #include "arbiter/solver.hpp"
+#include "arbiter/stipulation.hpp"
 
 namespace arb::puzzles {
 
@@ -29,7 +37,52 @@ struct Puzzle {
   std::vector<std::string> solution;
   std::string variant;
   std::string options;
+  std::string tree;  // stipulation puzzles: tree_json of the solver's answer
 };
+
+// Whether `goal` names a stipulation (`#2`, `h#2.5`, ...) rather than mate, win or draw.
+bool is_stipulation(const std::string& goal);
+
+// The full solution tree of a stipulation's answer, as one JSON array of its solutions of
+// length N: each {"uci":[line],"threat":[nodes],"zugzwang":bool,"defences":[nodes]} (the
+// last three for keyed play), a node {"uci":"e2e4","moves":M,"dual":true (only when
+// set),"next":[nodes]}. Canonical actions only, so equal trees give equal texts.
+std::string tree_json(const stip::Result& r);
+
+// A sound problem: solved with exactly one solution of length N, none shorter (proved).
+bool sound(const stip::Result& r);
+
+// The solver's answer for the stipulation at the engine's position (solution trees on for
+// keyed play, shorter solutions searched); max_nodes 0: no budget.
+stip::Result solve_stipulation(const Engine& engine, const stip::Stipulation& s, uint64_t max_nodes,
+                               bool mate_needs_check = false);
+
+// Whether the first action of `line` (canonical text) at the engine's position neither
+// captures nor gives check. The engine's position is unchanged.
+bool quiet_first_move(Engine& engine, const std::string& action);
+
+// The position text without the piece on the board's character `index` of its first field
+// (FEN-shaped texts: ranks separated by `/`, digits for empty squares); "" when the text is
+// not FEN-shaped. pieces_of lists the indexes of the pieces and their squares (`a1`...).
+struct BoardPiece {
+  size_t index = 0;
+  char piece = 0;
+  std::string square;
+};
+std::vector<BoardPiece> pieces_of(const std::string& position);
+std::string without_piece(const std::string& position, size_t index);
+
+// Economy: what removing each piece in turn does to a stipulation puzzle (its position, its
+// stipulation, its stored tree). change: "illegal" (the engine refuses the position),
+// "no solution", "cooked" (more than one solution, or a shorter one), "solution changed"
+// (one solution still, another tree), "unchanged" (the same tree: an idle piece) or
+// "unknown" (the budget ran out).
+struct Removal {
+  BoardPiece piece;
+  std::string change;
+};
+std::vector<Removal> economy(const Engine& engine, const Puzzle& p, uint64_t max_nodes = 2'000'000,
+                             bool mate_needs_check = false);
 
 // "mate" -> Goal::Mate, ...; throws std::invalid_argument for another word.
 solve::Goal goal_of(const std::string& goal);
@@ -44,7 +97,9 @@ std::vector<Puzzle> from_csv(const std::string& text);
 // the puzzle's and left there): the solver must prove the goal in exactly `depth` moves
 // (none in fewer) with one key only, the key being the solution's first action, and the
 // solution must replay legally to a position that meets the goal after `depth` moves of
-// the solving side. Returns "" when all holds, else what failed.
+// the solving side. A stipulation puzzle is re-solved by the stipulation solver instead: it
+// must be sound (one solution of length N, none shorter), with the stored line and the
+// stored tree exactly. Returns "" when all holds, else what failed.
 std::string verify(Engine& engine, const Puzzle& p, size_t table_mb = 16);
 
 struct Stats {
@@ -64,6 +119,14 @@ struct Options {
   double timeout = 0;           // seconds for the whole search (0: none)
   int max_plies = 160;          // plies per self-play game
   bool shuffle_starts = true;   // a new `start:N` per game where the engine takes it
+  // A stipulation (`#2`, `h#2`, ... as stip::parse_stipulation reads) instead of goal/depth:
+  // kept when sound() (one solution of length N, none shorter), stored with its tree.
+  std::string stipulation;
+  bool quiet_key = false;  // the key (first move) neither captures nor checks
+  // Every piece needed: a candidate's idle pieces (removal leaves the same tree) are taken
+  // off one at a time, then economy() must report a change for every piece left.
+  bool economy = false;
+  bool mate_needs_check = false;  // as stip::Options (every win of the game is a checkmate)
   // Called after every game and every puzzle found.
   std::function<void(const Stats&, size_t found)> progress;
   // Called with each puzzle as it is found.

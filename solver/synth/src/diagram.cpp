@@ -358,15 +358,21 @@ std::vector<PuzzleRow> read_puzzle_csv(const std::string& text) {
   }
   if (records.empty()) throw std::invalid_argument("empty puzzle file");
   const std::vector<std::string> header = {"position", "goal", "depth", "solution", "variant", "options"};
-  if (records[0] != header)
-    throw std::invalid_argument("line 1: the header must be position,goal,depth,solution,variant,options");
+  // Six columns, or seven with `tree` last (stipulation puzzles, solver/puzzles).
+  std::vector<std::string> with_tree = header;
+  with_tree.push_back("tree");
+  if (records[0] != header && records[0] != with_tree)
+    throw std::invalid_argument(
+        "line 1: the header must be position,goal,depth,solution,variant,options (then optionally tree)");
+  const size_t fields = records[0].size();
   std::vector<PuzzleRow> rows;
   for (size_t r = 1; r < records.size(); ++r) {
-    if (records[r].size() != 6)
+    if (records[r].size() != fields)
       throw std::invalid_argument("record " + std::to_string(r + 1) + ": " +
-                                  std::to_string(records[r].size()) + " fields, 6 expected");
+                                  std::to_string(records[r].size()) + " fields, " + std::to_string(fields) +
+                                  " expected");
     const auto& x = records[r];
-    rows.push_back(PuzzleRow{x[0], x[1], x[2], x[3], x[4], x[5]});
+    rows.push_back(PuzzleRow{x[0], x[1], x[2], x[3], x[4], x[5], fields == 7 ? x[6] : std::string()});
   }
   return rows;
 }

@@ -52,6 +52,7 @@ std::pair<int, int> square_centre(const Diagram& d, Coord c);
 // RFC 4180 quoting. Throws std::invalid_argument naming the line.
 struct PuzzleRow {
   std::string position, goal, depth, solution, variant, options;
+  std::string tree;  // the optional seventh column `tree` (stipulation puzzles)
 };
 std::vector<PuzzleRow> read_puzzle_csv(const std::string& text);
 
