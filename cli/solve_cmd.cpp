@@ -214,14 +214,8 @@ struct Problem {
   int tries = 0;                    // Popeye input: Option Try
 };
 
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-// `POSITION;STIPULATION[;notes]` (the notes are not read: expected answers, say), or EPD:
-// four FEN fields, then operations `bm #N;`, `dm N;`, `stip X;` (others, such as `id` or a
-// best move, are ignored). A stipulation on the command line overrides the lines'.
+// A batch file: one problem a line (arb::stip::parse_batch_line). A stipulation on the
+// command line overrides the lines'.
 std::vector<Problem> read_batch(const std::string& path, const std::optional<arb::stip::Stipulation>& fixed) {
   check_input_file(path, "--epd", size_t{256} << 20);
   std::ifstream in(path);
@@ -230,58 +224,17 @@ std::vector<Problem> read_batch(const std::string& path, const std::optional<arb
   int no = 0;
   for (std::string raw; std::getline(in, raw);) {
     ++no;
-    std::string line = trim(raw);
-    if (line.empty() || line[0] == '#') continue;
-    auto where = [&](const std::string& what) {
-      return UsageError(path + ":" + std::to_string(no) + ":1: " + what);
-    };
-    std::vector<std::string> fields;
-    std::stringstream ss(line);
-    for (std::string f; std::getline(ss, f, ';');) fields.push_back(trim(f));
-    std::vector<std::string> tok;
-    std::istringstream ts(fields[0]);
-    for (std::string t; ts >> t;) tok.push_back(t);
+    std::optional<arb::stip::BatchLine> b;
+    try {
+      b = arb::stip::parse_batch_line(raw, fixed);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(path + ":" + std::to_string(no) + ":1: " + e.what());
+    }
+    if (!b) continue;
     Problem p;
     p.line = no;
-    std::vector<std::string> ops(fields.begin() + 1, fields.end());
-    const bool epd_ops = tok.size() >= 5 && (tok[1] == "w" || tok[1] == "b") &&
-                         !std::isdigit(static_cast<unsigned char>(tok[4][0]));
-    if (epd_ops) {
-      p.position = tok[0] + " " + tok[1] + " " + tok[2] + " " + tok[3] + " 0 1";
-      std::string first;
-      for (size_t i = 4; i < tok.size(); ++i) first += (i > 4 ? " " : "") + tok[i];
-      ops.insert(ops.begin(), first);
-    } else {
-      p.position = fields[0];
-    }
-    std::optional<arb::stip::Stipulation> st = fixed;
-    if (!fixed && !epd_ops && ops.size() >= 1) {  // POSITION;STIPULATION[;notes]
-      st = arb::stip::parse_stipulation(ops[0]);
-      if (!st)
-        throw where("`" + ops[0] +
-                    "` names no stipulation this solver knows (#N =N h#N h#N.5 h=N s#N r#N ser-...)");
-    }
-    for (size_t k = 0; !fixed && epd_ops && k < ops.size(); ++k) {
-      std::istringstream os(ops[k]);
-      std::string code, arg;
-      os >> code >> arg;
-      if (arg.size() >= 2 && arg.front() == '"' && arg.back() == '"') arg = arg.substr(1, arg.size() - 2);
-      std::optional<arb::stip::Stipulation> s;
-      if (code == "bm" && arg.size() > 1 && arg[0] == '#' && arg[1] != '-')
-        s = arb::stip::parse_stipulation(arg);
-      else if (code == "dm")
-        s = arb::stip::parse_stipulation("#" + arg);
-      else if (code == "stip")
-        s = arb::stip::parse_stipulation(arg);
-      else
-        continue;  // an operation of no concern (id, c0, a best move, ...)
-      if (!s)
-        throw where("`" + ops[k] +
-                    "` names no stipulation this solver knows (#N =N h#N h#N.5 h=N s#N ser-...)");
-      st = s;
-    }
-    if (!st) throw where("no stipulation: give one on the line (`;h#2`, `dm 2;`) or --stipulation");
-    p.stip = *st;
+    p.position = b->position;
+    p.stip = b->stip;
     out.push_back(p);
   }
   if (out.empty()) throw UsageError("--epd: `" + path + "` holds no problem");

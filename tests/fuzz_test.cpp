@@ -210,6 +210,52 @@ TEST(Mutate, ChessMeMutationsChangePiecesHandsAndPiles) {
   EXPECT_EQ(arb::fuzz::removal_candidates(text).size(), 10u + 3u + 2u + 8u + 8u);
 }
 
+// Every mutated ChessMe position is one the parser accepts (fuzz printed positions with a
+// fourth tile in a hand or a ninth pawn, which `moves` then refused), and the engines
+// agree on taking it:
+// chains of mutations, plain and targeted, from the start and from positions deep in games.
+TEST(Mutate, ChessMeMutationsAreAlwaysAccepted) {
+  auto compiled = testing_helpers::compiled_engine("chessme");
+  auto reference = arb::ref::make_reference_engine("chessme");
+  std::mt19937_64 rng(31);
+  arb::fuzz::Choose choose = [&](uint64_t n) { return rng() % n; };
+  int made = 0, hand_changes = 0;
+  for (int chain = 0; chain < 60; ++chain) {
+    std::string text = arb::chessme_start(1 + chain % 4);
+    compiled->set_position(text);
+    std::vector<arb::Action> acts;
+    for (int ply = 0; ply < chain % 7; ++ply) {  // a few random turns first
+      compiled->legal_actions(acts);
+      if (acts.empty()) break;
+      compiled->apply(acts[rng() % acts.size()]);
+    }
+    text = compiled->position();
+    for (int step = 0; step < 12; ++step) {
+      std::string what;
+      auto m = arb::fuzz::mutate_position(text, "", choose, &what, step % 2 == 0);
+      if (!m) continue;
+      ++made;
+      hand_changes += what.rfind("hand", 0) == 0;
+      ASSERT_NO_THROW(arb::parse_chessme(*m)) << *m << " (" << what << ") from " << text;
+      // The engines may still refuse an illegal position (the side not to move in check),
+      // both alike; then the chain goes on from the last position they took.
+      auto takes = [&](arb::Engine& e) {
+        try {
+          e.set_position(*m);
+          return true;
+        } catch (const arb::PositionError&) {
+          return false;
+        }
+      };
+      const bool a = takes(*compiled), b = takes(*reference);
+      ASSERT_EQ(a, b) << *m << " (" << what << ")";
+      if (a) text = *m;
+    }
+  }
+  EXPECT_GT(made, 400);
+  EXPECT_GT(hand_changes, 40);
+}
+
 TEST(Mutate, TranslatesChessMeTextAndActions) {
   auto off = arb::fuzz::origin_offset("Kc10,P(-2,9),k(4,30) w -/- -/- -/- 1");
   ASSERT_TRUE(off);

@@ -457,6 +457,36 @@ std::string knightmate_rules() {
   return dir + "/knightmate.rules";
 }
 
+// The table starts small and grows with the work, up to --hash: a huge --hash on a short
+// search allocates (and zero-fills) little, and a longer search gets a larger table; the
+// answers do not depend on the table's size.
+TEST(ProofGame, TableStartsSmallAndGrows) {
+  auto e = compiled_at("chess", "start");
+  auto run = [&](size_t mb, int plies, const char* side) {
+    arb::proofgame::Options o;
+    o.goal = arb::proofgame::parse_goal("mate", side);
+    o.max_plies = plies;
+    o.beam_width = 0;
+    o.table_mb = mb;
+    return arb::proofgame::search(*e, o);
+  };
+  arb::proofgame::Result huge = run(65536, 4, "b"), tiny = run(1, 4, "b");
+  ASSERT_TRUE(huge.found);
+  EXPECT_EQ(huge.plies, 4);
+  EXPECT_EQ(huge.line, tiny.line);
+  EXPECT_EQ(huge.proof_nodes, tiny.proof_nodes);  // 1 MiB holds a 4-ply search's table
+  EXPECT_LE(huge.table_bytes, size_t{1} << 20);   // not 64 GiB
+  EXPECT_LE(tiny.table_bytes, size_t{1} << 20);
+  arb::proofgame::Result longer = run(65536, 5, "w");
+  ASSERT_TRUE(longer.found);
+  EXPECT_EQ(longer.plies, 5);
+  EXPECT_GT(longer.table_bytes, huge.table_bytes);  // grew with the work
+  EXPECT_LE(longer.table_bytes, size_t{1} << 30);
+  arb::proofgame::Result capped = run(1, 5, "w");
+  EXPECT_EQ(capped.plies, 5);
+  EXPECT_LE(capped.table_bytes, size_t{1} << 20);  // never past --hash
+}
+
 TEST(ProofGame, KnightmateMate) {
   arb::lang::Diagnostics d;
   auto c = arb::lang::compile_file(knightmate_rules(), {}, d);

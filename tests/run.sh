@@ -96,14 +96,19 @@ run_ctest "$root/build-asan" env ARBITER_PERFT_BUDGET="${ARBITER_ASAN_PERFT_BUDG
 # differential checker, and checker/fuzz/targets/fuzz_*.cpp, one per parser), built with
 # clang in its own directory and run briefly from its seed corpus (corpus/fuzz/NAME/).
 # A crash, a finding or a sanitizer report fails the run; the input is left in build-fuzz/
-# (crash-*). ARBITER_LIBFUZZER_SECONDS per target (default 8: 7 targets, 56 s in all).
+# (crash-*). ARBITER_LIBFUZZER_SECONDS per target (default 8) for the first 7 targets,
+# ARBITER_LIBFUZZER_SHORT_SECONDS (default 5) for the readers added since (position texts
+# of every ruleset, puzzle files, solver input): 56 + 15 s in all (+ about 1 s of start-up each).
 stage "libfuzzer"
 if command -v clang++ >/dev/null 2>&1; then
   CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-fuzz" $(generator "$root/build-fuzz") -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF >/dev/null
   cmake --build "$root/build-fuzz" -j"$jobs" --target arbiter_fuzz_all
-  seconds=${ARBITER_LIBFUZZER_SECONDS:-8}
-  for target in differential ruleset fen chessme perft_suite notation pgn; do
+  for target in differential ruleset fen chessme perft_suite notation pgn position puzzles solver_input; do
+    case "$target" in
+      position | puzzles | solver_input) seconds=${ARBITER_LIBFUZZER_SHORT_SECONDS:-5} ;;
+      *) seconds=${ARBITER_LIBFUZZER_SECONDS:-8} ;;
+    esac
     if [ "$target" = differential ]; then
       bin="$root/build-fuzz/checker/arbiter_libfuzzer"
     else

@@ -61,6 +61,31 @@ std::set<std::string> answer_set(const arb::stip::Result& r, bool keyed) {
   return out;
 }
 
+// A batch line (`solve --epd`, now arb::stip::parse_batch_line, shared with the fuzz
+// target of the solver's input): `POSITION;STIP`, EPD operations, comments, refusals.
+TEST(Stipulation, BatchLines) {
+  using arb::stip::parse_batch_line;
+  EXPECT_FALSE(parse_batch_line("   "));
+  EXPECT_FALSE(parse_batch_line("# comment;h#2"));
+  auto a = parse_batch_line(" 7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;h#2;notes \r");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->position, "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
+  EXPECT_EQ(a->stip.text(), "h#2");
+  auto b = parse_batch_line("7k/p7/5K2/8/8/8/P7/6R1 w - - bm #2; id \"x\";");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->position, "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
+  EXPECT_EQ(b->stip.text(), "#2");
+  EXPECT_EQ(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - dm 3;")->stip.text(), "#3");
+  EXPECT_EQ(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - stip \"s#2\";")->stip.text(), "s#2");
+  EXPECT_EQ(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1;#2", arb::stip::parse_stipulation("h=1"))
+                ->stip.text(),
+            "h=1");  // the command line's stipulation wins
+  EXPECT_THROW(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1;x#2"), std::invalid_argument);
+  EXPECT_THROW(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1"), std::invalid_argument);
+  EXPECT_THROW(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - bm #x;"), std::invalid_argument);
+  EXPECT_THROW(parse_batch_line(";"), std::invalid_argument);
+}
+
 TEST(Stipulation, ParsesPopeyesSpelling) {
   for (const char* t : {"#2", "=3", "h#2", "h#2.5", "h=1", "s#3", "s=2", "r#2", "r=1", "ser-#5", "ser-=2",
                         "ser-h#4", "ser-h=3", "ser-s#2", "ser-s=2", "h#0.5"}) {

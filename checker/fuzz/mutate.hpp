@@ -1,7 +1,9 @@
 // Position-text mutations for the differential checker, and the smaller texts its shrinker
 // tries. Nothing here knows a variant: the code dispatches on the text format alone
 // (FEN with optional bracketed reserves, or the ChessMe text of arbiter/chessme_text.hpp)
-// and leaves validation to the engines, which accept or reject what it makes.
+// and leaves validation to the engines, which accept or reject what it makes; a ChessMe
+// text is the exception: one the ChessMe parser refuses (a hand past its size, more tiles
+// of a type than a set holds) is dropped, so that every text `fuzz` prints `moves` reads.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +33,8 @@ std::string piece_alphabet(const std::string& text);
 // hidden, two pile cards swapped; with `targeted`, one
 // time in four a targeted_position (below). `alphabet` gives
 // the letters a piece may be added with (empty: those of the text). nullopt when the
-// text's format is unknown or nothing could be changed. `what`, when given, receives a
-// short description ("move b1c3", "add q@d4", ...).
+// text's format is unknown, nothing could be changed, or (ChessMe) the parser refuses the result. `what`,
+// when given, receives a short description ("move b1c3", "add q@d4", ...).
 std::optional<std::string> mutate_position(const std::string& text, const std::string& alphabet,
                                            const Choose& choose, std::string* what = nullptr,
                                            bool targeted = true);

@@ -52,6 +52,15 @@ char colored(char p, int color) {
   return color == 0 ? upper(p) : lower(p);
 }
 
+// The text of a mutated position, or nothing when the parser refuses it (a hand over the
+// hand size, more tiles of a type than a set holds): `fuzz` would print a position that
+// `moves` and the engines then refuse, so such a mutation is dropped.
+std::optional<std::string> accepted(const ChessMePosition& p) {
+  std::string text = format_chessme(p);
+  if (!parse_me(text)) return std::nullopt;
+  return text;
+}
+
 // ---- Situations the rules speak of (ChessMe) ---------------------------------------------
 // Full and empty hands and piles, a lone king with little to stand next to, a pawn one
 // rank short of the enemy royal's rank with pieces to exchange for.
@@ -140,8 +149,9 @@ std::optional<std::string> targeted_chessme(ChessMePosition p, const std::string
       break;
     }
   }
-  if (what) *what = desc;
-  return format_chessme(p);
+  auto text = accepted(p);
+  if (text && what) *what = desc;
+  return text;
 }
 
 std::optional<std::string> mutate_chessme(ChessMePosition p, const std::string& alphabet,
@@ -187,6 +197,7 @@ std::optional<std::string> mutate_chessme(ChessMePosition p, const std::string& 
     }
     case 4: {
       int color = static_cast<int>(choose(2));
+      if (p.hand[color].size() >= kHandSize) return std::nullopt;  // a hand holds kHandSize tiles
       char piece = 0;
       // From the top of the own pile when it is known and not empty, else any letter.
       if (p.pile_known[color] && !p.pile[color].empty() && choose(2)) {
@@ -265,8 +276,9 @@ std::optional<std::string> mutate_chessme(ChessMePosition p, const std::string& 
       desc = p.side == Color::White ? "side w" : "side b";
       break;
   }
-  if (what) *what = desc;
-  return format_chessme(p);
+  auto text = accepted(p);
+  if (text && what) *what = desc;
+  return text;
 }
 
 }  // namespace arb::fuzz::detail

@@ -52,6 +52,20 @@ std::optional<Stipulation> parse_stipulation(std::string_view text);
 
 constexpr int kMaxMoves = 30;
 
+// One line of a batch file (`arbiter solve --epd FILE`): `POSITION;STIPULATION[;notes]`
+// (the notes are not read: expected answers, say), or EPD: four FEN fields, then
+// operations `bm #N;`, `dm N;`, `stip X;` (others, such as `id` or a best move, are
+// ignored). `fixed`, a stipulation given on the command line, overrides the line's.
+// Surrounding blanks are ignored.
+struct BatchLine {
+  std::string position;
+  Stipulation stip;
+};
+// nullopt for a blank line or a comment (`#` first); throws std::invalid_argument saying
+// what is wrong with the line otherwise.
+std::optional<BatchLine> parse_batch_line(std::string_view line,
+                                          const std::optional<Stipulation>& fixed = {});
+
 struct Options {
   Stipulation stip;
   // The side that moves first. Unset: direct, self and reflex play and ser-#, ser-s# take

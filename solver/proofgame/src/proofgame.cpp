@@ -6,7 +6,9 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -282,10 +284,8 @@ class Searcher {
       : o_(o), e_(root.clone()), root_(root.clone()), t0_(Clock::now()) {
     filter_ = o_.last_turn_filter;
     if (filter_) flip_ = root.clone();
-    size_t n = 1;
-    while (n * 2 * sizeof(Entry) <= o_.table_mb * (size_t{1} << 20)) n *= 2;
-    table_.assign(n, Entry{});
-    mask_ = n - 1;
+    max_slots_ = slots_for(o_.table_mb * (size_t{1} << 20));
+    grow_to(std::min(max_slots_, slots_for(kStartBytes)));
   }
 
   Result run() {
@@ -314,6 +314,7 @@ class Searcher {
           before = nodes_;
           line_.clear();
           if (buffers_.size() < static_cast<size_t>(d) + 1) buffers_.resize(static_cast<size_t>(d) + 1);
+          grow_for(nodes_);
           bool hit = dfs(d);
           r.depth_nodes.push_back(nodes_ - before);
           if (hit) {
@@ -330,6 +331,7 @@ class Searcher {
     }
     r.proof_nodes = nodes_ - r.beam_nodes;
     r.table_hits = hits_;
+    r.table_bytes = table_.size() * sizeof(Entry);
     r.filtered = filtered_;
     r.check_pruned = check_pruned_;
     r.filter = filter_;
@@ -344,12 +346,45 @@ class Searcher {
     int32_t exact = -1;  // no draw exactly this many plies from here (proved)
   };
 
+  // ---- The transposition table: starts small, grows with the work ----------------------
+  // A zero-filled table of --hash MiB up front cost a small problem the page faults of all
+  // of it (64 GiB asked for meant 64 GiB touched). The table starts at kStartBytes and
+  // grows between iterations of the deepening to what the nodes searched so far predict
+  // (each ply has cost several times the one before), up to --hash. It is a cache: when
+  // the machine cannot give a larger one, the search goes on with the one it has.
+  static constexpr size_t kStartBytes = size_t{256} << 10;
+  static size_t slots_for(size_t bytes) {
+    size_t n = 1;
+    while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
+    return n;
+  }
+  void grow_for(uint64_t work) {
+    const uint64_t want = std::max<uint64_t>(kStartBytes, work * 4 * sizeof(Entry));  // 4 slots a node
+    const size_t n = std::min(
+        max_slots_,
+        slots_for(static_cast<size_t>(std::min<uint64_t>(want, std::numeric_limits<size_t>::max() / 2))));
+    if (n > table_.size()) grow_to(n);
+  }
+  void grow_to(size_t n) {
+    std::vector<Entry> fresh;
+    try {
+      fresh.assign(n, Entry{});
+    } catch (const std::bad_alloc&) {
+      if (!table_.empty()) return;  // keep the table there is
+      throw;
+    }
+    for (const Entry& e : table_)
+      if (e.exact >= 0) fresh[e.key & (n - 1)] = e;
+    table_ = std::move(fresh);
+    mask_ = n - 1;
+  }
+
   Options o_;
   std::unique_ptr<Engine> e_, root_;
   Clock::time_point t0_, last_report_{};
   std::string start_;
   std::vector<Entry> table_;
-  size_t mask_ = 0;
+  size_t mask_ = 0, max_slots_ = 1;
   uint64_t nodes_ = 0, hits_ = 0, beam_budget_start_ = 0;
   int depth_ = 0;
   std::vector<Action> line_;

@@ -84,7 +84,7 @@ struct Options {
   int beam_plies = 24;     // the beam stops after this many plies
   uint64_t max_nodes = 0;  // proof phase budget in actions applied, 0: none
   double timeout = 0;      // seconds for both phases, 0: none
-  size_t table_mb = 64;    // transposition table
+  size_t table_mb = 64;    // transposition table, at most (it starts at 256 KiB and grows)
   // One turn before a leaf, skip the turns that provably leave the other side a legal move
   // (see proofgame.cpp) instead of applying them. Sound only for rules that meet the
   // filters' conditions: set it from witness_filters_apply() (the command does).
@@ -109,6 +109,7 @@ struct Result {
   std::string why;                           // what stopped the proof early ("" when it completed)
   uint64_t beam_nodes = 0, proof_nodes = 0;  // actions applied per phase
   uint64_t table_hits = 0;
+  size_t table_bytes = 0;             // the transposition table's size at the end (<= table_mb MiB)
   uint64_t check_pruned = 0;          // Mate: last turns skipped because they give no check
   bool filter = false;                // the last-turn filter ran
   uint64_t filtered = 0;              // turns it skipped (each proved no draw without being applied)
