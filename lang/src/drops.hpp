@@ -1,6 +1,6 @@
 // Hands filled by captures and drops (issue 24: crazyhouse, shogi): the compile step of
 // `captures-to-hand` and of the pieces' `drop` restrictions (drops_compile.cpp). The
-// generator's part is the section "hands and drops" of generator.cpp.
+// generator's part is the section "hands and drops" of gen_hands.hpp (generator_impl.hpp).
 #pragma once
 
 #include "arbiter/lang/compile.hpp"

@@ -1,7 +1,7 @@
 // Janggi's primitives (issue 24), each general: the compile step of `hops-not-over`,
 // `never-captures`, `points`, the turn's `pass`, and the ends `double-pass`,
 // `royals-facing` (bikjang) and `counting` (pass_compile.cpp). The generator's part is
-// the section "passes, facing royals, counting" of generator.cpp and gen_pass.hpp.
+// the section "passes, facing royals, counting" of gen_generate.hpp and gen_pass.hpp.
 #pragma once
 
 #include <vector>

@@ -1,6 +1,6 @@
 // The shogi family's primitives (issue 24: tori shogi, kyoto shogi, micro shogi, dobutsu,
 // sho shogi, placement chess): their compile steps (shogi2_compile.cpp). The generator's
-// part is the section "the shogi family" of generator.cpp.
+// part is the section "the shogi family" of gen_hands.hpp (generator_impl.hpp).
 #pragma once
 
 #include "arbiter/lang/compile.hpp"

@@ -1,6 +1,6 @@
 // Wall squares (issue 24: Fairy-Stockfish's wall squares `*`, wallingRule, petrifyOnCapture):
 // the compile step of `walls` and `petrify` (walls_compile.cpp). The generator's part is
-// the section "walls" of generator.cpp.
+// gen_walls.hpp (part of the generator class, generator_impl.hpp).
 #pragma once
 
 #include <functional>
