@@ -207,3 +207,11 @@ TEST(Diagram, TheGridElidesEmptyRuns) {
   EXPECT_EQ(near.w, 7);
   EXPECT_EQ(std::count(near.file_gap.begin(), near.file_gap.end(), true), 0);
 }
+
+// A run of digits longer than any width (found by the libFuzzer puzzles target): it once
+// overflowed an int, turned negative, passed the width check and asked a vector for 2^64
+// squares. It is refused as too many empty squares.
+TEST(Diagram, LongDigitRunsAreRefused) {
+  for (const char* text : {"99999999999999999999/8 w - - 0 1", "4294967296/8 w - - 0 1", "65/8 w - - 0 1"})
+    EXPECT_THROW(arb::synth::parse_diagram(text), arb::PositionError) << text;
+}

@@ -158,8 +158,12 @@ Diagram parse_diagram(const std::string& position) {
       ranks.emplace_back();
     } else if (std::isdigit(static_cast<unsigned char>(ch))) {
       int n = 0;
-      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i])))
-        n = n * 10 + (board[i++] - '0');
+      // Accumulated only while it can still be a width (at most 64): a long run of digits
+      // would overflow and turn negative.
+      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i]))) {
+        if (n <= 64) n = n * 10 + (board[i] - '0');
+        ++i;
+      }
       --i;
       if (n > 64) throw PositionError("too many empty squares", i);
       ranks.back().insert(ranks.back().end(), n, 0);
