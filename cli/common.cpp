@@ -275,7 +275,7 @@ Loaded load_engine(const Common& c) {
   }
   if (!o.engine) {
     std::cerr << diags.render();
-    std::cerr << spec.rules.string() << ": " << diags.error_count() << " error(s)\n";
+    std::cerr << spec.rules.string() << ": " << plural(diags.error_count(), "error") << "\n";
     return l;
   }
   l.compiled = std::move(o.compiled);

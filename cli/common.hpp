@@ -14,15 +14,17 @@
 #include <vector>
 
 #include "arbiter/lang/compile.hpp"
+#include "arbiter/wording.hpp"
 #include "registry/engines.hpp"
 
 namespace arb::cli {
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
+using arb::plural;
 
 constexpr int kOk = 0, kFailed = 1, kBadInput = 2;
-// `solve` only: the budget or the timeout ended the search before a proof either way.
+// `solve`, `proofgame`, `puzzles`: a budget or the timeout ended the search first.
 constexpr int kUnknown = 3;
 
 // Unusable input found while reading the command line: exit 2 with the message.

@@ -126,7 +126,7 @@ int cmd_diff(const std::vector<std::string>& args) {
     arb::lang::Diagnostics diags;
     auto compiled = compile_ruleset(rules[i], overrides, diags);
     if (diags.has_errors() || !compiled.program) {
-      std::cerr << diags.render() << rules[i] << ": " << diags.error_count() << " error(s)\n";
+      std::cerr << diags.render() << rules[i] << ": " << plural(diags.error_count(), "error") << "\n";
       return kBadInput;
     }
     programs[i] = compiled.program;
@@ -181,8 +181,8 @@ int cmd_diff(const std::vector<std::string>& args) {
     verdict_case.seconds = r.seconds;
     verdict_case.failed = !ok;
     verdict_case.message = verdict;
-    verdict_case.output = std::to_string(r.games) + " games, " + std::to_string(r.positions) +
-                          " positions compared, " + std::to_string(found.size()) + " difference(s)\n";
+    verdict_case.output = plural(r.games, "game") + ", " + plural(r.positions, "position") + " compared, " +
+                          plural(found.size(), "difference") + "\n";
     cases.push_back(verdict_case);
     write_atomically(junit, junit_xml("arbiter diff", cases));
   }
@@ -202,8 +202,8 @@ int cmd_diff(const std::vector<std::string>& args) {
     }
     std::cout << "]}\n";
   } else {
-    std::cout << "diff " << rules[0] << " -> " << rules[1] << ": " << r.games << " games, " << r.positions
-              << " positions compared in " << r.seconds << " s (" << rate << "/s)\n";
+    std::cout << "diff " << rules[0] << " -> " << rules[1] << ": " << plural(r.games, "game") << ", "
+              << plural(r.positions, "position") << " compared in " << r.seconds << " s (" << rate << "/s)\n";
     for (size_t i = 0; i < found.size(); ++i)
       std::cout << "difference " << (i + 1) << " (" << found[i].d.what << "):\n" << detail(found[i]);
     std::cout << verdict << "\n";

@@ -39,8 +39,8 @@ int cmd_export(const std::vector<std::string>& args) {
   auto ini = arb::lang::export_fsf(*c.model, *dialect, section, diags);
   std::cerr << diags.render();
   if (!ini) {
-    std::cerr << file << ": not expressible as a Fairy-Stockfish variant (" << diags.error_count()
-              << " error(s))\n";
+    std::cerr << file << ": not expressible as a Fairy-Stockfish variant ("
+              << plural(diags.error_count(), "error") << ")\n";
     return kBadInput;
   }
   if (out.empty())

@@ -336,18 +336,18 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     tc.message =
         r.divergence ? "compiled and " + right_name + " engines diverge (" + r.divergence->what + ")" : "";
     std::ostringstream out;
-    out << r.games << " games, " << r.positions << " positions compared (" << rate << "/s), " << r.mutations
-        << " mutations, " << r.acceptance_differences << " acceptance differences\n"
+    out << plural(r.games, "game") << ", " << plural(r.positions, "position") << " compared (" << rate
+        << "/s), " << plural(r.mutations, "mutation") << ", "
+        << plural(r.acceptance_differences, "acceptance difference") << "\n"
         << detail;
     tc.output = out.str();
     write_atomically(junit, junit_xml("arbiter fuzz", {tc}));
   }
   if (!summary.empty()) {
     std::string md = "## arbiter fuzz: " + variant + " against " + right_name +
-                     (r.divergence ? " (FAILED)" : " (passed)") + "\n\n" + std::to_string(r.games) +
-                     " games, " + std::to_string(r.positions) + " positions compared, " +
-                     std::to_string(r.mutations) + " mutations, " + std::to_string(r.divergences.size()) +
-                     " divergences\n\n";
+                     (r.divergence ? " (FAILED)" : " (passed)") + "\n\n" + plural(r.games, "game") + ", " +
+                     plural(r.positions, "position") + " compared, " + plural(r.mutations, "mutation") +
+                     ", " + plural(r.divergences.size(), "divergence") + "\n\n";
     for (const auto& dv : r.divergences)
       md += markdown_divergence("divergence (" + dv.what + ")", divergence_text(dv, "compiled", right_name),
                                 dv.position);
@@ -370,16 +370,17 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     if (o.coverage) std::cout << ",\"coverage\":" << arb::fuzz::coverage_json(r);
     std::cout << "}\n";
   } else {
-    std::cout << "fuzz " << variant << " against " << right_name << ": " << r.games << " games, "
-              << r.positions << " positions compared in " << r.seconds << " s (" << rate << " positions/s); "
-              << r.mutations << " mutated positions played, " << r.acceptance_differences
-              << " acceptance differences\n";
+    std::cout << "fuzz " << variant << " against " << right_name << ": " << plural(r.games, "game") << ", "
+              << plural(r.positions, "position") << " compared in " << r.seconds << " s (" << rate
+              << " positions/s); " << plural(r.mutations, "mutated position") << " played, "
+              << plural(r.acceptance_differences, "acceptance difference") << "\n";
     for (const auto& a : r.acceptance_examples)
       std::cout << "  accepted only by the "
                 << (a.accepted_by == "left" ? std::string("compiled") : right_name)
                 << " engine: " << a.position << " (" << a.error << ")\n";
     if (o.coverage)
-      std::cout << "coverage per 1,000 games (" << r.games << " games):\n" << arb::fuzz::coverage_text(r);
+      std::cout << "coverage per 1,000 games (" << plural(r.games, "game") << "):\n"
+                << arb::fuzz::coverage_text(r);
     if (r.divergence) {
       std::cout << detail;
     } else {

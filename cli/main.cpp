@@ -94,10 +94,11 @@ int cmd_check(const std::vector<std::string>& args) {
       if (executable)
         std::cout << f << ": ok (" << c.model->title << ", executable by the compiled generator)\n";
       else if (parses)
-        std::cout << f << ": checks, but does not compile to a generator: " << diags.error_count()
-                  << " error(s)\n";
+        std::cout << f
+                  << ": checks, but does not compile to a generator: " << plural(diags.error_count(), "error")
+                  << "\n";
       else
-        std::cout << f << ": " << diags.error_count() << " error(s)\n";
+        std::cout << f << ": " << plural(diags.error_count(), "error") << "\n";
     } else {
       if (json_out.size() > 1) json_out += ",";
       json_out += "{\"file\":\"" + json_escape(f) + "\",\"checks\":" + (parses ? "true" : "false") +
@@ -208,8 +209,8 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
       }
     }
     if (tty && (i % 25 == 0 || i + 1 == cases.size()))
-      std::cerr << "\r" << (i + 1) << "/" << cases.size() << " positions, " << checked << " checks, "
-                << failed << " failed" << std::flush;
+      std::cerr << "\r" << (i + 1) << "/" << plural(cases.size(), "position") << ", "
+                << plural(checked, "check") << ", " << failed << " failed" << std::flush;
   }
   if (tty) std::cerr << "\n";
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -218,8 +219,9 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
               << ",\"checked\":" << checked << ",\"skipped\":" << skipped << ",\"failed\":" << failed
               << ",\"nodes\":" << nodes << ",\"seconds\":" << secs << "}\n";
   } else {
-    std::cout << "suite " << path << ": " << cases.size() << " positions, " << checked << " checks, "
-              << skipped << " skipped over --max-nodes, " << failed << " failed\n";
+    std::cout << "suite " << path << ": " << plural(cases.size(), "position") << ", "
+              << plural(checked, "check") << ", " << skipped << " skipped over --max-nodes, " << failed
+              << " failed\n";
     std::cout << "nodes " << nodes << "\n";
   }
   return failed ? kFailed : kOk;
@@ -329,7 +331,7 @@ int cmd_test(const std::vector<std::string>& args) {
       tc.name = "compile " + f;
       tc.classname = "arbiter.test";
       tc.failed = true;
-      tc.message = f + ": " + std::to_string(diags.error_count()) + " error(s)";
+      tc.message = f + ": " + plural(diags.error_count(), "error");
       tc.output = diags.render();
       cases.push_back(tc);
       continue;

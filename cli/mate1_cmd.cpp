@@ -38,7 +38,7 @@ int fuzz_z3_mate1(const Common& c, const Loaded& l, uint64_t seed, uint64_t game
   }
   const auto r = arb::synth::compare_mate_in_1(l.compiled.program, l.make, positions);
   std::ostringstream head;
-  head << "z3-mate1 " << l.variant << ": " << r.positions << " positions compared (" << r.with_mate
+  head << "z3-mate1 " << l.variant << ": " << plural(r.positions, "position") << " compared (" << r.with_mate
        << " with a mate in 1), " << r.inconclusive << " inconclusive, " << r.refused << " refused, in "
        << r.seconds << " s";
   std::string detail;

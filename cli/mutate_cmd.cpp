@@ -165,7 +165,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
     } else {
       for (const auto& m : mutants)
         std::cout << where(path, m) << ": " << m.op << " (" << m.construct << "): " << m.describe() << "\n";
-      std::cout << mutants.size() << " mutants\n";
+      std::cout << plural(mutants.size(), "mutant") << "\n";
     }
     return kOk;
   }
@@ -280,9 +280,8 @@ int cmd_mutate(const std::vector<std::string>& args) {
   const double score = rep.score();
   const bool ok = score + 1e-12 >= min_score;
   size_t live = rep.results.size() - rep.equivalent;
-  std::string budget = mo.fuzz.seconds > 0
-                           ? fmt_seconds(mo.fuzz.seconds) + " s"
-                           : std::to_string(mo.fuzz.games) + (mo.fuzz.games == 1 ? " game" : " games");
+  std::string budget =
+      mo.fuzz.seconds > 0 ? fmt_seconds(mo.fuzz.seconds) + " s" : plural(mo.fuzz.games, "game");
   if (!junit.empty()) {
     std::vector<JUnitCase> cases;
     for (const auto& r : rep.results) {
@@ -301,7 +300,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
     std::ostringstream md;
     md << "## arbiter mutate: " << path << " against " << rep.oracle << (ok ? " (passed)" : " (FAILED)")
        << "\n\n"
-       << rep.results.size() << " mutants (" << budget << " each): " << rep.killed << " killed, "
+       << plural(rep.results.size(), "mutant") << " (" << budget << " each): " << rep.killed << " killed, "
        << rep.refused << " refused, " << rep.equivalent << " equivalent, " << rep.survived
        << " survived; mutation score " << percent(score) << " (minimum " << percent(min_score) << ")\n\n";
     for (const auto& r : rep.results)
@@ -328,11 +327,11 @@ int cmd_mutate(const std::vector<std::string>& args) {
                 << r.mutant.construct << ") " << r.mutant.describe() << "\n"
                 << shown(original_text, r.mutant) << "    " << r.how << "\n";
     }
-    std::cout << path << ": " << rep.results.size() << " mutants against " << rep.oracle << " (" << budget
-              << " each): " << rep.killed << " killed, " << rep.refused << " refused by the compiler, "
-              << rep.equivalent << " equivalent, " << rep.survived << " survived; mutation score "
-              << (rep.killed + rep.refused) << "/" << live << " = " << percent(score) << " in " << std::fixed
-              << std::setprecision(1) << rep.seconds << " s\n";
+    std::cout << path << ": " << plural(rep.results.size(), "mutant") << " against " << rep.oracle << " ("
+              << budget << " each): " << rep.killed << " killed, " << rep.refused
+              << " refused by the compiler, " << rep.equivalent << " equivalent, " << rep.survived
+              << " survived; mutation score " << (rep.killed + rep.refused) << "/" << live << " = "
+              << percent(score) << " in " << std::fixed << std::setprecision(1) << rep.seconds << " s\n";
   }
   return ok ? kOk : kFailed;
 }

@@ -38,8 +38,8 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
   }
   std::ostringstream counts;
   for (const auto& [name, n] : r.checks) counts << (counts.tellp() ? ", " : "") << name << " " << n;
-  const std::string head = "properties of " + l.variant + ": " + std::to_string(r.games) + " games, " +
-                           std::to_string(r.positions) + " positions in " + std::to_string(r.seconds) + " s";
+  const std::string head = "properties of " + l.variant + ": " + plural(r.games, "game") + ", " +
+                           plural(r.positions, "position") + " in " + std::to_string(r.seconds) + " s";
   if (!junit.empty()) {
     JUnitCase tc;
     tc.name = "properties " + l.variant + " seed " + std::to_string(o.seed);

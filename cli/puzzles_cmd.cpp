@@ -221,10 +221,10 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   secs.precision(3);
   secs << std::fixed << stats.seconds;
   std::cerr << "puzzles: " << found.size() << " of " << o.count << " found ("
-            << (stipulation.empty() ? goal + " in " + std::to_string(o.depth) : o.stipulation) << ", "
-            << (from == "synth" ? std::string("Z3") : std::to_string(stats.games) + " games") << ", "
-            << stats.positions << " positions solved, " << stats.unknown << " unknown within the budget, "
-            << secs.str() << " s)";
+            << (stipulation.empty() ? goal + " in " + plural(o.depth, "move") : o.stipulation) << ", "
+            << (from == "synth" ? std::string("Z3") : plural(stats.games, "game")) << ", "
+            << plural(stats.positions, "position") << " solved, " << stats.unknown
+            << " unknown within the budget, " << secs.str() << " s)";
   if (!out.empty())
     std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
   std::cerr << "\n";

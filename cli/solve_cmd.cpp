@@ -583,19 +583,20 @@ int cmd_solve(const std::vector<std::string>& args) {
         std::cout << ")\n";
         break;
       case Outcome::None:
-        std::cout << "none: no forced " << what << " within " << o.depth << " move"
-                  << (o.depth > 1 ? "s" : "") << " (proved)";
+        std::cout << "none: no forced " << what << " within " << plural(o.depth, "move") << " (proved)";
         if (!r.why.empty()) std::cout << "; " << r.why;
         std::cout << "\n";
         break;
       case Outcome::Unknown:
-        std::cout << "unknown within budget: " << r.why << "; no forced " << what << " within "
-                  << r.proved_none_within << " move" << (r.proved_none_within == 1 ? "" : "s")
-                  << " (proved)\n";
+        std::cout << "unknown within budget: " << r.why << "; "
+                  << (r.proved_none_within > 0 ? "no forced " + std::string(what) + " within " +
+                                                     plural(r.proved_none_within, "move") + " (proved)"
+                                               : std::string("nothing proved yet"))
+                  << "\n";
         break;
       case Outcome::Chance:
         std::cout << "probability " << r.probability << " that best play forces a " << what << " within "
-                  << o.depth << " moves (expectimax over the draws)\n";
+                  << plural(o.depth, "move") << " (expectimax over the draws)\n";
         break;
     }
     if (!r.line.empty()) std::cout << "line: " << join(r.line) << "\n";

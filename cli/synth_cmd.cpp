@@ -182,13 +182,14 @@ int cmd_synth(const std::vector<std::string>& args) {
       std::cout << "proved impossible" << where << ": no position meets the goal and the constraints"
                 << (out.scope.empty() ? "" : ", for " + out.scope) << stats << "\n";
     else if (result == "exhausted")
-      std::cout << "exhausted: exactly " << out.found.size() << " position(s) exist" << where
+      std::cout << "exhausted: exactly " << plural(out.found.size(), "position")
+                << (out.found.size() == 1 ? " exists" : " exist") << where
                 << (out.scope.empty() ? "" : ", over " + out.scope) << stats << "\n";
     else if (result == "not-found")
-      std::cout << "not found: " << out.found.size()
-                << " position(s), and no proof that there are no more: " << out.incomplete << stats << "\n";
+      std::cout << "not found: " << plural(out.found.size(), "position")
+                << ", and no proof that there are no more: " << out.incomplete << stats << "\n";
     else
-      std::cerr << "arbiter synth: --timeout after " << out.found.size() << " position(s)" << stats << "\n";
+      std::cerr << "arbiter synth: --timeout after " << plural(out.found.size(), "position") << stats << "\n";
   }
   return result == "timeout" || result == "not-found" ? kFailed : kOk;
 }

@@ -181,10 +181,10 @@ int cmd_validate(const std::vector<std::string>& args) {
   } else {
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.0f", secs > 0 ? t.games / secs : 0.0);
-    out += std::to_string(t.games) + " games: " + std::to_string(t.valid) + " valid (" +
+    out += plural(t.games, "game") + ": " + std::to_string(t.valid) + " valid (" +
            std::to_string(t.with_warnings) + " with warnings), " + std::to_string(t.invalid) + " invalid" +
-           (t.unusable.empty() ? "" : ", " + std::to_string(t.unusable.size()) + " unusable file(s)") + " (" +
-           rate + " games/s)\n";
+           (t.unusable.empty() ? "" : ", " + plural(t.unusable.size(), "unusable file")) + " (" + rate +
+           " games/s)\n";
     if (!t.counts.empty()) {
       out += "findings:";
       for (const auto& [code, n] : t.counts) out += " " + code + " " + std::to_string(n);

@@ -150,7 +150,7 @@ TEST_F(Cli, PerftSuites) {
                                      "perft 5 4865609\n");
   Outcome g = run({"perft", "--suite", good, "--max-nodes", "100000"});
   EXPECT_EQ(g.code, 0) << g;
-  EXPECT_TRUE(contains(g.out, "1 positions, 2 checks, 1 skipped over --max-nodes, 0 failed")) << g;
+  EXPECT_TRUE(contains(g.out, "1 position, 2 checks, 1 skipped over --max-nodes, 0 failed")) << g;
   EXPECT_EQ(g.last_line(), "nodes 420") << g;
   // A position the engine cannot read makes the suite unusable (exit 2), every such line
   // named, before any count runs.
@@ -710,7 +710,7 @@ TEST_F(Cli, NumericOptionsAreRangeChecked) {
   }
   Outcome v = run({"validate", pgn, "--jobs", "64"});
   EXPECT_EQ(v.code, 0) << v;
-  EXPECT_TRUE(contains(v.out, "1 games: 1 valid")) << v;
+  EXPECT_TRUE(contains(v.out, "1 game: 1 valid")) << v;
 }
 
 TEST_F(Cli, TimeoutStopsEveryLongRun) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "arbiter/json.hpp"
+#include "arbiter/wording.hpp"
 
 namespace arb::records {
 
@@ -170,7 +171,7 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
       }
       // The shard's own count must match its game lines: a cut file is incomplete.
       if (l.num("games") != game_lines || l.num("invalid") != invalid_lines) {
-        m.problems.push_back(f + ": the summary counts " + std::to_string(l.num("games")) + " games (" +
+        m.problems.push_back(f + ": the summary counts " + arb::plural(l.num("games"), "game") + " (" +
                              std::to_string(l.num("invalid")) + " invalid) but the file holds " +
                              std::to_string(game_lines) + " (" + std::to_string(invalid_lines) + " invalid)");
         bad = true;
@@ -239,11 +240,11 @@ std::string merged_text(const MergedSummary& m) {
   char secs[96];
   std::snprintf(secs, sizeof secs, "%.1f s on the slowest shard, %.1f s over all", m.seconds_max,
                 m.seconds_sum);
-  out += std::to_string(m.shards) + " shards merged: " + std::to_string(m.games) +
-         " games: " + std::to_string(m.valid) + " valid (" + std::to_string(m.with_warnings) +
-         " with warnings), " + std::to_string(m.invalid) + " invalid" +
-         (m.unusable_files ? ", " + std::to_string(m.unusable_files) + " unusable file(s)" : std::string()) +
-         " (" + secs + ")\n";
+  out += arb::plural(m.shards, "shard") + " merged: " + arb::plural(m.games, "game") + ": " +
+         std::to_string(m.valid) + " valid (" + std::to_string(m.with_warnings) + " with warnings), " +
+         std::to_string(m.invalid) + " invalid" +
+         (m.unusable_files ? ", " + arb::plural(m.unusable_files, "unusable file") : std::string()) + " (" +
+         secs + ")\n";
   if (!m.counts.empty()) {
     out += "findings:";
     for (const auto& [code, n] : m.counts) out += " " + code + " " + std::to_string(n);

@@ -7,6 +7,7 @@
 
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
+#include "arbiter/wording.hpp"
 #include "text_fields.hpp"
 
 namespace arb {
@@ -185,8 +186,8 @@ ChessMePosition parse_chessme(std::string_view text, const TileRules& rules) {
     parse_tiles(order, hands[c], c, c == 0 ? "White hand" : "Black hand", false, p.hand[c]);
     const size_t most = static_cast<size_t>(rules.hand_size);
     if (p.hand[c].size() > most)
-      fail(std::string(side_name(c)) + "'s hand holds " + std::to_string(p.hand[c].size()) +
-               " tiles, at most " + std::to_string(most),
+      fail(std::string(side_name(c)) + "'s hand holds " + plural(p.hand[c].size(), "tile") + ", at most " +
+               std::to_string(most),
            hands[c].col + most);
   }
   for (int c = 0; c < 2; ++c)
@@ -282,7 +283,7 @@ std::string shuffle_tiles(std::string tiles, uint64_t seed, Color side) {
 
 ChessMePosition chessme_start_position(uint64_t seed, const TileRules& rules) {
   if (rules.draw < 0 || rules.draw > rules.hand_size)
-    throw PositionError("the start draws " + std::to_string(rules.draw) + " tiles into a hand of " +
+    throw PositionError("the start draws " + plural(rules.draw, "tile") + " into a hand of " +
                             std::to_string(rules.hand_size),
                         0);
   ChessMePosition p = parse_chessme(rules.setup + " w -/- -/- -/- 1", rules);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "arbiter/wording.hpp"
 #include "text_fields.hpp"
 
 namespace arb {
@@ -284,13 +285,12 @@ NoStressPosition parse_nostress(std::string_view text, const CardRules& rules) {
   int total = p.pile.size() + static_cast<int>(p.discard[0].size() + p.discard[1].size()) + p.hand[0].size() +
               p.hand[1].size();
   if (total != deck_size)
-    fail("the card zones hold " + std::to_string(total) + " cards; the deck has " + std::to_string(deck_size),
+    fail("the card zones hold " + plural(total, "card") + "; the deck has " + std::to_string(deck_size),
          f[7].col);
 
   // Hand sizes and pending draws.
   if (p.hand[1 - us].size() != H)
-    fail(std::string(side_name(1 - us)) + ", not to move, must hold " + std::to_string(H) + " cards" +
-             hand_origin,
+    fail(std::string(side_name(1 - us)) + ", not to move, must hold " + plural(H, "card") + hand_origin,
          hand[1 - us].col);
   if (p.pending > 0) {
     if (p.pending > H)
@@ -298,8 +298,8 @@ NoStressPosition parse_nostress(std::string_view text, const CardRules& rules) {
                (rules.hand_size < 0 ? " of level " + nostress_level_name(p.level) : std::string()),
            pending_col);
     if (p.hand[us].size() != H - p.pending)
-      fail(std::string(side_name(us)) + " must hold " + std::to_string(H - p.pending) + " cards with " +
-               std::to_string(p.pending) + " pending draws",
+      fail(std::string(side_name(us)) + " must hold " + plural(H - p.pending, "card") + " with " +
+               plural(p.pending, "pending draw"),
            hand[us].col);
     if (!p.pile.known.empty() || p.pile.unknown == 0)
       fail("pending draws need a pile whose top is unknown (`?N`): known cards would have been drawn",
@@ -308,8 +308,8 @@ NoStressPosition parse_nostress(std::string_view text, const CardRules& rules) {
   } else {
     int n = p.hand[us].size();
     if (n != H && n != H + 1)
-      fail(std::string(side_name(us)) + ", to move, must hold " + std::to_string(H) +
-               " cards (before the draw) or " + std::to_string(H + 1) + " (after it)",
+      fail(std::string(side_name(us)) + ", to move, must hold " + plural(H, "card") +
+               " (before the draw) or " + std::to_string(H + 1) + " (after it)",
            hand[us].col);
     if (kings[us] == 0 && n != H)
       fail(std::string(side_name(us)) + " has no king: the game is over, so no card was drawn", hand[us].col);

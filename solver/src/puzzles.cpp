@@ -11,6 +11,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/synth/diagram.hpp"
+#include "arbiter/wording.hpp"
 
 namespace arb::puzzles {
 
@@ -165,8 +166,8 @@ std::string verify(Engine& e, const Puzzle& p, size_t table_mb) {
         found = a;
       }
     if (hits != 1) {
-      why = "`" + tok + "` is " + (hits ? "ambiguous" : "not legal") + " after " + std::to_string(applied) +
-            " actions of the solution";
+      why = "`" + tok + "` is " + (hits ? "ambiguous" : "not legal") + " after " + plural(applied, "action") +
+            " of the solution";
       break;
     }
     if (e.side_to_move() == prover) ++mine;
@@ -177,7 +178,7 @@ std::string verify(Engine& e, const Puzzle& p, size_t table_mb) {
     if (!goal_met(e.status(), prover, goal))
       why = "the solution does not end in the goal";
     else if (mine != p.depth)
-      why = "the solution takes " + std::to_string(mine) + " moves of the solving side, not " +
+      why = "the solution takes " + plural(mine, "move") + " of the solving side, not " +
             std::to_string(p.depth);
   }
   for (size_t i = 0; i < applied; ++i) e.undo();

@@ -7,6 +7,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/puzzles.hpp"
+#include "arbiter/wording.hpp"
 
 namespace arb::puzzles {
 
@@ -220,8 +221,8 @@ std::string verify_stipulation(Engine& e, const Puzzle& p) {
            std::string(r.outcome == stip::Outcome::None ? "none" : "unknown") +
            (r.why.empty() ? "" : " (" + r.why + ")");
   if (!sound(r))
-    return "not sound: " + std::to_string(r.solutions.size()) + " solutions of " + std::to_string(s->moves) +
-           ", " + std::to_string(r.shorter.size()) + " shorter";
+    return "not sound: " + plural(r.solutions.size(), "solution") + " of " + std::to_string(s->moves) + ", " +
+           std::to_string(r.shorter.size()) + " shorter";
   if (r.solutions[0].uci != p.solution)
     return "the solution is " + join(r.solutions[0].uci) + ", not " + join(p.solution);
   if (tree_json(r) != p.tree) return "the solution tree differs from the stored one";
