@@ -14,6 +14,7 @@ int cmd_diagram(const std::vector<std::string>& args) {
   po::options_description d(
       "arbiter diagram --variant V --position P [--svg FILE] [--html FILE]\n"
       "arbiter diagram --puzzles FILE.csv --html FILE [--title TEXT]\n"
+      "With --json: one object naming the files written, or holding the SVG\n"
       "An SVG of the position (read and checked by the variant's engine; standard output\n"
       "without --svg), or an HTML page with one diagram per puzzle of a puzzle file");
   add_common(d, c);
@@ -47,7 +48,10 @@ int cmd_diagram(const std::vector<std::string>& args) {
     }
     write_atomically(html,
                      synth::puzzle_page(title.empty() ? fs::path(puzzles).filename().string() : title, rows));
-    std::cout << "wrote " << html << " (" << rows.size() << " puzzles)\n";
+    if (c.json)
+      std::cout << "{\"html\":\"" << json_escape(html) << "\",\"puzzles\":" << rows.size() << "}\n";
+    else
+      std::cout << "wrote " << html << " (" << plural(rows.size(), "puzzle") << ")\n";
     return kOk;
   }
   Loaded l = load_engine(c);
@@ -65,7 +69,17 @@ int cmd_diagram(const std::vector<std::string>& args) {
     synth::PuzzleRow row{text, "position", "", "", l.variant, "", ""};
     write_atomically(html, synth::puzzle_page(title.empty() ? l.variant : title, {row}));
   }
-  if (!vm.count("svg") && !vm.count("html")) std::cout << out;
+  if (c.json) {
+    // One object: the drawing itself when no file was asked for, else the files written.
+    std::cout << "{\"variant\":\"" << json_escape(l.variant) << "\",\"position\":\"" << json_escape(text)
+              << "\"";
+    if (vm.count("svg")) std::cout << ",\"svg_file\":\"" << json_escape(svg) << "\"";
+    if (vm.count("html")) std::cout << ",\"html_file\":\"" << json_escape(html) << "\"";
+    if (!vm.count("svg") && !vm.count("html")) std::cout << ",\"svg\":\"" << json_escape(out) << "\"";
+    std::cout << "}\n";
+  } else if (!vm.count("svg") && !vm.count("html")) {
+    std::cout << out;
+  }
   return kOk;
 }
 

@@ -47,7 +47,10 @@ bool parse_file_args(const char* usage, const char* cmd, const std::vector<std::
   po::options_description d(usage);
   d.add_options()("file", po::value(&fa.files), "ruleset files")(
       "set", po::value(&fa.sets)->composing(), "NAME=VALUE")("json", po::bool_switch(&fa.json),
-                                                             "machine-readable output");
+                                                             std::string(cmd) == "check"
+                                                                 ? "one JSON object per file, one a line"
+                                                                 : "one JSON object: the counts and every "
+                                                                   "expectation's result");
   if (with_junit)
     d.add_options()("junit", po::value(&fa.junit), "also write the results as JUnit XML to FILE");
   if (std::string(cmd) == "test")
@@ -72,7 +75,6 @@ int cmd_check(const std::vector<std::string>& args) {
   const auto& sets = fa.sets;
   const bool json = fa.json;
   bool any_error = false, any_unusable = false;
-  std::string json_out = "[";
   for (const auto& f : files) {
     arb::lang::Diagnostics diags;
     std::string problem = unreadable(f);
@@ -100,9 +102,10 @@ int cmd_check(const std::vector<std::string>& args) {
       else
         std::cout << f << ": " << plural(diags.error_count(), "error") << "\n";
     } else {
-      if (json_out.size() > 1) json_out += ",";
-      json_out += "{\"file\":\"" + json_escape(f) + "\",\"checks\":" + (parses ? "true" : "false") +
-                  ",\"executable\":" + (executable ? "true" : "false") + ",\"diagnostics\":[";
+      // One object per file, one a line (JSON Lines), as every --json output.
+      std::string json_out = "{\"file\":\"" + json_escape(f) +
+                             "\",\"checks\":" + (parses ? "true" : "false") +
+                             ",\"executable\":" + (executable ? "true" : "false") + ",\"diagnostics\":[";
       bool first = true;
       for (const auto& dg : diags.all()) {
         if (!first) json_out += ",";
@@ -112,11 +115,11 @@ int cmd_check(const std::vector<std::string>& args) {
                     "\"}";
       }
       json_out += "]}";
+      std::cout << json_out << "\n";
     }
     if (!parses) any_unusable = true;
     if (!executable) any_error = true;
   }
-  if (json) std::cout << json_out << "]\n";
   return any_unusable ? kBadInput : any_error ? kFailed : kOk;
 }
 

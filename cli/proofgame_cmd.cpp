@@ -78,7 +78,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       "no-filter", po::bool_switch(&no_filter),
       "apply every last turn instead of skipping those that provably leave a move (the filters run only "
       "where the rules and the goal allow them)");
-  if (print_help(d, args)) return kOk;
+  if (print_help(d, args, ", 3 the budget ended the search before a proof")) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
   proofgame::Options o;
@@ -170,7 +170,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     try {
       write_atomically(svg, synth::diagram_svg(synth::parse_diagram(r.final_position),
                                                l.variant + ": " + o.goal.text() + " after " +
-                                                   std::to_string(r.plies) + " plies"));
+                                                   plural(r.plies, "ply", "plies")));
     } catch (const PositionError& e) {
       throw UsageError(std::string("cannot draw the final position: ") + e.what());
     }
@@ -185,7 +185,8 @@ int cmd_proofgame(const std::vector<std::string>& args) {
   const std::string what =
       o.goal.text() +
       (o.goal.winner ? (*o.goal.winner == Color::White ? " (White wins)" : " (Black wins)") : "");
-  if (r.found) {
+  // Text for people, or with --json one object and nothing else.
+  if (!c.json && r.found) {
     bool white_first = l.engine->side_to_move() == Color::White;
     int fullmove = 1;
     if (size_t sp = start.rfind(' '); sp != std::string::npos) {
@@ -194,31 +195,38 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       } catch (const std::exception&) {
       }
     }
-    auto plies = [](int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); };
-    std::cout << what << " in " << r.plies << (r.plies == 1 ? " ply" : " plies")
-              << (r.shortest ? " (shortest: none within " + plies(r.proved_none_within) + ", proved)"
-                             : " (not proved shortest: none within " + plies(r.proved_none_within) +
-                                   " proved; " + (r.why.empty() ? "raise --max-plies" : r.why) + ")")
+    auto plies = [](int n) { return plural(n, "ply", "plies"); };
+    std::cout << what << " in " << plies(r.plies)
+              << (r.shortest ? std::string(" (shortest: none in fewer, proved)")
+                             : " (not proved shortest: " +
+                                   (r.proved_none_within > 0
+                                        ? "none within " + plies(r.proved_none_within) + " proved"
+                                        : std::string("nothing shorter excluded yet")) +
+                                   "; " + (r.why.empty() ? "raise --max-plies" : r.why) + ")")
               << "\n";
     std::cout << "game: " << numbered(notation == "san" ? r.san : r.line, white_first, fullmove) << "\n";
     std::cout << "uci: ";
     for (size_t i = 0; i < r.line.size(); ++i) std::cout << (i ? " " : "") << r.line[i];
     std::cout << "\nfinal: " << r.final_position << "\n";
     std::cout << "checked move by move on: " << checked_by << "\n";
-  } else if (result == "none") {
-    std::cout << "none: no " << what << " within " << r.proved_none_within
-              << (r.proved_none_within == 1 ? " ply" : " plies") << " (proved)\n";
-  } else {
-    std::cout << "unknown: " << r.why << "; no " << what << " within " << r.proved_none_within
-              << (r.proved_none_within == 1 ? " ply" : " plies") << " (proved)\n";
+  } else if (!c.json && result == "none") {
+    std::cout << "none: no " << what << " within " << plural(r.proved_none_within, "ply", "plies")
+              << " (proved)\n";
+  } else if (!c.json) {
+    std::cout << "unknown: " << r.why << "; "
+              << (r.proved_none_within > 0
+                      ? "no " + what + " within " + plural(r.proved_none_within, "ply", "plies") + " (proved)"
+                      : std::string("nothing proved yet"))
+              << "\n";
   }
-  std::cout << "start: " << start << "\n";
-  std::cout << "nodes " << r.beam_nodes + r.proof_nodes << " (beam " << r.beam_nodes << ", proof "
-            << r.proof_nodes << ", table hits " << r.table_hits;
-  if (r.filter) std::cout << ", last turns skipped by the filter " << r.filtered;
-  if (r.check_pruned) std::cout << ", last turns skipped as giving no check " << r.check_pruned;
-  std::cout << "), " << secs.str() << " s\n";
-  if (c.json) {
+  if (!c.json) {
+    std::cout << "start: " << start << "\n";
+    std::cout << "nodes " << r.beam_nodes + r.proof_nodes << " (beam " << r.beam_nodes << ", proof "
+              << r.proof_nodes << ", table hits " << r.table_hits;
+    if (r.filter) std::cout << ", last turns skipped by the filter " << r.filtered;
+    if (r.check_pruned) std::cout << ", last turns skipped as giving no check " << r.check_pruned;
+    std::cout << "), " << secs.str() << " s\n";
+  } else {
     std::string j = "{\"result\":\"" + result + "\",\"goal\":\"" + json_escape(o.goal.text()) + "\"";
     if (o.goal.winner) j += std::string(",\"side\":\"") + (*o.goal.winner == Color::White ? "w" : "b") + "\"";
     j += ",\"variant\":\"" + json_escape(l.variant) + "\",\"start\":\"" + json_escape(start) + "\"";

@@ -556,7 +556,9 @@ TEST(ProofGame, NoStressRoyalCaptureAndChess2Invasion) {
   auto m = nlohmann::json::parse(fm.lines().back());
   EXPECT_EQ(m["plies"], 4);
   EXPECT_EQ(m["moves"], m["san"]);
-  EXPECT_NE(fm.out.find("mate in 4 plies (shortest"), std::string::npos) << fm.out;
+  EXPECT_EQ(fm.lines().size(), 1u) << fm.out;  // --json: the object and nothing else
+  auto text = run_arbiter({"proofgame", "--goal", "mate"});
+  EXPECT_NE(text.out.find("mate in 4 plies (shortest"), std::string::npos) << text.out;
   auto side = run_arbiter({"proofgame", "--goal", "draw", "--side", "w"});
   EXPECT_EQ(side.code, 2);
   EXPECT_NE(side.err.find("--side"), std::string::npos) << side.err;
