@@ -170,10 +170,11 @@ void add_common(po::options_description& d, Common& c, bool with_seed) {
                     "Chess 2's back rank by the rule text's dice procedure");
 }
 
-bool print_help(const po::options_description& d, const std::vector<std::string>& args) {
+bool print_help(const po::options_description& d, const std::vector<std::string>& args,
+                const char* more_exit) {
   for (const auto& a : args)
     if (a == "--help" || a == "-h") {
-      std::cout << d << "\nexit status: 0 success, 1 a check failed, 2 unusable input\n";
+      std::cout << d << "\nexit status: 0 success, 1 a check failed, 2 unusable input" << more_exit << "\n";
       return true;
     }
   return false;

@@ -106,7 +106,8 @@ arb::registry::EngineSpec engine_spec(const Common& c);
 std::unique_ptr<arb::Engine> make_fairy_stockfish(const Common& c);
 
 // Prints the command's options and returns true when `args` asks for --help or -h.
-bool print_help(const po::options_description& d, const std::vector<std::string>& args);
+bool print_help(const po::options_description& d, const std::vector<std::string>& args,
+                const char* more_exit = "");
 
 // Writes `text` to `path` atomically: a temporary file with a unique name (mkstemp) in the
 // target directory, then renamed over `path`. Refuses a directory.

@@ -13,6 +13,7 @@
 #include "arbiter/perft_suite.hpp"
 #include "common.hpp"
 #include "registry/variants.hpp"
+#include "version.hpp"
 
 using namespace arb::cli;
 
@@ -404,7 +405,7 @@ void usage() {
                "  puzzles --depth K     proved unique-key puzzles from self-play (--goal, --count, --out)\n\n"
                "common options: --variant NAME | --rules FILE, --set NAME=VALUE, --position TEXT (--fen),\n"
                "                --moves RECORD, --seed N, --engine compiled|reference, --json\n"
-               "arbiter COMMAND --help lists a command's options.\n"
+               "arbiter COMMAND --help lists a command's options; arbiter --version its version.\n"
                "exit status: 0 success, 1 a check failed, 2 unusable input\n";
 }
 
@@ -464,6 +465,12 @@ int main(int argc, char** argv) {
     usage();
     if (!stdout_written()) return kBadInput;
     return argc < 2 ? kBadInput : kOk;
+  }
+  if (std::string(argv[1]) == "--version" || std::string(argv[1]) == "version") {
+    std::cout << "arbiter " << kVersion;
+    if (*kGitDescribe) std::cout << " (git " << kGitDescribe << ")";
+    std::cout << "\n";
+    return stdout_written() ? kOk : kBadInput;
   }
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);

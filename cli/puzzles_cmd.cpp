@@ -65,7 +65,8 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "economy", po::bool_switch(&economy),
       "with --stipulation: idle pieces taken off, then every piece left proved needed (its removal loses "
       "the solution, cooks it, changes it or makes the position illegal)");
-  if (print_help(d, args)) return kOk;
+  if (print_help(d, args, ", 3 fewer puzzles than --count when --max-games or --timeout ended the search"))
+    return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, false);
   arb::puzzles::Options o;
