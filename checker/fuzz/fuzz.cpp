@@ -14,6 +14,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/parallel.hpp"
+#include "arbiter/wording.hpp"
 
 namespace arb::fuzz {
 
@@ -155,8 +156,8 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
     Divergence d;
     d.position = a.position();
     d.what = "actions";
-    d.left = std::to_string(as.size()) + " actions";
-    d.right = std::to_string(bs.size()) + " actions";
+    d.left = arb::plural(as.size(), "action");
+    d.right = arb::plural(bs.size(), "action");
     std::vector<std::string> only_a, only_b;
     std::set_difference(as.begin(), as.end(), bs.begin(), bs.end(), std::back_inserter(only_a));
     std::set_difference(bs.begin(), bs.end(), as.begin(), as.end(), std::back_inserter(only_b));
@@ -330,9 +331,10 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
     uint64_t positions = o.shared ? o.shared->positions.load() : r.positions;
     uint64_t mutations = o.shared ? o.shared->mutations.load() : r.mutations;
     uint64_t acceptance = o.shared ? o.shared->acceptance.load() : r.acceptance_differences;
-    std::cerr << "\rfuzz: " << games << " games, " << positions << " positions compared ("
-              << static_cast<uint64_t>(positions / std::max(now, 1e-9)) << "/s), " << mutations
-              << " mutations, " << acceptance << " acceptance differences" << std::flush;
+    std::cerr << "\rfuzz: " << arb::plural(games, "game") << ", " << arb::plural(positions, "position")
+              << " compared (" << static_cast<uint64_t>(positions / std::max(now, 1e-9)) << "/s), "
+              << arb::plural(mutations, "mutation") << ", "
+              << arb::plural(acceptance, "acceptance difference") << std::flush;
   };
   auto record = [&](Divergence d) {
     if (!seen.insert(divergence_key(d)).second) return;

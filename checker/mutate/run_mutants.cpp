@@ -11,6 +11,7 @@
 
 #include "arbiter/cleanup.hpp"
 #include "arbiter/parallel.hpp"
+#include "arbiter/wording.hpp"
 #include "registry/engines.hpp"
 
 namespace arb::mutate {
@@ -221,8 +222,7 @@ MutantResult judge(const RuleMutant& m, const std::string& original_path, const 
     return done();
   }
   r.verdict = "survived";
-  r.how =
-      std::to_string(rep.games) + " games, " + std::to_string(rep.positions) + " positions, no difference";
+  r.how = arb::plural(rep.games, "game") + ", " + arb::plural(rep.positions, "position") + ", no difference";
   return done();
 }
 
