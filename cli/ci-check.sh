@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The checks a pull request that touches a ruleset runs (README, "Continuous integration"):
+# The checks a pull request that touches a ruleset runs (docs/ci.md):
 # its expectations (`arbiter test`), the differential fuzzer against its oracle
 # (`arbiter fuzz`: the reference engine, Fairy-Stockfish, or the metamorphic properties when
 # it has no reference) and the mutation score (`arbiter mutate --min-score`). Writes JUnit

@@ -61,7 +61,7 @@ step "Z3: three positions where Black is checkmated with K+R v K, each verified 
 step "Validating the Chessembly sample game and the self-play records" \
   "$arbiter" validate "$root/corpus/records/chessembly-sample.pgn" "$root"/corpus/records/selfplay/*
 step "A board diagram (SVG)" "$arbiter" diagram --variant chessme --position "start" --svg "$build/demo-chessme.svg"
-# A designer's variants, each a ruleset outside the bundled set (README, "A variant of your own").
+# A designer's variants, each a ruleset outside the bundled set (docs/variants.md).
 step "Knightmate (a designer's ruleset, extends chess): perft as Fairy-Stockfish counts it (324)" \
   "$arbiter" perft --rules "$root/corpus/rulesets/knightmate.rules" --depth 2
 step "Knightmate: K+B v K is no dead draw there; the solver proves the mate" \

@@ -224,6 +224,23 @@ TEST(SurfaceJson, Validate) {
   auto v = json_lines(r);
   ASSERT_GE(v.size(), 2u) << r;
   EXPECT_EQ(v.back().at("games").get<size_t>(), v.size() - 1) << r;
+  // Two shards' outputs merged: one summary object.
+  const fs::path dir = fs::temp_directory_path() / ("arbiter-surface-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::vector<std::string> merge = {"validate", "--merge", "--json"};
+  for (const char* shard : {"0/2", "1/2"}) {
+    Outcome s = run({"validate", "corpus/records/broken/chess.pgn", "--json", "--shard", shard});
+    EXPECT_EQ(s.code, 1) << s;  // the broken records are invalid
+    json_lines(s);
+    const fs::path out = dir / (std::string("shard") + shard[0] + ".json");
+    std::ofstream(out) << s.out;
+    merge.push_back(out.string());
+  }
+  Outcome m = run(merge);
+  auto mv = json_lines(m);
+  ASSERT_EQ(mv.size(), 1u) << m;
+  EXPECT_EQ(mv[0].at("merged"), 2) << m;
+  fs::remove_all(dir);
 }
 
 TEST(SurfaceJson, SolveMateInTwoSaysNoneBelowTwo) {
@@ -244,6 +261,18 @@ TEST(SurfaceJson, SolveMateInTwoSaysNoneBelowTwo) {
   auto sv = json_lines(s);
   ASSERT_EQ(sv.size(), 1u) << s;
   EXPECT_EQ(sv[0].at("proved_none_below"), 2) << s;
+  // A batch: one object per problem, then the summary.
+  const fs::path epd = fs::temp_directory_path() / ("arbiter-surface-" + std::to_string(getpid()) + ".epd");
+  std::ofstream(epd) << "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;#2\n"
+                        "8/8/8/8/p7/1pP3B1/p1k1PN2/Kb1NQ3 w - - 0 1;s#2\n";
+  Outcome b = run({"solve", "--epd", epd.string(), "--json"});
+  fs::remove(epd);
+  EXPECT_EQ(b.code, 0) << b;
+  auto bv = json_lines(b);
+  ASSERT_EQ(bv.size(), 3u) << b;
+  EXPECT_EQ(bv[0].at("line"), 1);
+  EXPECT_EQ(bv[1].at("stipulation"), "s#2");
+  EXPECT_EQ(bv[2].at("problems"), 2);
 }
 
 TEST(SurfaceJson, SynthDiagramProofgamePuzzles) {
