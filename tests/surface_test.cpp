@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "arbiter/wording.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 
@@ -299,6 +300,17 @@ TEST(SurfaceJson, SynthDiagramProofgamePuzzles) {
   auto zv = json_lines(pz);
   ASSERT_EQ(zv.size(), 2u) << pz;  // the puzzle, then the summary
   EXPECT_EQ(zv.back().at("found"), 1);
+}
+
+// The one helper every count-with-noun message uses.
+TEST(SurfaceWording, PluralHelper) {
+  EXPECT_EQ(arb::plural(1, "move"), "1 move");
+  EXPECT_EQ(arb::plural(2, "move"), "2 moves");
+  EXPECT_EQ(arb::plural(0, "move"), "0 moves");
+  EXPECT_EQ(arb::plural(-1, "move"), "-1 move");
+  EXPECT_EQ(arb::plural(size_t{1}, "ply", "plies"), "1 ply");
+  EXPECT_EQ(arb::plural(uint64_t{3}, "ply", "plies"), "3 plies");
+  EXPECT_EQ(arb::plural(11, "unusable file"), "11 unusable files");
 }
 
 // Counts read as English: "1 move", "2 moves", and no "within 0 moves".
