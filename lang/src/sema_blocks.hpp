@@ -201,7 +201,7 @@
         m_.action_place = true;
         use(ConstructId::ActionPlace, v.loc);
       } else if (!v.is("or"))
-        d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
+        d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean_or_list(v.text, {"move", "place"}));
     }
   }
   void phase_stmt(const Stmt& c) {
@@ -328,7 +328,7 @@
       m_.claim_fifty = n.value_or(option_int("fifty-move", 100));
     } else {
       d_.error(c.args[0].loc, "unknown claim `" + what + "`",
-               did_you_mean(what, {"repetition", "fifty-move"}));
+               did_you_mean_or_list(what, {"repetition", "fifty-move"}));
     }
   }
   void end_rule(const Stmt& c) {
@@ -343,7 +343,7 @@
     }
     r.result = c.args[i + 1].text;
     if (std::find(kResults.begin(), kResults.end(), r.result) == kResults.end())
-      d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean(r.result, kResults));
+      d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean_or_list(r.result, kResults));
     r.reason = c.keyword;
     for (size_t j = i + 2; j < c.args.size(); ++j) {
       if (c.args[j].kind == ValueKind::String)
