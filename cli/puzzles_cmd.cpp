@@ -65,7 +65,10 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "economy", po::bool_switch(&economy),
       "with --stipulation: idle pieces taken off, then every piece left proved needed (its removal loses "
       "the solution, cooks it, changes it or makes the position illegal)");
-  if (print_help(d, args)) return kOk;
+  if (print_help(d, args)) {
+    std::cout << "puzzles: 3 when --max-games or --timeout ended the search before N puzzles were found\n";
+    return kOk;
+  }
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, false);
   arb::puzzles::Options o;
@@ -161,6 +164,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     o.found = [](const arb::puzzles::Puzzle& p) { std::cout << puzzle_json(p) << "\n" << std::flush; };
   arb::puzzles::Stats stats;
   std::vector<arb::puzzles::Puzzle> found;
+  bool synth_timed_out = false;  // Z3 stopped at the deadline (--timeout) before enough positions
   if (from == "synth") {
     if (!l.compiled.program) throw UsageError("--from synth needs the compiled engine");
     // Z3's mate-in-1 positions for each side in turn (blocking clauses make them
@@ -181,6 +185,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--from synth: ") + e.what());
       }
+      synth_timed_out |= so.timed_out;
       for (const auto& f : so.found) by_side[side == arb::Color::White ? 0 : 1].push_back(f.position);
     }
     // White's and Black's alternately, so that both sides get puzzles.
@@ -227,6 +232,8 @@ int cmd_puzzles(const std::vector<std::string>& args) {
             << secs.str() << " s)";
   if (!out.empty())
     std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
+  if (synth_timed_out && found.size() < static_cast<size_t>(o.count))
+    std::cerr << "; Z3 stopped at --timeout";
   std::cerr << "\n";
   if (c.json)
     std::cout << "{\"found\":" << found.size() << ",\"requested\":" << o.count << ",\"games\":" << stats.games

@@ -170,6 +170,11 @@ TEST_F(Cli, PerftSuites) {
     EXPECT_EQ(e.code, 2) << e;
     EXPECT_TRUE(contains(e.err, "the suite has no positions")) << e;
   }
+  // Positions without a `perft` line check nothing: unusable too (it was exit 0, "0 checks").
+  std::string nochecks = dir.write("nochecks.perft", "# a suite\nepd 8/8/8/8/8/8/8/K6k w - - 0 1\n");
+  Outcome n = run({"perft", "--suite", nochecks});
+  EXPECT_EQ(n.code, 2) << n;
+  EXPECT_TRUE(contains(n.err, nochecks + ":2: the suite checks nothing")) << n;
   // A suite that cannot be read: unusable input.
   Outcome m = run({"perft", "--suite", dir.path() + "/missing.perft"});
   EXPECT_EQ(m.code, 2) << m;
@@ -801,6 +806,10 @@ TEST_F(Cli, OutputsAreRegularFilesOnly) {
       {"puzzles", "--variant", "chess", "--depth", "3", "--count", "1000", "--out", rules + "/p.csv"},
       "is not a directory");
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+  // fuzz saves its divergences after the run: a --save-dir that is a file is refused first.
+  expect_unusable({"fuzz", "--variant", "chess", "--games", "1", "--save-dir", rules}, "is not a directory");
+  expect_unusable({"fuzz", "--variant", "chess", "--games", "1", "--save-dir", rules + "/sub"},
+                  "is not a directory");
   // Empty names are errors, not "not given".
   expect_unusable({"puzzles", "--variant", "chess", "--depth", "1", "--out", ""}, "--out needs a file name");
   expect_unusable({"diagram", "--variant", "chess", "--svg", ""}, "--svg needs a file name");
