@@ -569,6 +569,9 @@ TEST_F(Cli, RulesetLimits) {
   f = dir.write("betza.rules", "ruleset betza extends chess\npiece rook R { betza \"W4294967296\" }\n");
   expect_unusable({"check", f}, "rider range too large");
   expect_unusable({"perft", "--depth", "1", "--set", "fifty-move=99999999999999999999"}, "number too large");
+  // Past int32 but within 15 digits: named as --set, with the range a --set value can take.
+  expect_unusable({"perft", "--depth", "1", "--set", "fifty-move=4294967396"},
+                  "--set fifty-move=4294967396: must be between 0 and 2147483647");
 }
 
 // Numbers past 32 bits in a ruleset or an option are refused where they stand, never
@@ -966,6 +969,16 @@ TEST_F(Cli, SynthTimeoutHolds) {
   EXPECT_EQ(r.code, 1) << r;
   EXPECT_TRUE(contains(r.err, "--timeout")) << r;
   EXPECT_LT(secs, 3.0) << r;  // the second the brief allows, and room for a loaded machine
+  // puzzles --from synth gets the same clock, and says that Z3 stopped there (exit 3:
+  // fewer puzzles than asked for).
+  t0 = std::chrono::steady_clock::now();
+  Outcome p =
+      run({"puzzles", "--from", "synth", "--variant", "chess2", "--set", "white-army=two-kings", "--set",
+           "black-army=animals", "--goal", "mate", "--depth", "1", "--count", "5", "--timeout", "1"});
+  secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(p.code, 3) << p;
+  EXPECT_TRUE(contains(p.err, "Z3 stopped at --timeout")) << p;
+  EXPECT_LT(secs, 3.0) << p;
   expect_unusable({"synth", "--variant", "chessme", "--goal", "mate-in-1", "--window", "64x64"},
                   "at most 576 squares");
   expect_unusable({"synth", "--variant", "chess", "--goal", "mate-in-1", "--timeout", ""}, "--timeout ``");

@@ -407,6 +407,11 @@
     const OptionDef* o = m_.option(name);
     if (!o) return dflt;
     if (auto n = arb::parse_integer(o->value, INT32_MIN, INT32_MAX)) return static_cast<int>(*n);
+    // A value from --set (digits only, so 0 and up): named as the user wrote it.
+    if (auto it = overrides_.find(name); it != overrides_.end() && it->second == o->value) {
+      d_.error(o->loc, "--set " + name + "=" + o->value + ": " + arb::integer_problem(o->value, 0, INT32_MAX));
+      return dflt;
+    }
     d_.error(o->loc, "option `" + name +
                          "` must be a number: " + arb::integer_problem(o->value, INT32_MIN, INT32_MAX));
     return dflt;
