@@ -232,8 +232,15 @@ int cmd_puzzles(const std::vector<std::string>& args) {
             << secs.str() << " s)";
   if (!out.empty())
     std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
-  if (synth_timed_out && found.size() < static_cast<size_t>(o.count))
-    std::cerr << "; Z3 stopped at --timeout";
+  // Why fewer than asked for (exit 3): the clock or the game budget, said.
+  if (found.size() < static_cast<size_t>(o.count)) {
+    if (synth_timed_out)
+      std::cerr << "; Z3 stopped at --timeout";
+    else if (o.timeout > 0 && stats.seconds >= o.timeout)
+      std::cerr << "; stopped at --timeout";
+    else if (from != "synth" && stats.games >= o.max_games)
+      std::cerr << "; stopped at --max-games " << o.max_games;
+  }
   std::cerr << "\n";
   if (c.json)
     std::cout << "{\"found\":" << found.size() << ",\"requested\":" << o.count << ",\"games\":" << stats.games

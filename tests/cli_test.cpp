@@ -969,6 +969,13 @@ TEST_F(Cli, SynthTimeoutHolds) {
   EXPECT_EQ(r.code, 1) << r;
   EXPECT_TRUE(contains(r.err, "--timeout")) << r;
   EXPECT_LT(secs, 3.0) << r;  // the second the brief allows, and room for a loaded machine
+  // Self-play puzzles say so too.
+  Outcome sp = run({"puzzles", "--variant", "chess", "--depth", "3", "--count", "100", "--timeout", "0.5"});
+  EXPECT_EQ(sp.code, 3) << sp;
+  EXPECT_TRUE(contains(sp.err, "; stopped at --timeout")) << sp;
+  Outcome mg = run({"puzzles", "--variant", "chess", "--depth", "1", "--count", "100", "--max-games", "1"});
+  EXPECT_EQ(mg.code, 3) << mg;
+  EXPECT_TRUE(contains(mg.err, "; stopped at --max-games 1")) << mg;
   // puzzles --from synth gets the same clock, and says that Z3 stopped there (exit 3:
   // fewer puzzles than asked for).
   t0 = std::chrono::steady_clock::now();
