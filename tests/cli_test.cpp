@@ -460,6 +460,15 @@ TEST_F(Cli, TestRunsTheRulesetsExpectations) {
                                        "}\n");
   Outcome u = run({"test", atomic});
   EXPECT_EQ(u.code, 2) << u;
+  // An expectation at a position no engine can read: unusable input (exit 2, it was 1),
+  // located at the expectation, whether the text is garbage or a count overflows.
+  for (const std::string pos : {"garbage", "99999999999k/8/8/8/8/8/8/K7 w - - 0 1"}) {
+    const std::string bad = dir.write("badpos.rules", "ruleset badpos extends chess\nexpect {\n  perft \"" +
+                                                          pos + "\" 1 = 20\n  perft 1 = 20\n}\n");
+    Outcome b = run({"test", bad});
+    EXPECT_EQ(b.code, 2) << b;
+    EXPECT_TRUE(contains(b.err, bad + ":3:3: error: expectation at an unusable position")) << b;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
