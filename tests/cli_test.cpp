@@ -570,6 +570,17 @@ TEST_F(Cli, RulesetLimits) {
   expect_unusable({"check", f},
                   f + ":2:1048565: the ruleset passes the limit of 1024 KiB here (2097165 bytes in all)");
   expect_unusable({"perft", "--depth", "1", "--rules", f}, f + ":2:1048565:");
+  // A parent over the limit, reached through `extends`: located in the parent too (it said
+  // "not a regular file of at most 1048576 bytes").
+  std::string child = dir.write("child.rules", "ruleset child extends big\n");
+  expect_unusable({"check", child},
+                  child + ":1:23: error: cannot read ruleset file `" + f + "`: " + f +
+                      ":2:1048565: the file passes the limit of 1024 KiB here (2097165 bytes in all)");
+  // A perft suite over its limit: located the same way.
+  std::string suite = dir.write("big.perft", "epd 8/8/8/8/8/8/8/K6k w - - 0 1\nperft 1 3\n" +
+                                                 std::string(arb::kMaxSuiteBytes, '#') + "\n");
+  expect_unusable({"perft", "--suite", suite},
+                  suite + ":3:67108823: the perft suite passes the limit of 64 MiB here");
   // Numbers: too large is an error at file:line:col, and a Betza count never wraps to an
   // unlimited rider.
   dir.copy_ruleset("chess");
