@@ -704,6 +704,9 @@ TEST_F(Cli, StrayAndEmptyArguments) {
   expect_unusable({"perft", "--depth", "1", "--variant", "../rulesets/chess"}, "not a path");
   expect_unusable({"perft", "--depth", "1", "--position", ""}, "--position needs a position text");
   expect_unusable({"test", "rulesets/chess.rules", "--junit", ""}, "--junit needs a file name");
+  expect_unusable({"moves", "--fsf-variant", ""}, "--fsf-variant needs a value");
+  expect_unusable({"perft", "--depth", "1", "--engine", "fairy-stockfish", "--fsf-engine", ""},
+                  "--fsf-engine needs a value");
 }
 
 TEST_F(Cli, NumericOptionsAreRangeChecked) {
@@ -894,6 +897,26 @@ TEST_F(Cli, TerminalOutputIsEscaped) {
   // Well-formed UTF-8 passes unchanged.
   EXPECT_EQ(arb::json_escape("\xc3\xa9\xe2\x99\x94\x01\x7f\xff"),
             "\xc3\xa9\xe2\x99\x94\\u0001\\u007f\\ufffd");
+}
+
+// The commands draw what is there, never the empty expanse between far pieces (issue 29
+// case 7: K(3000,3000) alone made a 747 MB SVG; a billion squares apart, every square was
+// drawn): diagram, diagram --puzzles and a ChessMe position far from the origin.
+TEST_F(Cli, DiagramsOfFarPiecesStaySmall) {
+  TempDir dir;
+  const std::string far = "k(1000000000,1),K(-1000000000,0) w -/- -/- -/- 1";
+  for (const std::string& pos : {far, std::string("K(3000,3000),k(0,0) w -/- -/- -/- 1")}) {
+    const std::string svg = dir.path() + "/far.svg";
+    Outcome d = run({"diagram", "--variant", "chessme", "--position", pos, "--svg", svg});
+    ASSERT_EQ(d.code, 0) << d;
+    EXPECT_LT(std::filesystem::file_size(svg), 20000u) << pos;
+  }
+  const std::string csv = dir.write(
+      "far.csv", "position,goal,depth,solution,variant,options\n\"" + far + "\",mate,1,,chessme,\n");
+  const std::string html = dir.path() + "/far.html";
+  Outcome p = run({"diagram", "--puzzles", csv, "--html", html});
+  ASSERT_EQ(p.code, 0) << p;
+  EXPECT_LT(std::filesystem::file_size(html), 40000u);
 }
 
 // Whether this build runs under AddressSanitizer (HugeHashOnASmallProofGameStartsSmall cannot: its
