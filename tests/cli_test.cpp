@@ -704,6 +704,8 @@ TEST_F(Cli, StrayAndEmptyArguments) {
   expect_unusable({"perft", "--depth", "1", "--variant", "../rulesets/chess"}, "not a path");
   expect_unusable({"perft", "--depth", "1", "--position", ""}, "--position needs a position text");
   expect_unusable({"test", "rulesets/chess.rules", "--junit", ""}, "--junit needs a file name");
+  // An option the ruleset lacks, nothing near it: the options it has are listed.
+  expect_unusable({"perft", "--depth", "1", "--set", "xyzzy=1"}, "hint: expected one of `");
   expect_unusable({"moves", "--fsf-variant", ""}, "--fsf-variant needs a value");
   expect_unusable({"perft", "--depth", "1", "--engine", "fairy-stockfish", "--fsf-engine", ""},
                   "--fsf-engine needs a value");

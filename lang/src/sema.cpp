@@ -227,7 +227,7 @@ std::unique_ptr<Model> load_ruleset(const std::string& path,
       std::vector<std::string> names;
       for (const auto& o : model->options) names.push_back(o.name);
       diags.error(Loc{}, "--set " + k + "=" + v + ": the ruleset has no option `" + k + "`",
-                  did_you_mean(k, names));
+                  names.empty() ? "it declares no `option`" : did_you_mean_or_list(k, names));
     }
   if (!model->name_loc.src && !chain.empty()) model->name_loc = Loc{chain.front().first, 1, 1, 1};
   finish(*model, diags);
