@@ -72,6 +72,10 @@ struct Common {
     variant_given = vm.count("variant") > 0;
     position_given = vm.count("position") > 0 || vm.count("fen") > 0;
     seed_given = with_seed && vm.count("seed") > 0;
+    // An empty name is an error, not "not given" (issue 29).
+    for (const char* o : {"fsf-variant", "fsf-variant-path", "fsf-engine"})
+      if (vm.count(o) && vm[o].as<std::string>().empty())
+        throw UsageError(std::string("--") + o + " needs a value");
   }
 };
 // `with_seed`: whether --seed means the start shuffle (fuzz and diff use --seed for themselves).

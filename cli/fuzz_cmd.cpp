@@ -129,6 +129,14 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     o.max_divergences = static_cast<size_t>(int_option("max-divergences", max_div_text, 1, 1000));
   double timeout = vm.count("timeout") ? seconds_option("timeout", timeout_text, 0, kMaxTimeout) : 0;
   if (vm.count("save-dir") && save_dir.empty()) throw UsageError("--save-dir needs a directory");
+  // A divergence is saved after the run: a --save-dir that is a file (or lies in one) is
+  // refused now, not after minutes of fuzzing.
+  if (vm.count("save-dir")) {
+    std::error_code ec;
+    if (fs::exists(save_dir, ec) && !fs::is_directory(save_dir, ec))
+      throw UsageError("--save-dir " + save_dir + ": is not a directory");
+    check_output_path((fs::path(save_dir) / "divergence").string(), {}, "save-dir");
+  }
   if (vm.count("junit")) check_output_path(junit, input_files(c), "junit");
   if (vm.count("summary")) check_output_path(summary, input_files(c), "summary");
   if (against == "properties") properties = true;

@@ -1,6 +1,7 @@
 // The `arbiter` command. Exit status: 0 success, 1 a check failed, 2 unusable input.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -178,6 +179,12 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
   if (cases.empty()) {
     std::cerr << "error: " << path
               << ": the suite has no positions (`epd FEN` then `perft DEPTH NODES` lines)\n";
+    return kBadInput;
+  }
+  // Positions without a single `perft` line check nothing either (it passed with exit 0).
+  if (std::all_of(cases.begin(), cases.end(), [](const arb::PerftCase& pc) { return pc.expected.empty(); })) {
+    std::cerr << "error: " << path << ":" << cases.front().line
+              << ": the suite checks nothing (no `perft DEPTH NODES` line after any `epd`)\n";
     return kBadInput;
   }
   // Every position read before any count is run: a line the engine cannot use makes the

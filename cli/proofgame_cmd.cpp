@@ -78,7 +78,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       "no-filter", po::bool_switch(&no_filter),
       "apply every last turn instead of skipping those that provably leave a move (the filters run only "
       "where the rules and the goal allow them)");
-  if (print_help(d, args, ", 3 the budget ended the search before a proof")) return kOk;
+  if (print_help(d, args, ", 3 the budget or --timeout ended the search before an answer")) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
   proofgame::Options o;

@@ -162,6 +162,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     o.found = [](const arb::puzzles::Puzzle& p) { std::cout << puzzle_json(p) << "\n" << std::flush; };
   arb::puzzles::Stats stats;
   std::vector<arb::puzzles::Puzzle> found;
+  bool synth_timed_out = false;  // Z3 stopped at the deadline (--timeout) before enough positions
   if (from == "synth") {
     if (!l.compiled.program) throw UsageError("--from synth needs the compiled engine");
     // Z3's mate-in-1 positions for each side in turn (blocking clauses make them
@@ -182,6 +183,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--from synth: ") + e.what());
       }
+      synth_timed_out |= so.timed_out;
       for (const auto& f : so.found) by_side[side == arb::Color::White ? 0 : 1].push_back(f.position);
     }
     // White's and Black's alternately, so that both sides get puzzles.
@@ -228,6 +230,15 @@ int cmd_puzzles(const std::vector<std::string>& args) {
             << " unknown within the budget, " << secs.str() << " s)";
   if (!out.empty())
     std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
+  // Why fewer than asked for (exit 3): the clock or the game budget, said.
+  if (found.size() < static_cast<size_t>(o.count)) {
+    if (synth_timed_out)
+      std::cerr << "; Z3 stopped at --timeout";
+    else if (o.timeout > 0 && stats.seconds >= o.timeout)
+      std::cerr << "; stopped at --timeout";
+    else if (from != "synth" && stats.games >= o.max_games)
+      std::cerr << "; stopped at --max-games " << o.max_games;
+  }
   std::cerr << "\n";
   if (c.json)
     std::cout << "{\"found\":" << found.size() << ",\"requested\":" << o.count << ",\"games\":" << stats.games

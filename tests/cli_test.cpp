@@ -170,6 +170,11 @@ TEST_F(Cli, PerftSuites) {
     EXPECT_EQ(e.code, 2) << e;
     EXPECT_TRUE(contains(e.err, "the suite has no positions")) << e;
   }
+  // Positions without a `perft` line check nothing: unusable too (it was exit 0, "0 checks").
+  std::string nochecks = dir.write("nochecks.perft", "# a suite\nepd 8/8/8/8/8/8/8/K6k w - - 0 1\n");
+  Outcome n = run({"perft", "--suite", nochecks});
+  EXPECT_EQ(n.code, 2) << n;
+  EXPECT_TRUE(contains(n.err, nochecks + ":2: the suite checks nothing")) << n;
   // A suite that cannot be read: unusable input.
   Outcome m = run({"perft", "--suite", dir.path() + "/missing.perft"});
   EXPECT_EQ(m.code, 2) << m;
@@ -457,6 +462,15 @@ TEST_F(Cli, TestRunsTheRulesetsExpectations) {
                                        "}\n");
   Outcome u = run({"test", atomic});
   EXPECT_EQ(u.code, 2) << u;
+  // An expectation at a position no engine can read: unusable input (exit 2, it was 1),
+  // located at the expectation, whether the text is garbage or a count overflows.
+  for (const std::string pos : {"garbage", "99999999999k/8/8/8/8/8/8/K7 w - - 0 1"}) {
+    const std::string bad = dir.write("badpos.rules", "ruleset badpos extends chess\nexpect {\n  perft \"" +
+                                                          pos + "\" 1 = 20\n  perft 1 = 20\n}\n");
+    Outcome b = run({"test", bad});
+    EXPECT_EQ(b.code, 2) << b;
+    EXPECT_TRUE(contains(b.err, bad + ":3:3: error: expectation at an unusable position")) << b;
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -558,6 +572,17 @@ TEST_F(Cli, RulesetLimits) {
   expect_unusable({"check", f},
                   f + ":2:1048565: the ruleset passes the limit of 1024 KiB here (2097165 bytes in all)");
   expect_unusable({"perft", "--depth", "1", "--rules", f}, f + ":2:1048565:");
+  // A parent over the limit, reached through `extends`: located in the parent too (it said
+  // "not a regular file of at most 1048576 bytes").
+  std::string child = dir.write("child.rules", "ruleset child extends big\n");
+  expect_unusable({"check", child},
+                  child + ":1:23: error: cannot read ruleset file `" + f + "`: " + f +
+                      ":2:1048565: the file passes the limit of 1024 KiB here (2097165 bytes in all)");
+  // A perft suite over its limit: located the same way.
+  std::string suite = dir.write("big.perft", "epd 8/8/8/8/8/8/8/K6k w - - 0 1\nperft 1 3\n" +
+                                                 std::string(arb::kMaxSuiteBytes, '#') + "\n");
+  expect_unusable({"perft", "--suite", suite},
+                  suite + ":3:67108823: the perft suite passes the limit of 64 MiB here");
   // Numbers: too large is an error at file:line:col, and a Betza count never wraps to an
   // unlimited rider.
   dir.copy_ruleset("chess");
@@ -566,6 +591,9 @@ TEST_F(Cli, RulesetLimits) {
   f = dir.write("betza.rules", "ruleset betza extends chess\npiece rook R { betza \"W4294967296\" }\n");
   expect_unusable({"check", f}, "rider range too large");
   expect_unusable({"perft", "--depth", "1", "--set", "fifty-move=99999999999999999999"}, "number too large");
+  // Past int32 but within 15 digits: named as --set, with the range a --set value can take.
+  expect_unusable({"perft", "--depth", "1", "--set", "fifty-move=4294967396"},
+                  "--set fifty-move=4294967396: must be between 0 and 2147483647");
 }
 
 // Numbers past 32 bits in a ruleset or an option are refused where they stand, never
@@ -678,6 +706,11 @@ TEST_F(Cli, StrayAndEmptyArguments) {
   expect_unusable({"perft", "--depth", "1", "--variant", "../rulesets/chess"}, "not a path");
   expect_unusable({"perft", "--depth", "1", "--position", ""}, "--position needs a position text");
   expect_unusable({"test", "rulesets/chess.rules", "--junit", ""}, "--junit needs a file name");
+  // An option the ruleset lacks, nothing near it: the options it has are listed.
+  expect_unusable({"perft", "--depth", "1", "--set", "xyzzy=1"}, "hint: expected one of `");
+  expect_unusable({"moves", "--fsf-variant", ""}, "--fsf-variant needs a value");
+  expect_unusable({"perft", "--depth", "1", "--engine", "fairy-stockfish", "--fsf-engine", ""},
+                  "--fsf-engine needs a value");
 }
 
 TEST_F(Cli, NumericOptionsAreRangeChecked) {
@@ -803,6 +836,10 @@ TEST_F(Cli, OutputsAreRegularFilesOnly) {
       {"puzzles", "--variant", "chess", "--depth", "3", "--count", "1000", "--out", rules + "/p.csv"},
       "is not a directory");
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10);
+  // fuzz saves its divergences after the run: a --save-dir that is a file is refused first.
+  expect_unusable({"fuzz", "--variant", "chess", "--games", "1", "--save-dir", rules}, "is not a directory");
+  expect_unusable({"fuzz", "--variant", "chess", "--games", "1", "--save-dir", rules + "/sub"},
+                  "is not a directory");
   // Empty names are errors, not "not given".
   expect_unusable({"puzzles", "--variant", "chess", "--depth", "1", "--out", ""}, "--out needs a file name");
   expect_unusable({"diagram", "--variant", "chess", "--svg", ""}, "--svg needs a file name");
@@ -864,6 +901,26 @@ TEST_F(Cli, TerminalOutputIsEscaped) {
   // Well-formed UTF-8 passes unchanged.
   EXPECT_EQ(arb::json_escape("\xc3\xa9\xe2\x99\x94\x01\x7f\xff"),
             "\xc3\xa9\xe2\x99\x94\\u0001\\u007f\\ufffd");
+}
+
+// The commands draw what is there, never the empty expanse between far pieces (issue 29
+// case 7: K(3000,3000) alone made a 747 MB SVG; a billion squares apart, every square was
+// drawn): diagram, diagram --puzzles and a ChessMe position far from the origin.
+TEST_F(Cli, DiagramsOfFarPiecesStaySmall) {
+  TempDir dir;
+  const std::string far = "k(1000000000,1),K(-1000000000,0) w -/- -/- -/- 1";
+  for (const std::string& pos : {far, std::string("K(3000,3000),k(0,0) w -/- -/- -/- 1")}) {
+    const std::string svg = dir.path() + "/far.svg";
+    Outcome d = run({"diagram", "--variant", "chessme", "--position", pos, "--svg", svg});
+    ASSERT_EQ(d.code, 0) << d;
+    EXPECT_LT(std::filesystem::file_size(svg), 20000u) << pos;
+  }
+  const std::string csv = dir.write(
+      "far.csv", "position,goal,depth,solution,variant,options\n\"" + far + "\",mate,1,,chessme,\n");
+  const std::string html = dir.path() + "/far.html";
+  Outcome p = run({"diagram", "--puzzles", csv, "--html", html});
+  ASSERT_EQ(p.code, 0) << p;
+  EXPECT_LT(std::filesystem::file_size(html), 40000u);
 }
 
 // Whether this build runs under AddressSanitizer (HugeHashOnASmallProofGameStartsSmall cannot: its
@@ -959,6 +1016,23 @@ TEST_F(Cli, SynthTimeoutHolds) {
   EXPECT_EQ(r.code, 1) << r;
   EXPECT_TRUE(contains(r.err, "--timeout")) << r;
   EXPECT_LT(secs, 3.0) << r;  // the second the brief allows, and room for a loaded machine
+  // Self-play puzzles say so too.
+  Outcome sp = run({"puzzles", "--variant", "chess", "--depth", "3", "--count", "100", "--timeout", "0.5"});
+  EXPECT_EQ(sp.code, 3) << sp;
+  EXPECT_TRUE(contains(sp.err, "; stopped at --timeout")) << sp;
+  Outcome mg = run({"puzzles", "--variant", "chess", "--depth", "1", "--count", "100", "--max-games", "1"});
+  EXPECT_EQ(mg.code, 3) << mg;
+  EXPECT_TRUE(contains(mg.err, "; stopped at --max-games 1")) << mg;
+  // puzzles --from synth gets the same clock, and says that Z3 stopped there (exit 3:
+  // fewer puzzles than asked for).
+  t0 = std::chrono::steady_clock::now();
+  Outcome p =
+      run({"puzzles", "--from", "synth", "--variant", "chess2", "--set", "white-army=two-kings", "--set",
+           "black-army=animals", "--goal", "mate", "--depth", "1", "--count", "5", "--timeout", "1"});
+  secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(p.code, 3) << p;
+  EXPECT_TRUE(contains(p.err, "Z3 stopped at --timeout")) << p;
+  EXPECT_LT(secs, 3.0) << p;
   expect_unusable({"synth", "--variant", "chessme", "--goal", "mate-in-1", "--window", "64x64"},
                   "at most 576 squares");
   expect_unusable({"synth", "--variant", "chess", "--goal", "mate-in-1", "--timeout", ""}, "--timeout ``");

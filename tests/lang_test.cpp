@@ -265,13 +265,18 @@ TEST(LangDiagnostics, UnknownKeywordWithDidYouMean) {
   ASSERT_NE(d3, nullptr) << l3->diags.render();
   EXPECT_EQ(d3->hint, "did you mean `loss`?");
 
-  // No hint when nothing is close.
+  // No near match.
   std::string text4 = kMini;
   text4.replace(text4.find("board"), 5, "xyzzyq");
   auto l4 = compile_path(dir.write("typo4.rules", text4));
   const Diagnostic* d4 = find_error(l4->diags, 2, 1, "unknown statement `xyzzyq`");
   ASSERT_NE(d4, nullptr) << l4->diags.render();
-  EXPECT_EQ(d4->hint, "");
+  // Nothing close: the hint lists the words allowed there (issue 29).
+  EXPECT_EQ(d4->hint.rfind("expected one of ", 0), 0u) << d4->hint;
+  EXPECT_NE(d4->hint.find("`board`"), std::string::npos) << d4->hint;
+  EXPECT_NE(d4->hint.find("`piece`"), std::string::npos) << d4->hint;
+  EXPECT_NE(d4->hint.find("`title`"), std::string::npos) << d4->hint;  // the whole list, not cut short
+  EXPECT_EQ(d4->hint.find("..."), std::string::npos) << d4->hint;
 }
 
 TEST(LangDiagnostics, BadBetzaIsReportedAtTheBadCharacter) {
@@ -372,14 +377,54 @@ TEST(LangDiagnostics, MissingClosingBrace) {
       "end { checkmate -> loss }\n";  // 5
   auto l = compile_path(dir.write("brace.rules", text));
   EXPECT_TRUE(l->compiled.model == nullptr);
-  // Reported at the end of the file (after the last newline: line 6, column 1).
-  const Diagnostic* d = find_error(l->diags, 6, 1, "missing `}`");
+  // Reported at the brace left open (line 2, column 14), not at the end of the file
+  // (issue 29), with where the block's indentation ends.
+  const Diagnostic* d = find_error(l->diags, 2, 14, "this `{` is never closed");
   ASSERT_NE(d, nullptr) << l->diags.render();
-  // The swallowed `end` statement is reported inside the piece's block.
-  EXPECT_NE(find_error(l->diags, 5, 1, "unknown piece statement `end`"), nullptr) << l->diags.render();
+  EXPECT_EQ(d->hint, "add `}` before line 5, where the indentation returns to that of line 2");
+  // The `end` statement after it is read where it is written: no follow-on error, so the
+  // brace is the only one.
+  EXPECT_EQ(l->diags.error_count(), 1) << l->diags.render();
+  // A block left open whose statements are not indented: still reported at its brace,
+  // read to the end of the file.
+  auto flat = compile_path(dir.write("flat.rules", "ruleset flat\npiece king K {\nbetza \"K\"\n"));
+  const Diagnostic* f = find_error(flat->diags, 2, 14, "this `{` is never closed");
+  ASSERT_NE(f, nullptr) << flat->diags.render();
+  EXPECT_EQ(f->hint, "add `}` where its block ends (the file ends inside it)");
+  // The inner of two nested blocks left open: each is named at its own brace; the one
+  // closed later in the file is matched by its `}`.
+  auto nested = compile_path(dir.write("nested.rules",
+                                       "ruleset nested\n"  // 1
+                                       "piece king K {\n"  // 2
+                                       "  betza \"K\"\n"   // 3
+                                       "piece rook R {\n"  // 4
+                                       "  betza \"R\"\n"   // 5
+                                       "}\n"               // 6
+                                       "end { checkmate -> loss }\n"));
+  EXPECT_NE(find_error(nested->diags, 2, 14, "this `{` is never closed"), nullptr) << nested->diags.render();
+  EXPECT_EQ(find_error(nested->diags, 4, 1, "unknown piece statement"), nullptr) << nested->diags.render();
   // An unmatched `}` is reported where it stands.
   auto l2 = compile_path(dir.write("extra.rules", std::string(kMini) + "}\n"));
   EXPECT_NE(find_error(l2->diags, 8, 1, "unmatched `}`"), nullptr) << l2->diags.render();
+}
+
+// The caret stands under the column as the terminal shows the line: one blank per UTF-8
+// character, four per byte the command writes escaped as `\xNN` (issue 29: it stood
+// three columns left of an escape character's neighbour).
+TEST(LangDiagnostics, CaretUnderEscapedAndWideCharacters) {
+  TempDir dir;
+  auto l = compile_path(dir.write("utf8.rules", "ruleset t\ntitle \"\xc3\xa9\" %\n"));
+  std::string r = l->diags.render();
+  EXPECT_NE(r.find("utf8.rules:2:12: error: unexpected character `%`\n  title \"\xc3\xa9\" %\n" +
+                   std::string(2 + 10, ' ') + "^\n"),
+            std::string::npos)
+      << r;
+  auto e = compile_path(dir.write("esc.rules", "ruleset t\ntitle \"\x1b\" %\n"));
+  r = e->diags.render();
+  EXPECT_NE(r.find("esc.rules:2:11: error: unexpected character `%`\n  title \"\x1b\" %\n" +
+                   std::string(2 + 9 + 4, ' ') + "^\n"),
+            std::string::npos)
+      << r;
 }
 
 TEST(LangDiagnostics, ExtendsAMissingParent) {
@@ -621,6 +666,9 @@ TEST(LangDiagnostics, DidYouMeanPicksTheClosestCandidate) {
   EXPECT_EQ(arb::lang::closest("zzzzzz", {"piece", "board"}), "");
   EXPECT_EQ(arb::lang::did_you_mean("boad", {"board"}), "did you mean `board`?");
   EXPECT_EQ(arb::lang::did_you_mean("qqqqqqq", {"board"}), "");
+  EXPECT_EQ(arb::lang::did_you_mean_or_list("qqqqqqq", {"piece", "board", "piece"}),
+            "expected one of `board`, `piece`");
+  EXPECT_EQ(arb::lang::did_you_mean_or_list("boad", {"board"}), "did you mean `board`?");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -81,9 +81,23 @@ std::vector<PerftCase> read_perft_suite(const std::string& path) {
   if (!fs::is_regular_file(st)) throw std::runtime_error(path + ": the perft suite is not a regular file");
   uintmax_t size = fs::file_size(path, ec);
   if (ec) throw std::runtime_error(path + ": cannot open the perft suite");
-  if (size > kMaxSuiteBytes)
-    throw std::runtime_error(path + ": the perft suite is larger than " +
-                             std::to_string(kMaxSuiteBytes >> 20) + " MiB");
+  if (size > kMaxSuiteBytes) {
+    // Named where the limit is crossed: the line and column of the first byte past it.
+    std::ifstream in(path, std::ios::binary);
+    uint64_t line = 1, col = 1;
+    char ch;
+    for (uint64_t i = 0; i < kMaxSuiteBytes && in.get(ch); ++i) {
+      if (ch == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    throw std::runtime_error(path + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                             ": the perft suite passes the limit of " + std::to_string(kMaxSuiteBytes >> 20) +
+                             " MiB here (" + std::to_string(size) + " bytes in all)");
+  }
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot open the perft suite");
   std::vector<PerftCase> cases = parse_perft_suite(in, path);

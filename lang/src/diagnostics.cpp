@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
+
+#include "arbiter/json.hpp"
 
 namespace arb::lang {
 
@@ -26,10 +29,11 @@ void Diagnostics::add(Diagnostic d) {
     ++dropped_;
     return;
   }
-  // Messages quote the input: keep each one short.
-  constexpr size_t kMaxMessage = 300;
+  // Messages quote the input: keep each one short. A hint may list every word allowed in a
+  // scope (a few dozen keywords): it gets more room.
+  constexpr size_t kMaxMessage = 300, kMaxHint = 1200;
   if (d.message.size() > kMaxMessage) d.message = d.message.substr(0, kMaxMessage) + "...";
-  if (d.hint.size() > kMaxMessage) d.hint = d.hint.substr(0, kMaxMessage) + "...";
+  if (d.hint.size() > kMaxHint) d.hint = d.hint.substr(0, kMaxHint) + "...";
   list_.push_back(std::move(d));
 }
 
@@ -43,6 +47,33 @@ void Diagnostics::warning(const Loc& loc, std::string msg, std::string hint) {
 void Diagnostics::note(const Loc& loc, std::string msg) {
   add({Severity::Note, loc, std::move(msg), ""});
 }
+
+namespace {
+// The blanks that put the caret under column `text.size() + 1` of the echoed line as a
+// terminal shows it: one per character (not per byte of UTF-8), a tab kept, and four per
+// byte the command's terminal filter writes as `\xNN` (control characters, bytes that are
+// not UTF-8).
+std::string caret_padding(std::string_view text) {
+  std::string pad;
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = arb::utf8_sequence(text, i);
+    if (len == 0) {
+      pad += "    ";
+      ++i;
+      continue;
+    }
+    const char32_t cp = arb::utf8_decode(text, i, len);
+    if (cp == '\t')
+      pad += '\t';
+    else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+      pad += std::string(4 * len, ' ');
+    else
+      pad += ' ';
+    i += len;
+  }
+  return pad;
+}
+}  // namespace
 
 std::string Diagnostics::render() const {
   std::string out;
@@ -68,8 +99,8 @@ std::string Diagnostics::render() const {
         }
       }
       out += "  " + prefix + line + "\n  " + std::string(prefix.size(), ' ');
-      for (int i = 1; i < col && i <= static_cast<int>(line.size()); ++i)
-        out += line[i - 1] == '\t' ? '\t' : ' ';
+      out += caret_padding(
+          std::string_view(line).substr(0, std::min<size_t>(std::max(col - 1, 0), line.size())));
       out += "^";
       for (int i = 1; i < d.loc.len && col + i <= static_cast<int>(line.size()); ++i) out += "~";
       out += "\n";
@@ -114,6 +145,17 @@ std::string closest(const std::string& word, const std::vector<std::string>& can
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
   std::string c = closest(word, candidates);
   return c.empty() ? "" : "did you mean `" + c + "`?";
+}
+
+std::string did_you_mean_or_list(const std::string& word, const std::vector<std::string>& candidates) {
+  if (std::string near = did_you_mean(word, candidates); !near.empty()) return near;
+  std::vector<std::string> words(candidates);
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  if (words.empty()) return "";
+  std::string list;
+  for (const auto& w : words) list += (list.empty() ? "`" : ", `") + w + "`";
+  return "expected one of " + list;
 }
 
 }  // namespace arb::lang

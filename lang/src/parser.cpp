@@ -1,4 +1,5 @@
 #include <cctype>
+#include <set>
 #include <string_view>
 
 #include "arbiter/lang/syntax.hpp"
@@ -204,6 +205,7 @@ class Parser {
   Parser(std::vector<Token> toks, Diagnostics& d) : toks_(std::move(toks)), diags_(d) {}
 
   std::vector<Stmt> file() {
+    find_unclosed();
     std::vector<Stmt> out = statements(false);
     return out;
   }
@@ -212,12 +214,49 @@ class Parser {
   const Token& peek() const { return toks_[pos_]; }
   const Token& next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
 
-  std::vector<Stmt> statements(bool in_block) {
+  // The `{` tokens no `}` closes (counted over the whole file, so that a block left open is
+  // found at its brace, not at the end of the file).
+  void find_unclosed() {
+    std::vector<size_t> open;
+    for (size_t i = 0; i < toks_.size(); ++i) {
+      if (toks_[i].kind == Tok::LBrace) open.push_back(i);
+      if (toks_[i].kind == Tok::RBrace && !open.empty()) open.pop_back();
+    }
+    unclosed_.insert(open.begin(), open.end());
+  }
+
+  bool at_line_start() const {
+    return pos_ > 0 && toks_[pos_ - 1].kind == Tok::Newline && toks_[pos_ - 1].text == "\\n";
+  }
+
+  // `brace`: the `{` token that opened this block (or none at the top); `opener`: the
+  // keyword of the statement it belongs to. A block no `}` closes ends, when its first
+  // statement is indented deeper than the opener, at the first line that is indented no
+  // deeper than the opener: that is where the `}` was left out, and the statements after
+  // it are read at the level they are written at (no follow-on errors).
+  std::vector<Stmt> statements(bool in_block, size_t brace = 0, const Loc& opener = Loc{}) {
     std::vector<Stmt> out;
+    const bool open_block = in_block && unclosed_.count(brace);
+    bool indented = false;  // the block's first statement is indented deeper than the opener
     for (;;) {
       const Token& t = peek();
+      if (open_block && t.kind == Tok::Word && at_line_start()) {
+        if (out.empty()) indented = t.loc.col > opener.col;
+        if (indented && t.loc.col <= opener.col) {
+          if (!abandoned_)
+            diags_.error(toks_[brace].loc, "this `{` is never closed",
+                         "add `}` before line " + std::to_string(t.loc.line) +
+                             ", where the indentation returns to that of line " +
+                             std::to_string(opener.line));
+          return out;
+        }
+      }
       if (t.kind == Tok::End) {
-        if (in_block && !abandoned_) diags_.error(t.loc, "missing `}` at the end of the file");
+        if (open_block && !abandoned_)
+          diags_.error(toks_[brace].loc, "this `{` is never closed",
+                       "add `}` where its block ends (the file ends inside it)");
+        else if (in_block && !abandoned_)
+          diags_.error(t.loc, "missing `}` at the end of the file");
         return out;
       }
       if (t.kind == Tok::Newline) {
@@ -249,6 +288,7 @@ class Parser {
   Stmt statement() {
     Stmt s;
     const Token& kw = next();
+    const Loc kw_loc = kw.loc;
     s.loc = kw.loc;
     s.keyword = kw.text;
     for (;;) {
@@ -263,9 +303,10 @@ class Parser {
           abandoned_ = true;
           break;
         }
+        const size_t brace = pos_;
         next();
         ++depth_;
-        s.block = statements(true);
+        s.block = statements(true, brace, kw_loc);
         --depth_;
         break;
       }
@@ -302,7 +343,8 @@ class Parser {
   Diagnostics& diags_;
   size_t pos_ = 0;
   int depth_ = 0;
-  bool abandoned_ = false;  // the rest of the file was skipped (nesting too deep)
+  bool abandoned_ = false;     // the rest of the file was skipped (nesting too deep)
+  std::set<size_t> unclosed_;  // indexes of the `{` tokens no `}` closes
 };
 
 }  // namespace

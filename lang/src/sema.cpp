@@ -135,10 +135,28 @@ std::unique_ptr<Model> load_ruleset(const std::string& path,
     // Only regular files of bounded size are read (a parent reached through `extends` that
     // is /dev/zero or a FIFO would read without end).
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(current, ec) ||
-        std::filesystem::file_size(current, ec) > kMaxRulesetBytes || ec) {
-      diags.error(from, "cannot read ruleset file `" + current + "`: not a regular file of at most " +
-                            std::to_string(kMaxRulesetBytes) + " bytes");
+    if (!std::filesystem::is_regular_file(current, ec) || ec) {
+      diags.error(from, "cannot read ruleset file `" + current + "`: not a regular file");
+      return nullptr;
+    }
+    if (const uintmax_t size = std::filesystem::file_size(current, ec); ec || size > kMaxRulesetBytes) {
+      // Named where the limit is crossed: the line and column of the first byte past it.
+      std::ifstream in(current, std::ios::binary);
+      int line = 1, col = 1;
+      char ch;
+      for (size_t i = 0; i < kMaxRulesetBytes && in.get(ch); ++i) {
+        if (ch == '\n') {
+          ++line;
+          col = 1;
+        } else {
+          ++col;
+        }
+      }
+      diags.error(
+          from, "cannot read ruleset file `" + current + "`: " + current + ":" + std::to_string(line) + ":" +
+                    std::to_string(col) + ": the file passes the limit of " +
+                    std::to_string(kMaxRulesetBytes >> 10) + " KiB here (" +
+                    (ec ? std::string("unknown size") : std::to_string(size) + " bytes in all") + ")");
       return nullptr;
     }
     bool ok = false;
@@ -209,7 +227,7 @@ std::unique_ptr<Model> load_ruleset(const std::string& path,
       std::vector<std::string> names;
       for (const auto& o : model->options) names.push_back(o.name);
       diags.error(Loc{}, "--set " + k + "=" + v + ": the ruleset has no option `" + k + "`",
-                  did_you_mean(k, names));
+                  names.empty() ? "it declares no `option`" : did_you_mean_or_list(k, names));
     }
   if (!model->name_loc.src && !chain.empty()) model->name_loc = Loc{chain.front().first, 1, 1, 1};
   finish(*model, diags);

@@ -14,7 +14,7 @@
     if (!o) {
       std::vector<std::string> names;
       for (const auto& op : m_.options) names.push_back(op.name);
-      d_.error(v.loc, "unknown option `" + name + "`", did_you_mean(name, names));
+      d_.error(v.loc, "unknown option `" + name + "`", did_you_mean_or_list(name, names));
       return v;
     }
     Value r = v;
@@ -46,7 +46,7 @@
   }
   void unknown(const Stmt& s, const std::vector<std::string>& allowed, const char* where) {
     d_.error(s.loc, "unknown " + std::string(where) + " `" + s.keyword + "`",
-             did_you_mean(s.keyword, allowed));
+             did_you_mean_or_list(s.keyword, allowed));
   }
   std::optional<int> number(const Value& raw, const char* what, long long lo = 0, long long hi = 1000000) {
     Value v = resolve(raw);

@@ -201,7 +201,7 @@
         m_.action_place = true;
         use(ConstructId::ActionPlace, v.loc);
       } else if (!v.is("or"))
-        d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean(v.text, {"move", "place"}));
+        d_.error(v.loc, "unknown action `" + v.text + "`", did_you_mean_or_list(v.text, {"move", "place"}));
     }
   }
   void phase_stmt(const Stmt& c) {
@@ -328,7 +328,7 @@
       m_.claim_fifty = n.value_or(option_int("fifty-move", 100));
     } else {
       d_.error(c.args[0].loc, "unknown claim `" + what + "`",
-               did_you_mean(what, {"repetition", "fifty-move"}));
+               did_you_mean_or_list(what, {"repetition", "fifty-move"}));
     }
   }
   void end_rule(const Stmt& c) {
@@ -343,7 +343,7 @@
     }
     r.result = c.args[i + 1].text;
     if (std::find(kResults.begin(), kResults.end(), r.result) == kResults.end())
-      d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean(r.result, kResults));
+      d_.error(c.args[i + 1].loc, "unknown result `" + r.result + "`", did_you_mean_or_list(r.result, kResults));
     r.reason = c.keyword;
     for (size_t j = i + 2; j < c.args.size(); ++j) {
       if (c.args[j].kind == ValueKind::String)
@@ -407,6 +407,11 @@
     const OptionDef* o = m_.option(name);
     if (!o) return dflt;
     if (auto n = arb::parse_integer(o->value, INT32_MIN, INT32_MAX)) return static_cast<int>(*n);
+    // A value from --set (digits only, so 0 and up): named as the user wrote it.
+    if (auto it = overrides_.find(name); it != overrides_.end() && it->second == o->value) {
+      d_.error(o->loc, "--set " + name + "=" + o->value + ": " + arb::integer_problem(o->value, 0, INT32_MAX));
+      return dflt;
+    }
     d_.error(o->loc, "option `" + name +
                          "` must be a number: " + arb::integer_problem(o->value, INT32_MIN, INT32_MAX));
     return dflt;

@@ -59,5 +59,8 @@ class Diagnostics {
 // The closest of `candidates` to `word` by edit distance, or "" when none is close.
 std::string closest(const std::string& word, const std::vector<std::string>& candidates);
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+// The hint for an unknown word: "did you mean" its closest candidate, or when none is
+// close every word allowed there ("expected one of `a`, `b`").
+std::string did_you_mean_or_list(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace arb::lang
