@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "arbiter/lang/compile.hpp"
+#include "arbiter/progress.hpp"
 #include "registry/engines.hpp"
 
 namespace arb::cli {

@@ -630,6 +630,7 @@ TEST(CiStep, FailingCheckExitsOneWithADiagram) {
   EXPECT_NE(md.find("| fuzz | FAILED |"), std::string::npos) << md;
   EXPECT_NE(md.find("### divergence (actions)"), std::string::npos) << md;
   EXPECT_NE(md.find("      a b c d e f g h"), std::string::npos) << md;
+  EXPECT_NE(md.find("\nPieces: B bishop, K king, N knight,"), std::string::npos) << md;  // the legend
   EXPECT_NE(slurp(out + "/fuzz.xml").find("<failure"), std::string::npos);
 }
 
