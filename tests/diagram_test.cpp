@@ -419,6 +419,14 @@ TEST(Diagram, FigurinesLegendAndWrapping) {
   EXPECT_EQ(arb::synth::legend(shogi).back(), "+B promoted bishop");
   EXPECT_NE(arb::synth::diagram_svg(shogi).find("class=\"promoted\""), std::string::npos);
   EXPECT_THROW(arb::synth::parse_diagram("4k3/8/8/8/8/8/8/4K2+ w"), arb::PositionError);
+  // Crazyhouse's `Q~`: a queen promoted from a pawn.
+  auto zh = arb::synth::parse_diagram("4kQ~2/8/8/8/8/8/8/4K3[p] w - - 0 1");
+  ASSERT_EQ(zh.demotable.size(), 1u);
+  EXPECT_EQ(zh.demotable[0], (arb::Coord{5, 8}));
+  EXPECT_EQ(zh.w, 8);
+  EXPECT_EQ(arb::synth::legend(zh).back(), "Q~ queen promoted from a pawn");
+  EXPECT_NE(arb::synth::diagram_svg(zh).find("class=\"demotable\""), std::string::npos);
+  EXPECT_THROW(arb::synth::parse_diagram("~7/8/8/8/8/8/8/8 w"), arb::PositionError);
 
   const std::string title(150, 'W');
   auto lines = arb::synth::wrap_text("Title " + title + " end", 15, 300);

@@ -154,7 +154,7 @@ Diagram parse_diagram(const std::string& position) {
     board = board.substr(0, br);
   }
   std::vector<std::vector<char>> ranks(1);
-  std::vector<std::pair<int, int>> plus;  // (rank index from the top, file) of each `+X`
+  std::vector<std::pair<int, int>> plus, tilde;  // (rank index from the top, file) of each `+X`, `X~`
   for (size_t i = 0; i < board.size(); ++i) {
     char ch = board[i];
     if (ch == '/') {
@@ -172,6 +172,8 @@ Diagram parse_diagram(const std::string& position) {
       ranks.back().insert(ranks.back().end(), n, 0);
     } else if (std::isalpha(static_cast<unsigned char>(ch))) {
       ranks.back().push_back(ch);
+    } else if (ch == '~' && !ranks.back().empty() && ranks.back().back()) {
+      tilde.push_back({static_cast<int>(ranks.size() - 1), static_cast<int>(ranks.back().size() - 1)});
     } else if (ch == '+' && i + 1 < board.size() && std::isalpha(static_cast<unsigned char>(board[i + 1]))) {
       // `+X`: a promoted X, kept as a negative column index until the board's size is known.
       plus.push_back({static_cast<int>(ranks.size() - 1), static_cast<int>(ranks.back().size())});
@@ -189,6 +191,7 @@ Diagram parse_diagram(const std::string& position) {
       if (ranks[r][x]) d.pieces.push_back({Coord{x, d.h - r}, ranks[r][x]});
   }
   for (const auto& [r, x] : plus) d.promoted.push_back(Coord{x, d.h - r});
+  for (const auto& [r, x] : tilde) d.demotable.push_back(Coord{x, d.h - r});
   if (f.size() > 1) {
     if (f[1] != "w" && f[1] != "b") throw PositionError("the side to move must be w or b", 0);
     d.side = f[1] == "w" ? Color::White : Color::Black;
@@ -358,6 +361,9 @@ std::string diagram_svg(const Diagram& d, const std::string& caption) {
     if (std::find(d.promoted.begin(), d.promoted.end(), c) != d.promoted.end())
       o << "<text class=\"promoted\" x=\"" << cx - S / 2 + 2 << "\" y=\"" << cy - S / 2 + 13
         << "\" font-size=\"15\" font-weight=\"bold\" fill=\"#c00000\">+</text>";
+    if (std::find(d.demotable.begin(), d.demotable.end(), c) != d.demotable.end())
+      o << "<text class=\"demotable\" x=\"" << cx + S / 2 - 11 << "\" y=\"" << cy - S / 2 + 13
+        << "\" font-size=\"15\" font-weight=\"bold\" fill=\"#c00000\">~</text>";
     o << "</g>\n";
   }
   int y = top + bh + kMarginPx + 14;

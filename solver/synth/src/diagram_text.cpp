@@ -42,6 +42,11 @@ std::vector<std::string> legend(const Diagram& d) {
     if (std::find(d.promoted.begin(), d.promoted.end(), c) != d.promoted.end())
       plus.insert(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
   for (char ch : plus) out.push_back("+" + std::string(1, ch) + " promoted " + name(ch));
+  std::set<char> tilde;
+  for (const auto& [c, ch] : d.pieces)
+    if (std::find(d.demotable.begin(), d.demotable.end(), c) != d.demotable.end())
+      tilde.insert(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  for (char ch : tilde) out.push_back(std::string(1, ch) + "~ " + name(ch) + " promoted from a pawn");
   return out;
 }
 

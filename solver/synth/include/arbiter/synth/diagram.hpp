@@ -40,6 +40,9 @@ struct Diagram {
   // The squares whose piece is written `+X` (a promoted X, shogi's FEN): drawn as X with a
   // `+` mark, named `+X promoted NAME` in the legend.
   std::vector<Coord> promoted;
+  // The squares whose piece is written `X~` (crazyhouse's FEN: an X promoted from a pawn,
+  // a pawn again when captured): drawn as X with a `~` mark.
+  std::vector<Coord> demotable;
   Color side = Color::White;
   std::vector<std::pair<std::string, std::string>> notes;  // label, value
   // The letters written off the board (reserves, hands, piles, cards), for the legend.
@@ -54,8 +57,8 @@ std::map<char, std::string> piece_names(const lang::Model& m);
 // The orthodox names of K Q R B N P (a diagram of a position no ruleset read).
 std::map<char, std::string> orthodox_names();
 // The legend's entries `L nemesis-pawn`, one per letter on the board or held, in
-// alphabetical order (then `+X promoted NAME` for promoted pieces); a letter without a
-// name is `X (unnamed)`.
+// alphabetical order (then `+X promoted NAME` for promoted pieces, `X~ NAME promoted from
+// a pawn`); a letter without a name is `X (unnamed)`.
 std::vector<std::string> legend(const Diagram& d);
 
 // Whether a piece named `name` is drawn as a figurine, and the figurine (an SVG <g>)
