@@ -133,16 +133,14 @@ int cmd_validate(const std::vector<std::string>& args) {
     // The reports so far first, so that the line never sits inside one.
     flush();
     std::fflush(stdout);
-    char mb[48] = "";
+    char mb[96] = "";
     double share = -1;
     if (t.bytes_total > 0 && t.bytes_done > 0) {
       share = std::min(1.0, static_cast<double>(t.bytes_done) / static_cast<double>(t.bytes_total));
-      std::snprintf(mb, sizeof mb, " of %.1f MB", t.bytes_total / 1e6);
+      std::snprintf(mb, sizeof mb, ", %.1f MB of records (the percentage by bytes read)",
+                    t.bytes_total / 1e6);
     }
-    bar.update(
-        t.games,
-        std::to_string(t.invalid) + " invalid" + (share >= 0 ? std::string(", share by bytes") + mb : ""),
-        share);
+    bar.update(t.games, std::to_string(t.invalid) + " invalid" + mb, share);
   };
   arb::records::RunTotals t = arb::records::run_files(files, opt, cache, emit, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
