@@ -15,6 +15,7 @@
 
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/wording.hpp"
+#include "arbiter/progress.hpp"
 #include "registry/engines.hpp"
 
 namespace arb::cli {

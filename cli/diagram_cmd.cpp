@@ -5,15 +5,81 @@
 
 #include "arbiter/synth/diagram.hpp"
 #include "common.hpp"
+#include "moves.hpp"
 
 namespace arb::cli {
 
+namespace {
+
+// Each puzzle row's game (its variant and options, opened once): the piece names of its
+// legend and the engine that writes its solution in SAN. A row whose game does not open
+// keeps the orthodox names and its solution as written.
+class RowGames {
+ public:
+  explicit RowGames(bool san) : san_(san) {}
+  synth::PageHooks hooks() {
+    synth::PageHooks h;
+    h.names = [this](const std::string& variant) {
+      Game* g = game(variant, "");
+      return g ? g->names : synth::orthodox_names();
+    };
+    h.solution = [this](const synth::PuzzleRow& r) {
+      Game* g = game(r.variant, r.options);
+      if (!g || !g->engine) return r.solution;
+      try {
+        g->engine->set_position(r.position);
+        return line_text(*g->engine, r.solution, san_);
+      } catch (const std::exception&) {
+        return r.solution;
+      }
+    };
+    return h;
+  }
+
+ private:
+  struct Game {
+    std::unique_ptr<Engine> engine;
+    std::map<char, std::string> names;
+  };
+  Game* game(const std::string& variant, const std::string& options) {
+    if (variant.empty()) return nullptr;
+    const std::string key = variant + "\n" + options;
+    auto it = games_.find(key);
+    if (it != games_.end()) return it->second.get();
+    std::unique_ptr<Game> g;
+    // The options as --set values, else the variant's defaults (an option of the puzzle
+    // generator, such as ChessMe's `seed`, is no ruleset option).
+    std::vector<std::string> sets;
+    std::istringstream in(options);
+    for (std::string o; in >> o;) sets.push_back(o);
+    for (int attempt = 0; attempt < 2 && !g; ++attempt) {
+      try {
+        Common c;
+        c.variant = variant;
+        if (attempt == 0) c.sets = sets;
+        arb::lang::Diagnostics diags;
+        auto o = arb::registry::open_engine(engine_spec(c), diags);
+        if (!o.engine) continue;
+        g = std::make_unique<Game>();
+        g->engine = std::move(o.engine);
+        g->names = o.compiled.model ? synth::piece_names(*o.compiled.model) : synth::orthodox_names();
+      } catch (const std::exception&) {
+      }
+    }
+    return (games_[key] = std::move(g)).get();
+  }
+  bool san_;
+  std::map<std::string, std::unique_ptr<Game>> games_;
+};
+
+}  // namespace
+
 int cmd_diagram(const std::vector<std::string>& args) {
   Common c;
-  std::string svg, html, puzzles, title;
+  std::string svg, html, puzzles, title, notation = "san";
   po::options_description d(
       "arbiter diagram --variant V --position P [--svg FILE] [--html FILE]\n"
-      "arbiter diagram --puzzles FILE.csv --html FILE [--title TEXT]\n"
+      "arbiter diagram --puzzles FILE.csv --html FILE [--title TEXT] [--notation san|uci]\n"
       "With --json: one object naming the files written, or holding the SVG\n"
       "An SVG of the position (read and checked by the variant's engine; standard output\n"
       "without --svg), or an HTML page with one diagram per puzzle of a puzzle file");
@@ -21,10 +87,12 @@ int cmd_diagram(const std::vector<std::string>& args) {
   d.add_options()("svg", po::value(&svg), "write the SVG to FILE")("html", po::value(&html),
                                                                    "write an HTML page to FILE")(
       "puzzles", po::value(&puzzles), "a puzzle file (position,goal,depth,solution,variant,options)")(
-      "title", po::value(&title), "the page's title");
+      "title", po::value(&title), "the page's title")("notation", po::value(&notation),
+                                                      "the puzzles' solutions in san (default) or uci");
   if (print_help(d, args)) return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
+  const bool san = san_notation(notation);
   // Every output checked before any work: not empty, a regular file or nothing, no input.
   std::vector<std::string> inputs = input_files(c);
   if (vm.count("puzzles")) inputs.push_back(puzzles);
@@ -46,8 +114,9 @@ int cmd_diagram(const std::vector<std::string>& args) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(puzzles + ": " + e.what());
     }
-    write_atomically(html,
-                     synth::puzzle_page(title.empty() ? fs::path(puzzles).filename().string() : title, rows));
+    RowGames games(san);
+    write_atomically(html, synth::puzzle_page(title.empty() ? fs::path(puzzles).filename().string() : title,
+                                              rows, games.hooks()));
     if (c.json)
       std::cout << "{\"html\":\"" << json_escape(html) << "\",\"puzzles\":" << rows.size() << "}\n";
     else
@@ -63,11 +132,14 @@ int cmd_diagram(const std::vector<std::string>& args) {
   } catch (const PositionError& e) {
     throw UsageError(std::string("cannot draw `") + text + "`: " + e.what());
   }
+  if (l.compiled.model) dg.names = synth::piece_names(*l.compiled.model);
   std::string out = synth::diagram_svg(dg, title.empty() ? l.variant : title);
   if (vm.count("svg")) write_atomically(svg, out);
   if (vm.count("html")) {
     synth::PuzzleRow row{text, "position", "", "", l.variant, "", ""};
-    write_atomically(html, synth::puzzle_page(title.empty() ? l.variant : title, {row}));
+    synth::PageHooks hooks;
+    hooks.names = [&](const std::string&) { return dg.names.empty() ? synth::orthodox_names() : dg.names; };
+    write_atomically(html, synth::puzzle_page(title.empty() ? l.variant : title, {row}, hooks));
   }
   if (c.json) {
     // One object: the drawing itself when no file was asked for, else the files written.

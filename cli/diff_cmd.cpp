@@ -147,7 +147,7 @@ int cmd_diff(const std::vector<std::string>& args) {
   }
   o.max_divergences = max_differences;
   o.strict_acceptance = true;  // between two versions a text accepted by one only is a difference
-  o.progress = !json && isatty(2);
+  o.progress = progress_wanted(json);
   arb::fuzz::Report r;
   try {
     r = arb::fuzz::run_parallel(left, right, start, o, jobs);

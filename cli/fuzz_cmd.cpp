@@ -11,6 +11,7 @@
 
 #include "arbiter/lang/export_fsf.hpp"
 #include "arbiter/parallel.hpp"
+#include "arbiter/synth/diagram.hpp"
 #include "common.hpp"
 #include "fsf/fairy_stockfish.hpp"
 #include "fsf_variant.hpp"
@@ -246,7 +247,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     }
     if (matchups_text.size()) throw UsageError("--matchups runs against the reference engine only");
   }
-  o.progress = !c.json && isatty(2);
+  o.progress = progress_wanted(c.json);
   std::string sets_text;
   for (const auto& s : c.sets) sets_text += (sets_text.empty() ? "" : " ") + s;
   // The --set options of each divergence (with --matchups, the pair and start it ran).
@@ -356,9 +357,10 @@ int cmd_fuzz(const std::vector<std::string>& args) {
                      (r.divergence ? " (FAILED)" : " (passed)") + "\n\n" + plural(r.games, "game") + ", " +
                      plural(r.positions, "position") + " compared, " + plural(r.mutations, "mutation") +
                      ", " + plural(r.divergences.size(), "divergence") + "\n\n";
+    const auto names = l.compiled.model ? arb::synth::piece_names(*l.compiled.model) : std::map<char, std::string>{};
     for (const auto& dv : r.divergences)
       md += markdown_divergence("divergence (" + dv.what + ")", divergence_text(dv, "compiled", right_name),
-                                dv.position);
+                                dv.position, names);
     write_atomically(summary, md);
   }
   if (c.json) {

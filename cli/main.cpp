@@ -201,7 +201,7 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
   if (unusable) return kBadInput;
   uint64_t checked = 0, skipped = 0, failed = 0, nodes = 0;
   auto t0 = std::chrono::steady_clock::now();
-  bool tty = isatty(2);
+  arb::ProgressLine bar("perft", "positions", cases.size(), arb::progress_wanted(json));
   for (size_t i = 0; i < cases.size(); ++i) {
     const auto& pc = cases[i];
     l.engine->set_position(pc.position);
@@ -219,11 +219,9 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
                   << expected << ", got " << got << "\n  " << pc.position << "\n";
       }
     }
-    if (tty && (i % 25 == 0 || i + 1 == cases.size()))
-      std::cerr << "\r" << (i + 1) << "/" << plural(cases.size(), "position") << ", "
-                << plural(checked, "check") << ", " << failed << " failed" << std::flush;
+    bar.update(i + 1, plural(checked, "check") + ", " + std::to_string(failed) + " failed");
   }
-  if (tty) std::cerr << "\n";
+  bar.finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (json) {
     std::cout << "{\"suite\":\"" << json_escape(path) << "\",\"positions\":" << cases.size()
@@ -327,7 +325,10 @@ int cmd_test(const std::vector<std::string>& args) {
     budget.deadline =
         std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                std::chrono::duration<double>(fa.timeout_seconds));
+  arb::ProgressLine bar("test", "files", files.size(), arb::progress_wanted(json));
+  size_t files_done = 0;
   for (const auto& f : files) {
+    bar.update(files_done++, std::to_string(passed) + " passed, " + std::to_string(failed) + " failed");
     arb::lang::Diagnostics diags;
     std::string problem = unreadable(f);
     arb::lang::Compiled c;
@@ -376,6 +377,8 @@ int cmd_test(const std::vector<std::string>& args) {
                  json_escape(got) + "\",\"ok\":" + (ok ? "true" : "false") + "}";
     }
   }
+  bar.update(files.size(), std::to_string(passed) + " passed, " + std::to_string(failed) + " failed");
+  bar.finish();
   if (json)
     std::cout << "{\"passed\":" << passed << ",\"failed\":" << failed << ",\"results\":[" << jrows << "]}\n";
   else

@@ -260,12 +260,12 @@ int cmd_mutate(const std::vector<std::string>& args) {
       mo.oracle_name = opened.engine->name();
     }
   }
-  bool progress = !json && isatty(2);
+  arb::ProgressLine bar("mutate", "mutants", 0, progress_wanted(json));
   std::mutex out_mu;
   mo.on_result = [&](const arb::mutate::MutantResult& r, size_t done, size_t total) {
-    if (!progress) return;
     (void)r;
-    std::cerr << "\rmutate: " << done << "/" << total << " mutants judged" << std::flush;
+    bar.set_total(total);
+    bar.update(done);
   };
   Watchdog watchdog(timeout, "mutate");
   arb::mutate::MutateReport rep;
@@ -276,7 +276,7 @@ int cmd_mutate(const std::vector<std::string>& args) {
     return kBadInput;
   }
   watchdog.disarm();
-  if (progress) std::cerr << "\n";
+  bar.finish();
   const double score = rep.score();
   const bool ok = score + 1e-12 >= min_score;
   size_t live = rep.results.size() - rep.equivalent;

@@ -115,13 +115,12 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       std::cerr << "arbiter proofgame: searching without the last-turn filters: " << why << "\n";
   }
   const std::string start = l.engine->position();
-  bool tty = isatty(2);
-  if (tty)
-    o.progress = [](const proofgame::Progress& p) {
-      std::fprintf(stderr, "\rproofgame: %s, %d plies, %llu nodes, %.1f s, %.0f nodes/s   ", p.phase, p.depth,
-                   static_cast<unsigned long long>(p.nodes), p.seconds,
-                   p.seconds > 0 ? p.nodes / p.seconds : 0.0);
-      std::fflush(stderr);
+  // The plies searched of --max-plies are the share done (a rough ETA: deeper is slower).
+  arb::ProgressLine bar("proofgame", "nodes", 0, progress_wanted(c.json));
+  if (bar.on())
+    o.progress = [&bar, &o](const proofgame::Progress& p) {
+      bar.update(p.nodes, std::string(p.phase) + ", " + std::to_string(p.depth) + "/" +
+                              std::to_string(o.max_plies) + " plies");
     };
   proofgame::Result r;
   try {
@@ -132,7 +131,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     throw UsageError("--hash " + hash + ": cannot allocate a transposition table of " + hash +
                      " MiB on this machine (give a smaller --hash)");
   }
-  if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%78s\r", "");
+  bar.finish();
 
   // Every turn checked again: on a fresh compiled generator and on the reference engine.
   std::vector<std::string> checked;
@@ -166,11 +165,23 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       checked.push_back(ref->name());
     }
   }
+  // The game as a person reads it: numbered from the start's move number, in --notation.
+  const bool white_first = l.engine->side_to_move() == Color::White;
+  int fullmove = 1;
+  if (size_t sp = start.rfind(' '); sp != std::string::npos) {
+    try {
+      fullmove = std::max(1, std::stoi(start.substr(sp + 1)));
+    } catch (const std::exception&) {
+    }
+  }
+  const std::string game = numbered(notation == "san" ? r.san : r.line, white_first, fullmove);
   if (vm.count("svg") && r.found) {
     try {
-      write_atomically(svg, synth::diagram_svg(synth::parse_diagram(r.final_position),
-                                               l.variant + ": " + o.goal.text() + " after " +
-                                                   plural(r.plies, "ply", "plies")));
+      synth::Diagram dg = synth::parse_diagram(r.final_position);
+      if (l.compiled.model) dg.names = synth::piece_names(*l.compiled.model);
+      dg.notes.push_back({"Game", game});
+      write_atomically(svg, synth::diagram_svg(dg, l.variant + ": " + o.goal.text() + " after " +
+                                                       plural(r.plies, "ply", "plies")));
     } catch (const PositionError& e) {
       throw UsageError(std::string("cannot draw the final position: ") + e.what());
     }
@@ -187,14 +198,6 @@ int cmd_proofgame(const std::vector<std::string>& args) {
       (o.goal.winner ? (*o.goal.winner == Color::White ? " (White wins)" : " (Black wins)") : "");
   // Text for people, or with --json one object and nothing else.
   if (!c.json && r.found) {
-    bool white_first = l.engine->side_to_move() == Color::White;
-    int fullmove = 1;
-    if (size_t sp = start.rfind(' '); sp != std::string::npos) {
-      try {
-        fullmove = std::max(1, std::stoi(start.substr(sp + 1)));
-      } catch (const std::exception&) {
-      }
-    }
     auto plies = [](int n) { return plural(n, "ply", "plies"); };
     std::cout << what << " in " << plies(r.plies)
               << (r.shortest ? std::string(" (shortest: none in fewer, proved)")
@@ -204,7 +207,7 @@ int cmd_proofgame(const std::vector<std::string>& args) {
                                         : std::string("nothing shorter excluded yet")) +
                                    "; " + (r.why.empty() ? "raise --max-plies" : r.why) + ")")
               << "\n";
-    std::cout << "game: " << numbered(notation == "san" ? r.san : r.line, white_first, fullmove) << "\n";
+    std::cout << "game: " << game << "\n";
     std::cout << "uci: ";
     for (size_t i = 0; i < r.line.size(); ++i) std::cout << (i ? " " : "") << r.line[i];
     std::cout << "\nfinal: " << r.final_position << "\n";

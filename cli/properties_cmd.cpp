@@ -28,7 +28,7 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
   if (!l.compiled.model) throw UsageError("--properties needs a ruleset (--rules FILE or --variant NAME)");
   const arb::fuzz::PropertyPlan plan = arb::properties::plan_for(*l.compiled.model);
   arb::fuzz::PropertyOptions o = opts;
-  o.progress = !c.json && isatty(2);
+  o.progress = progress_wanted(c.json);
   const std::string start = l.engine->position();
   arb::fuzz::PropertyReport r;
   try {

@@ -11,15 +11,25 @@
 #include "arbiter/stipulation.hpp"
 #include "arbiter/synth/synth.hpp"
 #include "common.hpp"
+#include "moves.hpp"
 
 namespace arb::cli {
 
 namespace {
 
-std::string puzzle_json(const arb::puzzles::Puzzle& p) {
+// `solution_san`: the solution in SAN (`writer` set to the puzzle's position).
+std::string puzzle_json(const arb::puzzles::Puzzle& p, Engine& writer) {
   std::string o = "{\"position\":\"" + json_escape(p.position) + "\",\"goal\":\"" + p.goal +
                   "\",\"depth\":" + std::to_string(p.depth) + ",\"solution\":[";
   for (size_t i = 0; i < p.solution.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(p.solution[i]) + "\"";
+  o += "],\"solution_san\":[";
+  std::vector<std::string> san = p.solution;
+  try {
+    writer.set_position(p.position);
+    san = line_text(writer, p.solution, true);
+  } catch (const std::exception&) {
+  }
+  for (size_t i = 0; i < san.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(san[i]) + "\"";
   return o + "],\"variant\":\"" + json_escape(p.variant) + "\",\"options\":\"" + json_escape(p.options) +
          "\"" + (p.tree.empty() ? std::string() : ",\"tree\":" + p.tree) + "}";
 }
@@ -31,7 +41,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   std::string goal = "mate", depth, count = "10", seed = "1", out, max_nodes = "100000", max_games = "5000",
               timeout;
   std::string from = "selfplay", material, window;
-  std::string stipulation;
+  std::string stipulation, notation = "uci";
   bool append = false, quiet_key = false, economy = false;
   po::options_description d(
       "arbiter puzzles --variant V --goal mate|win|draw --depth K --count N [--seed S] [--out FILE "
@@ -49,8 +59,10 @@ int cmd_puzzles(const std::vector<std::string>& args) {
                                                                          "N puzzles (default 10)")(
       "seed", po::value(&seed), "self-play seed (default 1)")("out", po::value(&out),
                                                               "write the puzzle file here (atomically)")(
-      "append", po::bool_switch(&append),
-      "keep the puzzles already in --out (new ones after them, no duplicates)")(
+      "notation", po::value(&notation),
+      "the solution column in uci (default: a puzzle file is data, read back by `diagram --puzzles`, "
+      "which shows SAN) or san")("append", po::bool_switch(&append),
+                                 "keep the puzzles already in --out (new ones after them, no duplicates)")(
       "max-nodes", po::value(&max_nodes), "solver budget per position (default 100000 actions)")(
       "max-games", po::value(&max_games), "self-play games before giving up (default 5000)")(
       "timeout", po::value(&timeout), "seconds before giving up (0: none)")(
@@ -150,16 +162,23 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     if (side != "w" && side != "b")
       throw UsageError("series play (" + o.stipulation + ") needs a position text with a w/b side field");
   }
-  bool tty = isatty(2);
-  if (tty)
+  // Puzzles found of --count; the games played of --max-games bound the time left.
+  arb::ProgressLine bar("puzzles", "found", static_cast<uint64_t>(o.count), progress_wanted(c.json));
+  if (bar.on())
     o.progress = [&](const arb::puzzles::Stats& s, size_t found) {
-      std::fprintf(stderr, "\rpuzzles: %zu/%d found, %llu games, %llu positions solved, %.1f s   ", found,
-                   o.count, static_cast<unsigned long long>(s.games),
-                   static_cast<unsigned long long>(s.positions), s.seconds);
-      std::fflush(stderr);
+      const double share =
+          std::max(static_cast<double>(found) / std::max(o.count, 1),
+                   o.max_games ? static_cast<double>(s.games) / static_cast<double>(o.max_games) : 0.0);
+      bar.update(found,
+                 std::to_string(s.games) + " games, " + std::to_string(s.positions) + " positions solved",
+                 std::min(1.0, share));
     };
+  const bool san = san_notation(notation);
+  std::unique_ptr<Engine> writer = l.engine->clone();  // writes SAN while l.engine searches
   if (c.json)
-    o.found = [](const arb::puzzles::Puzzle& p) { std::cout << puzzle_json(p) << "\n" << std::flush; };
+    o.found = [&](const arb::puzzles::Puzzle& p) {
+      std::cout << puzzle_json(p, *writer) << "\n" << std::flush;
+    };
   arb::puzzles::Stats stats;
   std::vector<arb::puzzles::Puzzle> found;
   bool synth_timed_out = false;  // Z3 stopped at the deadline (--timeout) before enough positions
@@ -195,7 +214,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   } else {
     found = arb::puzzles::generate(*l.engine, o, stats);
   }
-  if (tty) std::fprintf(stderr, "\r%78s\r", "");
+  bar.finish();
 
   // Concurrent runs appending to one file: each merges and writes under an exclusive lock
   // on its folder, so that no run's puzzles are lost.
@@ -212,6 +231,14 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     if (have.insert(p.position + "\n" + p.goal + "\n" + std::to_string(p.depth)).second) {
       kept.push_back(p);
       ++added;
+    }
+  if (san)
+    for (auto& p : kept) {
+      try {
+        writer->set_position(p.position);
+        p.solution = line_text(*writer, p.solution, true);
+      } catch (const std::exception&) {
+      }
     }
   std::string csv = arb::puzzles::to_csv(kept);
   if (!out.empty()) {

@@ -17,6 +17,7 @@
 #include "arbiter/solver.hpp"
 #include "arbiter/stipulation.hpp"
 #include "common.hpp"
+#include "moves.hpp"
 
 namespace arb::cli {
 
@@ -185,11 +186,11 @@ int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, co
   if (!l.engine) return kBadInput;
   arb::stip::Options opt = o;
   opt.mate_needs_check = wins_are_checkmates(l);
-  bool tty = isatty(2);
-  if (tty)
-    opt.progress = [](uint64_t nodes, double secs) {
-      std::fprintf(stderr, "\rsolve: %llu nodes, %.1f s   ", static_cast<unsigned long long>(nodes), secs);
-      std::fflush(stderr);
+  // The node count has no total: the line gives the rate and the time so far.
+  arb::ProgressLine bar("solve", "nodes", 0, progress_wanted(c.json));
+  if (bar.on())
+    opt.progress = [&bar](uint64_t nodes, double secs) {
+      bar.update(nodes, std::to_string(static_cast<int>(secs)) + " s");
     };
   arb::stip::Result r;
   try {
@@ -197,7 +198,7 @@ int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, co
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%70s\r", "");
+  bar.finish();
   if (c.json)
     std::cout << stip_json(r, o, goal) << "\n";
   else
@@ -281,8 +282,7 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
   std::vector<arb::stip::Result> results(problems.size());
   std::vector<std::string> errors(problems.size());
   std::atomic<size_t> next{0}, done{0};
-  std::mutex mu;
-  const bool tty = isatty(2);
+  arb::ProgressLine bar("solve", "problems", problems.size(), progress_wanted(c.json));
   const auto t0 = std::chrono::steady_clock::now();
   arb::parallel_for(std::min<int>(jobs, static_cast<int>(problems.size())), [&](int, std::stop_token stop) {
     auto e = l.engine->clone();
@@ -297,17 +297,10 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
       } catch (const std::invalid_argument& x) {
         errors[i] = x.what();
       }
-      const size_t n = ++done;
-      if (tty) {
-        std::lock_guard<std::mutex> lock(mu);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::fprintf(stderr, "\rsolve: %zu/%zu problems, %.1f s, ETA %.0f s   ", n, problems.size(), s,
-                     s / static_cast<double>(n) * static_cast<double>(problems.size() - n));
-        std::fflush(stderr);
-      }
+      bar.update(++done);
     }
   });
-  if (tty) std::fprintf(stderr, "\r%70s\r", "");
+  bar.finish();
   struct Tally {
     int problems = 0, solved = 0, shorter = 0, none = 0, unknown = 0;
     double seconds = 0;
@@ -391,7 +384,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       "half-moves", po::value(&half_moves), "help play: the half-moves instead of --depth (odd: h#N.5)")(
       "side", po::value(&side),
       "w|b: the side that moves first (help play: Black, Popeye's default; h#N.5 White)")(
-      "notation", po::value(&notation), "san (default) or uci, for stipulations")(
+      "notation", po::value(&notation), "the moves printed: san (default) or uci")(
       "epd", po::value(&epd),
       "a batch: one problem a line, `POSITION;STIPULATION` or EPD (`bm #N;`, `dm N;`, `stip X;`)")(
       "popeye", po::value(&popeye),
@@ -415,8 +408,7 @@ int cmd_solve(const std::vector<std::string>& args) {
   }
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm);
-  if (notation != "san" && notation != "uci")
-    throw UsageError("--notation must be san or uci, not `" + notation + "`");
+  const bool san = san_notation(notation);
   const bool stip_goal = goal == "stalemate" || goal == "helpmate" || goal == "selfmate" ||
                          goal == "reflexmate" || (goal == "mate" && series);
   if (!popeye.empty()) {
@@ -429,7 +421,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     if (!max_nodes.empty()) so.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
     if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
     so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
-    return solve_batch(c, popeye, read_popeye_file(popeye), so, notation == "uci",
+    return solve_batch(c, popeye, read_popeye_file(popeye), so, !san,
                        static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
   }
   if (!epd.empty() && (tree || !tries.empty()))
@@ -494,11 +486,11 @@ int cmd_solve(const std::vector<std::string>& args) {
     if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
     so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
     if (!epd.empty())
-      return solve_batch(c, epd, read_batch(epd, per_line ? std::nullopt : std::optional(so.stip)), so,
-                         notation == "uci", static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
+      return solve_batch(c, epd, read_batch(epd, per_line ? std::nullopt : std::optional(so.stip)), so, !san,
+                         static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
     // One problem: --jobs splits its first moves (a batch runs one problem a thread instead).
     so.jobs = static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs));
-    return solve_stipulation(c, so, notation == "uci", stipulation.empty() ? goal : so.stip.text());
+    return solve_stipulation(c, so, !san, stipulation.empty() ? goal : so.stip.text());
   }
   if (series || !half_moves.empty() || !side.empty() || tree || !tries.empty())
     throw UsageError(
@@ -536,13 +528,11 @@ int cmd_solve(const std::vector<std::string>& args) {
 
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
-  bool tty = isatty(2);
-  if (tty)
-    o.progress = [](const arb::solve::Progress& p) {
-      std::fprintf(stderr, "\rsolve: depth %d, %llu nodes, %.1f s, %.0f nodes/s   ", p.depth,
-                   static_cast<unsigned long long>(p.nodes), p.seconds,
-                   p.seconds > 0 ? p.nodes / p.seconds : 0.0);
-      std::fflush(stderr);
+  // Iterative deepening: the depth reached of --depth is the share done (a rough ETA).
+  arb::ProgressLine bar("solve", "nodes", 0, progress_wanted(c.json));
+  if (bar.on())
+    o.progress = [&bar, &o](const arb::solve::Progress& p) {
+      bar.update(p.nodes, "depth " + std::to_string(p.depth) + "/" + std::to_string(o.depth));
     };
   arb::solve::Result r;
   try {
@@ -551,7 +541,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     throw UsageError("--hash " + hash + ": cannot allocate a transposition table of " + hash +
                      " MiB on this machine (give a smaller --hash)");
   }
-  if (tty && r.seconds > 0.25) std::fprintf(stderr, "\r%70s\r", "");
+  bar.finish();
 
   using arb::solve::Outcome;
   std::string result;
@@ -599,10 +589,13 @@ int cmd_solve(const std::vector<std::string>& args) {
                   << plural(o.depth, "move") << " (expectimax over the draws)\n";
         break;
     }
-    if (!r.line.empty()) std::cout << "line: " << join(r.line) << "\n";
-    if (o.all_keys && (r.outcome == Outcome::Proved || r.outcome == Outcome::Chance))
-      std::cout << "keys (" << r.keys.size() << "): " << join(r.keys)
+    if (!r.line.empty()) std::cout << "line: " << join(line_text(*l.engine, r.line, san)) << "\n";
+    if (o.all_keys && (r.outcome == Outcome::Proved || r.outcome == Outcome::Chance)) {
+      std::vector<std::string> keys;
+      for (const auto& k : r.keys) keys.push_back(line_text(*l.engine, std::vector<std::string>{k}, san)[0]);
+      std::cout << "keys (" << r.keys.size() << "): " << join(keys)
                 << (r.why.empty() ? "" : " (" + r.why + ")") << "\n";
+    }
     std::cout << "nodes " << r.nodes << ", " << secs.str() << " s\n";
   }
   if (c.json) {
@@ -611,6 +604,7 @@ int cmd_solve(const std::vector<std::string>& args) {
       j += ",\"moves\":" + std::to_string(r.moves);
     j += ",\"line\":" + json_list(r.line);
     if (o.all_keys) j += ",\"keys\":" + json_list(r.keys);
+    j += ",\"line_san\":" + json_list(line_text(*l.engine, r.line, true));
     if (r.outcome == Outcome::Chance) {
       std::ostringstream p;
       p.precision(17);

@@ -9,7 +9,7 @@
 
 namespace arb::cli {
 
-std::string text_diagram(const std::string& position) {
+std::string text_diagram(const std::string& position, const std::map<char, std::string>& names) {
   arb::synth::Diagram d;
   try {
     d = arb::synth::parse_diagram(position);
@@ -42,11 +42,18 @@ std::string text_diagram(const std::string& position) {
   }
   o << "\n" << (d.side == Color::White ? "White" : "Black") << " to move\n";
   for (const auto& [k, v] : d.notes) o << k << ": " << v << "\n";
+  d.names = names;
+  const std::vector<std::string> legend = arb::synth::legend(d);
+  if (!legend.empty()) {
+    o << "Pieces:";
+    for (size_t i = 0; i < legend.size(); ++i) o << (i ? ", " : " ") << legend[i];
+    o << "\n";
+  }
   return o.str();
 }
 
 std::string markdown_divergence(const std::string& heading, const std::string& body,
-                                const std::string& position) {
+                                const std::string& position, const std::map<char, std::string>& names) {
   std::ostringstream o;
   o << "### " << heading << "\n\n";
   std::istringstream in(body);
@@ -54,7 +61,7 @@ std::string markdown_divergence(const std::string& heading, const std::string& b
     size_t b = line.find_first_not_of(' ');
     if (b != std::string::npos) o << "- " << line.substr(b) << "\n";
   }
-  o << "\n```\n" << text_diagram(position) << "```\n\n";
+  o << "\n```\n" << text_diagram(position, names) << "```\n\n";
   return o.str();
 }
 

@@ -136,12 +136,21 @@ int cmd_synth(const std::vector<std::string>& args) {
     return kBadInput;
   }
   const std::string variant = compiled.model->name;
+  // Positions found of --count; with --timeout the time used is the share done.
+  arb::ProgressLine bar("synth", "positions", static_cast<uint64_t>(r.count), progress_wanted(c.json));
+  if (bar.on())
+    r.progress = [&](size_t found, size_t rejected) {
+      double share = static_cast<double>(found) / r.count;
+      if (r.timeout_seconds > 0) share = std::max(share, bar.seconds() / r.timeout_seconds);
+      bar.update(found, std::to_string(rejected) + " rejected", std::min(1.0, share));
+    };
   synth::Outcome out;
   try {
     out = synth::synthesize(compiled.program, r);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  bar.finish();
   for (const auto& f : out.found) {
     if (c.json) {
       std::cout << "{\"position\":\"" << json_escape(f.position) << "\",\"goal\":\""

@@ -78,9 +78,9 @@ int cmd_validate(const std::vector<std::string>& args) {
     if (c.variant_given) c.variant = vm["variant"].as<std::string>();
     cache.force_rules(rules_path(c));
   }
-  const bool tty = !quiet && isatty(2);
+  // Games have no total before the files are read: their bytes read give the share done.
+  arb::ProgressLine bar("validate", "games", 0, !quiet && progress_wanted(json));
   auto t0 = std::chrono::steady_clock::now();
-  auto last_shown = t0;
   std::vector<JUnitCase> cases;
   struct FileCounts {
     uint64_t valid = 0, invalid = 0;
@@ -129,31 +129,22 @@ int cmd_validate(const std::vector<std::string>& args) {
     }
   };
   auto progress = [&](const arb::records::RunTotals& t) {
-    if (!tty) return;
-    auto now = std::chrono::steady_clock::now();
-    if (now - last_shown < std::chrono::milliseconds(250)) return;
-    last_shown = now;
-    double secs = std::chrono::duration<double>(now - t0).count();
+    if (!bar.on()) return;
+    // The reports so far first, so that the line never sits inside one.
     flush();
     std::fflush(stdout);
-    std::string total;
+    char mb[96] = "";
+    double share = -1;
     if (t.bytes_total > 0 && t.bytes_done > 0) {
-      // The share of the files' bytes read (as stored) and the time left at this pace.
-      double share = std::min(1.0, static_cast<double>(t.bytes_done) / static_cast<double>(t.bytes_total));
-      double left = share > 0 ? secs * (1 - share) / share : 0;
-      char b[96];
-      std::snprintf(b, sizeof b, " (%.1f%% of %.1f MB, ETA %dm%02ds)", 100 * share, t.bytes_total / 1e6,
-                    static_cast<int>(left) / 60, static_cast<int>(left) % 60);
-      total = b;
+      share = std::min(1.0, static_cast<double>(t.bytes_done) / static_cast<double>(t.bytes_total));
+      std::snprintf(mb, sizeof mb, ", %.1f MB of records (the percentage by bytes read)",
+                    t.bytes_total / 1e6);
     }
-    std::fprintf(stderr, "\r%llu games%s, %.0f games/s, %llu invalid\033[K",
-                 static_cast<unsigned long long>(t.games), total.c_str(), secs > 0 ? t.games / secs : 0.0,
-                 static_cast<unsigned long long>(t.invalid));
-    std::fflush(stderr);
+    bar.update(t.games, std::to_string(t.invalid) + " invalid" + mb, share);
   };
   arb::records::RunTotals t = arb::records::run_files(files, opt, cache, emit, progress);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (tty) std::fprintf(stderr, "\r\033[K");
+  bar.finish();
   // A file without a single game (empty, or comments only) checks nothing: unusable, as an
   // unreadable one is (a shard may hold no game of a file, so only without --shard).
   if (!vm.count("shard"))

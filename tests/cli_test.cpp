@@ -21,6 +21,7 @@
 
 #include "arbiter/json.hpp"
 #include "arbiter/perft_suite.hpp"
+#include "arbiter/progress.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 
@@ -1114,4 +1115,55 @@ TEST_F(Cli, ConcurrentAppendsKeepEveryPuzzle) {
   EXPECT_GE(alone.size(), 3u);
   EXPECT_EQ(appended, alone);
   fs::remove_all(dir);
+}
+
+// ---------------------------------------------------------------------------------------
+// The progress line (arbiter/progress.hpp): done/total, rate, ETA, on a terminal only.
+
+TEST(ProgressLine, Text) {
+  EXPECT_EQ(arb::progress_text("solve", "problems", 3, 12, 2.0, "1 solved"),
+            "solve: 3/12 problems (25%), 1.50 problems/s, ETA 0m06s, 1 solved");
+  // No total: no percentage and no ETA unless another measure gives the share done.
+  EXPECT_EQ(arb::progress_text("validate", "games", 500, 0, 4.0), "validate: 500 games, 125 games/s");
+  EXPECT_EQ(arb::progress_text("validate", "games", 500, 0, 4.0, "0 invalid", 0.5),
+            "validate: 500 games (50%), 125 games/s, ETA 0m04s, 0 invalid");
+  EXPECT_EQ(arb::progress_text("fuzz", "games", 0, 10, 0.0), "fuzz: 0/10 games (0%), 0.00 games/s, ETA ?");
+  EXPECT_EQ(arb::progress_text("synth", "positions", 1, 2, 7200.0),
+            "synth: 1/2 positions (50%), 0.00 positions/s, ETA 2h00m");
+}
+
+// ARBITER_PROGRESS=1 forces the terminal path on a pipe: the line names done/total, the
+// rate and the ETA; --json never has it, and a pipe without the variable neither.
+TEST_F(Cli, ProgressLineOnlyOnATerminal) {
+  TempDir dir;
+  const std::string epd = dir.write("p.epd",
+                                    "6k1/R7/6K1/8/8/8/8/8 w - - 0 1;#1\n"
+                                    "2k5/8/2K5/8/8/8/8/1R6 w - - 0 1;#1\n");
+  const std::string suite = dir.write("s.perft",
+                                      "id start\n"
+                                      "epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+                                      "perft 2 400\n"
+                                      "id kiwi\n"
+                                      "epd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -\n"
+                                      "perft 1 48\n");
+  ::setenv("ARBITER_PROGRESS", "1", 1);
+  Outcome solve = run({"solve", "--epd", epd});
+  Outcome perft = run({"perft", "--suite", suite});
+  Outcome json = run({"solve", "--epd", epd, "--json"});
+  ::setenv("ARBITER_PROGRESS", "0", 1);
+  Outcome off = run({"solve", "--epd", epd});
+  ::unsetenv("ARBITER_PROGRESS");
+  Outcome piped = run({"perft", "--suite", suite});
+  ASSERT_EQ(solve.code, 0) << solve;
+  EXPECT_TRUE(contains(solve.err, "\rsolve: 2/2 problems (100%), ")) << solve;
+  EXPECT_TRUE(contains(solve.err, " problems/s, ETA 0m00s")) << solve;
+  EXPECT_TRUE(contains(solve.err, "\r\033[K")) << solve;  // cleared before the report
+  ASSERT_EQ(perft.code, 0) << perft;
+  EXPECT_TRUE(contains(perft.err, "\rperft: 2/2 positions (100%), ")) << perft;
+  EXPECT_TRUE(contains(perft.err, "2 checks, 0 failed")) << perft;
+  ASSERT_EQ(json.code, 0) << json;
+  EXPECT_FALSE(contains(json.err, "\r")) << json;
+  EXPECT_FALSE(contains(off.err, "\r")) << off;
+  ASSERT_EQ(piped.code, 0) << piped;
+  EXPECT_FALSE(contains(piped.err, "\r")) << piped;
 }

@@ -565,3 +565,30 @@ TEST(ProofGame, NoStressRoyalCaptureAndChess2Invasion) {
 }
 
 }  // namespace
+
+// The game as a person reads it, in the text and in the --svg diagram (a `Game` note):
+// SAN by default, UCI with --notation uci.
+TEST(ProofGame, CommandNotationInTextAndDiagram) {
+  using testing_process::run_arbiter;
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("arbiter-proofgame-svg-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string svg = (dir / "g.svg").string();
+  auto san =
+      run_arbiter({"proofgame", "--variant", "chess", "--goal", "mate", "--max-plies", "4", "--svg", svg});
+  ASSERT_EQ(san.code, 0) << san;
+  EXPECT_NE(san.out.find("game: 1. f3 e"), std::string::npos) << san;
+  std::string text = read_text(svg);
+  EXPECT_NE(text.find("class=\"note\""), std::string::npos);
+  size_t at = text.find(">Game: 1. f3 e");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_NE(text.find("Qh4#", at), std::string::npos) << text;
+  auto uci = run_arbiter({"proofgame", "--variant", "chess", "--goal", "mate", "--max-plies", "4",
+                          "--notation", "uci", "--svg", svg});
+  ASSERT_EQ(uci.code, 0) << uci;
+  text = read_text(svg);
+  at = text.find(">Game: 1. f2f3 e");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_NE(text.find("d8h4", at), std::string::npos) << text;
+  fs::remove_all(dir);
+}

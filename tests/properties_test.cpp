@@ -630,6 +630,12 @@ TEST(CiStep, FailingCheckExitsOneWithADiagram) {
   EXPECT_NE(md.find("| fuzz | FAILED |"), std::string::npos) << md;
   EXPECT_NE(md.find("### divergence (actions)"), std::string::npos) << md;
   EXPECT_NE(md.find("      a b c d e f g h"), std::string::npos) << md;
+  // The legend names the diagram's letters (the shrunk position keeps kings and knights).
+  const size_t legend = md.find("\nPieces: ");
+  ASSERT_NE(legend, std::string::npos) << md;
+  const std::string line = md.substr(legend + 1, md.find('\n', legend + 1) - legend - 1);
+  EXPECT_NE(line.find("K king"), std::string::npos) << line;
+  EXPECT_NE(line.find("N knight"), std::string::npos) << line;
   EXPECT_NE(slurp(out + "/fuzz.xml").find("<failure"), std::string::npos);
 }
 

@@ -424,3 +424,39 @@ TEST(StipulationPuzzles, StoredProblemsReSolveAndAreEconomical) {
 }
 
 }  // namespace
+
+// The puzzle file stores UCI unless --notation san asks for SAN (which reads back: the
+// file's readers take either); --json gives both, `solution_san` beside `solution`.
+TEST(Puzzles, CommandNotation) {
+  using testing_process::run_arbiter;
+  const std::vector<std::string> base = {"puzzles", "--variant", "chess", "--goal", "mate", "--depth",
+                                         "1",       "--count",   "1",     "--seed", "3"};
+  auto uci = run_arbiter(base);
+  ASSERT_EQ(uci.code, 0) << uci;
+  auto san_args = base;
+  san_args.insert(san_args.end(), {"--notation", "san"});
+  auto san = run_arbiter(san_args);
+  ASSERT_EQ(san.code, 0) << san;
+  auto u = arb::puzzles::from_csv(uci.out), s = arb::puzzles::from_csv(san.out);
+  ASSERT_EQ(u.size(), 1u);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(u[0].position, s[0].position);
+  ASSERT_EQ(s[0].solution.size(), 1u);
+  // The same move: UCI squares, SAN with a mate mark.
+  auto e = testing_helpers::compiled_at("chess", u[0].position);
+  auto a = arb::parse_action(*e, u[0].solution[0]);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(s[0].solution[0], arb::san(*e, *a));
+  EXPECT_EQ(s[0].solution[0].back(), '#');
+  EXPECT_EQ(u[0].solution[0].size(), 4u);
+  auto json_args = base;
+  json_args.push_back("--json");
+  auto j = run_arbiter(json_args);
+  ASSERT_EQ(j.code, 0) << j;
+  EXPECT_NE(j.out.find("\"solution\":[\"" + u[0].solution[0] + "\"],\"solution_san\":[\"" + s[0].solution[0] +
+                       "\"]"),
+            std::string::npos)
+      << j;
+  san_args.back() = "xboard";
+  EXPECT_EQ(run_arbiter(san_args).code, 2);
+}

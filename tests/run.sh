@@ -29,6 +29,8 @@ jobs=$(nproc)
 # RapidCheck properties draw a fresh seed per run unless RC_PARAMS fixes one: CI fixes it so
 # that a run is reproducible (give RC_PARAMS yourself to explore other seeds).
 export RC_PARAMS="${RC_PARAMS:-seed=20261123}"
+# CI installs chromium (install-deps.sh): the diagram render tests fail, not skip, without it.
+export ARBITER_REQUIRE_CHROMIUM="${ARBITER_REQUIRE_CHROMIUM:-1}"
 # The fewest tests a ctest stage may run: about the number registered when this line was
 # written, so that a build that silently loses its tests fails.
 min_tests=${ARBITER_MIN_TESTS:-150}

@@ -429,3 +429,31 @@ TEST(SolveCommand, JsonLastLineAndExitCodes) {
 }
 
 }  // namespace
+
+// The moves a person reads are SAN by default (`line:`, `keys`), UCI with --notation uci;
+// --json keeps UCI in `line` and adds `line_san`; another notation is refused.
+TEST(SolveCommand, NotationSanOrUci) {
+  using testing_process::run_arbiter;
+  const std::vector<std::string> base = {
+      "solve",  "--variant", "chess",   "--position", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+      "--goal", "mate",      "--depth", "2",          "--all-keys"};
+  auto san = run_arbiter(base);
+  ASSERT_EQ(san.code, 0) << san;
+  EXPECT_NE(san.out.find("line: Rd8#\n"), std::string::npos) << san;
+  EXPECT_NE(san.out.find("keys (1): Rd8#"), std::string::npos) << san;
+  auto args = base;
+  args.insert(args.end(), {"--notation", "uci"});
+  auto uci = run_arbiter(args);
+  ASSERT_EQ(uci.code, 0) << uci;
+  EXPECT_NE(uci.out.find("line: d1d8\n"), std::string::npos) << uci;
+  args = base;
+  args.push_back("--json");
+  auto j = nlohmann::json::parse(run_arbiter(args).last_line());
+  EXPECT_EQ(j["line"], nlohmann::json::array({"d1d8"}));
+  EXPECT_EQ(j["line_san"], nlohmann::json::array({"Rd8#"}));
+  args = base;
+  args.insert(args.end(), {"--notation", "lan"});
+  auto bad = run_arbiter(args);
+  EXPECT_EQ(bad.code, 2) << bad;
+  EXPECT_NE(bad.err.find("--notation must be san or uci"), std::string::npos) << bad;
+}

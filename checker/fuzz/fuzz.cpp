@@ -15,6 +15,7 @@
 #include "arbiter/notation.hpp"
 #include "arbiter/parallel.hpp"
 #include "arbiter/wording.hpp"
+#include "arbiter/progress.hpp"
 
 namespace arb::fuzz {
 
@@ -331,10 +332,16 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
     uint64_t positions = o.shared ? o.shared->positions.load() : r.positions;
     uint64_t mutations = o.shared ? o.shared->mutations.load() : r.mutations;
     uint64_t acceptance = o.shared ? o.shared->acceptance.load() : r.acceptance_differences;
-    std::cerr << "\rfuzz: " << arb::plural(games, "game") << ", " << arb::plural(positions, "position")
-              << " compared (" << static_cast<uint64_t>(positions / std::max(now, 1e-9)) << "/s), "
-              << arb::plural(mutations, "mutation") << ", "
-              << arb::plural(acceptance, "acceptance difference") << std::flush;
+    // The shared line (arbiter/progress.hpp): games of the run's total, or of its time.
+    const uint64_t total = o.seconds > 0 ? 0 : o.shared ? o.shared->total_games : o.games;
+    const std::string extra = arb::plural(positions, "position") + " compared (" +
+                              std::to_string(static_cast<uint64_t>(positions / std::max(now, 1e-9))) +
+                              "/s), " + arb::plural(mutations, "mutation") + ", " +
+                              arb::plural(acceptance, "acceptance difference");
+    std::cerr << "\r"
+              << progress_text("fuzz", "games", games, total, now, extra,
+                               o.seconds > 0 ? std::min(1.0, now / o.seconds) : -1)
+              << "\033[K" << std::flush;
   };
   auto record = [&](Divergence d) {
     if (!seen.insert(divergence_key(d)).second) return;
@@ -536,7 +543,7 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
   }
   publish();
   show_progress(true);
-  if (o.progress) std::cerr << "\n";
+  if (o.progress) std::cerr << "\r\033[K" << std::flush;
   r.seconds = elapsed();
   return r;
 }
@@ -547,6 +554,7 @@ Report run_parallel(const EngineFactory& left, const EngineFactory& right, const
   std::vector<Report> reports(static_cast<size_t>(jobs));
   std::atomic<bool> stop{false};
   Progress shared;
+  shared.total_games = o.seconds > 0 ? 0 : o.games;
   parallel_for(jobs, [&](int j, std::stop_token) {
     Options oj = o;
     oj.seed = o.seed + static_cast<uint64_t>(j);

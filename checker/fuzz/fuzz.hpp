@@ -36,6 +36,7 @@ struct Divergence {
 // Counters shared by parallel jobs, for one progress line.
 struct Progress {
   std::atomic<uint64_t> games{0}, positions{0}, mutations{0}, acceptance{0};
+  uint64_t total_games = 0;  // of all jobs (0: the run is timed)
 };
 
 struct Options {

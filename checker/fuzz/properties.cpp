@@ -9,6 +9,7 @@
 
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
+#include "arbiter/progress.hpp"
 #include "fuzz/mutate_detail.hpp"
 
 namespace arb::fuzz {
@@ -510,11 +511,16 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
       last = canon(*e, a);
       e->apply(a);
     }
-    if (o.progress)
-      fprintf(stderr, "\r%llu games, %llu positions", static_cast<unsigned long long>(r.games),
-              static_cast<unsigned long long>(r.positions));
+    if (o.progress) {
+      const double s = elapsed();
+      fprintf(stderr, "\r%s\033[K",
+              progress_text("properties", "games", r.games, o.seconds > 0 ? 0 : o.games, s,
+                            std::to_string(r.positions) + " positions",
+                            o.seconds > 0 ? std::min(1.0, s / o.seconds) : -1)
+                  .c_str());
+    }
   }
-  if (o.progress) fprintf(stderr, "\n");
+  if (o.progress) fprintf(stderr, "\r\033[K");
   r.seconds = elapsed();
   return r;
 }

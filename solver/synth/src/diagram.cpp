@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -131,6 +132,7 @@ Diagram parse_diagram(const std::string& position) {
     d.y0 = d.ranks.front();
     d.w = static_cast<int>(d.files.size());
     d.h = static_cast<int>(d.ranks.size());
+    for (int c = 0; c < 2; ++c) d.held += p.hand[c] + p.pile[c] + p.captured[c];
     d.notes.push_back({"White hand", spaced(p.hand[0])});
     d.notes.push_back({"Black hand", spaced(p.hand[1])});
     for (int c = 0; c < 2; ++c)
@@ -152,6 +154,7 @@ Diagram parse_diagram(const std::string& position) {
     board = board.substr(0, br);
   }
   std::vector<std::vector<char>> ranks(1);
+  std::vector<std::pair<int, int>> plus, tilde;  // (rank index from the top, file) of each `+X`, `X~`
   for (size_t i = 0; i < board.size(); ++i) {
     char ch = board[i];
     if (ch == '/') {
@@ -169,6 +172,12 @@ Diagram parse_diagram(const std::string& position) {
       ranks.back().insert(ranks.back().end(), n, 0);
     } else if (std::isalpha(static_cast<unsigned char>(ch))) {
       ranks.back().push_back(ch);
+    } else if (ch == '~' && !ranks.back().empty() && ranks.back().back()) {
+      tilde.push_back({static_cast<int>(ranks.size() - 1), static_cast<int>(ranks.back().size() - 1)});
+    } else if (ch == '+' && i + 1 < board.size() && std::isalpha(static_cast<unsigned char>(board[i + 1]))) {
+      // `+X`: a promoted X, kept as a negative column index until the board's size is known.
+      plus.push_back({static_cast<int>(ranks.size() - 1), static_cast<int>(ranks.back().size())});
+      ranks.back().push_back(board[++i]);
     } else {
       throw PositionError(std::string("unexpected `") + ch + "` in the board", i);
     }
@@ -181,6 +190,8 @@ Diagram parse_diagram(const std::string& position) {
     for (int x = 0; x < d.w; ++x)
       if (ranks[r][x]) d.pieces.push_back({Coord{x, d.h - r}, ranks[r][x]});
   }
+  for (const auto& [r, x] : plus) d.promoted.push_back(Coord{x, d.h - r});
+  for (const auto& [r, x] : tilde) d.demotable.push_back(Coord{x, d.h - r});
   if (f.size() > 1) {
     if (f[1] != "w" && f[1] != "b") throw PositionError("the side to move must be w or b", 0);
     d.side = f[1] == "w" ? Color::White : Color::Black;
@@ -188,6 +199,7 @@ Diagram parse_diagram(const std::string& position) {
   if (br != std::string::npos) {
     std::string w, b;
     for (char ch : reserve) (std::isupper(static_cast<unsigned char>(ch)) ? w : b) += ch;
+    d.held += reserve;
     d.notes.push_back({"White reserve", spaced(w)});
     d.notes.push_back({"Black reserve", spaced(b)});
   }
@@ -202,7 +214,10 @@ Diagram parse_diagram(const std::string& position) {
           {"whand", "White cards"},      {"bhand", "Black cards"},      {"pile", "Card pile"},
           {"wdiscard", "White discard"}, {"bdiscard", "Black discard"}, {"level", "Level"}};
       for (const auto& [k, label] : known)
-        if (key == k) key = label;
+        if (key == k) {
+          key = label;
+          if (std::string(k) != "level") d.held += val;  // card letters (`?` an unseen card)
+        }
       d.notes.push_back({key, val.empty() ? "-" : val});
     } else {
       d.notes.push_back({"Field " + std::to_string(i + 1), f[i]});
@@ -219,7 +234,10 @@ struct Layout {
   std::vector<bool> file_gap, rank_gap;
   std::vector<int> file_px, rank_px;  // offsets from the board's left (bottom) edge
   int bw = 0, bh = 0;
-  explicit Layout(const Diagram& d) {
+  int width = 0;                     // the drawing's
+  int top = kCaptionPx;              // the board's top edge: below the caption's lines
+  std::vector<std::string> caption;  // its lines
+  Layout(const Diagram& d, const std::string& title) {
     files = d.files;
     ranks = d.ranks;
     file_gap = d.file_gap;
@@ -230,44 +248,76 @@ struct Layout {
       for (int i = 0; i < d.h; ++i) ranks.push_back(d.y0 + i), rank_gap.push_back(false);
     file_px = axis_offsets(file_gap, bw);
     rank_px = axis_offsets(rank_gap, bh);
+    // As wide as the board, at least kMinWidthPx, and widened (up to kMaxWidthPx) for a
+    // caption that would otherwise wrap; past that the caption wraps.
+    width = std::max(kMarginPx + bw + 10, kMinWidthPx);
+    const std::string text = caption_text(d, title);
+    width = std::max(width, std::min(kMaxWidthPx, text_width(text, kCaptionFontPx) + 2 * kMarginPx));
+    caption = wrap_text(text, kCaptionFontPx, width - 2 * kMarginPx);
+    top = kCaptionPx + kCaptionLinePx * static_cast<int>(caption.size() - 1);
+  }
+  static std::string caption_text(const Diagram& d, const std::string& title) {
+    const std::string side = d.side == Color::White ? "White to move" : "Black to move";
+    return title.empty() ? side : title + " \u2014 " + side;
   }
   // Pixel x of file index i, y of rank index j (top edge of the square).
   int x(size_t i) const { return kMarginPx + file_px[i]; }
-  int y(size_t j) const { return kCaptionPx + bh - rank_px[j] - kSquarePx; }
+  int y(size_t j) const { return top + bh - rank_px[j] - kSquarePx; }
   static long index(const std::vector<int>& v, int c) {
     auto it = std::lower_bound(v.begin(), v.end(), c);
     return it != v.end() && *it == c ? it - v.begin() : -1;
   }
 };
 
-}  // namespace
-
-std::pair<int, int> square_centre(const Diagram& d, Coord c) {
-  Layout l(d);
+std::pair<int, int> centre(const Layout& l, Coord c) {
   long i = Layout::index(l.files, c.x), j = Layout::index(l.ranks, c.y);
   if (i < 0 || j < 0) return {-1, -1};
   return {l.x(static_cast<size_t>(i)) + kSquarePx / 2, l.y(static_cast<size_t>(j)) + kSquarePx / 2};
 }
 
+}  // namespace
+
+std::pair<int, int> square_centre(const Diagram& d, Coord c, const std::string& caption) {
+  return centre(Layout(d, caption), c);
+}
+
 std::string diagram_svg(const Diagram& d, const std::string& caption) {
   const int S = kSquarePx;
-  const Layout l(d);
-  const int bw = l.bw, bh = l.bh;
-  const int notes_h = 20 * static_cast<int>(d.notes.size()) + 10;
-  const int W = std::max(kMarginPx + bw + 10, 300), H = kCaptionPx + bh + kMarginPx + notes_h;
+  const Layout l(d, caption);
+  const int bw = l.bw, bh = l.bh, W = l.width, top = l.top;
+  const int text_w = W - 2 * kMarginPx;
+  // Notes, then the legend, wrapped to the width (a note's continuation lines indented).
+  std::vector<std::pair<std::string, const char*>> lines;  // text, class
+  for (const auto& [label, value] : d.notes)
+    for (const auto& w : wrap_text(label + ": " + value, kNoteFontPx, text_w)) lines.push_back({w, "note"});
+  const std::vector<std::string> entries = legend(d);
+  if (!entries.empty()) {
+    // An entry is kept on one line: its spaces are no-break spaces (U+00A0).
+    std::string all = "Pieces:";
+    for (size_t i = 0; i < entries.size(); ++i) {
+      std::string e = entries[i];
+      for (size_t at; (at = e.find(' ')) != std::string::npos;) e.replace(at, 1, "\u00a0");
+      all += (i ? ", " : " ") + e;
+    }
+    for (const auto& w : wrap_text(all, kNoteFontPx, text_w)) lines.push_back({w, "legend"});
+  }
+  const int notes_h = kNoteLinePx * static_cast<int>(lines.size()) + 10;
+  const int H = top + bh + kMarginPx + notes_h;
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diagram\" width=\"" << W << "\" height=\"" << H
     << "\" viewBox=\"0 0 " << W << " " << H << "\" font-family=\"sans-serif\">\n";
   o << "<rect width=\"" << W << "\" height=\"" << H << "\" fill=\"#ffffff\"/>\n";
-  std::string side = d.side == Color::White ? "White to move" : "Black to move";
-  o << "<text class=\"side\" x=\"" << kMarginPx << "\" y=\"20\" font-size=\"15\">"
-    << html_escape(caption.empty() ? side : caption + " \u2014 " + side) << "</text>\n";
+  o << "<text class=\"side\" x=\"" << kMarginPx << "\" y=\"20\" font-size=\"" << kCaptionFontPx << "\">";
+  for (size_t i = 0; i < l.caption.size(); ++i)
+    o << "<tspan x=\"" << kMarginPx << "\"" << (i ? " dy=\"" + std::to_string(kCaptionLinePx) + "\"" : "")
+      << ">" << html_escape(l.caption[i]) << "</tspan>";
+  o << "</text>\n";
   // An elided run of empty files or ranks: a grey band with an ellipsis.
   for (size_t i = 0; i < l.files.size(); ++i)
     if (l.file_gap[i])
-      o << "<rect class=\"gap\" x=\"" << l.x(i) - S / 2 << "\" y=\"" << kCaptionPx << "\" width=\"" << S / 2
+      o << "<rect class=\"gap\" x=\"" << l.x(i) - S / 2 << "\" y=\"" << top << "\" width=\"" << S / 2
         << "\" height=\"" << bh << "\" fill=\"#d8d8d8\"/><text class=\"coord gap\" x=\"" << l.x(i) - S / 4
-        << "\" y=\"" << kCaptionPx + bh + 18 << "\" font-size=\"12\" text-anchor=\"middle\">\u2026</text>\n";
+        << "\" y=\"" << top + bh + 18 << "\" font-size=\"12\" text-anchor=\"middle\">\u2026</text>\n";
   for (size_t j = 0; j < l.ranks.size(); ++j)
     if (l.rank_gap[j])
       o << "<rect class=\"gap\" x=\"" << kMarginPx << "\" y=\"" << l.y(j) + S << "\" width=\"" << bw
@@ -282,31 +332,45 @@ std::string diagram_svg(const Diagram& d, const std::string& caption) {
         << "\"/>\n";
     }
   for (size_t i = 0; i < l.files.size(); ++i)
-    o << "<text class=\"coord file\" x=\"" << l.x(i) + S / 2 << "\" y=\"" << kCaptionPx + bh + 18
+    o << "<text class=\"coord file\" x=\"" << l.x(i) + S / 2 << "\" y=\"" << top + bh + 18
       << "\" font-size=\"12\" text-anchor=\"middle\">" << html_escape(file_label(d, l.files[i]))
       << "</text>\n";
   for (size_t j = l.ranks.size(); j-- > 0;)
     o << "<text class=\"coord rank\" x=\"" << kMarginPx - 6 << "\" y=\"" << l.y(j) + S / 2 + 4
       << "\" font-size=\"12\" text-anchor=\"end\">" << l.ranks[j] << "</text>\n";
+  const std::map<char, std::string> names = d.names.empty() ? orthodox_names() : d.names;
   for (const auto& [c, ch] : d.pieces) {
-    auto [cx, cy] = square_centre(d, c);
+    auto [cx, cy] = centre(l, c);
     if (cx < 0) continue;
     bool white = std::isupper(static_cast<unsigned char>(ch));
     char up = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    auto it = names.find(up);
+    const std::string name = it == names.end() ? "" : it->second;
     o << "<g class=\"piece " << (white ? "white" : "black") << "\" data-square=\""
       << html_escape(square_name(c)) << "\"><title>" << (white ? "White " : "Black ") << up << " "
-      << html_escape(square_name(c)) << "</title>"
-      << "<circle cx=\"" << cx << "\" cy=\"" << cy << "\" r=\"" << S * 2 / 5 << "\" fill=\""
-      << (white ? "#ffffff" : "#202020") << "\" stroke=\"#000000\" stroke-width=\"1.5\"/>"
-      << "<text x=\"" << cx << "\" y=\"" << cy + 7
-      << "\" font-size=\"20\" font-weight=\"bold\" text-anchor=\"middle\" fill=\""
-      << (white ? "#000000" : "#ffffff") << "\">" << up << "</text></g>\n";
+      << html_escape(square_name(c)) << (name.empty() ? "" : " (" + html_escape(name) + ")") << "</title>";
+    if (has_figurine(name)) {
+      o << figurine_svg(name, white, cx, cy, S - 4);
+    } else {
+      o << "<circle cx=\"" << cx << "\" cy=\"" << cy << "\" r=\"" << S * 2 / 5 << "\" fill=\""
+        << (white ? "#ffffff" : "#202020") << "\" stroke=\"#000000\" stroke-width=\"1.5\"/>"
+        << "<text x=\"" << cx << "\" y=\"" << cy + 7
+        << "\" font-size=\"20\" font-weight=\"bold\" text-anchor=\"middle\" fill=\""
+        << (white ? "#000000" : "#ffffff") << "\">" << up << "</text>";
+    }
+    if (std::find(d.promoted.begin(), d.promoted.end(), c) != d.promoted.end())
+      o << "<text class=\"promoted\" x=\"" << cx - S / 2 + 2 << "\" y=\"" << cy - S / 2 + 13
+        << "\" font-size=\"15\" font-weight=\"bold\" fill=\"#c00000\">+</text>";
+    if (std::find(d.demotable.begin(), d.demotable.end(), c) != d.demotable.end())
+      o << "<text class=\"demotable\" x=\"" << cx + S / 2 - 11 << "\" y=\"" << cy - S / 2 + 13
+        << "\" font-size=\"15\" font-weight=\"bold\" fill=\"#c00000\">~</text>";
+    o << "</g>\n";
   }
-  int y = kCaptionPx + bh + kMarginPx + 14;
-  for (const auto& [label, value] : d.notes) {
-    o << "<text class=\"note\" x=\"" << kMarginPx << "\" y=\"" << y << "\" font-size=\"13\">"
-      << html_escape(label) << ": " << html_escape(value) << "</text>\n";
-    y += 20;
+  int y = top + bh + kMarginPx + 14;
+  for (const auto& [text, cls] : lines) {
+    o << "<text class=\"" << cls << "\" x=\"" << kMarginPx << "\" y=\"" << y << "\" font-size=\""
+      << kNoteFontPx << "\">" << html_escape(text) << "</text>\n";
+    y += kNoteLinePx;
   }
   o << "</svg>\n";
   return o.str();
@@ -381,7 +445,8 @@ std::vector<PuzzleRow> read_puzzle_csv(const std::string& text) {
   return rows;
 }
 
-std::string puzzle_page(const std::string& title, const std::vector<PuzzleRow>& rows) {
+std::string puzzle_page(const std::string& title, const std::vector<PuzzleRow>& rows,
+                        const PageHooks& hooks) {
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html_escape(title)
     << "</title>\n<style>body{font-family:sans-serif;margin:16px;background:#fafafa}"
@@ -395,40 +460,66 @@ std::string puzzle_page(const std::string& title, const std::vector<PuzzleRow>& 
     if (!r.depth.empty()) o << " (depth " << html_escape(r.depth) << ")";
     o << " \u2014 " << html_escape(r.variant) << "</h2>\n";
     try {
-      o << diagram_svg(parse_diagram(r.position));
+      Diagram d = parse_diagram(r.position);
+      if (hooks.names) d.names = hooks.names(r.variant);
+      o << diagram_svg(d);
     } catch (const PositionError& e) {
       o << "<p class=\"error\">unreadable position: " << html_escape(e.what()) << "</p>\n";
     }
     o << "<p><code class=\"position\">" << html_escape(r.position) << "</code></p>\n";
     if (!r.options.empty()) o << "<p class=\"options\">options: " << html_escape(r.options) << "</p>\n";
-    o << "<details><summary>solution</summary><p class=\"solution\">" << html_escape(r.solution)
-      << "</p></details>\n</section>\n";
+    o << "<details><summary>solution</summary><p class=\"solution\">"
+      << html_escape(hooks.solution ? hooks.solution(r) : r.solution) << "</p></details>\n</section>\n";
   }
   o << "</body></html>\n";
   return o.str();
 }
 
-bool png_pixel(const std::string& path, int x, int y, uint8_t rgb[3], int* width, int* height) {
+bool read_png(const std::string& path, Image& out) {
 #ifdef ARBITER_HAVE_PNG
   png_image img{};
   img.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_file(&img, path.c_str())) return false;
   img.format = PNG_FORMAT_RGB;
-  std::vector<uint8_t> buf(PNG_IMAGE_SIZE(img));
-  if (!png_image_finish_read(&img, nullptr, buf.data(), 0, nullptr)) {
+  out.rgb.assign(PNG_IMAGE_SIZE(img), 0);
+  if (!png_image_finish_read(&img, nullptr, out.rgb.data(), 0, nullptr)) {
     png_image_free(&img);
     return false;
   }
-  if (width) *width = static_cast<int>(img.width);
-  if (height) *height = static_cast<int>(img.height);
-  if (x < 0 || y < 0 || x >= static_cast<int>(img.width) || y >= static_cast<int>(img.height)) return false;
-  const uint8_t* p = &buf[(static_cast<size_t>(y) * img.width + x) * 3];
-  rgb[0] = p[0], rgb[1] = p[1], rgb[2] = p[2];
+  out.width = static_cast<int>(img.width);
+  out.height = static_cast<int>(img.height);
   return true;
 #else
-  (void)path, (void)x, (void)y, (void)rgb, (void)width, (void)height;
+  (void)path, (void)out;
   return false;
 #endif
+}
+
+bool write_png(const std::string& path, const Image& img) {
+#ifdef ARBITER_HAVE_PNG
+  png_image p{};
+  p.version = PNG_IMAGE_VERSION;
+  p.width = static_cast<png_uint_32>(img.width);
+  p.height = static_cast<png_uint_32>(img.height);
+  p.format = PNG_FORMAT_RGB;
+  const std::string tmp = path + ".tmp";
+  if (!png_image_write_to_file(&p, tmp.c_str(), 0, img.rgb.data(), 0, nullptr)) return false;
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+#else
+  (void)path, (void)img;
+  return false;
+#endif
+}
+
+bool png_pixel(const std::string& path, int x, int y, uint8_t rgb[3], int* width, int* height) {
+  Image img;
+  if (!read_png(path, img)) return false;
+  if (width) *width = img.width;
+  if (height) *height = img.height;
+  if (x < 0 || y < 0 || x >= img.width || y >= img.height) return false;
+  const uint8_t* p = &img.rgb[(static_cast<size_t>(y) * img.width + x) * 3];
+  rgb[0] = p[0], rgb[1] = p[1], rgb[2] = p[2];
+  return true;
 }
 
 }  // namespace arb::synth

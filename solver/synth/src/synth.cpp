@@ -1889,6 +1889,7 @@ class Synth {
         out_.found.push_back(fd);
       else if (!refined_)
         ++out_.rejected;
+      if (r_.progress) r_.progress(out_.found.size(), static_cast<size_t>(out_.rejected));
       if (!refined_) solver_.add(block(m));
     }
   }

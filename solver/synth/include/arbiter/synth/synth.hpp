@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -91,6 +92,9 @@ struct Request {
   // 0: none. Counted from the start of synthesize(): building the encoding, every Z3 check
   // (given the time left) and each refinement; the run stops within a second of it.
   double timeout_seconds = 0;
+  // After every Z3 model checked: the positions found so far and the models rejected
+  // (the command's progress line).
+  std::function<void(size_t found, size_t rejected)> progress;
 };
 
 struct Found {
