@@ -1147,3 +1147,29 @@ TEST(RecordsCli, RulesTagStaysBesideTheRecord) {
   EXPECT_EQ(bundled.code, 0) << bundled;
   fs::remove_all(base);
 }
+
+// Every shard opens every input file, so each reports a missing one: the merge counts it once
+// per file, as the run over the whole batch does (it used to count it once per shard).
+TEST(RecordsCli, MergeCountsAnUnusableFileOnce) {
+  const std::string input = (records_dir() / "broken" / "chess.pgn").string();
+  const std::string missing = (fs::temp_directory_path() / "arbiter-no-such-record.pgn").string();
+  auto whole = run_arbiter({"validate", missing, input, "--json", "--quiet"});
+  ASSERT_EQ(whole.code, 2) << whole;
+  EXPECT_EQ(json_field(whole.last_line(), "unusable_files"), "1");
+  fs::path base = fs::temp_directory_path() / ("arbiter-merge-unusable-" + std::to_string(getpid()));
+  fs::create_directories(base);
+  std::vector<std::string> args = {"validate", "--merge", "--json"};
+  for (int i = 0; i < 3; ++i) {
+    auto shard =
+        run_arbiter({"validate", missing, input, "--json", "--quiet", "--shard", std::to_string(i) + "/3"});
+    ASSERT_EQ(shard.code, 2) << shard;
+    const std::string path = (base / ("shard-" + std::to_string(i) + ".json")).string();
+    std::ofstream(path) << shard.out;
+    args.push_back(path);
+  }
+  auto merged = run_arbiter(args);
+  for (const char* key : {"games", "valid", "invalid", "counts", "unusable_files"})
+    EXPECT_EQ(json_field(merged.last_line(), key), json_field(whole.last_line(), key)) << key << "\n"
+                                                                                       << merged.last_line();
+  fs::remove_all(base);
+}

@@ -76,6 +76,12 @@ TEST(Stipulation, BatchLines) {
   EXPECT_EQ(b->position, "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1");
   EXPECT_EQ(b->stip.text(), "#2");
   EXPECT_EQ(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - dm 3;")->stip.text(), "#3");
+  // A whole FEN, counters and all, then operations: corpus/mates/mates.epd's form.
+  auto c = parse_batch_line("rn2kb1r/1pp2p2/3pBq2/P5pp/P2Pn2P/6P1/2P1PP2/RNBQ1KNR b kq - 0 12 bm #1;");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->position, "rn2kb1r/1pp2p2/3pBq2/P5pp/P2Pn2P/6P1/2P1PP2/RNBQ1KNR b kq - 0 12");
+  EXPECT_EQ(c->stip.text(), "#1");
+  EXPECT_EQ(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 3 40 dm 3; id \"y\";")->stip.text(), "#3");
   EXPECT_EQ(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - stip \"s#2\";")->stip.text(), "s#2");
   EXPECT_EQ(parse_batch_line("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1;#2", arb::stip::parse_stipulation("h=1"))
                 ->stip.text(),

@@ -2,137 +2,19 @@
 
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
-#include "arbiter/json.hpp"
 #include "arbiter/wording.hpp"
 
 namespace arb::records {
 
 namespace {
 
-// A reader for the flat JSON objects `arbiter validate --json` writes: string keys; values
-// strings, numbers, booleans, null, arrays and objects (read and skipped unless asked for).
-class Line {
- public:
-  explicit Line(const std::string& s) : s_(s) {}
-  // Reads the object; false on malformed text.
-  bool parse() {
-    skip_ws();
-    return object(true) && (skip_ws(), i_ == s_.size());
-  }
-  std::map<std::string, std::string> scalars;  // top-level string, number, bool values
-  std::map<std::string, uint64_t> counts;      // the top-level "counts" object
-  bool has(const std::string& k) const { return scalars.count(k) > 0; }
-  uint64_t num(const std::string& k) const {
-    auto it = scalars.find(k);
-    return it == scalars.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
-  }
-
- private:
-  void skip_ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
-  }
-  bool string(std::string* out) {
-    if (i_ >= s_.size() || s_[i_] != '"') return false;
-    ++i_;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      if (s_[i_] == '\\') {
-        if (++i_ >= s_.size()) return false;
-        char c = s_[i_];
-        if (out) *out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
-        if (c == 'u') i_ += 4;
-        ++i_;
-        continue;
-      }
-      if (out) *out += s_[i_];
-      ++i_;
-    }
-    if (i_ >= s_.size()) return false;
-    ++i_;
-    return true;
-  }
-  bool value(const std::string& key, int depth, bool top) {
-    if (depth > 16 || i_ >= s_.size()) return false;
-    char c = s_[i_];
-    if (c == '"') {
-      std::string v;
-      if (!string(&v)) return false;
-      if (top) scalars[key] = v;
-      return true;
-    }
-    if (c == '{') return object(false, top && key == "counts", depth + 1);
-    if (c == '[') {
-      ++i_;
-      skip_ws();
-      if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
-      for (;;) {
-        skip_ws();
-        if (!value("", depth + 1, false)) return false;
-        skip_ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
-        return false;
-      }
-    }
-    size_t b = i_;
-    while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' && s_[i_] != ' ') ++i_;
-    if (b == i_) return false;
-    if (top) scalars[key] = s_.substr(b, i_ - b);
-    if (counts_target_) (*counts_target_)[key] = std::strtoull(s_.substr(b, i_ - b).c_str(), nullptr, 10);
-    return true;
-  }
-  bool object(bool top, bool counts = false, int depth = 0) {
-    if (i_ >= s_.size() || s_[i_] != '{') return false;
-    ++i_;
-    std::map<std::string, uint64_t>* saved = counts_target_;
-    counts_target_ = counts ? &this->counts : nullptr;
-    skip_ws();
-    bool ok = true;
-    if (i_ < s_.size() && s_[i_] == '}') {
-      ++i_;
-    } else {
-      for (;;) {
-        skip_ws();
-        std::string key;
-        if (!string(&key)) {
-          ok = false;
-          break;
-        }
-        skip_ws();
-        if (i_ >= s_.size() || s_[i_] != ':') {
-          ok = false;
-          break;
-        }
-        ++i_;
-        skip_ws();
-        if (!value(key, depth, top)) {
-          ok = false;
-          break;
-        }
-        skip_ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < s_.size() && s_[i_] == '}') {
-          ++i_;
-          break;
-        }
-        ok = false;
-        break;
-      }
-    }
-    counts_target_ = saved;
-    return ok;
-  }
-  const std::string& s_;
-  size_t i_ = 0;
-  std::map<std::string, uint64_t>* counts_target_ = nullptr;
-};
+uint64_t count_of(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
+}
 
 }  // namespace
 
@@ -140,6 +22,10 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
   MergedSummary m;
   uint64_t of = 0;                       // N of the shards' I/N (0: not sharded)
   std::map<uint64_t, std::string> seen;  // shard index -> its file
+  // Every shard opens every input file and reports an unusable one (missing, unreadable, cut
+  // short) itself, so an unusable file is counted once per file name, not once per shard.
+  std::map<std::string, std::string> unusable;            // input file -> its finding's code
+  std::map<std::string, uint64_t> unusable_in_summaries;  // code -> the shards' summed counts
   for (const auto& f : files) {
     std::ifstream in(f);
     if (!in) {
@@ -148,19 +34,23 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
     }
     std::string line;
     uint64_t lineno = 0, game_lines = 0, invalid_lines = 0, summaries = 0;
+    std::map<std::string, std::string> shard_unusable;
     bool bad = false;
+    MergedSummary add;
     while (std::getline(in, line)) {
       ++lineno;
       if (line.empty()) continue;
-      Line l(line);
-      if (!l.parse()) {
+      nlohmann::json l = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (!l.is_object()) {
         m.problems.push_back(f + ":" + std::to_string(lineno) + ": not a line of `arbiter validate --json`");
         bad = true;
         break;
       }
-      if (l.scalars["summary"] != "true") {
-        if (l.scalars["unusable"] != "true" && l.has("game"))
-          ++game_lines, invalid_lines += l.scalars["valid"] == "false";
+      if (l.value("summary", false) != true) {
+        if (l.value("unusable", false) && l.contains("file") && l["file"].is_string())
+          shard_unusable[l["file"].get<std::string>()] = l.value("code", std::string("unusable-file"));
+        else if (l.contains("game"))
+          ++game_lines, invalid_lines += l.value("valid", true) ? 0 : 1;
         continue;
       }
       if (++summaries > 1) {
@@ -170,15 +60,15 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
         break;
       }
       // The shard's own count must match its game lines: a cut file is incomplete.
-      if (l.num("games") != game_lines || l.num("invalid") != invalid_lines) {
-        m.problems.push_back(f + ": the summary counts " + arb::plural(l.num("games"), "game") + " (" +
-                             std::to_string(l.num("invalid")) + " invalid) but the file holds " +
+      if (count_of(l, "games") != game_lines || count_of(l, "invalid") != invalid_lines) {
+        m.problems.push_back(f + ": the summary counts " + arb::plural(count_of(l, "games"), "game") + " (" +
+                             std::to_string(count_of(l, "invalid")) + " invalid) but the file holds " +
                              std::to_string(game_lines) + " (" + std::to_string(invalid_lines) + " invalid)");
         bad = true;
         break;
       }
-      if (l.has("shard")) {
-        const std::string& sh = l.scalars["shard"];
+      if (l.contains("shard")) {
+        const std::string sh = l["shard"].is_string() ? l["shard"].get<std::string>() : std::string();
         size_t slash = sh.find('/');
         uint64_t i = std::strtoull(sh.c_str(), nullptr, 10);
         uint64_t n = slash == std::string::npos ? 0 : std::strtoull(sh.c_str() + slash + 1, nullptr, 10);
@@ -194,15 +84,15 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
           break;
         }
       }
-      m.games += l.num("games");
-      m.valid += l.num("valid");
-      m.invalid += l.num("invalid");
-      m.with_warnings += l.num("valid_with_warnings");
-      m.unusable_files += l.num("unusable_files");
-      for (const auto& [code, n] : l.counts) m.counts[code] += n;
-      double s = std::strtod(l.scalars["seconds"].c_str(), nullptr);
-      m.seconds_sum += s;
-      m.seconds_max = std::max(m.seconds_max, s);
+      add.games = count_of(l, "games");
+      add.valid = count_of(l, "valid");
+      add.invalid = count_of(l, "invalid");
+      add.with_warnings = count_of(l, "valid_with_warnings");
+      if (auto c = l.find("counts"); c != l.end() && c->is_object())
+        for (const auto& [code, n] : c->items())
+          if (n.is_number_unsigned()) add.counts[code] += n.get<uint64_t>();
+      double s = l.contains("seconds") && l["seconds"].is_number() ? l["seconds"].get<double>() : 0.0;
+      add.seconds_sum = s;
     }
     if (bad) continue;
     if (summaries == 0) {
@@ -210,7 +100,28 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
       continue;
     }
     ++m.shards;
+    m.games += add.games;
+    m.valid += add.valid;
+    m.invalid += add.invalid;
+    m.with_warnings += add.with_warnings;
+    for (const auto& [code, n] : add.counts) m.counts[code] += n;
+    for (const auto& [file, code] : shard_unusable) {
+      ++unusable_in_summaries[code];
+      unusable.emplace(file, code);
+    }
+    m.seconds_sum += add.seconds_sum;
+    m.seconds_max = std::max(m.seconds_max, add.seconds_sum);
   }
+  // The unusable files' findings, counted once per file: each shard's count of a code less
+  // the shards' repeats of the same files.
+  std::map<std::string, uint64_t> distinct;
+  for (const auto& [file, code] : unusable) ++distinct[code];
+  for (const auto& [code, n] : unusable_in_summaries) {
+    uint64_t& c = m.counts[code];
+    c = c >= n ? c - n + distinct[code] : distinct[code];
+    if (c == 0) m.counts.erase(code);
+  }
+  m.unusable_files = unusable.size();
   if (of > 0)
     for (uint64_t i = 0; i < of; ++i)
       if (!seen.count(i))
@@ -219,19 +130,20 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
 }
 
 std::string merged_json(const MergedSummary& m) {
-  std::string counts;
-  for (const auto& [code, n] : m.counts)
-    counts += (counts.empty() ? "\"" : ",\"") + json_escape(code) + "\":" + std::to_string(n);
-  std::string problems;
-  for (const auto& p : m.problems) problems += (problems.empty() ? "\"" : ",\"") + json_escape(p) + "\"";
-  char secs[96];
-  std::snprintf(secs, sizeof secs, "\"seconds\":%.3f,\"shard_seconds\":%.3f", m.seconds_max, m.seconds_sum);
-  return "{\"summary\":true,\"merged\":" + std::to_string(m.shards) +
-         ",\"games\":" + std::to_string(m.games) + ",\"valid\":" + std::to_string(m.valid) +
-         ",\"invalid\":" + std::to_string(m.invalid) +
-         ",\"valid_with_warnings\":" + std::to_string(m.with_warnings) + ",\"counts\":{" + counts + "}" +
-         ",\"unusable_files\":" + std::to_string(m.unusable_files) + "," + secs + ",\"problems\":[" +
-         problems + "]}\n";
+  nlohmann::ordered_json j;
+  j["summary"] = true;
+  j["merged"] = m.shards;
+  j["games"] = m.games;
+  j["valid"] = m.valid;
+  j["invalid"] = m.invalid;
+  j["valid_with_warnings"] = m.with_warnings;
+  j["counts"] = nlohmann::ordered_json::object();
+  for (const auto& [code, n] : m.counts) j["counts"][code] = n;
+  j["unusable_files"] = m.unusable_files;
+  j["seconds"] = m.seconds_max;
+  j["shard_seconds"] = m.seconds_sum;
+  j["problems"] = m.problems;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string merged_text(const MergedSummary& m) {

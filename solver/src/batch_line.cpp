@@ -29,12 +29,21 @@ std::optional<BatchLine> parse_batch_line(std::string_view raw, const std::optio
   for (std::string t; ts >> t;) tok.push_back(t);
   BatchLine out;
   std::vector<std::string> ops(fields.begin() + 1, fields.end());
-  const bool epd_ops = tok.size() >= 5 && (tok[1] == "w" || tok[1] == "b") &&
-                       !std::isdigit(static_cast<unsigned char>(tok[4][0]));
+  // EPD: four position fields then operations (`bm #2;`), or a whole FEN (its two counters
+  // kept) then operations, as the corpus files and most EPD writers give them.
+  auto number = [](const std::string& t) {
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  const bool side = tok.size() >= 5 && (tok[1] == "w" || tok[1] == "b");
+  const bool four_fields = side && !number(tok[4]);
+  const bool full_fen = side && tok.size() >= 7 && number(tok[4]) && number(tok[5]) && !number(tok[6]);
+  const bool epd_ops = four_fields || full_fen;
   if (epd_ops) {
-    out.position = tok[0] + " " + tok[1] + " " + tok[2] + " " + tok[3] + " 0 1";
+    const size_t ops_at = four_fields ? 4 : 6;
+    out.position = tok[0] + " " + tok[1] + " " + tok[2] + " " + tok[3] +
+                   (four_fields ? std::string(" 0 1") : " " + tok[4] + " " + tok[5]);
     std::string first;
-    for (size_t i = 4; i < tok.size(); ++i) first += (i > 4 ? " " : "") + tok[i];
+    for (size_t i = ops_at; i < tok.size(); ++i) first += (i > ops_at ? " " : "") + tok[i];
     ops.insert(ops.begin(), first);
   } else {
     out.position = fields[0];
