@@ -229,12 +229,7 @@
         }
         BB quiet = pp.leap_move[us][s] & ~occ;
         BB caps = pp.leap_capture[us][s] & tg;
-        for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
-          int d = __builtin_ctz(dm);
-          BB r = ride(d, s, occ);
-          if (pp.ride_move[us] & (1u << d)) quiet |= r & ~occ;
-          if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
-        }
+        rides(pp, us, s, occ, tg, quiet, caps);
         if constexpr (Rich)
           if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
@@ -270,6 +265,12 @@
         const PieceProgram& prog = p_->types[t];
         const BB zone =
             prog.promote_leaving && test(pp.promote_zone[us], s) ? t_->board_mask : pp.promote_zone[us];
+        // Counting: moves legal as generated and without promotion are counted at once.
+        if constexpr (Count)
+          if (!test_all && !(targets & (zone | disc))) {
+            n += count(targets);
+            targets = BB{};
+          }
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(zone, to) && (!prog.promote_capturing || board_[to] >= 0)) {
