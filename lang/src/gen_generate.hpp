@@ -133,6 +133,11 @@
         evading = true;
         evade = evasion_squares(k, them, occ);
       }
+    // Stockfish's evasions: with a plain royal piece (its safety is attacked() alone), an
+    // action of an unpinned other piece onto an evasion square (taking the one checker or
+    // standing between) is legal as generated; a pinned one keeps to its line as out of
+    // check. Only the royal piece's own moves and en passant are then tested in full.
+    const bool test_others = evading && plain_king_ ? facing_now_ : test_every;
     // The legality test of this loop: explosions only in the general one.
     const bool blast = Rich && blast_types_;
     auto legal = [&](Move m, bool only_mover = false) {
@@ -210,7 +215,7 @@
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
-        bool test_all = test_every || is_royal;
+        bool test_all = test_others || is_royal;
         // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
@@ -329,6 +334,16 @@
                 ok = false;
           if (!ok) continue;
           Move m = make_move(castle_from_[right], rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
+          // A plain royal king (its safety is attacked() alone): its destination on the
+          // occupancy after the castle, no make and unmake (only own pieces move).
+          if constexpr (!Rich && !Pseudo)
+            if (castle_royal_ && guard && plain_king_ && !facing_now_) {
+              int kto, rto;
+              castle_targets(kind_of(m), us, kto, rto);
+              const BB after = (occ & ~bit(castle_from_[right]) & ~bit(rook_sq_[right])) | bit(kto) | bit(rto);
+              if (!attacked(kto, them, after)) emit(m);
+              continue;
+            }
           if (legal(m)) emit(m);
         }
       }
@@ -344,7 +359,7 @@
         zone = drop_squares(us, t, zone);
         if (flip_drops_) [[unlikely]]
           zone = flip::drop_zone(*p_, *t_, us, zone, own, opp);
-        const bool test_drop = in_check || is_royal;
+        const bool test_drop = (in_check && !(evading && plain_king_)) || is_royal;
         const bool no_mate = p_->types[t].drop_no_mate && !Pseudo;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);
