@@ -206,6 +206,11 @@
           if (move_types_ >> t & 1) allowed |= by_type_[t];
         movers &= allowed;
       }
+      // Counting where no action needs the full test: plain pawns and lean types in bulk.
+      if constexpr (Count && !Rich && !Pseudo)
+        if (!test_every && !royal_only_ && move_types_ == CardBoard::kAllTypes &&
+            (pawn_types_[us] | lean_types_[us]))
+          movers &= ~count_pawns(us, pins, occ, opp, n, legal);
       for (BB b = movers; b; clear_lsb(b)) {
         if (Count && any_only_ && n) return n;
         const int s = lsb(b);

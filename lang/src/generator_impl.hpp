@@ -152,6 +152,12 @@ class Generator final : public Engine, public CardBoard {
   const magic::Entry* bishop_ = nullptr;
   uint32_t orth_check_types_[2] = {}, diag_check_types_[2] = {}, leap_check_types_[2] = {};
   uint8_t other_check_dirs_[2] = {0xFF, 0xFF};
+  // Pawns counted in bulk at the leaves (gen_sliders.hpp): per colour, the types whose
+  // tables are exactly a pawn's; per type, the squares with a double step and those from
+  // which a move reaches the promotion zone (those pawns take the general loop).
+  uint32_t pawn_types_[2] = {};
+  uint32_t lean_types_[2] = {};  // leapers and riders without promotion, pawn moves or specials
+  BB pawn_double_[2][kMaxTypes] = {}, pawn_pre_zone_[2][kMaxTypes] = {};
 
   Coord coord(int s) const {
     return Coord{s % p_->width, s / p_->width + 1};
