@@ -133,6 +133,11 @@
         evading = true;
         evade = evasion_squares(k, them, occ);
       }
+    // Stockfish's evasions: with a plain royal piece (its safety is attacked() alone), an
+    // action of an unpinned other piece onto an evasion square (taking the one checker or
+    // standing between) is legal as generated; a pinned one keeps to its line as out of
+    // check. Only the royal piece's own moves and en passant are then tested in full.
+    const bool test_others = evading && plain_king_ ? facing_now_ : test_every;
     // The legality test of this loop: explosions only in the general one.
     const bool blast = Rich && blast_types_;
     auto legal = [&](Move m, bool only_mover = false) {
@@ -201,6 +206,11 @@
           if (move_types_ >> t & 1) allowed |= by_type_[t];
         movers &= allowed;
       }
+      // Counting where no action needs the full test: plain pawns and lean types in bulk.
+      if constexpr (Count && !Rich && !Pseudo)
+        if (!test_every && !royal_only_ && move_types_ == CardBoard::kAllTypes &&
+            (pawn_types_[us] | lean_types_[us]))
+          movers &= ~count_pawns(us, pins, occ, opp, n, legal);
       for (BB b = movers; b; clear_lsb(b)) {
         if (Count && any_only_ && n) return n;
         const int s = lsb(b);
@@ -210,7 +220,7 @@
         // Moves whose legality needs a full test; the others are legal as generated.
         const bool pinned_here = test(pins, s);
         // A pinned teleporter may land on the pin's line beyond the pinner or the king.
-        bool test_all = test_every || is_royal;
+        bool test_all = test_others || is_royal;
         // Borrowed rides count in the pins (pinned()); a pinned teleporter may land on the
         // pin's line beyond the pinner or the king.
         // (a pinned piece taking the pinner's lender breaks the pin: full test when borrowing).
@@ -229,12 +239,7 @@
         }
         BB quiet = pp.leap_move[us][s] & ~occ;
         BB caps = pp.leap_capture[us][s] & tg;
-        for (uint8_t dm = pp.ride_move[us] | pp.ride_capture[us]; dm; dm &= dm - 1) {
-          int d = __builtin_ctz(dm);
-          BB r = ride(d, s, occ);
-          if (pp.ride_move[us] & (1u << d)) quiet |= r & ~occ;
-          if (pp.ride_capture[us] & (1u << d)) caps |= r & tg;
-        }
+        rides(pp, us, s, occ, tg, quiet, caps);
         if constexpr (Rich)
           if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
@@ -270,6 +275,12 @@
         const PieceProgram& prog = p_->types[t];
         const BB zone =
             prog.promote_leaving && test(pp.promote_zone[us], s) ? t_->board_mask : pp.promote_zone[us];
+        // Counting: moves legal as generated and without promotion are counted at once.
+        if constexpr (Count)
+          if (!test_all && !(targets & (zone | disc))) {
+            n += count(targets);
+            targets = BB{};
+          }
         for (BB tb = targets; tb; clear_lsb(tb)) {
           int to = lsb(tb);
           if (test(zone, to) && (!prog.promote_capturing || board_[to] >= 0)) {
@@ -328,6 +339,16 @@
                 ok = false;
           if (!ok) continue;
           Move m = make_move(castle_from_[right], rook_sq_[right], side == 0 ? kCastleK : kCastleQ);
+          // A plain royal king (its safety is attacked() alone): its destination on the
+          // occupancy after the castle, no make and unmake (only own pieces move).
+          if constexpr (!Rich && !Pseudo)
+            if (castle_royal_ && guard && plain_king_ && !facing_now_) {
+              int kto, rto;
+              castle_targets(kind_of(m), us, kto, rto);
+              const BB after = (occ & ~bit(castle_from_[right]) & ~bit(rook_sq_[right])) | bit(kto) | bit(rto);
+              if (!attacked(kto, them, after)) emit(m);
+              continue;
+            }
           if (legal(m)) emit(m);
         }
       }
@@ -343,7 +364,7 @@
         zone = drop_squares(us, t, zone);
         if (flip_drops_) [[unlikely]]
           zone = flip::drop_zone(*p_, *t_, us, zone, own, opp);
-        const bool test_drop = in_check || is_royal;
+        const bool test_drop = (in_check && !(evading && plain_king_)) || is_royal;
         const bool no_mate = p_->types[t].drop_no_mate && !Pseudo;
         for (; zone; clear_lsb(zone)) {
           Move m = make_move(0, lsb(zone), kPlace, t);

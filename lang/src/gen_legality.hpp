@@ -36,10 +36,22 @@
   }
 
   ARB_INLINE bool attacked(int s, int by, const BB& occ) const {
-    for (int t = 0; t < p_->ntypes; ++t) {
+    for (uint32_t m = leap_check_types_[by]; m; m &= m - 1) {
+      const int t = __builtin_ctz(m);
       if (t_->pieces[t].check_from[by][s] & pieces(by, t) & occ) return true;
     }
-    for (int d = 0; d < 8; ++d) {
+    uint8_t dirs = 0xFF;
+    if constexpr (kMagic)
+      if (rook_) {
+        // the full rook and bishop rides by lookup (a piece left out of occ attacks nothing)
+        if (const uint32_t o = orth_check_types_[by])
+          if (rook_[s].attacks(occ) & typed(by, o) & occ) return true;
+        if (const uint32_t g = diag_check_types_[by])
+          if (bishop_[s].attacks(occ) & typed(by, g) & occ) return true;
+        dirs = other_check_dirs_[by];
+      }
+    for (; dirs; dirs &= dirs - 1) {
+      const int d = __builtin_ctz(dirs);
       int b = first(d, s, occ);
       if (b < 0) continue;
       int code = board_[b];
@@ -114,16 +126,32 @@
   ARB_INLINE BB pinned(int k, int us) const {
     BB pins{};
     BB occ = occupied();
-    for (int d = 0; d < 8; ++d) {
+    uint8_t dirs = 0xFF;
+    if constexpr (kMagic)
+      if (rook_ && !borrowing_) {
+        // Stockfish's way: the enemy full riders on k's lines of an empty board, and one
+        // piece between, ours. The other directions are walked below.
+        const int them = us ^ 1;
+        BB snipers{};
+        if (const uint32_t o = orth_check_types_[them]) snipers |= rook_[k].attacks(0) & typed(them, o);
+        if (const uint32_t g = diag_check_types_[them]) snipers |= bishop_[k].attacks(0) & typed(them, g);
+        for (; snipers; clear_lsb(snipers)) {
+          const BB b = t_->between(k, lsb(snipers)) & occ;
+          if (b && !(b & (b - 1)) && (b & by_color_[us])) pins |= b;
+        }
+        dirs = other_check_dirs_[them];
+      }
+    for (; dirs; dirs &= dirs - 1) {
+      const int d = __builtin_ctz(dirs);
       int b1 = first(d, k, occ);
       if (b1 < 0 || board_[b1] < 0 || (board_[b1] & 1) != us) continue;
       int b2 = first(d, b1, occ);
       if (b2 < 0) continue;
       int code = board_[b2];
       if (code < 0 || (code & 1) == us) continue;  // a wall square pins nothing
-      unsigned dirs = t_->pieces[code >> 1].ride_check[us ^ 1];
-      if (borrowing_ && p_->types[code >> 1].borrows) dirs |= borrowed_rides(b2, code >> 1, us ^ 1);
-      if (dirs & (1u << ((d + 4) & 7))) pins |= bit(b1);
+      unsigned rd = t_->pieces[code >> 1].ride_check[us ^ 1];
+      if (borrowing_ && p_->types[code >> 1].borrows) rd |= borrowed_rides(b2, code >> 1, us ^ 1);
+      if (rd & (1u << ((d + 4) & 7))) pins |= bit(b1);
     }
     return pins;
   }

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <type_traits>
 
 #include "arbiter/fen.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "card_board.hpp"
 #include "gen_ends.hpp"
 #include "gen_flip.hpp"
+#include "gen_magic.hpp"
 #include "gen_misc.hpp"
 #include "gen_move_encoding.hpp"
 #include "gen_pass.hpp"
@@ -33,6 +35,7 @@ class Generator final : public Engine, public CardBoard {
 
  public:
   Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t) : p_(std::move(p)), t_(t) {
+    setup_sliders();
     set_position(p_->start_text);
   }
 
@@ -43,7 +46,9 @@ class Generator final : public Engine, public CardBoard {
 #include "gen_interface.hpp"
 
  private:
-  Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t, int) : p_(std::move(p)), t_(t) {}
+  Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t, int) : p_(std::move(p)), t_(t) {
+    setup_sliders();
+  }
 
   // perft over turns
 #include "gen_perft.hpp"
@@ -138,6 +143,21 @@ class Generator final : public Engine, public CardBoard {
   bool flip_ends_ = false, pass_ = false, flip_drops_ = false, flip_supply_ = false;
   uint32_t convert_types_ = 0;
   std::vector<BB> flipped_;
+  // The rides by magic bitboards (gen_magic.hpp, gen_sliders.hpp): set when the board is
+  // the plain 8x8 board (its rays the geometric ones); null otherwise. Per colour, the
+  // types giving check along all four orthogonal (diagonal) directions, the directions
+  // (seen from the attacked square) that other rides check along, and the types with
+  // leaping checks.
+  const magic::Entry* rook_ = nullptr;
+  const magic::Entry* bishop_ = nullptr;
+  uint32_t orth_check_types_[2] = {}, diag_check_types_[2] = {}, leap_check_types_[2] = {};
+  uint8_t other_check_dirs_[2] = {0xFF, 0xFF};
+  // Pawns counted in bulk at the leaves (gen_sliders.hpp): per colour, the types whose
+  // tables are exactly a pawn's; per type, the squares with a double step and those from
+  // which a move reaches the promotion zone (those pawns take the general loop).
+  uint32_t pawn_types_[2] = {};
+  uint32_t lean_types_[2] = {};  // leapers and riders without promotion, pawn moves or specials
+  BB pawn_double_[2][kMaxTypes] = {}, pawn_pre_zone_[2][kMaxTypes] = {};
 
   Coord coord(int s) const {
     return Coord{s % p_->width, s / p_->width + 1};
@@ -176,6 +196,9 @@ class Generator final : public Engine, public CardBoard {
       if (blast_types_ ? blast_attacked(lsb(b), c ^ 1, occ) : attacked(lsb(b), c ^ 1, occ)) return true;
     return false;
   }
+
+  // the rides by magic bitboards
+#include "gen_sliders.hpp"
 
   // capture effects and special attacks
 #include "gen_effects.hpp"
