@@ -91,6 +91,42 @@ Line texts(const Engine& start, const std::vector<Action>& line, const Stipulati
   return l;
 }
 
+// The texts of many help lines from one start: the search lists them depth first, so a
+// line shares most of its moves with the one before. Those moves' texts are kept (the
+// engine undoes back to the shared part and plays on), so a move's SAN, which lists the
+// legal moves around it, is made once per distinct prefix, not once per line (an h#4 has
+// thousands of lines).
+class HelpTexts {
+ public:
+  explicit HelpTexts(const Engine& start) : e_(start.clone()) {}
+  Line operator()(const std::vector<Action>& line, int moves) {
+    size_t common = 0;
+    while (common < played_.size() && common < line.size() && played_[common] == line[common]) ++common;
+    while (played_.size() > common) {
+      e_->undo();
+      played_.pop_back();
+      uci_.pop_back();
+      san_.pop_back();
+    }
+    for (size_t i = common; i < line.size(); ++i) {
+      uci_.push_back(uci(e_->describe(line[i]), e_->chess960()));
+      san_.push_back(san(*e_, line[i]));
+      e_->apply(line[i]);
+      played_.push_back(line[i]);
+    }
+    Line l;
+    l.moves = moves;
+    l.uci = uci_;
+    l.san = san_;
+    return l;
+  }
+
+ private:
+  std::unique_ptr<Engine> e_;
+  std::vector<Action> played_;
+  std::vector<std::string> uci_, san_;
+};
+
 // Runs work(search, i) for every i in [0, n): on `main` alone without Options::jobs,
 // else on o.jobs searches of their own (each a clone of `start`) that take the next i in
 // turn and share one table and the node budget. A Stop in one stops all (its reason in
@@ -250,8 +286,9 @@ Result solve(const Engine& root, const Options& o) {
           any = !sr.found.empty();
         }
         const int moves = s.series ? h : h / 2;
+        HelpTexts help_texts(*start_pos);
         for (const auto& line : sr.found) {
-          Line l = texts(*start_pos, line, s, moves);
+          Line l = s.series ? texts(*start_pos, line, s, moves) : help_texts(line, moves);
           (h == full ? res.solutions : res.shorter).push_back(l);
         }
         if (any && best < 0) best = moves;
