@@ -119,9 +119,10 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     if (f.path().extension() != ".txt" || stem.ends_with("-tries") || stem.ends_with("-tree")) continue;
     std::ifstream in(f.path());
     int lineno = 0, deep_lines = 0;
-    // The three-movers (#3, h#3, s#3) take most of the time: under the sanitizers, every
-    // third of them is solved.
-    const bool deep = stem == "mate3" || stem == "hmate3" || stem == "smate3";
+    // The three- and four-movers take most of the time: under the sanitizers, every third
+    // of them is solved.
+    const bool deep = stem.starts_with("mate3") || stem.starts_with("hmate3") || stem.starts_with("smate3") ||
+                      stem.starts_with("hmate4") || stem.starts_with("smate4");
     for (std::string line; std::getline(in, line);) {
       ++lineno;
       if (line.empty() || line[0] == '#') continue;
@@ -172,6 +173,13 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
   // Deeper, on positions of game-like material (the corpus mates) and random ones: fewer.
   for (const char* s : {"#3", "h#3"}) {
     EXPECT_GE(per_stip[s], testing_helpers::fast() ? 2 : 6) << s;
+    EXPECT_GT(with_solutions[s], 0) << s;
+    EXPECT_LT(with_solutions[s], per_stip[s]) << s;
+  }
+  // The deeper help and self play of issue 27: at least ten each (a third under the
+  // sanitizers), with solutions and without.
+  for (const char* s : {"h#3", "s#3", "s#4"}) {
+    EXPECT_GE(per_stip[s], testing_helpers::fast() ? 3 : 10) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
   }
