@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "arbiter/lang/export_fsf.hpp"
+#include "arbiter/lang/grid_bounded.hpp"
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/parallel.hpp"
 #include "common.hpp"
@@ -197,15 +198,19 @@ int cmd_mutate(const std::vector<std::string>& args) {
     }
     const arb::lang::Model& m = *original.model;
     if (against == "grid") {
-      const auto& at = m.board_loc;
-      throw UsageError(path + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
-                       (m.unbounded
-                            ? ": `board unbounded`: the grid is this ruleset's only back end, no second one"
-                            : ": a bounded board: the grid back end has no board edges, so the ruleset "
-                              "does not compile for it") +
-                       "; try --against properties or fairy-stockfish");
-    }
-    if (against == "properties") {
+      // The original compiled for the grid back end on its bounded board (issue 26): each
+      // mutant's bitboard engine is judged against it, as against a reference.
+      arb::lang::Diagnostics gd;
+      auto grid = arb::lang::compile_bounded_grid(m, original.program, gd);
+      if (!grid) {
+        std::string text = gd.render();
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        throw UsageError("--against grid: the grid back end cannot run the original on its bounded board:\n" +
+                         text + "\n(try --against properties or fairy-stockfish)");
+      }
+      mo.oracle = [grid] { return arb::lang::make_bounded_grid_engine(grid); };
+      mo.oracle_name = "grid";
+    } else if (against == "properties") {
       // The properties the original's statements promise, checked on each mutant alone.
       const arb::fuzz::PropertyPlan plan = arb::properties::plan_for(m);
       arb::fuzz::PropertyOptions po_;
