@@ -98,9 +98,9 @@ int cmd_mutate(const std::vector<std::string>& args) {
       "what each mutant is compared with: original (the ruleset as written, default), reference (the "
       "variant's reference engine), fairy-stockfish (--fsf-variant NAME, else the ruleset's `fairy-stockfish "
       "NAME`, else the ruleset exported), properties (no oracle: the metamorphic properties the original's "
-      "statements promise, checked on the mutant alone; 5 games each unless --games), grid (refused: no "
-      "bounded board on the grid back end)")("fsf-variant", po::value(&fsf_variant),
-                                             "Fairy-Stockfish's UCI_Variant")(
+      "statements promise, checked on the mutant alone; 5 games each unless --games), grid (the original "
+      "compiled for the grid back end on its bounded board; a ruleset it cannot run is refused with every "
+      "blocking statement)")("fsf-variant", po::value(&fsf_variant), "Fairy-Stockfish's UCI_Variant")(
       "fsf-variant-path", po::value(&fsf_variant_path), "a Fairy-Stockfish variants.ini (VariantPath)")(
       "fsf-engine", po::value(&fsf_engine), "which Fairy-Stockfish: a command, or wasm:DIR")(
       "summary", po::value(&summary), "also write a short Markdown summary (score, each survivor) to FILE")(
