@@ -102,8 +102,8 @@ TEST(GridBounded, ChessFuzzNoDivergence) {
 
 // Catalogue rulesets of leapers, riders and pawns fit the grid too.
 TEST(GridBounded, CatalogueRulesetsAgree) {
-  for (const std::string v :
-       {"fsf/gardner", "fsf/losalamos", "fsf/amazon", "fsf/chancellor", "fsf/knightmate"}) {
+  for (const std::string v : {"fsf/gardner", "fsf/losalamos", "fsf/amazon", "fsf/chancellor",
+                              "fsf/knightmate", "fsf/makruk", "fsf/tencubed", "fsf/nightrider"}) {
     SCOPED_TRACE(v);
     Both b = compile_both(ruleset_path(v));
     ASSERT_NE(b.grid, nullptr) << b.errors;
@@ -116,6 +116,23 @@ TEST(GridBounded, CatalogueRulesetsAgree) {
     arb::fuzz::Report r = arb::fuzz::run(bitboard(b), grid(b), left->position(), o);
     EXPECT_FALSE(r.divergence.has_value()) << arb::fuzz::to_json(*r.divergence);
   }
+}
+
+// An en-passant field no double step fits is ignored by both: tencubed's pawns start on
+// rank 3, so h2-h4 was never a double step (the fuzzer found the grid honouring it).
+TEST(GridBounded, EnPassantFieldNeedsAFittingDoubleStep) {
+  Both b = compile_both(ruleset_path("fsf/tencubed"));
+  ASSERT_NE(b.grid, nullptr) << b.errors;
+  auto left = bitboard(b)(), right = grid(b)();
+  for (const char* fen :
+       {"10/5k4/10/10/10/10/7Pp1/10/5K4/10 b - h3 0 1", "10/5k4/10/10/10/7Pp1/10/10/5K4/10 b - h4 0 1"}) {
+    left->set_position(fen);
+    right->set_position(fen);
+    EXPECT_FALSE(arb::fuzz::compare_node(*left, *right).has_value()) << fen;
+  }
+  std::vector<arb::Action> acts;
+  right->legal_actions(acts);  // h3-h5 passed h4: i6xh4 en passant is legal
+  EXPECT_EQ(acts.size(), 10u);
 }
 
 // What the grid cannot run on a bounded board is refused at the statement, named.

@@ -485,10 +485,15 @@ class BoundedGrid final : public Engine {
         for (const BoundedMove& mv : g_->types[t].moves[mover]) {
           if (!mv.double_step) continue;
           any_double = true;
+          // The step fits: the mover's piece on its target, the passed square and the
+          // origin (one of the piece's initial rows) empty.
           const int vx = f.ep->x + mv.dx / 2, vy = f.ep->y - 1 + mv.dy / 2;
-          if (!inside(vx, vy) || board_[passed] >= 0) continue;
-          const int victim = vy * w_ + vx;
-          if (board_[victim] != static_cast<int>(t) * 2 + mover) continue;
+          const int ox = f.ep->x - mv.dx / 2, oy = f.ep->y - 1 - mv.dy / 2;
+          if (!inside(vx, vy) || !inside(ox, oy) || board_[passed] >= 0) continue;
+          const int victim = vy * w_ + vx, origin = oy * w_ + ox;
+          if (board_[victim] != static_cast<int>(t) * 2 + mover || board_[origin] >= 0 ||
+              !on_initial_row(g_->types[t], mover, origin))
+            continue;
           ep_ = passed;
           ep_victim_ = victim;
           if (!ep_capturable()) ep_ = ep_victim_ = -1;

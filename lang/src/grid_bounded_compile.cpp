@@ -108,7 +108,12 @@ std::shared_ptr<const BoundedGridProgram> compile_bounded_grid(const Model& m,
     return nullptr;
   }
   for (const ConstructUse* u : m.all_constructs())
-    if (!grid_executes(u->id)) refuse(u->loc, "`" + u->def().keyword + "`");
+    if (!grid_executes(u->id)) {
+      // A keyword of several forms (`action move` / `action move or place`) says which one.
+      const ConstructDef& def = u->def();
+      const bool shared = find_constructs(def.scope, def.keyword).size() > 1;
+      refuse(u->loc, "`" + def.keyword + "`" + (shared ? " (" + def.doc + ")" : std::string()));
+    }
   if (!program) {
     d.error(m.name_loc,
             "the bounded grid back end takes the game's rules from the bitboard compile, "
