@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "arbiter/lang/export_fsf.hpp"
+#include "arbiter/lang/grid_bounded.hpp"
 #include "arbiter/parallel.hpp"
 #include "arbiter/synth/diagram.hpp"
 #include "common.hpp"
@@ -36,20 +37,20 @@ std::string divergence_text(const arb::fuzz::Divergence& dv, const std::string& 
   return o.str();
 }
 
-// Why the grid back end cannot check this ruleset, at the statement that decides it.
-std::string grid_refusal(const Loaded& l) {
-  if (!l.compiled.model) return "--against grid needs a ruleset (--rules FILE or --variant NAME)";
-  const arb::lang::Model& m = *l.compiled.model;
-  const arb::lang::Loc& at = m.board_loc;
-  const std::string where = (at.src ? at.src->path : std::string("ruleset")) + ":" + std::to_string(at.line) +
-                            ":" + std::to_string(at.col);
-  if (m.unbounded)
-    return where +
-           ": `board unbounded`: the grid is this ruleset's only back end; there is no second one to "
-           "compare it with (try --properties)";
-  return where + ": `board " + std::to_string(m.width) + " x " + std::to_string(m.height) +
-         "`: the grid back end has no board edges (no bounded region on the grid yet), so a bounded ruleset "
-         "does not compile for it; compare with --against fairy-stockfish, z3-mate1 or --properties";
+// The grid back end compiled for the ruleset's bounded board (issue 26): every engine of
+// the grid side runs this program. A ruleset it cannot run is refused with every statement
+// that blocks it, each at its file:line:col.
+arb::fuzz::EngineFactory grid_engines(const Loaded& l) {
+  if (!l.compiled.model) throw UsageError("--against grid needs a ruleset (--rules FILE or --variant NAME)");
+  arb::lang::Diagnostics diags;
+  auto grid = arb::lang::compile_bounded_grid(*l.compiled.model, l.compiled.program, diags);
+  if (!grid) {
+    std::string text = diags.render();
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    throw UsageError("--against grid: the grid back end cannot run this ruleset on its bounded board:\n" +
+                     text + "\n(compare with --against fairy-stockfish, z3-mate1 or --properties)");
+  }
+  return [grid] { return arb::lang::make_bounded_grid_engine(grid); };
 }
 
 }  // namespace
@@ -107,7 +108,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "against", po::value(&against),
       "the second engine: reference (the variant's hand-written engine, default) or fairy-stockfish "
       "(--fsf-variant NAME, else the ruleset's `fairy-stockfish NAME`, else the ruleset exported as a "
-      "variants.ini section; --fsf-engine wasm:DIR runs current Fairy-Stockfish)")(
+      "variants.ini section; --fsf-engine wasm:DIR runs current Fairy-Stockfish), grid (the same ruleset "
+      "compiled for the grid back end on its bounded board), properties or z3-mate1")(
       "matchups", po::value(&matchups_text),
       "Chess 2: split the games over N random army pairs (options white-army and black-army) and "
       "random Chess960 starts")("start-seed", po::value(&c.seed),
@@ -169,7 +171,11 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     watchdog.disarm();
     return rc;
   }
-  if (against == "grid") throw UsageError(grid_refusal(l));
+  std::optional<arb::fuzz::EngineFactory> grid;
+  if (against == "grid") {
+    if (vm.count("matchups")) throw UsageError("--matchups runs against the reference engine only");
+    grid = grid_engines(l);
+  }
   // No --against and no reference engine for the ruleset: its properties are its check.
   std::string why_properties;
   if (!properties && !vm.count("against") && l.compiled.model) {
@@ -227,25 +233,36 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     if (!fsf_variant->exported().empty() && !c.json)
       std::cout << "fairy-stockfish: the ruleset exported as " << fsf_variant->exported() << "\n";
   }
-  arb::registry::OpenedEngine opened;
-  try {
-    arb::lang::Diagnostics rd;
-    opened = arb::registry::open_engine(right_spec, rd);
-    if (!opened.engine) throw UsageError("the ruleset does not load for the reference engine");
-  } catch (const arb::registry::OpenError& e) {
-    if (against == "fairy-stockfish") throw UsageError(e.what());
-    throw UsageError(std::string(e.what()) +
-                     " (try --against fairy-stockfish --fsf-variant NAME when Fairy-Stockfish knows it)");
-  }
-  arb::fuzz::EngineFactory right = opened.make;
-  std::string right_name = against == "fairy-stockfish" ? opened.engine->name() : "reference";
-  if (against == "fairy-stockfish") {
+  arb::fuzz::EngineFactory right;
+  std::string right_name = "grid";
+  if (grid) {
+    right = *grid;
     try {
-      opened.engine->set_position(start);
+      right()->set_position(start);
     } catch (const arb::PositionError& e) {
-      throw UsageError(right_name + " refuses the ruleset's start " + start + ": " + e.what());
+      throw UsageError("the grid back end refuses the ruleset's start " + start + ": " + e.what());
     }
-    if (matchups_text.size()) throw UsageError("--matchups runs against the reference engine only");
+  } else {
+    arb::registry::OpenedEngine opened;
+    try {
+      arb::lang::Diagnostics rd;
+      opened = arb::registry::open_engine(right_spec, rd);
+      if (!opened.engine) throw UsageError("the ruleset does not load for the reference engine");
+    } catch (const arb::registry::OpenError& e) {
+      if (against == "fairy-stockfish") throw UsageError(e.what());
+      throw UsageError(std::string(e.what()) +
+                       " (try --against fairy-stockfish --fsf-variant NAME when Fairy-Stockfish knows it)");
+    }
+    right = opened.make;
+    right_name = against == "fairy-stockfish" ? opened.engine->name() : "reference";
+    if (against == "fairy-stockfish") {
+      try {
+        opened.engine->set_position(start);
+      } catch (const arb::PositionError& e) {
+        throw UsageError(right_name + " refuses the ruleset's start " + start + ": " + e.what());
+      }
+      if (matchups_text.size()) throw UsageError("--matchups runs against the reference engine only");
+    }
   }
   o.progress = progress_wanted(c.json);
   std::string sets_text;

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "arbiter/lang/export_fsf.hpp"
+#include "arbiter/lang/grid_bounded.hpp"
 #include "arbiter/lang/syntax.hpp"
 #include "arbiter/parallel.hpp"
 #include "common.hpp"
@@ -97,9 +98,9 @@ int cmd_mutate(const std::vector<std::string>& args) {
       "what each mutant is compared with: original (the ruleset as written, default), reference (the "
       "variant's reference engine), fairy-stockfish (--fsf-variant NAME, else the ruleset's `fairy-stockfish "
       "NAME`, else the ruleset exported), properties (no oracle: the metamorphic properties the original's "
-      "statements promise, checked on the mutant alone; 5 games each unless --games), grid (refused: no "
-      "bounded board on the grid back end)")("fsf-variant", po::value(&fsf_variant),
-                                             "Fairy-Stockfish's UCI_Variant")(
+      "statements promise, checked on the mutant alone; 5 games each unless --games), grid (the original "
+      "compiled for the grid back end on its bounded board; a ruleset it cannot run is refused with every "
+      "blocking statement)")("fsf-variant", po::value(&fsf_variant), "Fairy-Stockfish's UCI_Variant")(
       "fsf-variant-path", po::value(&fsf_variant_path), "a Fairy-Stockfish variants.ini (VariantPath)")(
       "fsf-engine", po::value(&fsf_engine), "which Fairy-Stockfish: a command, or wasm:DIR")(
       "summary", po::value(&summary), "also write a short Markdown summary (score, each survivor) to FILE")(
@@ -197,15 +198,19 @@ int cmd_mutate(const std::vector<std::string>& args) {
     }
     const arb::lang::Model& m = *original.model;
     if (against == "grid") {
-      const auto& at = m.board_loc;
-      throw UsageError(path + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
-                       (m.unbounded
-                            ? ": `board unbounded`: the grid is this ruleset's only back end, no second one"
-                            : ": a bounded board: the grid back end has no board edges, so the ruleset "
-                              "does not compile for it") +
-                       "; try --against properties or fairy-stockfish");
-    }
-    if (against == "properties") {
+      // The original compiled for the grid back end on its bounded board (issue 26): each
+      // mutant's bitboard engine is judged against it, as against a reference.
+      arb::lang::Diagnostics gd;
+      auto grid = arb::lang::compile_bounded_grid(m, original.program, gd);
+      if (!grid) {
+        std::string text = gd.render();
+        while (!text.empty() && text.back() == '\n') text.pop_back();
+        throw UsageError("--against grid: the grid back end cannot run the original on its bounded board:\n" +
+                         text + "\n(try --against properties or fairy-stockfish)");
+      }
+      mo.oracle = [grid] { return arb::lang::make_bounded_grid_engine(grid); };
+      mo.oracle_name = "grid";
+    } else if (against == "properties") {
       // The properties the original's statements promise, checked on each mutant alone.
       const arb::fuzz::PropertyPlan plan = arb::properties::plan_for(m);
       arb::fuzz::PropertyOptions po_;

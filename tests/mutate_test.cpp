@@ -222,7 +222,7 @@ TEST(MutateCommand, DesignersRulesetExtendingByNameIsJudged) {
 }
 
 // --against properties: no oracle, the properties the original's statements promise on
-// each mutant alone; --against grid: refused at the board statement; --summary: Markdown.
+// each mutant alone; --against grid: a ruleset the grid cannot run refused at its statements; --summary: Markdown.
 TEST(MutateCommand, AgainstPropertiesAndGrid) {
   testing_helpers::TempDir dir;
   const std::string md = dir.path() + "/summary.md";
@@ -240,10 +240,12 @@ TEST(MutateCommand, AgainstPropertiesAndGrid) {
   ss << in.rdbuf();
   EXPECT_NE(ss.str().find("## arbiter mutate: "), std::string::npos) << ss.str();
   EXPECT_NE(ss.str().find("- survived: `"), std::string::npos) << ss.str();
-  auto g = run_arbiter({"mutate", rules_path("chess"), "--against", "grid"});
+  // The grid back end runs chess on its bounded board (grid_bounded_test); crazyhouse's
+  // hand is refused at its statement.
+  auto g = run_arbiter({"mutate", rules_path("fsf/crazyhouse"), "--against", "grid"});
   EXPECT_EQ(g.code, 2);
-  EXPECT_NE(g.err.find("chess.rules:7:1"), std::string::npos) << g.err;
-  EXPECT_NE(g.err.find("no board edges"), std::string::npos) << g.err;
+  EXPECT_NE(g.err.find("crazyhouse.rules:10:1"), std::string::npos) << g.err;
+  EXPECT_NE(g.err.find("`captures-to-hand`: not executable by the grid back end"), std::string::npos) << g.err;
 }
 
 // The fingerprint is the proof of equivalence, so it must see every field the back ends
