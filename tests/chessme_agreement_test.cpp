@@ -42,7 +42,6 @@ namespace {
 using arb::Action;
 using arb::ActionInfo;
 using arb::ChessMePosition;
-using arb::Color;
 using arb::Coord;
 using arb::Engine;
 using arb::Result;
