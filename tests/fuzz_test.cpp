@@ -394,7 +394,7 @@ const std::vector<VariantMutants>& mutation_table() {
        {
            // Dropping `royals-apart` is an equivalent mutant while `royal-safe` holds (a king
            // next to the enemy king stands attacked by it), and a test proves it.
-           {RoyalsApart, "equivalent while royal-safe holds (reference_chessembly_test)"},
+           {RoyalsApart, "equivalent while royal-safe holds (conformance_chessembly_test)"},
        }},
       // ChessMe (runs since chessme.rules compiles). Mutants the grid generator cannot
       // execute yet are refused by the compiler: the adjacency rule dropped, placements

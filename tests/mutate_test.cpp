@@ -179,7 +179,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Expected{"chess", 200, false, {}}, Expected{"capablanca", 200, true, {}},
                       // royals-apart is implied by royal-safe with a king that attacks its 8 neighbours:
                       // an enemy king beside one's own is always attacked by it, so no legal action and
-                      // no accepted text tells them apart (reference_chessembly_test pins it). Dropping
+                      // no accepted text tells them apart (conformance_chessembly_test pins it). Dropping
                       // chessembly's legal block restores chess's, `royal-safe` alone: the same mutant.
                       Expected{"chessembly",
                                200,

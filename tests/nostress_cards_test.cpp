@@ -1,10 +1,9 @@
-// No Stress Chess on the compiled generator (rulesets/nostress.rules: the card layer of
-// lang/src/card_*.cpp over the bitboard generator). One hand-derived position per ruling of
-// RULINGS.md section 3 (the same positions the reference engine's tests pin, so both
-// engines are held to one reading), chance nodes and hidden information, perft against the
-// reference engine from the start of every level for several seeds and from random-play
-// positions, the `when` statement that states the levels, and the card layer's compile
-// errors.
+// The card layer of the compiled generator (rulesets/nostress.rules: lang/src/card_*.cpp
+// over the bitboard generator): perft and random games against the reference engine from
+// the start of every level for several seeds, the `when` statement that states the levels,
+// the card layer's compile errors, its mutants, expectimax over merged chance outcomes and
+// designers' decks. The rulings themselves, for both engines, are the conformance suite
+// (tests/conformance_nostress_test.cpp).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -55,37 +54,7 @@ std::unique_ptr<Engine> engine(const std::string& level, const std::string& seed
   return e;
 }
 
-#define NOSTRESS_PREFIX CompiledNoStress
-#include "nostress_rulings.inc"
-
-// ---------------------------------------------------------------------------------------
-// Random playouts: apply/undo restore position and hash; every position text reloads to the
-// same position, hash and actions; chance weights sum to 1.
-
-// What the playouts met, to show that they reach reshuffles, pending draws and the end.
-
-TEST(CompiledNoStressPlayout, ApplyUndoRestores) {
-  for (const char* level : {"1", "2", "3", "advanced"}) {
-    for (uint64_t s = 1; s <= (testing_helpers::fast() ? 2u : 6u); ++s) {
-      playout(level, "start:" + std::to_string(s), s, 400);
-      playout(level, hidden_start(level, s), s * 31, 400);
-    }
-  }
-  std::printf("playouts met %d reshuffles, %d pending draws, %d chance nodes, %d decided games\n",
-              seen.reshuffles, seen.pending, seen.chance, seen.decided);
-  EXPECT_GT(seen.reshuffles, 0);
-  EXPECT_GT(seen.pending, 0);
-  EXPECT_GT(seen.decided, 0);
-}
-
-TEST(CompiledNoStressPlayout, HashSeparatesCardStates) {
-  // Same board and side, different hands: different hashes.
-  auto a = at("2", text("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "2", "P*", "", "", "PPB", "QQQ"));
-  auto b = at("2", text("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "2", "P*", "", "", "PBP", "QQQ"));
-  auto c = at("2", text("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "2", "P*", "", "", "PPB", "QQQ", "reshuffle:1"));
-  EXPECT_NE(a->hash(), b->hash());
-  EXPECT_NE(a->hash(), c->hash());
-}
+#include "nostress_helpers.inc"
 
 // ---------------------------------------------------------------------------------------
 // Against the reference engine.

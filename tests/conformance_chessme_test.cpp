@@ -1,8 +1,11 @@
-// The ChessMe reference engine (checker/reference/chessme): each rule of RULINGS.md
-// section 2 pinned by a tiny position whose action list is derived by hand in the comments,
-// translation and colour-mirror invariance (far and negative coordinates), apply/undo on
-// random walks, a brute-force cross-check of whole action lists, and perft of the seeded
-// starts.
+// The ChessMe conformance suite: every engine that plays ChessMe (the compiled generator
+// running rulesets/chessme.rules and the hand-written reference engine,
+// checker/reference/chessme) on each rule of RULINGS.md section 2 pinned by a tiny position
+// whose action list is derived by hand in the comments, translation and colour-mirror
+// invariance (far and negative coordinates), apply/undo on random walks, a brute-force
+// cross-check of whole action lists, and perft of the seeded starts: one TEST_P per rule
+// (`Conformance/ChessMe.StartPositionActions/compiled`). Fairy-Stockfish has no ChessMe.
+// The two engines compared with each other: tests/chessme_agreement_test.cpp.
 //
 // Coordinates in the comments are (x,y) with a = 0 and y the rank number; White moves
 // toward +y, Black toward -y.
@@ -18,6 +21,8 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/notation.hpp"
+#include "chessme_scatter.hpp"
+#include "conformance.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -32,8 +37,14 @@ using arb::Result;
 using arb::Status;
 using Strings = std::vector<std::string>;
 
+class ChessMe : public conformance::Suite {};
+INSTANTIATE_TEST_SUITE_P(Conformance, ChessMe,
+                         ::testing::Values(conformance::compiled("chessme"),
+                                           conformance::reference("chessme")),
+                         conformance::engine_name);
+
 std::unique_ptr<Engine> engine_at(const std::string& text) {
-  auto e = arb::ref::make_chessme_engine();
+  auto e = conformance::make_engine();
   e->set_position(text);
   return e;
 }
@@ -274,9 +285,9 @@ struct Brute {
 
 // --- Rules, one position each -----------------------------------------------------------
 
-TEST(ReferenceChessMe, NameAndStartShorthands) {
-  auto e = arb::ref::make_chessme_engine();
-  EXPECT_EQ(e->name(), "reference:chessme");
+TEST_P(ChessMe, NameAndStartShorthands) {
+  auto e = conformance::make_engine();
+  EXPECT_EQ(e->name(), GetParam().name + ":chessme");
   e->set_position("start:1");
   EXPECT_EQ(e->position(), arb::chessme_start(1));
   e->set_position("start");
@@ -289,7 +300,7 @@ TEST(ReferenceChessMe, NameAndStartShorthands) {
   EXPECT_THROW(e->set_position("kc6,Rc1,Ka1 w -/- -/- -/- 1"), arb::PositionError);
 }
 
-TEST(ReferenceChessMe, StartPositionActions) {
+TEST_P(ChessMe, StartPositionActions) {
   // Seed 1, White: hand B N P. Moves: a2-d2 one step (each lands next to another pawn),
   // the king c1 to b1 (next to a2) or d1 (next to c2, d2); b2, c2, d2 are occupied.
   // Six moves. After a2a3 the own pawns are a3 b2 c2 d2: a pawn tile beside them on
@@ -308,7 +319,7 @@ TEST(ReferenceChessMe, StartPositionActions) {
   EXPECT_EQ(all.size(), 66u);
 }
 
-TEST(ReferenceChessMe, NonCaptureMustEndNextToAnotherPiece) {
+TEST_P(ChessMe, NonCaptureMustEndNextToAnotherPiece) {
   // Rook d4 (3,4), White king a1 (0,1), Black king e6 (4,6).
   // Up the d-file: d5, d6, d7 touch e6; d8 does not (e6 is two ranks below) and nothing
   // farther up does. Down, left and right: no square touches a piece other than the rook
@@ -323,7 +334,7 @@ TEST(ReferenceChessMe, NonCaptureMustEndNextToAnotherPiece) {
             sorted({"d4d5", "d4d6", "d4d7", "d4(3,-499)", "d4(3,-500)"}));
 }
 
-TEST(ReferenceChessMe, KingMovesBackwardOnlyToCapture) {
+TEST_P(ChessMe, KingMovesBackwardOnlyToCapture) {
   // White king d4 (3,4), Black knight c3 (2,3), Black king h8.
   // Non-captures allowed: c4, e4 (sideways), c5, d5, e5 (forward); each must touch a piece
   // other than the king: only c4 (next to c3). d3 also touches c3 but is backward, so it
@@ -337,7 +348,7 @@ TEST(ReferenceChessMe, KingMovesBackwardOnlyToCapture) {
   EXPECT_EQ(actions_of("Nf6,ke5,Ka1 b -/- -/- -/- 1"), sorted({"e5f5", "e5f6"}));
 }
 
-TEST(ReferenceChessMe, KingAttacksAllEightNeighbours) {
+TEST_P(ChessMe, KingAttacksAllEightNeighbours) {
   // White king d6 (3,6), Black king f5 (5,5). White's non-captures: c6, e6, c7, d7, e7.
   // Only e6 touches another piece (f5), and e6 is attacked by the Black king (it is behind
   // that king, a square it could not step to without capturing, but it attacks it).
@@ -353,7 +364,7 @@ TEST(ReferenceChessMe, KingAttacksAllEightNeighbours) {
   EXPECT_TRUE(actions_of("kf5,Kd6 b -/- -/- -/- 1").empty());
 }
 
-TEST(ReferenceChessMe, PawnsStepOnceAndCaptureDiagonally) {
+TEST_P(ChessMe, PawnsStepOnceAndCaptureDiagonally) {
   // White pawn b2, king c1; Black pawn c4 (2,4), Black king h8.
   // b2b3: b3 touches c4. b2b4 (two squares) never. a3/c3 are empty: no pawn capture.
   // King c1: b1 (touches b2), c2 (touches b2), d1 and d2 touch nothing but the origin;
@@ -367,7 +378,7 @@ TEST(ReferenceChessMe, PawnsStepOnceAndCaptureDiagonally) {
   EXPECT_EQ(actions_of("kh8,pc5,Pd4,pe3,Kk1 w -/- -/- -/- 1"), sorted({"d4c5", "d4d5"}));
 }
 
-TEST(ReferenceChessMe, PlacementSquaresDifferForPawnsAndOtherTiles) {
+TEST_P(ChessMe, PlacementSquaresDifferForPawnsAndOtherTiles) {
   // White pawns b2 (1,2) and d2 (3,2), White king k10 (10,10), Black knight m12 (12,12),
   // Black pawn d1 (3,1), Black king z26. Hand N P P.
   // Moves: the pawns' steps b3 and d3 touch nothing but their origins; the king's only
@@ -392,7 +403,7 @@ TEST(ReferenceChessMe, PlacementSquaresDifferForPawnsAndOtherTiles) {
   EXPECT_EQ(actions_of("ke6,Rd4,Ka1 w QN/- -/- -/- 1"), sorted({"d4d5", "d4d6", "d4d7"}));
 }
 
-TEST(ReferenceChessMe, PlacementDrawsFromTheOwnPile) {
+TEST_P(ChessMe, PlacementDrawsFromTheOwnPile) {
   auto e = engine_at("kt20,pa4,Pb2,Pd2,Kk10 w NP/- Q/- -/- 1");
   const std::string before = e->position();
   const uint64_t h = e->hash();
@@ -416,7 +427,7 @@ TEST(ReferenceChessMe, PlacementDrawsFromTheOwnPile) {
   EXPECT_EQ(b->position(), "ka8,pd4,pe4,Pd3,Kk1 w -/rn -/bq -/- 8");
 }
 
-TEST(ReferenceChessMe, PromotionByExchange) {
+TEST_P(ChessMe, PromotionByExchange) {
   // Black king h5 (7,5): rank 5 is the promotion rank for White. Black's capture pile holds
   // White Q, N, N, P. White pawn b4 steps to b5 (touches c5) or captures c5; both end on
   // rank 5, so each may be exchanged for Q or N (N once, P never), or not: 6 actions.
@@ -452,7 +463,7 @@ TEST(ReferenceChessMe, PromotionByExchange) {
   EXPECT_EQ(pl->position(), "Pa5,Pb5,pc5,kh5,Pd3,Kk1 b -/- -/- -/QP 1");
 }
 
-TEST(ReferenceChessMe, NoEscapeFromCheckByPlacement) {
+TEST_P(ChessMe, NoEscapeFromCheckByPlacement) {
   // White king a1 in check from the rook a8. Pawn b4 can step to b5 (touches c6), and a
   // pawn tile beside b5 on a5 would block the file, but the move must be legal by itself:
   // b4b5 leaves the king in check, so it is no action at all. The king's squares b1, a2,
@@ -468,7 +479,7 @@ TEST(ReferenceChessMe, NoEscapeFromCheckByPlacement) {
             sorted({"b4b5", "b4b5,P@a5", "b4b5,P@c5"}));
 }
 
-TEST(ReferenceChessMe, CheckMustBeAnswered) {
+TEST_P(ChessMe, CheckMustBeAnswered) {
   // Rook a8 checks the king a1. The rook b3 can reach a3 but a3 touches nothing other than
   // the rook's own origin; it cannot reach the a8 rook. The king: b2 touches b3 and is not
   // attacked; a2 is attacked; b1, (-1,1), (-1,2) touch nothing. One answer.
@@ -486,7 +497,7 @@ TEST(ReferenceChessMe, CheckMustBeAnswered) {
   EXPECT_EQ(m->status().reason, "checkmate");
 }
 
-TEST(ReferenceChessMe, DrawWithoutLegalMove) {
+TEST_P(ChessMe, DrawWithoutLegalMove) {
   // Rook d4, kings a1 and h8: the rook's rays meet no square next to another piece, the
   // king's squares touch only a1. Not in check: a ChessMe draw.
   auto e = engine_at("kh8,Rd4,Ka1 w -/- -/- -/- 1");
@@ -516,7 +527,7 @@ const std::vector<std::string> kSmallPositions = {
     "ke6,Rd4,Ka1,n(3,-500) w -/- -/- -/- 1",
 };
 
-TEST(ReferenceChessMe, SameActionsWhenShiftedFarAway) {
+TEST_P(ChessMe, SameActionsWhenShiftedFarAway) {
   const std::vector<std::pair<int, int>> shifts = {
       {-1000000, 5}, {-1000000, -5}, {1000000, 1000000}, {-3, -7}, {999999000, -999999000}};
   for (const std::string& text : kSmallPositions) {
@@ -536,7 +547,7 @@ TEST(ReferenceChessMe, SameActionsWhenShiftedFarAway) {
   }
 }
 
-TEST(ReferenceChessMe, SameActionsWithColoursMirrored) {
+TEST_P(ChessMe, SameActionsWithColoursMirrored) {
   for (const std::string& text : kSmallPositions) {
     std::string m = mirrored(text);
     SCOPED_TRACE(m);
@@ -553,7 +564,7 @@ TEST(ReferenceChessMe, SameActionsWithColoursMirrored) {
 
 // --- Apply/undo, hashing and the brute-force cross-check on random walks ---------------
 
-TEST(ReferenceChessMe, RandomWalksAgreeWithBruteForceAndUndoExactly) {
+TEST_P(ChessMe, RandomWalksAgreeWithBruteForceAndUndoExactly) {
   std::mt19937_64 rng(20261122);
   int positions = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
@@ -621,44 +632,15 @@ TEST(ReferenceChessMe, RandomWalksAgreeWithBruteForceAndUndoExactly) {
   EXPECT_GT(positions, 300);
 }
 
-TEST(ReferenceChessMe, ScatteredPositionsAgreeWithBruteForce) {
+TEST_P(ChessMe, ScatteredPositionsAgreeWithBruteForce) {
   // Random legal-looking positions in a 9x9 window (plus a few pieces up to 30 squares
   // away), random hands and capture piles; those the text or the engine rejects are skipped.
   std::mt19937_64 rng(7);
   int checked = 0;
-  const std::string types = "QRRBBNNPPPPPPPP";
   for (int iter = 0; iter < 3000 && checked < 400; ++iter) {
-    ChessMePosition p;
-    std::set<Coord> used;
-    auto free_square = [&](int spread) {
-      while (true) {
-        Coord c{static_cast<int32_t>(rng() % spread) - spread / 2,
-                static_cast<int32_t>(rng() % spread) - spread / 2};
-        if (used.insert(c).second) return c;
-      }
-    };
-    p.pieces.push_back({free_square(9), 'K'});
-    p.pieces.push_back({free_square(9), 'k'});
-    for (int c = 0; c < 2; ++c) {
-      std::string pool = types;
-      std::shuffle(pool.begin(), pool.end(), rng);
-      size_t n = rng() % 8;
-      for (size_t i = 0; i < n; ++i) {
-        char t = pool[i];
-        p.pieces.push_back(
-            {free_square(rng() % 6 == 0 ? 60 : 9), c ? static_cast<char>(std::tolower(t)) : t});
-      }
-      std::string rest = pool.substr(n);
-      size_t h = std::min<size_t>(rng() % 4, rest.size());
-      p.hand[c] = c ? swap_case(rest.substr(0, h)) : rest.substr(0, h);
-      size_t k = std::min<size_t>(rng() % 3, rest.size() - h);
-      // Pieces of colour c captured by the opponent sit in the opponent's pile.
-      p.captured[1 - c] = c ? swap_case(rest.substr(h, k)) : rest.substr(h, k);
-      p.pile[c] = c ? swap_case(rest.substr(h + k, 2)) : rest.substr(h + k, 2);
-    }
-    p.side = rng() % 2 ? Color::White : Color::Black;
+    ChessMePosition p = chessme_scatter::scattered_position(rng);
     std::string text = arb::format_chessme(p);
-    auto e = arb::ref::make_chessme_engine();
+    auto e = conformance::make_engine();
     try {
       e->set_position(text);
     } catch (const arb::PositionError&) {
@@ -671,7 +653,7 @@ TEST(ReferenceChessMe, ScatteredPositionsAgreeWithBruteForce) {
   EXPECT_GT(checked, 300);
 }
 
-TEST(ReferenceChessMe, LongRaysCostNothingAndEncodeExactly) {
+TEST_P(ChessMe, LongRaysCostNothingAndEncodeExactly) {
   // Rook (-10^9,1) and a Black knight (10^9,1) on the same rank, 2*10^9 squares apart; the
   // kings c5 and (10^9,8) touch nothing. The rook may capture the knight or stop next to it
   // on (10^9-1,1); no other square of any ray touches a piece.
@@ -690,7 +672,7 @@ TEST(ReferenceChessMe, LongRaysCostNothingAndEncodeExactly) {
   EXPECT_EQ(e->hash(), h);
 }
 
-TEST(ReferenceChessMe, BruteForceAgreesOnTheWholeDepth3TreeOfTheStarts) {
+TEST_P(ChessMe, BruteForceAgreesOnTheWholeDepth3TreeOfTheStarts) {
   // Every node of depth 0..2 (whose action lists make up perft 3) checked against the
   // brute-force generator.
   for (uint64_t seed : {1ull, 2ull}) {
@@ -717,7 +699,7 @@ TEST(ReferenceChessMe, BruteForceAgreesOnTheWholeDepth3TreeOfTheStarts) {
 
 // --- Perft of the seeded starts ---------------------------------------------------------
 
-TEST(ReferenceChessMe, PerftOfSeededStarts) {
+TEST_P(ChessMe, PerftOfSeededStarts) {
   for (uint64_t seed : {1ull, 2ull}) {
     auto e = engine_at(arb::chessme_start(seed));
     std::printf("chessme start seed %llu: %s\n", static_cast<unsigned long long>(seed),
@@ -736,6 +718,16 @@ TEST(ReferenceChessMe, PerftOfSeededStarts) {
 }
 
 // --- A designer's tiles and hand (options tiles, hand-size, draw) -----------------------
+
+// The tile options (tiles, hand-size, draw) are the reference engine's: rulesets/chessme.rules
+// takes only `seed`, and a designer's hand is a ruleset of its own on the compiled side
+// (corpus/rulesets/chessme-hand4.rules, tests/chessme_agreement_test.cpp). So the Tiles
+// tests below are plain TESTs of the reference engine.
+std::unique_ptr<Engine> reference_at(const std::string& text) {
+  auto e = arb::ref::make_chessme_engine();
+  e->set_position(text);
+  return e;
+}
 
 std::unique_ptr<Engine> engine_with(const std::map<std::string, std::string>& options,
                                     const std::string& text = "start") {
@@ -760,7 +752,7 @@ std::string field_of(const std::string& text, int index) {
   return f;
 }
 
-TEST(ReferenceChessMeTiles, OptionsParsedCheckedAndNamed) {
+TEST(ChessMeReferenceTiles, OptionsParsedCheckedAndNamed) {
   auto d = arb::ref::make_reference_engine("chessme");
   EXPECT_EQ(d->config().options, (std::vector<std::pair<std::string, std::string>>{{"seed", "1"}}));
   auto e = arb::ref::make_reference_engine("chessme", {{"hand-size", "4"}, {"draw", "4"}});
@@ -769,7 +761,7 @@ TEST(ReferenceChessMeTiles, OptionsParsedCheckedAndNamed) {
   // ChessMe's own values written out play as no option.
   auto same = engine_with({{"tiles", "QRRBBNNPPPP"}, {"hand-size", "3"}, {"draw", "3"}}, "start:2");
   EXPECT_EQ(same->position(), arb::chessme_start(2));
-  EXPECT_EQ(same->perft(2), engine_at(arb::chessme_start(2))->perft(2));
+  EXPECT_EQ(same->perft(2), reference_at(arb::chessme_start(2))->perft(2));
   for (const auto& [key, value] :
        std::vector<std::pair<std::string, std::string>>{{"tiles", ""},
                                                         {"tiles", "QRRK"},
@@ -798,7 +790,7 @@ TEST(ReferenceChessMeTiles, OptionsParsedCheckedAndNamed) {
   EXPECT_EQ(seeded->config().value("seed"), "2");
   // A text is read against the engine's tiles: a hand of 4 is not a ChessMe position.
   auto four = engine_with({{"hand-size", "4"}, {"draw", "4"}});
-  EXPECT_THROW(engine_at(four->position()), arb::PositionError);
+  EXPECT_THROW(reference_at(four->position()), arb::PositionError);
   EXPECT_NO_THROW(engine_with({{"hand-size", "4"}, {"draw", "4"}}, four->position()));
 }
 
@@ -815,7 +807,7 @@ TEST(ReferenceChessMeTiles, OptionsParsedCheckedAndNamed) {
 //   d2d3: pawns a2 b2 c2 d3. P: (-1,2) d2 c3 e3 (4). Behind: a1 b1 d2: 9. 13.
 //   Kb1 / Kd1: pawns a2 b2 c2 d2. P: (-1,2) e2 (2). Behind: a1 c1 d1 / a1 b1 c1: 9. 11 each.
 // perft 1 = 6 + 13 + 14 + 17 + 13 + 11 + 11 = 85 (ChessMe's hand B N P gives 66: no R).
-TEST(ReferenceChessMeTiles, HandOfFourPerftByHand) {
+TEST(ChessMeReferenceTiles, HandOfFourPerftByHand) {
   auto e = engine_with({{"hand-size", "4"}, {"draw", "4"}});
   EXPECT_EQ(e->position(), "kc6,pa5,pb5,pc5,pd5,Pa2,Pb2,Pc2,Pd2,Kc1 w RBNP/rbbp QRNPBPP/ppnpqrn -/- 1");
   EXPECT_EQ(e->perft(1), 85u);
@@ -847,7 +839,7 @@ TEST(ReferenceChessMeTiles, HandOfFourPerftByHand) {
 
 // draw=N is the setup's draw (RULINGS 2.3's three), at most hand-size tiles; after a
 // placement one tile is drawn (RULINGS 2.4), the hand staying within hand-size.
-TEST(ReferenceChessMeTiles, SetupDrawsDrawTilesAndAPlacementOne) {
+TEST(ChessMeReferenceTiles, SetupDrawsDrawTilesAndAPlacementOne) {
   // Seed 1's shuffled tiles (shuffle_tiles): White P N B R Q R N P B P P, Black
   // b r b p p p n p q r n. Hands of up to 4, the setup draws 2: P N / b r.
   auto e = engine_with({{"hand-size", "4"}, {"draw", "2"}});
@@ -892,7 +884,7 @@ TEST(ReferenceChessMeTiles, SetupDrawsDrawTilesAndAPlacementOne) {
 }
 
 // tiles=...: the side's pile before the setup's draw, shuffled as ChessMe's are.
-TEST(ReferenceChessMeTiles, DesignerTilesAreShuffledDealtAndCounted) {
+TEST(ChessMeReferenceTiles, DesignerTilesAreShuffledDealtAndCounted) {
   auto e = engine_with({{"tiles", "QQNNP"}}, "start:1");
   std::string w = arb::shuffle_tiles("QQNNP", 1, Color::White),
               b = arb::shuffle_tiles("QQNNP", 1, Color::Black);
@@ -912,7 +904,7 @@ TEST(ReferenceChessMeTiles, DesignerTilesAreShuffledDealtAndCounted) {
   // Two queens are a legal hand here, not in ChessMe.
   const std::string two_queens = "kc6,pa5,Pa2,Kc1 w QQ/- -/- -/- 1";
   EXPECT_NO_THROW(engine_with({{"tiles", "QQNNP"}}, two_queens));
-  EXPECT_THROW(engine_at(two_queens), arb::PositionError);
+  EXPECT_THROW(reference_at(two_queens), arb::PositionError);
   // Perft of the designer's start, and every node of depth 1 against the brute force.
   const arb::TileRules rules = tile_rules("QQNNP", 3, 3);
   ASSERT_EQ(action_texts(*e), Brute(e->position(), rules).actions());
@@ -929,7 +921,7 @@ TEST(ReferenceChessMeTiles, DesignerTilesAreShuffledDealtAndCounted) {
 
 // Random games with a hand of 4, drawing two at a time: apply/undo restore text and hash,
 // every text reloads, and every action list matches the brute force.
-TEST(ReferenceChessMeTiles, RandomGamesWithDesignerHands) {
+TEST(ChessMeReferenceTiles, RandomGamesWithDesignerHands) {
   const std::map<std::string, std::string> options = {
       {"hand-size", "4"}, {"draw", "2"}, {"tiles", "QRBNNPPPPPP"}};
   const arb::TileRules rules = tile_rules("QRBNNPPPPPP", 4, 2);

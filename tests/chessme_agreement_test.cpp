@@ -1,7 +1,8 @@
-// ChessMe on the compiled generator (rulesets/chessme.rules run by lang/'s unbounded-grid
+// ChessMe: the compiled generator (rulesets/chessme.rules run by lang/'s unbounded-grid
 // backend), checked against hand-derived answers and against the independent reference
 // engine (checker/reference/chessme):
-//   1. every hand-derived rule case of reference_chessme_test.cpp, on BOTH engines, also
+//   1. hand-derived rule cases on BOTH engines (the rules one by one are the conformance
+//      suite, tests/conformance_chessme_test.cpp), also
 //      translated far away / to negative coordinates and with the colours mirrored;
 //   2. perft 1..3 of seeded starts on both engines, with the published figures;
 //   3. random games compared node by node (arb::fuzz::compare_node), from seeded starts
@@ -30,6 +31,7 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/notation.hpp"
+#include "chessme_scatter.hpp"
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
 #include "reference.hpp"
@@ -40,7 +42,6 @@ namespace {
 using arb::Action;
 using arb::ActionInfo;
 using arb::ChessMePosition;
-using arb::Color;
 using arb::Coord;
 using arb::Engine;
 using arb::Result;
@@ -357,7 +358,7 @@ void expect_case(Engine& e, const RuleCase& c, const Strings& got, const std::st
   EXPECT_EQ(e.perft(1), c.expected.size());
 }
 
-TEST(CompiledChessMe, NameAndStartShorthands) {
+TEST(ChessMeAgreement, NameAndStartShorthands) {
   auto e = compiled();
   EXPECT_EQ(e->name(), "compiled:chessme");
   for (uint64_t seed : {1ull, 2ull, 3ull, 7ull, 12345678901234ull}) {
@@ -383,7 +384,7 @@ TEST(CompiledChessMe, NameAndStartShorthands) {
 // The shorthands mean the same on both engines: `start` is the ruleset's default seed
 // (chessme.rules `option seed = 1`); a malformed seed is rejected by both. (Until c64fa56 the
 // reference read `start` as seed 0 and the compiled engine accepted `start:`.)
-TEST(CompiledChessMe, StartShorthandsMeanTheSameOnBothEngines) {
+TEST(ChessMeAgreement, StartShorthandsMeanTheSameOnBothEngines) {
   auto c = compiled_at("start");
   auto r = reference_at("start");
   EXPECT_EQ(c->position(), r->position())
@@ -418,7 +419,7 @@ TEST(CompiledChessMe, StartShorthandsMeanTheSameOnBothEngines) {
 //      `start ` loaded the start), the reference rejects them (it trims six-field text only,
 //      through parse_chessme, which then fails: "missing field: side to move").
 // Both are "accepts" divergences in the fuzzer's terms.
-TEST(CompiledChessMe, ShorthandAcceptanceAgrees) {
+TEST(ChessMeAgreement, ShorthandAcceptanceAgrees) {
   for (const std::string text : {"start:18446744073709551616", "start:99999999999999999999", " start:1",
                                  "start:1 ", "start ", "\tstart:2"}) {
     std::string ce = "accepted", re = "accepted";
@@ -438,7 +439,7 @@ TEST(CompiledChessMe, ShorthandAcceptanceAgrees) {
   }
 }
 
-TEST(CompiledChessMe, HandDerivedRuleCasesOnBothEngines) {
+TEST(ChessMeAgreement, HandDerivedRuleCasesOnBothEngines) {
   for (const RuleCase& c : rule_cases()) {
     auto engines = both_at(c.position);
     for (auto& e : engines) expect_case(*e, c, texts_of(*e), c.position);
@@ -448,7 +449,7 @@ TEST(CompiledChessMe, HandDerivedRuleCasesOnBothEngines) {
   }
 }
 
-TEST(CompiledChessMe, RuleCasesTranslatedFarAndNegative) {
+TEST(ChessMeAgreement, RuleCasesTranslatedFarAndNegative) {
   const std::vector<std::pair<int64_t, int64_t>> shifts = {{-1000000, 5},           {-1000000, -5},
                                                            {1000000, 1000000},      {-3, -7},
                                                            {999999000, -999999000}, {-999999000, 999999000}};
@@ -470,7 +471,7 @@ TEST(CompiledChessMe, RuleCasesTranslatedFarAndNegative) {
   EXPECT_GT(checked, 200);
 }
 
-TEST(CompiledChessMe, RuleCasesWithColoursMirrored) {
+TEST(ChessMeAgreement, RuleCasesWithColoursMirrored) {
   for (const RuleCase& c : rule_cases()) {
     const std::string m = mirrored(c.position);
     for (auto& e : both_at(m)) {
@@ -492,7 +493,7 @@ struct ApplyCase {
   bool check_after = false;
 };
 
-TEST(CompiledChessMe, ApplyWritesTheHandDerivedPositionAndUndoRestores) {
+TEST(ChessMeAgreement, ApplyWritesTheHandDerivedPositionAndUndoRestores) {
   const std::vector<ApplyCase> cases = {
       // A move without placement draws nothing.
       {"2.4 no placement, no draw", "kt20,pa4,Pb2,Pd2,Kk10 w NP/- Q/- -/- 1", "b2b3",
@@ -538,7 +539,7 @@ TEST(CompiledChessMe, ApplyWritesTheHandDerivedPositionAndUndoRestores) {
 
 // --- 2. Perft of the seeded starts --------------------------------------------------------
 
-TEST(CompiledChessMe, PerftAgreesWithTheReferenceAndThePublishedFigures) {
+TEST(ChessMeAgreement, PerftAgreesWithTheReferenceAndThePublishedFigures) {
   const std::map<uint64_t, std::vector<uint64_t>> published = {{1, {66, 2904, 279825}},
                                                                {2, {47, 2209, 176539}}};
   // Depth 3 of every seed is about 2 * 10^5 leaves per engine; the sanitizer build's node
@@ -655,7 +656,7 @@ bool play_game(const std::string& start, uint64_t seed, int max_turns, Tally& t,
   }
 }
 
-TEST(CompiledChessMe, RandomGamesAgreeWithTheReference) {
+TEST(ChessMeAgreement, RandomGamesAgreeWithTheReference) {
   const int games = fast() ? 20 : 100;
   const int turns = 80;
   Tally t;
@@ -692,45 +693,13 @@ TEST(CompiledChessMe, RandomGamesAgreeWithTheReference) {
 // and capture piles, then a random translation), compared on both engines and played on
 // for a few turns: the dedicated search for checkmates and ChessMe draw positions, which
 // random play from the start reaches only now and then.
-TEST(CompiledChessMe, ScatteredPositionsAgreeAndReachMatesAndDraws) {
+TEST(ChessMeAgreement, ScatteredPositionsAgreeAndReachMatesAndDraws) {
   std::mt19937_64 rng(7);
   const int wanted = fast() ? 150 : 600;
   int accepted = 0, rejected = 0;
   Tally t;
-  const std::string types = "QRRBBNNPPPPPPPP";
   for (int iter = 0; iter < 20 * wanted && accepted < wanted; ++iter) {
-    ChessMePosition p;
-    std::set<Coord> used;
-    auto free_square = [&](int spread) {
-      while (true) {
-        Coord c{static_cast<int32_t>(rng() % spread) - spread / 2,
-                static_cast<int32_t>(rng() % spread) - spread / 2};
-        if (used.insert(c).second) return c;
-      }
-    };
-    p.pieces.push_back({free_square(9), 'K'});
-    p.pieces.push_back({free_square(9), 'k'});
-    for (int c = 0; c < 2; ++c) {
-      std::string pool = types;
-      std::shuffle(pool.begin(), pool.end(), rng);
-      const size_t n = rng() % 8;
-      for (size_t i = 0; i < n; ++i) {
-        const char ty = pool[i];
-        p.pieces.push_back(
-            {free_square(rng() % 6 == 0 ? 60 : 9), c ? static_cast<char>(std::tolower(ty)) : ty});
-      }
-      const std::string rest = pool.substr(n);
-      const size_t h = std::min<size_t>(rng() % 4, rest.size());
-      p.hand[c] = c ? testing_helpers::swap_case(rest.substr(0, h)) : rest.substr(0, h);
-      const size_t k = std::min<size_t>(rng() % 4, rest.size() - h);
-      // Pieces of colour c captured by the opponent sit in the opponent's pile.
-      p.captured[1 - c] = c ? testing_helpers::swap_case(rest.substr(h, k)) : rest.substr(h, k);
-      p.pile[c] = c ? testing_helpers::swap_case(rest.substr(h + k, 2)) : rest.substr(h + k, 2);
-      p.pile_known[c] = rng() % 8 != 0;
-      if (!p.pile_known[c]) p.pile[c].clear();
-    }
-    p.side = rng() % 2 ? Color::White : Color::Black;
-    p.fullmove = 1 + static_cast<int>(rng() % 40);
+    ChessMePosition p = chessme_scatter::scattered_position(rng, {4, true, true});
     std::string text = arb::format_chessme(p);
     if (rng() % 2)
       text = shifted(text, static_cast<int64_t>(rng() % 2000001) - 1000000,
@@ -787,7 +756,7 @@ struct Problems {
   }
 };
 
-TEST(CompiledChessMe, ApplyUndoTextHashAndNotationRoundTrips) {
+TEST(ChessMeAgreement, ApplyUndoTextHashAndNotationRoundTrips) {
   // Every legal action of every node gets SAN and two parses, each O(actions): the walks are
   // kept short.
   const int walks = fast() ? 3 : 8;
@@ -873,7 +842,7 @@ TEST(CompiledChessMe, ApplyUndoTextHashAndNotationRoundTrips) {
 // placement has drawn a tile, the same text loaded afresh (a shorter pile) hashes the same.
 // (Until c64fa56 the compiled engine folded the loaded pile into the hash once and toggled a
 // draw-cursor key, so set_position(position()) changed the hash after any draw.)
-TEST(CompiledChessMe, HashOfAReloadedTextAfterADraw) {
+TEST(ChessMeAgreement, HashOfAReloadedTextAfterADraw) {
   for (auto& e : both_at("kt20,pa4,Pb2,Pd2,Kk10 w NP/- Q/- -/- 1")) {
     SCOPED_TRACE(e->name());
     e->apply(testing_helpers::find_action(*e, "b2b3,N@b2"));
@@ -893,7 +862,7 @@ TEST(CompiledChessMe, HashOfAReloadedTextAfterADraw) {
 }
 
 // SAN on the hand-derived positions: placements, exchanges, captures far away.
-TEST(CompiledChessMe, SanOfTheRuleCasesRoundTrips) {
+TEST(ChessMeAgreement, SanOfTheRuleCasesRoundTrips) {
   for (const RuleCase& c : rule_cases()) {
     for (auto [dx, dy] : std::vector<std::pair<int64_t, int64_t>>{{0, 0}, {-1000000, -1000000}}) {
       if (!shift_fits(c.position, dx, dy)) continue;
@@ -1067,7 +1036,7 @@ TEST(CompiledChessMeHand4, StartHoldsFourTilesAndReadsBack) {
 
 TEST(CompiledChessMeHand4, PerftOneOfSeedOneByHand) {
   // Seed 1, White's hand R B N P: three non-pawn tile types and the pawn tile. The six
-  // moves are ChessMe's (StartPositionActions of reference_chessme_test.cpp): a2a3 b2b3
+  // moves are ChessMe's (StartPositionActions of conformance_chessme_test.cpp): a2a3 b2b3
   // c2c3 d2d3 c1b1 c1d1. After each, the pawn tile goes beside an own pawn, R B N behind
   // one (Black is far away: no placement or move is in check):
   //   a2a3: pawns a3 b2 c2 d2. Beside (-1,3) b3 a2 e2 = 4; behind a2 b1 d1 (c1 king) = 3.
