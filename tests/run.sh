@@ -33,7 +33,7 @@ export RC_PARAMS="${RC_PARAMS:-seed=20261123}"
 export ARBITER_REQUIRE_CHROMIUM="${ARBITER_REQUIRE_CHROMIUM:-1}"
 # The fewest tests a ctest stage may run: about the number registered when this line was
 # written, so that a build that silently loses its tests fails.
-min_tests=${ARBITER_MIN_TESTS:-150}
+min_tests=${ARBITER_MIN_TESTS:-800}
 # Ninja, when installed, for a new build directory: it compiles a target's sources while the
 # libraries it links are still being built (make waits for them, leaving a core idle while
 # the move generator compiles). A build directory keeps the generator it was made with.
