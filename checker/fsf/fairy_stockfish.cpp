@@ -131,8 +131,10 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
     if (letters_.find(u) == std::string::npos) letters_ += {u, static_cast<char>(std::tolower(u))};
     if (c == 'K') ++kings[0];
     if (c == 'k') ++kings[1];
-    if (u == 'P') pawns_ = true;
   }
+  if (!settings_.rank_bans)
+    settings_.rank_bans = std::vector<FsfSettings::RankBan>{{'P', 1, 1}, {'P', height_, height_}};
+  if (!settings_.clock_resetters) settings_.clock_resetters = "P";
   kings_ = kings[0] == 1 && kings[1] == 1;
   // The classical dead-position rule holds for a royal that moves as a chess king: ask the
   // engine where a lone K on d4 may go.
@@ -172,7 +174,6 @@ FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o)
       letters_(o.letters_),
       start_(o.start_),
       kings_(o.kings_),
-      pawns_(o.pawns_),
       dead_rule_(o.dead_rule_),
       root_(o.root_),
       moves_(o.moves_),
@@ -310,6 +311,9 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
     if (rows[r].size() != w) throw std::runtime_error("fairy-stockfish: ragged board in `" + fen + "`");
     for (size_t x = 0; x < w; ++x) n.board[(h - 1 - r) * w + x] = rows[r][x];
   }
+  // A counting rule's limit where the en-passant field stands (its ply is in the clock's
+  // place): the field is read as no square below, and apply() rebuilds the clock.
+  n.counting = !f[3].empty() && f[3].find_first_not_of("0123456789") == std::string::npos;
   // En passant as arbiter writes it: only when a legal capture onto the square exists.
   // Castling rights in X-FEN as arbiter writes them (Chess960 mode writes Shredder-FEN).
   if (f[2] != "-") {
@@ -390,13 +394,19 @@ void FairyStockfishEngine::set_position(std::string_view text) {
     if (k[0] != 1) throw PositionError("White must have exactly one king, has " + std::to_string(k[0]), 0);
     if (k[1] != 1) throw PositionError("Black must have exactly one king, has " + std::to_string(k[1]), 0);
   }
-  if (pawns_)
+  for (const FsfSettings::RankBan& ban : *settings_.rank_bans)
     for (int x = 0; x < width_; ++x)
-      for (int y : {1, height_})
-        if (upper(f.at(Coord{x, y})) == 'P')
-          throw PositionError(std::string("pawn on ") + static_cast<char>('a' + x) + std::to_string(y) +
-                                  ": pawns may not stand on the first or last rank",
-                              0);
+      for (int y = 1; y <= height_; ++y) {
+        const char c = f.at(Coord{x, y});
+        if (!c || upper(c) != ban.letter) continue;
+        const int own = is_white(c) ? y : height_ + 1 - y;  // the rank counted from its side
+        if (own < ban.lo || own > ban.hi) continue;
+        throw PositionError(std::string(1, c) + " on " + static_cast<char>('a' + x) + std::to_string(y) +
+                                ": it may not stand on its rank " +
+                                (ban.lo == ban.hi ? std::to_string(ban.lo)
+                                                  : std::to_string(ban.lo) + ".." + std::to_string(ban.hi)),
+                            0);
+      }
   try {
     resolve_castling(f);
   } catch (const PositionError& e) {
@@ -446,7 +456,16 @@ void FairyStockfishEngine::apply(const Action& a) {
     throw std::invalid_argument(name() + ": `" + m + "` is not legal here");
   moves_.push_back(m);
   try {
-    nodes_.push_back(query(root_, moves_));
+    Node child = query(root_, moves_);
+    if (child.counting) {
+      // Fairy-Stockfish wrote its count in the clock's place: the clock is the parent's,
+      // one on, or 0 after a capture or a move of a piece that resets it.
+      auto f = fields_of(child.fen);
+      f[f.size() - 2] = std::to_string(clock_after(node(), m, child));
+      child.fen.clear();
+      for (const auto& x : f) child.fen += (child.fen.empty() ? "" : " ") + x;
+    }
+    nodes_.push_back(std::move(child));
   } catch (...) {
     moves_.pop_back();
     throw;
@@ -567,6 +586,22 @@ Status FairyStockfishEngine::status() {
                                           return x.hash == n.hash;
                                         }) >= settings_.claim_repetition;
   return st;
+}
+
+int FairyStockfishEngine::clock_after(const Node& parent, const std::string& m, const Node& child) const {
+  const auto pieces = [](const std::vector<char>& b) {
+    return std::count_if(b.begin(), b.end(), [](char c) { return c != 0; });
+  };
+  if (pieces(child.board) < pieces(parent.board)) return 0;
+  Coord from;
+  size_t pos = 0;
+  if (m.size() > 2 && m[1] != '@' && read_square(m, pos, from) && from.x >= 0 && from.x < width_ &&
+      from.y >= 1 && from.y <= height_) {
+    const char mover = parent.board[(from.y - 1) * width_ + from.x];
+    if (mover && settings_.clock_resetters->find(upper(mover)) != std::string::npos) return 0;
+  }
+  const auto f = fields_of(parent.fen);
+  return f.size() >= 6 ? std::atoi(f[f.size() - 2].c_str()) + 1 : 0;
 }
 
 uint64_t FairyStockfishEngine::hash() const {

@@ -82,6 +82,18 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
       });
       s.claim_fifty = m->claim_fifty.value_or(0);
       s.claim_repetition = m->claim_repetition.value_or(0);
+      // Its pieces say where each may stand and which reset the clock (a `P` is no pawn in
+      // breakthrough or clobber): a `forbidden ranks`, a promotion that is not declinable.
+      s.rank_bans.emplace();
+      s.clock_resetters.emplace();
+      for (const lang::PieceDef& p : m->pieces) {
+        const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(p.letter)));
+        if (p.forbidden_ranks) s.rank_bans->push_back({letter, p.forbidden_ranks->lo, p.forbidden_ranks->hi});
+        if (p.promote_ranks && !p.find(lang::ConstructId::PromotionOptional) &&
+            !p.find(lang::ConstructId::PromotionSquares))
+          s.rank_bans->push_back({letter, p.promote_ranks->lo, p.promote_ranks->hi});
+        if (p.name == "pawn" || p.promote_ranks) s.clock_resetters->push_back(letter);
+      }
     }
   }
   std::shared_ptr<const Engine> proto;

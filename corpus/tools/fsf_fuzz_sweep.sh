@@ -5,17 +5,22 @@
 # exit 1 when any variant diverged. The divergences are saved under OUT (default: a
 # temporary folder, named at the end).
 #
-#   bash corpus/tools/fsf_fuzz_sweep.sh [--games N] [--engine wasm:DIR|COMMAND] [--out DIR] [NAME...]
+#   bash corpus/tools/fsf_fuzz_sweep.sh [--games N | --seconds S] [--engine wasm:DIR|COMMAND] [--out DIR] [NAME...]
+#
+# Each variant's line gives the positions compared and their rate (positions/s against
+# Fairy-Stockfish, measured by `arbiter fuzz`); OUT/NAME.json keeps fuzz's whole answer.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 arbiter=${ARBITER:-$root/build/cli/arbiter}
 games=10
+seconds=""
 engine="wasm:${ARBITER_FSF_WASM_DIR:-$root/build}"
 out=""
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --games) games=$2; shift 2 ;;
+    --seconds) seconds=$2; shift 2 ;;
     --engine) engine=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -*) echo "fsf_fuzz_sweep.sh: unknown option $1" >&2; exit 2 ;;
@@ -28,15 +33,18 @@ mkdir -p "$out"
 if [ ${#names[@]} -eq 0 ]; then
   for f in "$root"/rulesets/fsf/*.rules; do names+=("$(basename "$f" .rules)"); done
 fi
+if [ -n "$seconds" ]; then budget=(--seconds "$seconds"); else budget=(--games "$games"); fi
 bad=0
 for n in "${names[@]}"; do
   t0=$(date +%s)
   json=$(cd "$out" && "$arbiter" fuzz --rules "$root/rulesets/fsf/$n.rules" --against fairy-stockfish \
-    --fsf-engine "$engine" --games "$games" --json 2>"$out/$n.err") && rc=0 || rc=$?
+    --fsf-engine "$engine" "${budget[@]}" --json 2>"$out/$n.err") && rc=0 || rc=$?
+  printf '%s\n' "$json" >"$out/$n.json"
   s=$(($(date +%s) - t0))
   positions=$(sed -nE 's/.*"positions":([0-9]+).*/\1/p' <<<"$json")
+  rate=$(sed -nE 's/.*"positions_per_second":([0-9]+).*/\1/p' <<<"$json")
   if [ "$rc" -eq 0 ]; then
-    printf '%-16s ok         %6s positions  %4s s\n' "$n" "${positions:-?}" "$s"
+    printf '%-16s ok         %6s positions %5s/s %4s s\n' "$n" "${positions:-?}" "${rate:-?}" "$s"
   elif [ "$rc" -eq 1 ]; then
     what=$(sed -nE 's/.*"divergence":\{"position":"([^"]*)","action":"([^"]*)","what":"([^"]*)","left":"([^"]*)","right":"([^"]*)".*/\3 at \1 \2: arbiter \4, fairy-stockfish \5/p' <<<"$json")
     printf '%-16s DIVERGES   %s\n' "$n" "$what"
