@@ -622,3 +622,41 @@ TEST(FairyStockfish, PieceRanksComeFromTheRuleset) {
   EXPECT_THROW(makruk->set_position("4k3/8/2P5/8/8/8/8/4K3 w - - 0 1"), arb::PositionError);
   EXPECT_NO_THROW(makruk->set_position("4k3/8/8/2P5/8/8/8/4K3 w - - 0 1"));
 }
+
+// Issue 26: the castling field as the ruleset writes it. caparandom states Shredder-FEN (rook
+// files); capahouse's (and bughouse's) X-FEN reads a promoted piece's `~` on the back rank
+// (the field was left in the engine's Shredder form: `j`, `A`). Positions from the sweep.
+TEST(FairyStockfish, CastlingFieldsAsTheRulesetWritesThem) {
+  REQUIRE_FSF();
+  {
+    auto c = testing_helpers::catalogue_at("caparandom", "r4k4/10/10/10/10/10/10/5K4 w a - 0 1");
+    auto f = fsf_for("caparandom");
+    f->set_position(c->position());
+    expect_same_positions(*c, *f, {"f1e1"});
+    EXPECT_EQ(f->position(), "r4k4/10/10/10/10/10/10/4K5 b a - 1 1");
+  }
+  // (Debian's 11.1 marks no promoted piece in bughouse; current Fairy-Stockfish does, and
+  // the sweep runs it.)
+  auto c = testing_helpers::catalogue_at("capahouse", "5k3r/10/10/10/10/10/2p7/1N3K4[] b k - 0 1");
+  auto f = fsf_for("capahouse");
+  f->set_position(c->position());
+  expect_same_positions(*c, *f, {"c2b1a"});
+  EXPECT_EQ(f->position(), "5k3r/10/10/10/10/10/10/1a~3K4[n] w k - 0 2");
+}
+
+// Issue 26: dragon's dragon starts in hand (`[Dd]`): its letter is one of the game's, so
+// the adapter reads the start (current Fairy-Stockfish only; Debian's has no dragon).
+TEST(FsfWasm, DragonStartsWithItsPieceInHand) {
+  REQUIRE_WASM();
+  arb::registry::EngineSpec spec;
+  spec.kind = arb::registry::EngineKind::FairyStockfish;
+  spec.rules = testing_helpers::source_path("rulesets/fsf/dragon.rules");
+  spec.fsf_variant = "dragon";
+  spec.fsf_engine = "wasm:" + wasm_dir();
+  arb::lang::Diagnostics d;
+  auto o = arb::registry::open_engine(spec, d);
+  ASSERT_TRUE(o.engine) << d.render();
+  auto c = testing_helpers::catalogue_at("dragon", "start");
+  EXPECT_NO_THROW(o.engine->set_position(c->position()));
+  EXPECT_EQ(o.engine->position(), c->position());
+}

@@ -132,6 +132,13 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
     if (c == 'K') ++kings[0];
     if (c == 'k') ++kings[1];
   }
+  // A piece that starts in hand (dragon's `[Dd]`) is a letter of the game too.
+  if (const size_t open = placement.find('['); open != std::string::npos)
+    for (size_t i = open + 1; i < placement.size() && placement[i] != ']'; ++i)
+      if (std::isalpha(static_cast<unsigned char>(placement[i])) &&
+          letters_.find(upper(placement[i])) == std::string::npos)
+        letters_ +=
+            {upper(placement[i]), static_cast<char>(std::tolower(static_cast<unsigned char>(placement[i])))};
   if (!settings_.rank_bans)
     settings_.rank_bans = std::vector<FsfSettings::RankBan>{{'P', 1, 1}, {'P', height_, height_}};
   if (!settings_.clock_resetters) settings_.clock_resetters = "P";
@@ -167,7 +174,7 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
   set_position(start_);
 }
 
-FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o)
+FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o, bool start)
     : settings_(o.settings_),
       width_(o.width_),
       height_(o.height_),
@@ -178,7 +185,11 @@ FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o)
       root_(o.root_),
       moves_(o.moves_),
       nodes_(o.nodes_) {
-  start_process();
+  if (start) start_process();
+}
+
+std::shared_ptr<const FairyStockfishEngine> FairyStockfishEngine::blueprint() const {
+  return std::shared_ptr<const FairyStockfishEngine>(new FairyStockfishEngine(*this, false));
 }
 
 FairyStockfishEngine::~FairyStockfishEngine() = default;
@@ -322,9 +333,10 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
       // may write as several squares (`f5g6`: the pawn and the square it passed).
       std::string plain = f[0] + " " + f[1] + " " + f[2] + " -";
       for (size_t i = 4; i < f.size(); ++i) plain += " " + f[i];
+      // (`~` marks a promoted piece in a hand variant's placement: bughouse's `b~`)
       FenFields ff = parse_fen(plain, static_cast<int>(w), static_cast<int>(h),
-                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*");
-      f[2] = format_castling(ff, resolve_castling(ff));
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*~");
+      f[2] = castling_text(ff);
     } catch (const PositionError&) {
       // Left as the engine wrote it: the position comparison shows the difference.
     }
@@ -372,6 +384,30 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
   return n;
 }
 
+std::string FairyStockfishEngine::castling_text(const FenFields& f) const {
+  const auto rights =
+      resolve_castling(f, settings_.castling_king, settings_.castling_rooks, settings_.castling_rank);
+  if (!settings_.castling_shredder)
+    return format_castling(f, rights, settings_.castling_king, settings_.castling_rooks,
+                           settings_.castling_rank);
+  // Shredder-FEN: each right as its rook's file, White's first, the king side first.
+  std::string out;
+  for (Color c : {Color::White, Color::Black}) {
+    const int rank = c == Color::White ? settings_.castling_rank : f.height + 1 - settings_.castling_rank;
+    const char k = c == Color::White
+                       ? settings_.castling_king
+                       : static_cast<char>(std::tolower(static_cast<unsigned char>(settings_.castling_king)));
+    int kf = -1;
+    for (int x = 0; x < f.width; ++x)
+      if (f.at(Coord{x, rank}) == k) kf = x;
+    for (bool king_side : {true, false})
+      for (const auto& r : rights)
+        if (r.color == c && (r.rook_file > kf) == king_side)
+          out.push_back(static_cast<char>((c == Color::White ? 'A' : 'a') + r.rook_file));
+  }
+  return out.empty() ? "-" : out;
+}
+
 GameConfig FairyStockfishEngine::config() const {
   // RULINGS 0: threefold repetition and the fifty-move rule (100 halfmoves) are claims,
   // unless the compared ruleset states others (FsfSettings).
@@ -408,7 +444,7 @@ void FairyStockfishEngine::set_position(std::string_view text) {
                             0);
       }
   try {
-    resolve_castling(f);
+    resolve_castling(f, settings_.castling_king, settings_.castling_rooks, settings_.castling_rank);
   } catch (const PositionError& e) {
     throw PositionError(std::string("castling field: ") + e.what(), 0);
   }
@@ -657,7 +693,9 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   s.piece = upper(mover);
   const char target = at(s.to);
   const int dx = s.to.x - s.from.x;
-  if (s.piece == 'K' && s.to.y == s.from.y && target == (is_white(mover) ? 'R' : 'r')) {
+  if (s.piece == settings_.castling_king && s.to.y == s.from.y && target &&
+      is_white(target) == is_white(mover) &&
+      settings_.castling_rooks.find(upper(target)) != std::string::npos) {
     // Castling, written king-takes-rook (Chess960 mode): the step names the rook's square
     // and the king's destination (the g or c file, counted from the board's edges).
     s.castle = dx > 0 ? Castle::KingSide : Castle::QueenSide;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
+#include "arbiter/fen.hpp"
 
 namespace arb::fsf {
 
@@ -89,6 +90,14 @@ struct FsfSettings {
   // capture): the clock is rebuilt from them where Fairy-Stockfish writes its count instead
   // (makruk's counting rule). Unset: `P`.
   std::optional<std::string> clock_resetters;
+  // Castling as the ruleset states it: the king's and the rooks' letters (`rook R C`), the
+  // relative rank (shako's 2) and the field's form (`field shredder`: rook files, as for
+  // fischerandom; else X-FEN). The engine's field (Shredder-FEN in Chess960 mode) is read
+  // with them and written as the compiled engine writes it.
+  char castling_king = 'K';
+  std::string castling_rooks = "R";
+  int castling_rank = 1;
+  bool castling_shredder = false;
 };
 
 class FairyStockfishEngine final : public Engine {
@@ -112,6 +121,10 @@ class FairyStockfishEngine final : public Engine {
   ActionInfo describe(const Action& a) const override;
   uint64_t perft(int depth) override;
   std::unique_ptr<Engine> clone() const override;
+  // A copy without a process, only to be cloned: the maker of further engines, so that
+  // the first one need not be a clone (each process start of the wasm build took 10-30 s
+  // on a loaded machine).
+  std::shared_ptr<const FairyStockfishEngine> blueprint() const;
 
   // The variant's start position as Fairy-Stockfish writes it.
   const std::string& start() const { return start_; }
@@ -133,7 +146,8 @@ class FairyStockfishEngine final : public Engine {
   };
 
  private:
-  FairyStockfishEngine(const FairyStockfishEngine& other);  // clone(): a new process
+  // clone(): a new process (`start` false: none, for blueprint())
+  FairyStockfishEngine(const FairyStockfishEngine& other, bool start = true);
   void start_process();
   // `en_passant` false: the en-passant field is not analysed (a child asked only for its board).
   Node query(const std::string& root, const std::vector<std::string>& moves, bool en_passant = true) const;
@@ -141,6 +155,8 @@ class FairyStockfishEngine final : public Engine {
   std::string position_command(const std::string& root, const std::vector<std::string>& moves) const;
   std::string read_until(const std::string& prefix, double seconds, std::vector<std::string>* lines) const;
   bool insufficient_material(const Node& n) const;
+  // The castling rights of `f` written as the ruleset writes them (FsfSettings).
+  std::string castling_text(const FenFields& f) const;
   // The halfmove clock after move `m` from `parent`, as arbiter counts it.
   int clock_after(const Node& parent, const std::string& m, const Node& child) const;
 
