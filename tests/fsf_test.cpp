@@ -660,3 +660,18 @@ TEST(FsfWasm, DragonStartsWithItsPieceInHand) {
   EXPECT_NO_THROW(o.engine->set_position(c->position()));
   EXPECT_EQ(o.engine->position(), c->position());
 }
+
+// Issue 26: Fairy-Stockfish writes a promotion into the promoted type `+` (`f1f5+`); the
+// ruleset's `promotes-to D` names it, so the adapter lists the action as the compiled engine
+// does (`f1f5d`). Positions from the sweep (judkins, euroshogi).
+TEST(FairyStockfish, PlusPromotionsNamedByTheRuleset) {
+  REQUIRE_FSF();
+  for (const auto& [name, fen] : std::vector<std::pair<std::string, std::string>>{
+           {"judkins", "5k/5p/6/6/6/K4R[] w - - 0 1"},
+           {"euroshogi", "4k3/6b1/8/8/8/2P5/8/3K4[] b - - 0 1"}}) {
+    auto c = testing_helpers::catalogue_at(name, fen);
+    auto f = fsf_for(name);
+    f->set_position(c->position());
+    EXPECT_EQ(legal_texts(*f), legal_texts(*c)) << name;
+  }
+}

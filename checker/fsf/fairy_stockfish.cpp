@@ -691,6 +691,8 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   const char mover = at(s.from);
   if (!mover) throw std::invalid_argument(name() + ": `" + m + "` moves from an empty square");
   s.piece = upper(mover);
+  if (s.promotion == '+')
+    if (auto it = settings_.promoted.find(s.piece); it != settings_.promoted.end()) s.promotion = it->second;
   const char target = at(s.to);
   const int dx = s.to.x - s.from.x;
   if (s.piece == settings_.castling_king && s.to.y == s.from.y && target &&

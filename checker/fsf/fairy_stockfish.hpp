@@ -19,6 +19,7 @@
 // stands on); chess960() stays false, so UCI text shows the king's destination.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,6 +95,10 @@ struct FsfSettings {
   // relative rank (shako's 2) and the field's form (`field shredder`: rook files, as for
   // fischerandom; else X-FEN). The engine's field (Shredder-FEN in Chess960 mode) is read
   // with them and written as the compiled engine writes it.
+  // Fairy-Stockfish writes a promotion into a piece's promoted type `+` (`g7c3+`); the
+  // ruleset names that type (`promotes-to H in camp`): base letter -> promoted letter,
+  // both upper case, so the action reads as the compiled engine writes it (`g7c3h`).
+  std::map<char, char> promoted;
   char castling_king = 'K';
   std::string castling_rooks = "R";
   int castling_rank = 1;

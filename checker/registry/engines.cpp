@@ -95,6 +95,10 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
           s.rank_bans->push_back({letter, p.promote_ranks->lo, p.promote_ranks->hi});
         if (p.name == "pawn" || p.promote_ranks) s.clock_resetters->push_back(letter);
         if (p.royal && !s.castling_king) s.castling_king = letter;
+        if (const lang::ConstructUse* u = p.find(lang::ConstructId::PromoteZone))
+          if (u->arg("").words.size() == 1 && u->arg("").words[0].size() == 1)
+            s.promoted[letter] =
+                static_cast<char>(std::toupper(static_cast<unsigned char>(u->arg("").words[0][0])));
       }
       if (m->castling_king)
         s.castling_king = static_cast<char>(std::toupper(static_cast<unsigned char>(m->castling_king)));
