@@ -57,7 +57,7 @@ arb::fuzz::EngineFactory grid_engines(const Loaded& l) {
 
 // properties_cmd.cpp: the metamorphic properties of the compiled generator alone.
 int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyOptions& opts,
-                    const std::string& junit, const std::string& summary, const std::string& why);
+                    const std::string& junit, const std::string& summary, const std::string& why, int jobs);
 // mate1_cmd.cpp: Z3's mate-in-1 answers against the compiled generator's.
 int fuzz_z3_mate1(const Common& c, const Loaded& l, uint64_t seed, uint64_t games, uint64_t endings,
                   int max_plies, const std::string& junit, const std::string& summary);
@@ -193,16 +193,17 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     }
   }
   if (properties) {
-    if (vm.count("matchups") || vm.count("jobs") || strict || no_bias || o.coverage)
+    if (vm.count("matchups") || strict || no_bias || o.coverage)
       throw UsageError(
-          "--properties takes --games/--seconds, --seed, --max-plies, --mutate, --json, --junit, --summary");
+          "--properties takes --games/--seconds, --seed, --jobs, --max-plies, --mutate, --json, --junit, "
+          "--summary");
     arb::fuzz::PropertyOptions po_;
     po_.seed = o.seed;
     po_.games = vm.count("games") ? o.games : 20;
     po_.seconds = o.seconds;
     po_.max_plies = vm.count("max-plies") ? o.max_plies : 60;
     po_.mutate_percent = o.mutate_percent;
-    const int rc = fuzz_properties(c, l, po_, junit, summary, why_properties);
+    const int rc = fuzz_properties(c, l, po_, junit, summary, why_properties, jobs);
     watchdog.disarm();
     return rc;
   }

@@ -2,9 +2,13 @@
 // check a ruleset gets without a reference engine (issue 26; checker/fuzz/properties.hpp).
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
+#include "arbiter/parallel.hpp"
 #include "common.hpp"
 #include "fuzz/properties.hpp"
 #include "properties/property_plan.hpp"
@@ -24,15 +28,48 @@ std::string violation_text(const arb::fuzz::Violation& v) {
 }
 
 int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyOptions& opts,
-                    const std::string& junit, const std::string& summary, const std::string& why) {
+                    const std::string& junit, const std::string& summary, const std::string& why,
+                    int opts_jobs) {
   if (!l.compiled.model) throw UsageError("--properties needs a ruleset (--rules FILE or --variant NAME)");
   const arb::fuzz::PropertyPlan plan = arb::properties::plan_for(*l.compiled.model);
   arb::fuzz::PropertyOptions o = opts;
   o.progress = progress_wanted(c.json);
   const std::string start = l.engine->position();
   arb::fuzz::PropertyReport r;
+  const int jobs = std::max(1, opts_jobs);
   try {
-    r = arb::fuzz::check_properties(l.make, start, plan, o);
+    if (jobs == 1) {
+      r = arb::fuzz::check_properties(l.make, start, plan, o);
+    } else {
+      // --jobs J: J runs of their own seeds (seed + j) and share of the games, stopped
+      // together at the first violation or when the time is up; deterministic for a seed
+      // and a job count with --games. The lowest job's violation is the one reported.
+      std::vector<arb::fuzz::PropertyReport> reports(static_cast<size_t>(jobs));
+      std::atomic<bool> stop{false};
+      arb::parallel_for(jobs, [&](int j, std::stop_token) {
+        arb::fuzz::PropertyOptions oj = o;
+        oj.seed = o.seed + static_cast<uint64_t>(j);
+        oj.games =
+            o.games / static_cast<uint64_t>(jobs) + (static_cast<uint64_t>(j) < o.games % jobs ? 1 : 0);
+        oj.progress = o.progress && j == 0;
+        oj.stop = &stop;
+        if (oj.games == 0 && o.seconds <= 0) return;
+        try {
+          reports[static_cast<size_t>(j)] = arb::fuzz::check_properties(l.make, start, plan, oj);
+        } catch (...) {
+          stop = true;
+          throw;
+        }
+        if (reports[static_cast<size_t>(j)].violation) stop = true;
+      });
+      for (const auto& rj : reports) {
+        r.games += rj.games;
+        r.positions += rj.positions;
+        for (const auto& [name, n] : rj.checks) r.checks[name] += n;
+        r.seconds = std::max(r.seconds, rj.seconds);
+        if (!r.violation && rj.violation) r.violation = rj.violation;
+      }
+    }
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
@@ -67,8 +104,9 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
   }
   if (c.json) {
     std::cout << "{\"variant\":\"" << json_escape(l.variant)
-              << "\",\"mode\":\"properties\",\"seed\":" << o.seed << ",\"games\":" << r.games
-              << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds << ",\"checks\":{";
+              << "\",\"mode\":\"properties\",\"seed\":" << o.seed << ",\"jobs\":" << jobs
+              << ",\"games\":" << r.games << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds
+              << ",\"checks\":{";
     bool first = true;
     for (const auto& [name, n] : r.checks) {
       std::cout << (first ? "" : ",") << "\"" << name << "\":" << n;

@@ -15,6 +15,7 @@
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
+#include "registry/engines.hpp"
 
 namespace fs = std::filesystem;
 
@@ -554,4 +555,123 @@ TEST(FairyStockfish, MakrukHasNoEnPassantFieldAndNoFiftyMoveClaim) {
   FairyStockfishEngine c(settings("chess"));
   c.set_position("8/7k/8/8/8/8/8/1K5r w - - 100 1");
   EXPECT_TRUE(c.status().claim_fifty);
+}
+
+namespace {
+
+// The adapter for a catalogue ruleset, opened as fuzz opens it (the ruleset's piece facts
+// passed on), on Debian's Fairy-Stockfish.
+std::unique_ptr<arb::Engine> fsf_for(const std::string& name) {
+  arb::registry::EngineSpec spec;
+  spec.kind = arb::registry::EngineKind::FairyStockfish;
+  spec.rules = testing_helpers::source_path("rulesets/fsf/" + name + ".rules");
+  spec.fsf_variant = name;
+  spec.fsf_engine = "/usr/games/fairy-stockfish";
+  arb::lang::Diagnostics d;
+  auto o = arb::registry::open_engine(spec, d);
+  EXPECT_TRUE(o.engine) << d.render();
+  return std::move(o.engine);
+}
+
+// Plays `moves` on both and compares the position after each.
+void expect_same_positions(arb::Engine& c, arb::Engine& f, const std::vector<std::string>& moves) {
+  ASSERT_EQ(c.position(), f.position());
+  for (const auto& m : moves) {
+    c.apply(testing_helpers::find_action(c, m));
+    f.apply(testing_helpers::find_action(f, m));
+    ASSERT_EQ(c.position(), f.position()) << "after " << m;
+  }
+}
+
+}  // namespace
+
+// Issue 26: once a side has a bare king, Fairy-Stockfish's makruk family writes its counting
+// rule's limit and ply where the en-passant field and the halfmove clock stand (`b - 32 8 2`).
+// The adapter rebuilds the clock from the moves, as the ruleset counts it
+// (found by the catalogue sweep: ai-wok, makruk, asean).
+TEST(FairyStockfish, MakrukCountingFieldsAreReadAsTheClock) {
+  REQUIRE_FSF();
+  for (const char* name : {"makruk", "ai-wok", "asean"}) {
+    auto c = testing_helpers::catalogue_at(name, "4k3/8/8/4n3/8/8/8/3KR3 w - - 5 1");
+    auto f = fsf_for(name);
+    f->set_position(c->position());
+    // The rook's capture starts the count; the king's capture of the rook resets the clock.
+    expect_same_positions(*c, *f, {"e1e5", "e8d7", "e5e4", "d7c6", "e4d4", "c6c5", "d1e1"});
+    EXPECT_EQ(f->position(), "8/8/8/2k5/3R4/8/8/4K3 b - - 6 4") << name;
+    expect_same_positions(*c, *f, {"c5d4"});
+    EXPECT_EQ(f->position(), "8/8/8/8/3k4/8/8/4K3 w - - 0 5") << name;
+  }
+}
+
+// Issue 26: `P` is the ruleset's piece, not a chess pawn: breakthrough and clobber start
+// with theirs on the first rank, and the adapter takes where a piece may stand from the
+// ruleset (chess's pawn still may not stand on rank 1 or 8).
+TEST(FairyStockfish, PieceRanksComeFromTheRuleset) {
+  REQUIRE_FSF();
+  for (const char* name : {"breakthrough", "clobber"}) {
+    auto c = testing_helpers::catalogue_at(name, "start");
+    auto f = fsf_for(name);
+    f->set_position(c->position());
+    EXPECT_EQ(f->position(), c->position()) << name;
+    EXPECT_EQ(f->perft(2), c->perft(2)) << name;
+  }
+  auto chess = fsf_for("chess");
+  EXPECT_THROW(chess->set_position("4k3/8/8/8/8/8/8/P3K3 w - - 0 1"), arb::PositionError);
+  EXPECT_THROW(chess->set_position("P3k3/8/8/8/8/8/8/4K3 w - - 0 1"), arb::PositionError);
+  auto makruk = fsf_for("makruk");  // promotes on ranks 6-8, always
+  EXPECT_THROW(makruk->set_position("4k3/8/2P5/8/8/8/8/4K3 w - - 0 1"), arb::PositionError);
+  EXPECT_NO_THROW(makruk->set_position("4k3/8/8/2P5/8/8/8/4K3 w - - 0 1"));
+}
+
+// Issue 26: the castling field as the ruleset writes it. caparandom states Shredder-FEN (rook
+// files); capahouse's (and bughouse's) X-FEN reads a promoted piece's `~` on the back rank
+// (the field was left in the engine's Shredder form: `j`, `A`). Positions from the sweep.
+TEST(FairyStockfish, CastlingFieldsAsTheRulesetWritesThem) {
+  REQUIRE_FSF();
+  {
+    auto c = testing_helpers::catalogue_at("caparandom", "r4k4/10/10/10/10/10/10/5K4 w a - 0 1");
+    auto f = fsf_for("caparandom");
+    f->set_position(c->position());
+    expect_same_positions(*c, *f, {"f1e1"});
+    EXPECT_EQ(f->position(), "r4k4/10/10/10/10/10/10/4K5 b a - 1 1");
+  }
+  // (Debian's 11.1 marks no promoted piece in bughouse; current Fairy-Stockfish does, and
+  // the sweep runs it.)
+  auto c = testing_helpers::catalogue_at("capahouse", "5k3r/10/10/10/10/10/2p7/1N3K4[] b k - 0 1");
+  auto f = fsf_for("capahouse");
+  f->set_position(c->position());
+  expect_same_positions(*c, *f, {"c2b1a"});
+  EXPECT_EQ(f->position(), "5k3r/10/10/10/10/10/10/1a~3K4[n] w k - 0 2");
+}
+
+// Issue 26: dragon's dragon starts in hand (`[Dd]`): its letter is one of the game's, so
+// the adapter reads the start (current Fairy-Stockfish only; Debian's has no dragon).
+TEST(FsfWasm, DragonStartsWithItsPieceInHand) {
+  REQUIRE_WASM();
+  arb::registry::EngineSpec spec;
+  spec.kind = arb::registry::EngineKind::FairyStockfish;
+  spec.rules = testing_helpers::source_path("rulesets/fsf/dragon.rules");
+  spec.fsf_variant = "dragon";
+  spec.fsf_engine = "wasm:" + wasm_dir();
+  arb::lang::Diagnostics d;
+  auto o = arb::registry::open_engine(spec, d);
+  ASSERT_TRUE(o.engine) << d.render();
+  auto c = testing_helpers::catalogue_at("dragon", "start");
+  EXPECT_NO_THROW(o.engine->set_position(c->position()));
+  EXPECT_EQ(o.engine->position(), c->position());
+}
+
+// Issue 26: Fairy-Stockfish writes a promotion into the promoted type `+` (`f1f5+`); the
+// ruleset's `promotes-to D` names it, so the adapter lists the action as the compiled engine
+// does (`f1f5d`). Positions from the sweep (judkins, euroshogi).
+TEST(FairyStockfish, PlusPromotionsNamedByTheRuleset) {
+  REQUIRE_FSF();
+  for (const auto& [name, fen] : std::vector<std::pair<std::string, std::string>>{
+           {"judkins", "5k/5p/6/6/6/K4R[] w - - 0 1"},
+           {"euroshogi", "4k3/6b1/8/8/8/2P5/8/3K4[] b - - 0 1"}}) {
+    auto c = testing_helpers::catalogue_at(name, fen);
+    auto f = fsf_for(name);
+    f->set_position(c->position());
+    EXPECT_EQ(legal_texts(*f), legal_texts(*c)) << name;
+  }
 }

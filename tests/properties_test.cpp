@@ -510,6 +510,19 @@ TEST(MetamorphicProperties, FuzzWithoutAReferenceChecksProperties) {
   EXPECT_EQ(bad.code, 2);
 }
 
+// Issue 26: --properties honours --jobs: the games are shared out (4 in all over 3 jobs,
+// each with its own seed) and the report adds them up.
+TEST(MetamorphicProperties, PropertiesRunInParallelJobs) {
+  auto out = testing_process::run_arbiter({"fuzz", "--rules", corpus_path("rulesets/berolina.rules"),
+                                           "--properties", "--jobs", "3", "--games", "4", "--json"});
+  EXPECT_EQ(out.code, 0) << out.err;
+  EXPECT_NE(out.out.find("\"jobs\":3,\"games\":4,"), std::string::npos) << out.out;
+  EXPECT_NE(out.out.find("\"violation\":null"), std::string::npos) << out.out;
+  auto one = testing_process::run_arbiter(
+      {"fuzz", "--rules", corpus_path("rulesets/berolina.rules"), "--properties", "--games", "4", "--json"});
+  EXPECT_NE(one.out.find("\"jobs\":1,\"games\":4,"), std::string::npos) << one.out;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------

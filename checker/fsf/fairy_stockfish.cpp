@@ -131,8 +131,17 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
     if (letters_.find(u) == std::string::npos) letters_ += {u, static_cast<char>(std::tolower(u))};
     if (c == 'K') ++kings[0];
     if (c == 'k') ++kings[1];
-    if (u == 'P') pawns_ = true;
   }
+  // A piece that starts in hand (dragon's `[Dd]`) is a letter of the game too.
+  if (const size_t open = placement.find('['); open != std::string::npos)
+    for (size_t i = open + 1; i < placement.size() && placement[i] != ']'; ++i)
+      if (std::isalpha(static_cast<unsigned char>(placement[i])) &&
+          letters_.find(upper(placement[i])) == std::string::npos)
+        letters_ +=
+            {upper(placement[i]), static_cast<char>(std::tolower(static_cast<unsigned char>(placement[i])))};
+  if (!settings_.rank_bans)
+    settings_.rank_bans = std::vector<FsfSettings::RankBan>{{'P', 1, 1}, {'P', height_, height_}};
+  if (!settings_.clock_resetters) settings_.clock_resetters = "P";
   kings_ = kings[0] == 1 && kings[1] == 1;
   // The classical dead-position rule holds for a royal that moves as a chess king: ask the
   // engine where a lone K on d4 may go.
@@ -165,19 +174,22 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
   set_position(start_);
 }
 
-FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o)
+FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o, bool start)
     : settings_(o.settings_),
       width_(o.width_),
       height_(o.height_),
       letters_(o.letters_),
       start_(o.start_),
       kings_(o.kings_),
-      pawns_(o.pawns_),
       dead_rule_(o.dead_rule_),
       root_(o.root_),
       moves_(o.moves_),
       nodes_(o.nodes_) {
-  start_process();
+  if (start) start_process();
+}
+
+std::shared_ptr<const FairyStockfishEngine> FairyStockfishEngine::blueprint() const {
+  return std::shared_ptr<const FairyStockfishEngine>(new FairyStockfishEngine(*this, false));
 }
 
 FairyStockfishEngine::~FairyStockfishEngine() = default;
@@ -310,6 +322,9 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
     if (rows[r].size() != w) throw std::runtime_error("fairy-stockfish: ragged board in `" + fen + "`");
     for (size_t x = 0; x < w; ++x) n.board[(h - 1 - r) * w + x] = rows[r][x];
   }
+  // A counting rule's limit where the en-passant field stands (its ply is in the clock's
+  // place): the field is read as no square below, and apply() rebuilds the clock.
+  n.counting = !f[3].empty() && f[3].find_first_not_of("0123456789") == std::string::npos;
   // En passant as arbiter writes it: only when a legal capture onto the square exists.
   // Castling rights in X-FEN as arbiter writes them (Chess960 mode writes Shredder-FEN).
   if (f[2] != "-") {
@@ -318,9 +333,10 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
       // may write as several squares (`f5g6`: the pawn and the square it passed).
       std::string plain = f[0] + " " + f[1] + " " + f[2] + " -";
       for (size_t i = 4; i < f.size(); ++i) plain += " " + f[i];
+      // (`~` marks a promoted piece in a hand variant's placement: bughouse's `b~`)
       FenFields ff = parse_fen(plain, static_cast<int>(w), static_cast<int>(h),
-                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*");
-      f[2] = format_castling(ff, resolve_castling(ff));
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*~");
+      f[2] = castling_text(ff);
     } catch (const PositionError&) {
       // Left as the engine wrote it: the position comparison shows the difference.
     }
@@ -368,6 +384,30 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
   return n;
 }
 
+std::string FairyStockfishEngine::castling_text(const FenFields& f) const {
+  const auto rights =
+      resolve_castling(f, settings_.castling_king, settings_.castling_rooks, settings_.castling_rank);
+  if (!settings_.castling_shredder)
+    return format_castling(f, rights, settings_.castling_king, settings_.castling_rooks,
+                           settings_.castling_rank);
+  // Shredder-FEN: each right as its rook's file, White's first, the king side first.
+  std::string out;
+  for (Color c : {Color::White, Color::Black}) {
+    const int rank = c == Color::White ? settings_.castling_rank : f.height + 1 - settings_.castling_rank;
+    const char k = c == Color::White
+                       ? settings_.castling_king
+                       : static_cast<char>(std::tolower(static_cast<unsigned char>(settings_.castling_king)));
+    int kf = -1;
+    for (int x = 0; x < f.width; ++x)
+      if (f.at(Coord{x, rank}) == k) kf = x;
+    for (bool king_side : {true, false})
+      for (const auto& r : rights)
+        if (r.color == c && (r.rook_file > kf) == king_side)
+          out.push_back(static_cast<char>((c == Color::White ? 'A' : 'a') + r.rook_file));
+  }
+  return out.empty() ? "-" : out;
+}
+
 GameConfig FairyStockfishEngine::config() const {
   // RULINGS 0: threefold repetition and the fifty-move rule (100 halfmoves) are claims,
   // unless the compared ruleset states others (FsfSettings).
@@ -390,15 +430,21 @@ void FairyStockfishEngine::set_position(std::string_view text) {
     if (k[0] != 1) throw PositionError("White must have exactly one king, has " + std::to_string(k[0]), 0);
     if (k[1] != 1) throw PositionError("Black must have exactly one king, has " + std::to_string(k[1]), 0);
   }
-  if (pawns_)
+  for (const FsfSettings::RankBan& ban : *settings_.rank_bans)
     for (int x = 0; x < width_; ++x)
-      for (int y : {1, height_})
-        if (upper(f.at(Coord{x, y})) == 'P')
-          throw PositionError(std::string("pawn on ") + static_cast<char>('a' + x) + std::to_string(y) +
-                                  ": pawns may not stand on the first or last rank",
-                              0);
+      for (int y = 1; y <= height_; ++y) {
+        const char c = f.at(Coord{x, y});
+        if (!c || upper(c) != ban.letter) continue;
+        const int own = is_white(c) ? y : height_ + 1 - y;  // the rank counted from its side
+        if (own < ban.lo || own > ban.hi) continue;
+        throw PositionError(std::string(1, c) + " on " + static_cast<char>('a' + x) + std::to_string(y) +
+                                ": it may not stand on its rank " +
+                                (ban.lo == ban.hi ? std::to_string(ban.lo)
+                                                  : std::to_string(ban.lo) + ".." + std::to_string(ban.hi)),
+                            0);
+      }
   try {
-    resolve_castling(f);
+    resolve_castling(f, settings_.castling_king, settings_.castling_rooks, settings_.castling_rank);
   } catch (const PositionError& e) {
     throw PositionError(std::string("castling field: ") + e.what(), 0);
   }
@@ -446,7 +492,16 @@ void FairyStockfishEngine::apply(const Action& a) {
     throw std::invalid_argument(name() + ": `" + m + "` is not legal here");
   moves_.push_back(m);
   try {
-    nodes_.push_back(query(root_, moves_));
+    Node child = query(root_, moves_);
+    if (child.counting) {
+      // Fairy-Stockfish wrote its count in the clock's place: the clock is the parent's,
+      // one on, or 0 after a capture or a move of a piece that resets it.
+      auto f = fields_of(child.fen);
+      f[f.size() - 2] = std::to_string(clock_after(node(), m, child));
+      child.fen.clear();
+      for (const auto& x : f) child.fen += (child.fen.empty() ? "" : " ") + x;
+    }
+    nodes_.push_back(std::move(child));
   } catch (...) {
     moves_.pop_back();
     throw;
@@ -569,6 +624,22 @@ Status FairyStockfishEngine::status() {
   return st;
 }
 
+int FairyStockfishEngine::clock_after(const Node& parent, const std::string& m, const Node& child) const {
+  const auto pieces = [](const std::vector<char>& b) {
+    return std::count_if(b.begin(), b.end(), [](char c) { return c != 0; });
+  };
+  if (pieces(child.board) < pieces(parent.board)) return 0;
+  Coord from;
+  size_t pos = 0;
+  if (m.size() > 2 && m[1] != '@' && read_square(m, pos, from) && from.x >= 0 && from.x < width_ &&
+      from.y >= 1 && from.y <= height_) {
+    const char mover = parent.board[(from.y - 1) * width_ + from.x];
+    if (mover && settings_.clock_resetters->find(upper(mover)) != std::string::npos) return 0;
+  }
+  const auto f = fields_of(parent.fen);
+  return f.size() >= 6 ? std::atoi(f[f.size() - 2].c_str()) + 1 : 0;
+}
+
 uint64_t FairyStockfishEngine::hash() const {
   return node().hash;
 }
@@ -620,9 +691,13 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   const char mover = at(s.from);
   if (!mover) throw std::invalid_argument(name() + ": `" + m + "` moves from an empty square");
   s.piece = upper(mover);
+  if (s.promotion == '+')
+    if (auto it = settings_.promoted.find(s.piece); it != settings_.promoted.end()) s.promotion = it->second;
   const char target = at(s.to);
   const int dx = s.to.x - s.from.x;
-  if (s.piece == 'K' && s.to.y == s.from.y && target == (is_white(mover) ? 'R' : 'r')) {
+  if (s.piece == settings_.castling_king && s.to.y == s.from.y && target &&
+      is_white(target) == is_white(mover) &&
+      settings_.castling_rooks.find(upper(target)) != std::string::npos) {
     // Castling, written king-takes-rook (Chess960 mode): the step names the rook's square
     // and the king's destination (the g or c file, counted from the board's edges).
     s.castle = dx > 0 ? Castle::KingSide : Castle::QueenSide;

@@ -13,18 +13,20 @@
 // dead positions by the classical material rule (kings with at most one knight or bishop,
 // or one bishop each on squares of one colour) when the variant's royal piece K moves as
 // a chess king. Positions are checked before they are sent (FEN shape, the start's
-// letters, one K and one k where the start has them, castling rights, no pawn on the
-// first or last rank, the side not to move not in check): Fairy-Stockfish trusts its
-// input. The engine runs in Chess960 mode (castling written king-takes-rook, whatever file the
-// king stands on); chess960() stays false, so UCI text shows the king's destination.
+// letters, one K and one k where the start has them, castling rights, no piece on a rank
+// the ruleset forbids it (FsfSettings::rank_bans), the side not to move not in check): Fairy-Stockfish trusts
+// its input. The engine runs in Chess960 mode (castling written king-takes-rook, whatever file the king
+// stands on); chess960() stays false, so UCI text shows the king's destination.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "arbiter/engine.hpp"
+#include "arbiter/fen.hpp"
 
 namespace arb::fsf {
 
@@ -75,6 +77,32 @@ struct FsfSettings {
   // 100 and 3); the ruleset compared says them when it is known (`claim ...` in its `end`
   // block): makruk's family, for one, counts moves instead and has no fifty-move claim.
   int claim_fifty = 100, claim_repetition = 3;
+  // Where a piece may not stand, in ranks counted from its own side (1 = its first rank):
+  // Fairy-Stockfish trusts its input, so such a position is refused before it is sent. The
+  // ruleset compared says it when it is known (`forbidden ranks`, a mandatory `promote on
+  // rank`); unset: a chess pawn's, `P` on the first and the last rank. A game whose `P` is
+  // no pawn (breakthrough, clobber, ataxx) starts with it on its first rank.
+  struct RankBan {
+    char letter = 0;  // upper case
+    int lo = 0, hi = 0;
+  };
+  std::optional<std::vector<RankBan>> rank_bans;
+  // The letters of the pieces whose move resets the halfmove clock (a move of one, or a
+  // capture): the clock is rebuilt from them where Fairy-Stockfish writes its count instead
+  // (makruk's counting rule). Unset: `P`.
+  std::optional<std::string> clock_resetters;
+  // Castling as the ruleset states it: the king's and the rooks' letters (`rook R C`), the
+  // relative rank (shako's 2) and the field's form (`field shredder`: rook files, as for
+  // fischerandom; else X-FEN). The engine's field (Shredder-FEN in Chess960 mode) is read
+  // with them and written as the compiled engine writes it.
+  // Fairy-Stockfish writes a promotion into a piece's promoted type `+` (`g7c3+`); the
+  // ruleset names that type (`promotes-to H in camp`): base letter -> promoted letter,
+  // both upper case, so the action reads as the compiled engine writes it (`g7c3h`).
+  std::map<char, char> promoted;
+  char castling_king = 'K';
+  std::string castling_rooks = "R";
+  int castling_rank = 1;
+  bool castling_shredder = false;
 };
 
 class FairyStockfishEngine final : public Engine {
@@ -98,6 +126,10 @@ class FairyStockfishEngine final : public Engine {
   ActionInfo describe(const Action& a) const override;
   uint64_t perft(int depth) override;
   std::unique_ptr<Engine> clone() const override;
+  // A copy without a process, only to be cloned: the maker of further engines, so that
+  // the first one need not be a clone (each process start of the wasm build took 10-30 s
+  // on a loaded machine).
+  std::shared_ptr<const FairyStockfishEngine> blueprint() const;
 
   // The variant's start position as Fairy-Stockfish writes it.
   const std::string& start() const { return start_; }
@@ -113,10 +145,14 @@ class FairyStockfishEngine final : public Engine {
     std::vector<char> board;            // (y-1)*width + x, 0 = empty
     std::vector<std::string> ep_moves;  // the en-passant captures among `moves`
     std::optional<Coord> ep_victim;     // the pawn they take, when the engine names it
+    // The engine wrote its counting rule's limit and ply (makruk, asean) where the
+    // en-passant field and the halfmove clock stand: the clock is rebuilt by apply().
+    bool counting = false;
   };
 
  private:
-  FairyStockfishEngine(const FairyStockfishEngine& other);  // clone(): a new process
+  // clone(): a new process (`start` false: none, for blueprint())
+  FairyStockfishEngine(const FairyStockfishEngine& other, bool start = true);
   void start_process();
   // `en_passant` false: the en-passant field is not analysed (a child asked only for its board).
   Node query(const std::string& root, const std::vector<std::string>& moves, bool en_passant = true) const;
@@ -124,6 +160,10 @@ class FairyStockfishEngine final : public Engine {
   std::string position_command(const std::string& root, const std::vector<std::string>& moves) const;
   std::string read_until(const std::string& prefix, double seconds, std::vector<std::string>* lines) const;
   bool insufficient_material(const Node& n) const;
+  // The castling rights of `f` written as the ruleset writes them (FsfSettings).
+  std::string castling_text(const FenFields& f) const;
+  // The halfmove clock after move `m` from `parent`, as arbiter counts it.
+  int clock_after(const Node& parent, const std::string& m, const Node& child) const;
 
   FsfSettings settings_;
   std::unique_ptr<Process> proc_;
@@ -131,7 +171,6 @@ class FairyStockfishEngine final : public Engine {
   std::string letters_;  // piece letters of the start (both cases)
   std::string start_;
   bool kings_ = false;  // the start has one K and one k
-  bool pawns_ = false;  // the start has pawns
   bool dead_rule_ = false;
   std::string root_;
   std::vector<std::string> moves_;

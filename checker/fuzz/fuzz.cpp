@@ -308,6 +308,10 @@ Report run(const EngineFactory& left, const EngineFactory& right, const std::str
   Choose choose = [&rng](uint64_t n) -> uint64_t { return n <= 1 ? 0 : rng() % n; };
   auto a = left(), b = right();
   auto pa = left(), pb = right();  // probes: a mutated text is tried on these first
+  // The time (--seconds, positions/s) is the comparing's: starting an engine process
+  // (Fairy-Stockfish's wasm build compiles its module) took longer than a 20 s budget on
+  // a loaded machine, so a run compared nothing.
+  t0 = std::chrono::steady_clock::now();
   std::vector<Action> acts, bacts;
   std::set<std::string> seen, seen_raw;
   std::string alphabet;

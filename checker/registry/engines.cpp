@@ -82,20 +82,46 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
       });
       s.claim_fifty = m->claim_fifty.value_or(0);
       s.claim_repetition = m->claim_repetition.value_or(0);
+      // Its pieces say where each may stand and which reset the clock (a `P` is no pawn in
+      // breakthrough or clobber): a `forbidden ranks`, a promotion that is not declinable.
+      s.rank_bans.emplace();
+      s.clock_resetters.emplace();
+      s.castling_king = 0;  // the castling block's king, else the royal piece
+      for (const lang::PieceDef& p : m->pieces) {
+        const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(p.letter)));
+        if (p.forbidden_ranks) s.rank_bans->push_back({letter, p.forbidden_ranks->lo, p.forbidden_ranks->hi});
+        if (p.promote_ranks && !p.find(lang::ConstructId::PromotionOptional) &&
+            !p.find(lang::ConstructId::PromotionSquares))
+          s.rank_bans->push_back({letter, p.promote_ranks->lo, p.promote_ranks->hi});
+        if (p.name == "pawn" || p.promote_ranks) s.clock_resetters->push_back(letter);
+        if (p.royal && !s.castling_king) s.castling_king = letter;
+        if (const lang::ConstructUse* u = p.find(lang::ConstructId::PromoteZone))
+          if (u->arg("").words.size() == 1 && u->arg("").words[0].size() == 1)
+            s.promoted[letter] =
+                static_cast<char>(std::toupper(static_cast<unsigned char>(u->arg("").words[0][0])));
+      }
+      if (m->castling_king)
+        s.castling_king = static_cast<char>(std::toupper(static_cast<unsigned char>(m->castling_king)));
+      if (!s.castling_king) s.castling_king = 'K';
+      s.castling_rooks = m->castling_rooks;
+      s.castling_rank = m->castling_rank;
+      s.castling_shredder = m->castling_shredder;
     }
   }
-  std::shared_ptr<const Engine> proto;
+  std::unique_ptr<fsf::FairyStockfishEngine> first;
   try {
     s.argv = fsf::engine_command(spec.fsf_engine).argv;
-    proto = std::make_shared<fsf::FairyStockfishEngine>(s);
+    first = std::make_unique<fsf::FairyStockfishEngine>(s);
   } catch (const fsf::EngineMissing& e) {
     throw OpenError(e.what());
   } catch (const fsf::VariantRefused& e) {
     throw OpenError(e.what());
   }
   // Every further engine is a clone: a process of its own, the variant already accepted.
+  std::shared_ptr<const fsf::FairyStockfishEngine> proto = first->blueprint();
   o.make = [proto] { return proto->clone(); };
   o.variant = proto->name();
+  o.engine = std::move(first);
 }
 
 // The first position the spec names, as text for set_position ("" for the engine's own).
@@ -148,7 +174,7 @@ OpenedEngine open_engine(const EngineSpec& spec, lang::Diagnostics& diags) {
       open_fairy_stockfish(spec, o);
       break;
   }
-  o.engine = o.make();
+  if (!o.engine) o.engine = o.make();  // (Fairy-Stockfish's first is made with its maker)
   if (!o.engine) throw OpenError("no engine plays `" + o.variant + "`");
   const std::string position = first_position(spec, o);
   if (!position.empty()) o.engine->set_position(position);  // PositionError passes to the caller
