@@ -79,7 +79,7 @@
     if (p_->must_capture) ends::keep_captures(forced_buf_, [this](Move m) { return is_capture(m); });
     if (dropping)
       misc::keep_must_drops(
-          forced_buf_, [this](Move m) { return kind_of(m) == kPlace; },
+          forced_buf_, [](Move m) { return kind_of(m) == kPlace; },
           [this](Move m) { return static_cast<int>(type_of(m)) == p_->must_drop_type; });
     if constexpr (!Count) out->insert(out->end(), forced_buf_.begin(), forced_buf_.end());
     return forced_buf_.size();
