@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <mutex>
 #include <sstream>
 
 #include "arbiter/lang/export_fsf.hpp"
@@ -261,7 +260,6 @@ int cmd_mutate(const std::vector<std::string>& args) {
     }
   }
   bool progress = !json && isatty(2);
-  std::mutex out_mu;
   mo.on_result = [&](const arb::mutate::MutantResult& r, size_t done, size_t total) {
     if (!progress) return;
     (void)r;
