@@ -9,7 +9,7 @@
 #include <cctype>
 
 #include "arbiter/fen.hpp"
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/bitboard.hpp"
 #include "card_board.hpp"
 #include "gen_ends.hpp"
 #include "gen_flip.hpp"
