@@ -349,7 +349,7 @@ int cmd_test(const std::vector<std::string>& args) {
       continue;
     }
     for (const auto& out : arb::lang::run_expectations(
-             c.program->expects, arb::registry::program_engines(c.program), kMaxDepth, budget)) {
+             c.model->expects, arb::registry::program_engines(c.program), kMaxDepth, budget)) {
       const arb::lang::Expectation& ex = *out.expectation;
       const std::string &where = out.where, &want = out.want, &got = out.got;
       const bool ok = out.ok;

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <mutex>
 #include <sstream>
 
 #include "arbiter/lang/export_fsf.hpp"
@@ -266,7 +265,6 @@ int cmd_mutate(const std::vector<std::string>& args) {
     }
   }
   arb::ProgressLine bar("mutate", "mutants", 0, progress_wanted(json));
-  std::mutex out_mu;
   mo.on_result = [&](const arb::mutate::MutantResult& r, size_t done, size_t total) {
     (void)r;
     bar.set_total(total);

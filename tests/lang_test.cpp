@@ -193,7 +193,7 @@ TEST(LangBundled, ExpectationsOfTheRulesetsHold) {
   for (const auto& [v, count] : counts) {
     auto l = compile_path(ruleset_path(v));
     ASSERT_NE(l->compiled.program, nullptr) << l->diags.render();
-    const auto& expects = l->compiled.program->expects;
+    const auto& expects = l->compiled.model->expects;
     EXPECT_EQ(expects.size(), count) << v;
     for (const auto& ex : expects) {
       auto e = arb::lang::make_compiled_engine(l->compiled.program);
@@ -775,7 +775,7 @@ TEST(LangSemantics, ChildRulesetPromotingOnlyToAQueen) {
   auto l = compile_path(dir.write("queens.rules", child));
   ASSERT_NE(l->compiled.program, nullptr) << l->diags.render();
   EXPECT_EQ(l->compiled.model->lineage, std::vector<std::string>{"chess"});
-  EXPECT_TRUE(l->compiled.program->expects.empty());  // the parent's are about the parent
+  EXPECT_TRUE(l->compiled.model->expects.empty());  // the parent's are about the parent
   auto queens = arb::lang::make_compiled_engine(l->compiled.program);
   auto chess = compiled_engine("chess");
   auto ref = arb::ref::make_chess_engine();

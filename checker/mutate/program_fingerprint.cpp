@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "arbiter/lang/bitboard.hpp"
 #include "mutate/rule_mutants.hpp"
 
 namespace arb::mutate {
@@ -44,7 +45,7 @@ constexpr size_t field_count() {
 }  // namespace
 #define ARB_FIELDS(T, N, F) \
   static_assert(field_count<T>() == N, #T " has a new field: write it in " F " below and update the count")
-ARB_FIELDS(Program, 99, "program_fingerprint()");
+ARB_FIELDS(Program, 98, "program_fingerprint()");
 ARB_FIELDS(PieceProgram, 54, "put(const PieceProgram&)");
 ARB_FIELDS(PieceProgram::Removal, 14, "put(const Removal&)");
 ARB_FIELDS(PieceProgram::Leap, 7, "put(const Leap&)");
@@ -203,9 +204,9 @@ class Fp {
 
 std::string program_fingerprint(const Program& p) {
   Fp f;
-  // Not written: title, source (the path) and expects (the ruleset's own checks), which
-  // change no move; nor the option list: option values reach the generator only through the
-  // fields that use them (claim_repetition, the grid's seed, ...), which are written.
+  // Not written: title and source (the path), which change no move; nor the option list: option values reach
+  // the generator only through the fields that use them (claim_repetition, the grid's seed, ...), which are
+  // written.
   f.put(p.variant), f.put(p.turn), f.put(p.width), f.put(p.height), f.put(p.squares), f.put(p.ntypes);
   f.put(p.types), f.put(p.royal_type), f.put(p.royal_types), f.put(p.royal_count), f.put(p.no_royal);
   f.put(p.king_turn), f.put(p.letters), f.put(p.castling), f.put(p.castling_rook), f.put(p.castling_rooks);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/program.hpp"
 
 namespace arb::lang {
 
@@ -16,13 +16,6 @@ namespace arb::lang {
 constexpr int kMaxCardDeck = 128;
 constexpr int kMaxCardHand = 8;
 constexpr size_t kAgainKind = 6;
-
-// Compiles the card layer of a model with a `deck` into p.cards (card_compile.cpp);
-// errors at the constructs' places.
-void compile_cards(const Model& m, Program& p, Diagnostics& d);
-
-// The card layer over the bitboard generator of `program` (card_generator.cpp).
-std::unique_ptr<Engine> make_card_engine(std::shared_ptr<const Program> program);
 
 class CardBoard {
  public:

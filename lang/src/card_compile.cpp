@@ -4,6 +4,8 @@
 // ruleset states; the position text is arbiter/nostress_text.hpp's, checked against that
 // deck and hand (CardRules). Anything else a ruleset states about cards is a located
 // error here, never ignored.
+#include "card_compile.hpp"
+
 #include <algorithm>
 
 #include "arbiter/nostress_text.hpp"

@@ -14,6 +14,7 @@
 #include "arbiter/fen.hpp"
 #include "arbiter/nostress_text.hpp"
 #include "arbiter/numbers.hpp"
+#include "backends.hpp"
 #include "card_board.hpp"
 
 namespace arb::lang {
@@ -81,7 +82,7 @@ class CardEngine final : public Engine, public ChanceControl {
     inner->action_move = true;
     inner->action_place = false;
     inner->start_text = c_.board;
-    board_ = make_compiled_engine(inner);
+    board_ = make_bitboard_engine(inner);
     hook_ = dynamic_cast<CardBoard*>(board_.get());
     if (!hook_) throw std::logic_error("the card layer needs the bitboard generator");
     level_ = *parse_nostress_level(c_.level);  // derived by card_compile.cpp

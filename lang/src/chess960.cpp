@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/program.hpp"
 
 namespace arb::lang {
 

@@ -9,7 +9,9 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/betza.hpp"
+#include "arbiter/lang/bitboard.hpp"
 #include "card_board.hpp"
+#include "card_compile.hpp"
 #include "drops.hpp"
 #include "flip.hpp"
 #include "pass_compile.hpp"

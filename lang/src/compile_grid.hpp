@@ -175,7 +175,6 @@
     if (!mate) d_.error(m_.name_loc, "the unbounded grid needs `checkmate -> loss`");
     if (m_.claim_repetition || m_.claim_fifty)
       d_.error(m_.name_loc, "repetition and fifty-move claims are not executable on the unbounded grid yet");
-    p.expects = m_.expects;
     p.royal_type = g->royal_type;
     p.grid = g;
   }
@@ -320,7 +319,6 @@
                  "a card game with `royal-safe` needs `checkmate -> loss` and `stalemate -> draw`");
       p.claim_repetition = m_.claim_repetition.value_or(0);
       p.claim_fifty = m_.claim_fifty.value_or(0);
-      p.expects = m_.expects;
       return;
     }
     counted_ends(p);
@@ -346,6 +344,5 @@
     }
     p.claim_repetition = m_.claim_repetition.value_or(0);
     p.claim_fifty = m_.claim_fifty.value_or(0);
-    p.expects = m_.expects;
   }
 // clang-format on

@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "arbiter/engine.hpp"
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/bitboard.hpp"
 
 namespace arb::lang::ends {
 

@@ -21,7 +21,7 @@
 #pragma once
 
 #include "arbiter/engine.hpp"
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/bitboard.hpp"
 #include "gen_ends.hpp"
 
 namespace arb::lang::flip {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "arbiter/engine.hpp"
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/bitboard.hpp"
 
 namespace arb::lang::misc {
 

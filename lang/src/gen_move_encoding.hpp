@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/bitboard.hpp"
 
 namespace arb::lang {
 

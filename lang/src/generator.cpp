@@ -1,14 +1,11 @@
-// The compiled generator: runs a Program (compile.hpp) on bitboards. Nothing here knows a
+// The compiled generator: runs a Program (program.hpp) on bitboards. Nothing here knows a
 // piece by name; every move comes from the program's per-square tables.
+#include "backends.hpp"
 #include "generator_impl.hpp"
 
 namespace arb::lang {
 
-std::unique_ptr<Engine> make_grid_engine(std::shared_ptr<const Program> program);  // grid_generator.cpp
-
-std::unique_ptr<Engine> make_compiled_engine(std::shared_ptr<const Program> program) {
-  if (program->cards) return make_card_engine(std::move(program));
-  if (program->grid) return make_grid_engine(std::move(program));
+std::unique_ptr<Engine> make_bitboard_engine(std::shared_ptr<const Program> program) {
   if (const auto* t = program->tables64.get())
     return std::make_unique<Generator<uint64_t>>(std::move(program), t);
   if (const auto* t = program->tables128.get())

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "arbiter/fen.hpp"
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/bitboard.hpp"
 #include "card_board.hpp"
 #include "gen_ends.hpp"
 #include "gen_flip.hpp"

@@ -9,7 +9,8 @@
 #include <string>
 
 #include "arbiter/chessme_text.hpp"
-#include "arbiter/lang/compile.hpp"
+#include "arbiter/lang/program.hpp"
+#include "backends.hpp"
 
 namespace arb::lang {
 
