@@ -46,7 +46,7 @@ check() {
 }
 cd "$work"
 check fuzz "0" "$bin" fuzz --variant chess --games 6 --jobs 2 --seed 7
-check properties "0" "$bin" fuzz --rules "$root/rulesets/fsf/knightmate.rules" --properties --games 4 --seed 3
+check properties "0" "$bin" fuzz --rules "$root/rulesets/fsf/knightmate.rules" --properties --games 4 --jobs 2 --seed 3
 check validate "0 1" "$bin" validate "$root/corpus/records/real/chess.js/lichess-100.pgn" --jobs 2 --quiet
 check mutate "0 1" "$bin" mutate "$root/rulesets/fsf/nightrider.rules" --games 2 --jobs 2 --seed 5
 head -n 8 "$root/corpus/mates/mates.epd" | grep -v '^#' >"$work/mates.epd"
