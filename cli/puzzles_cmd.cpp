@@ -1,6 +1,7 @@
 // `arbiter puzzles`: proved puzzles with a unique key, found by self-play (solver/puzzles).
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -16,12 +17,16 @@ namespace arb::cli {
 
 namespace {
 
-std::string puzzle_json(const arb::puzzles::Puzzle& p) {
-  std::string o = "{\"position\":\"" + json_escape(p.position) + "\",\"goal\":\"" + p.goal +
-                  "\",\"depth\":" + std::to_string(p.depth) + ",\"solution\":[";
-  for (size_t i = 0; i < p.solution.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(p.solution[i]) + "\"";
-  return o + "],\"variant\":\"" + json_escape(p.variant) + "\",\"options\":\"" + json_escape(p.options) +
-         "\"" + (p.tree.empty() ? std::string() : ",\"tree\":" + p.tree) + "}";
+Json puzzle_json(const arb::puzzles::Puzzle& p) {
+  Json o = {{"position", p.position}, {"goal", p.goal},       {"depth", p.depth},
+            {"solution", p.solution}, {"variant", p.variant}, {"options", p.options}};
+  // The tree is stored as JSON text (the puzzle file's tree column); a text that is not JSON
+  // is passed on as a string rather than dropped.
+  if (!p.tree.empty()) {
+    Json tree = Json::parse(p.tree, nullptr, false);
+    o["tree"] = tree.is_discarded() ? Json(p.tree) : tree;
+  }
+  return o;
 }
 
 }  // namespace
@@ -159,7 +164,9 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       std::fflush(stderr);
     };
   if (c.json)
-    o.found = [](const arb::puzzles::Puzzle& p) { std::cout << puzzle_json(p) << "\n" << std::flush; };
+    o.found = [](const arb::puzzles::Puzzle& p) {
+      std::cout << json_text(puzzle_json(p)) << "\n" << std::flush;
+    };
   arb::puzzles::Stats stats;
   std::vector<arb::puzzles::Puzzle> found;
   if (from == "synth") {
@@ -229,11 +236,17 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   if (!out.empty())
     std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
   std::cerr << "\n";
-  if (c.json)
-    std::cout << "{\"found\":" << found.size() << ",\"requested\":" << o.count << ",\"games\":" << stats.games
-              << ",\"positions\":" << stats.positions << ",\"unknown\":" << stats.unknown
-              << ",\"seconds\":" << secs.str() << (out.empty() ? "" : ",\"out\":\"" + json_escape(out) + "\"")
-              << ",\"written\":" << added << "}\n";
+  if (c.json) {
+    Json j = {{"found", found.size()},
+              {"requested", o.count},
+              {"games", stats.games},
+              {"positions", stats.positions},
+              {"unknown", stats.unknown},
+              {"seconds", std::round(stats.seconds * 1000) / 1000}};  // to the millisecond, as the text
+    if (!out.empty()) j["out"] = out;
+    j["written"] = added;
+    std::cout << json_text(j) << "\n";
+  }
   return found.size() < static_cast<size_t>(o.count) ? kUnknown : kOk;
 }
 

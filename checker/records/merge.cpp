@@ -1,5 +1,6 @@
 #include "merge.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -219,19 +220,21 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
 }
 
 std::string merged_json(const MergedSummary& m) {
-  std::string counts;
-  for (const auto& [code, n] : m.counts)
-    counts += (counts.empty() ? "\"" : ",\"") + json_escape(code) + "\":" + std::to_string(n);
-  std::string problems;
-  for (const auto& p : m.problems) problems += (problems.empty() ? "\"" : ",\"") + json_escape(p) + "\"";
-  char secs[96];
-  std::snprintf(secs, sizeof secs, "\"seconds\":%.3f,\"shard_seconds\":%.3f", m.seconds_max, m.seconds_sum);
-  return "{\"summary\":true,\"merged\":" + std::to_string(m.shards) +
-         ",\"games\":" + std::to_string(m.games) + ",\"valid\":" + std::to_string(m.valid) +
-         ",\"invalid\":" + std::to_string(m.invalid) +
-         ",\"valid_with_warnings\":" + std::to_string(m.with_warnings) + ",\"counts\":{" + counts + "}" +
-         ",\"unusable_files\":" + std::to_string(m.unusable_files) + "," + secs + ",\"problems\":[" +
-         problems + "]}\n";
+  Json counts = Json::object();
+  for (const auto& [code, n] : m.counts) counts[code] = n;
+  auto millis = [](double s) { return std::round(s * 1000) / 1000; };
+  return json_text({{"summary", true},
+                    {"merged", m.shards},
+                    {"games", m.games},
+                    {"valid", m.valid},
+                    {"invalid", m.invalid},
+                    {"valid_with_warnings", m.with_warnings},
+                    {"counts", counts},
+                    {"unusable_files", m.unusable_files},
+                    {"seconds", millis(m.seconds_max)},
+                    {"shard_seconds", millis(m.seconds_sum)},
+                    {"problems", m.problems}}) +
+         "\n";
 }
 
 std::string merged_text(const MergedSummary& m) {

@@ -19,21 +19,15 @@ std::string join(const std::vector<std::string>& v) {
   return o;
 }
 
-std::string json_strings(const std::vector<std::string>& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(v[i]) + "\"";
-  return o + "]";
-}
-
-std::string json_nodes(const std::vector<stip::TreeNode>& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    const stip::TreeNode& n = v[i];
-    o += (i ? "," : "") + std::string("{\"uci\":\"") + json_escape(n.uci) +
-         "\",\"moves\":" + std::to_string(n.moves) + (n.dual ? ",\"dual\":true" : "") +
-         ",\"next\":" + json_nodes(n.next) + "}";
+Json json_nodes(const std::vector<stip::TreeNode>& v) {
+  Json o = Json::array();
+  for (const stip::TreeNode& n : v) {
+    Json j = {{"uci", n.uci}, {"moves", n.moves}};
+    if (n.dual) j["dual"] = true;
+    j["next"] = json_nodes(n.next);
+    o.push_back(std::move(j));
   }
-  return o + "]";
+  return o;
 }
 
 }  // namespace
@@ -55,17 +49,19 @@ std::string with_side(const std::string& position, Color side) {
   return join(f);
 }
 
+// The tree as the puzzle file's tree column stores it (compared as text when re-solved).
 std::string tree_json(const stip::Result& r) {
-  std::string o = "[";
-  for (size_t i = 0; i < r.solutions.size(); ++i) {
-    const stip::Line& l = r.solutions[i];
-    o += (i ? "," : "") + std::string("{\"uci\":") + json_strings(l.uci);
-    if (!l.threat.empty() || !l.defences.empty() || l.zugzwang)
-      o += ",\"threat\":" + json_nodes(l.threat) + ",\"zugzwang\":" + (l.zugzwang ? "true" : "false") +
-           ",\"defences\":" + json_nodes(l.defences);
-    o += "}";
+  Json o = Json::array();
+  for (const stip::Line& l : r.solutions) {
+    Json j = {{"uci", l.uci}};
+    if (!l.threat.empty() || !l.defences.empty() || l.zugzwang) {
+      j["threat"] = json_nodes(l.threat);
+      j["zugzwang"] = l.zugzwang;
+      j["defences"] = json_nodes(l.defences);
+    }
+    o.push_back(std::move(j));
   }
-  return o + "]";
+  return json_text(o);
 }
 
 bool sound(const stip::Result& r) {
