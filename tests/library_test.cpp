@@ -1,11 +1,24 @@
-// The shared helpers of engine/ the whole product stands on: one JSON writer.
+// The shared helpers of engine/ the whole product stands on: one seeded random source (splitmix64), one JSON writer.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "arbiter/json.hpp"
+#include "arbiter/random.hpp"
 
 namespace {
+
+TEST(SplitMix64, IsTheRecordedStream) {
+  // splitmix64 from seed 0: the first outputs of the reference implementation (Vigna's
+  // splitmix64.c), which the recorded `start:SEED` deals and dice rest on.
+  uint64_t s = 0;
+  EXPECT_EQ(arb::splitmix64_next(s), 0xE220A8397B1DCDAFull);
+  EXPECT_EQ(arb::splitmix64_next(s), 0x6E789E6AA1B965F4ull);
+  EXPECT_EQ(arb::splitmix64_next(s), 0x06C45D188009454Full);
+  EXPECT_EQ(s, 3 * arb::kSplitMixGamma);
+  EXPECT_EQ(arb::splitmix64_mix(arb::kSplitMixGamma), 0xE220A8397B1DCDAFull);
+}
 
 TEST(JsonText, OneLineOfValidUtf8WithoutRawControls) {
   arb::Json j = {{"b", 1}, {"a", "x\ny"}, {"bytes", "\x1b\x7f\xc2\x85\xfe\xe2\x99\x94"}};
