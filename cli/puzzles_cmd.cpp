@@ -11,6 +11,7 @@
 #include "arbiter/puzzles.hpp"
 #include "arbiter/stipulation.hpp"
 #include "arbiter/synth/synth.hpp"
+#include "arbiter/text_fields.hpp"
 #include "common.hpp"
 
 namespace arb::cli {
@@ -149,10 +150,8 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     throw UsageError("--economy removes pieces from FEN-shaped boards; " + l.engine->name() +
                      "'s position text is not one");
   if (!o.stipulation.empty() && arb::stip::parse_stipulation(o.stipulation)->series) {
-    std::istringstream fields(l.engine->position());
-    std::string board, side;
-    fields >> board >> side;
-    if (side != "w" && side != "b")
+    const auto fields = arb::field_strings(l.engine->position());
+    if (fields.size() < 2 || (fields[1] != "w" && fields[1] != "b"))
       throw UsageError("series play (" + o.stipulation + ") needs a position text with a w/b side field");
   }
   bool tty = isatty(2);

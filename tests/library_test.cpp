@@ -1,11 +1,14 @@
-// The shared helpers of engine/ the whole product stands on: one seeded random source (splitmix64), one JSON writer.
+// The shared helpers of engine/ the whole product stands on: one seeded random source
+// (splitmix64), one position-field splitter, one JSON writer.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "arbiter/json.hpp"
 #include "arbiter/random.hpp"
+#include "arbiter/text_fields.hpp"
 
 namespace {
 
@@ -18,6 +21,19 @@ TEST(SplitMix64, IsTheRecordedStream) {
   EXPECT_EQ(arb::splitmix64_next(s), 0x06C45D188009454Full);
   EXPECT_EQ(s, 3 * arb::kSplitMixGamma);
   EXPECT_EQ(arb::splitmix64_mix(arb::kSplitMixGamma), 0xE220A8397B1DCDAFull);
+}
+
+TEST(TextFields, SplitWithColumnsAndJoin) {
+  auto f = arb::split_fields("  8/8 w\t- ");
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].text, "8/8");
+  EXPECT_EQ(f[0].col, 2u);
+  EXPECT_EQ(f[2].text, "-");
+  EXPECT_EQ(f[2].col, 8u);
+  EXPECT_TRUE(arb::split_fields(" \t ").empty());
+  auto s = arb::field_strings("k7/8 b  KQ -");
+  s[1] = "w";
+  EXPECT_EQ(arb::join_fields(s), "k7/8 w KQ -");
 }
 
 TEST(JsonText, OneLineOfValidUtf8WithoutRawControls) {

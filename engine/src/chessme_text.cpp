@@ -8,8 +8,8 @@
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
 #include "arbiter/random.hpp"
+#include "arbiter/text_fields.hpp"
 #include "arbiter/wording.hpp"
-#include "text_fields.hpp"
 
 namespace arb {
 
@@ -52,8 +52,7 @@ int type_index(std::string_view order, char ch) {
   return i == std::string_view::npos ? -1 : static_cast<int>(i);
 }
 
-using detail::Field;
-using detail::split_fields;
+using Field = TextField;
 
 // A tile letter of the given colour (0 White = upper case, 1 Black = lower case).
 void check_letter(std::string_view order, char ch, int color, const char* what, size_t col) {

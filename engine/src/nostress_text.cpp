@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "arbiter/random.hpp"
+#include "arbiter/text_fields.hpp"
 #include "arbiter/wording.hpp"
-#include "text_fields.hpp"
 
 namespace arb {
 
@@ -17,8 +17,7 @@ namespace {
   throw PositionError(msg, col);
 }
 
-using detail::Field;
-using detail::split_fields;
+using Field = TextField;
 
 // A decimal number of at most `max_digits` digits, the whole field.
 uint64_t parse_number(const Field& f, const char* what, size_t max_digits) {

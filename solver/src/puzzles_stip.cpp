@@ -7,6 +7,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/puzzles.hpp"
+#include "arbiter/text_fields.hpp"
 #include "arbiter/wording.hpp"
 
 namespace arb::puzzles {
@@ -37,16 +38,13 @@ bool is_stipulation(const std::string& goal) {
 }
 
 std::string with_side(const std::string& position, Color side) {
-  std::istringstream in(position);
-  std::vector<std::string> f;
-  std::string w;
-  while (in >> w) f.push_back(w);
+  std::vector<std::string> f = field_strings(position);
   if (f.size() < 2 || (f[1] != "w" && f[1] != "b")) return position;
   std::string want = side == Color::White ? "w" : "b";
   if (f[1] == want) return position;
   f[1] = want;
   if (f.size() > 3) f[3] = "-";
-  return join(f);
+  return join_fields(f);
 }
 
 // The tree as the puzzle file's tree column stores it (compared as text when re-solved).
@@ -152,19 +150,16 @@ bool set_without(Engine& e, const std::string& position, size_t index) {
     }
   };
   if (accepts(q)) return true;
-  std::istringstream in(q);
-  std::vector<std::string> f;
-  std::string w;
-  while (in >> w) f.push_back(w);
+  std::vector<std::string> f = field_strings(q);
   if (f.size() < 3 || f[2] == "-") return false;
   std::string kept;
   for (char c : f[2]) {
     auto g = f;
     g[2] = std::string(1, c);
-    if (accepts(join(g))) kept += c;
+    if (accepts(join_fields(g))) kept += c;
   }
   f[2] = kept.empty() ? "-" : kept;
-  return accepts(join(f));
+  return accepts(join_fields(f));
 }
 
 std::vector<Removal> economy(const Engine& engine, const Puzzle& p, uint64_t max_nodes,

@@ -19,6 +19,7 @@
 
 #include "arbiter/notation.hpp"
 #include "arbiter/parallel.hpp"
+#include "arbiter/text_fields.hpp"
 
 namespace arb::stip {
 
@@ -72,18 +73,14 @@ struct Stop {};  // the budget or the timeout ended the search
 // The position text with the other side to move: the second field swapped (`w`/`b`), the
 // en-passant field (the fourth) cleared.
 std::string flipped(const std::string& text) {
-  std::vector<std::string> f;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) f.push_back(w);
+  std::vector<std::string> f = field_strings(text);
   if (f.size() < 2 || (f[1] != "w" && f[1] != "b"))
     throw std::invalid_argument(
         "this stipulation needs the side to move changed without a move, and the position text has no "
         "`w`/`b` side field to change (FEN-shaped texts only)");
   f[1] = f[1] == "w" ? "b" : "w";
   if (f.size() >= 4) f[3] = "-";
-  std::string o;
-  for (const auto& w : f) o += (o.empty() ? "" : " ") + w;
-  return o;
+  return join_fields(f);
 }
 
 // The table: a slot per position and node kind (help and series play: and half-moves

@@ -10,6 +10,7 @@
 
 #include "arbiter/notation.hpp"
 #include "arbiter/synth/synth.hpp"
+#include "arbiter/text_fields.hpp"
 
 namespace arb::synth {
 
@@ -30,15 +31,11 @@ std::vector<std::string> mating_actions(Engine& e) {
 }
 
 std::string without_rights(const std::string& position) {
-  std::istringstream in(position);
-  std::vector<std::string> f;
-  for (std::string w; in >> w;) f.push_back(w);
+  std::vector<std::string> f = field_strings(position);
   if (f.size() < 4 || f[0].find('/') == std::string::npos) return position;
   f[2] = "-";
   f[3] = "-";
-  std::string s;
-  for (const auto& w : f) s += (s.empty() ? "" : " ") + w;
-  return s;
+  return join_fields(f);
 }
 
 namespace {
