@@ -1,16 +1,58 @@
-// The shared helpers of engine/ the whole product stands on: one seeded random source
-// (splitmix64), one position-field splitter, one JSON writer.
+// The shared helpers of engine/ the whole product stands on: one fan-out (parallel_for), one
+// seeded random source (splitmix64), one position-field splitter, one JSON writer.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "arbiter/json.hpp"
+#include "arbiter/parallel.hpp"
 #include "arbiter/random.hpp"
 #include "arbiter/text_fields.hpp"
 
 namespace {
+
+TEST(ParallelFor, ZeroJobsRunNothing) {
+  std::atomic<int> ran{0};
+  EXPECT_EQ(arb::parallel_for(0, [&](int, std::stop_token) { ++ran; }), 0);
+  EXPECT_EQ(arb::parallel_for(-3, [&](int, std::stop_token) { ++ran; }), 0);
+  EXPECT_EQ(ran.load(), 0);
+}
+
+TEST(ParallelFor, MoreJobsThanItemsTakeEachItemOnce) {
+  // Jobs pulling items from a shared counter, as `solve --epd --jobs` does: with 8 jobs and
+  // 3 items every item is taken exactly once and the idle jobs end at once.
+  const size_t items = 3;
+  std::vector<std::atomic<int>> taken(items);
+  std::atomic<size_t> next{0};
+  arb::parallel_for(8, [&](int, std::stop_token) {
+    for (size_t i; (i = next.fetch_add(1)) < items;) ++taken[i];
+  });
+  for (auto& t : taken) EXPECT_EQ(t.load(), 1);
+}
+
+TEST(ParallelFor, FirstExceptionReachesTheCallerAfterEveryJobEnded) {
+  std::atomic<int> ended{0};
+  try {
+    arb::parallel_for(4, [&](int j, std::stop_token stop) {
+      if (j == 1) throw std::invalid_argument("job 1");
+      auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (!stop.stop_requested() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      EXPECT_TRUE(stop.stop_requested()) << "job " << j << " ran its 20 s";
+      ++ended;
+    });
+    ADD_FAILURE() << "no exception reached the caller";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "job 1");
+  }
+  EXPECT_EQ(ended.load(), 3);  // the others had ended when the caller saw the error
+}
 
 TEST(SplitMix64, IsTheRecordedStream) {
   // splitmix64 from seed 0: the first outputs of the reference implementation (Vigna's
