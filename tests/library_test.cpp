@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -76,6 +75,15 @@ TEST(TextFields, SplitWithColumnsAndJoin) {
   auto s = arb::field_strings("k7/8 b  KQ -");
   s[1] = "w";
   EXPECT_EQ(arb::join_fields(s), "k7/8 w KQ -");
+}
+
+TEST(BoardRanks, ExpandsEmptySquaresAndRefusesMarks) {
+  auto r = arb::board_ranks("r3k/10/PP1pp");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (std::vector<std::string>{"r...k", "..........", "PP.pp"}));
+  EXPECT_FALSE(arb::board_ranks("rnbq~k/8"));  // a promoted-piece mark
+  EXPECT_FALSE(arb::board_ranks("99/8"));      // a run longer than 64 squares
+  EXPECT_TRUE(arb::board_ranks("99/8", 100));
 }
 
 TEST(JsonText, OneLineOfValidUtf8WithoutRawControls) {

@@ -4,6 +4,8 @@
 // engine/ and the solver's edits of a position (side to move, castling rights) use it.
 #pragma once
 
+#include <cctype>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +43,35 @@ inline std::string join_fields(const std::vector<std::string>& fields) {
   std::string o;
   for (const auto& f : fields) o += (o.empty() ? "" : " ") + f;
   return o;
+}
+
+// The board field of a FEN-like text of any size as its ranks, top rank first, one
+// character per square: the piece letter, '.' for an empty one. nullopt when the field holds
+// anything but letters, digits and '/' (promoted-piece marks, holdings: callers cut those
+// off or refuse them) or a run of empty squares longer than `max_run`. Unlike parse_fen
+// (fen.hpp) it needs no board size and checks no letter: the fuzzer's and the mate-in-1
+// checker's board edits read boards with it.
+inline std::optional<std::vector<std::string>> board_ranks(std::string_view board, size_t max_run = 64) {
+  std::vector<std::string> ranks(1);
+  for (size_t i = 0; i < board.size(); ++i) {
+    const char c = board[i];
+    if (c == '/') {
+      ranks.emplace_back();
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t n = 0;
+      for (; i < board.size() && std::isdigit(static_cast<unsigned char>(board[i])); ++i) {
+        n = n * 10 + static_cast<size_t>(board[i] - '0');
+        if (n > max_run) return std::nullopt;
+      }
+      --i;
+      ranks.back().append(n, '.');
+    } else if (std::isalpha(static_cast<unsigned char>(c))) {
+      ranks.back().push_back(c);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return ranks;
 }
 
 }  // namespace arb

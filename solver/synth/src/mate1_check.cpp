@@ -51,22 +51,9 @@ std::optional<Fixed> fixed_squares(const std::string& text) {
   const size_t end = text.find_first_of(" [");
   if (end == std::string::npos || text.find('/') > end) return std::nullopt;
   Fixed f;
-  std::vector<std::string> ranks(1);
-  for (size_t i = 0; i < end; ++i) {
-    const char c = text[i];
-    if (c == '/') {
-      ranks.emplace_back();
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      int n = 0;
-      while (i < end && std::isdigit(static_cast<unsigned char>(text[i]))) n = n * 10 + (text[i++] - '0');
-      --i;
-      ranks.back().append(static_cast<size_t>(n), '.');
-    } else if (std::isalpha(static_cast<unsigned char>(c))) {
-      ranks.back().push_back(c);
-    } else {
-      return std::nullopt;
-    }
-  }
+  const auto board = board_ranks(std::string_view(text).substr(0, end));
+  if (!board) return std::nullopt;
+  const std::vector<std::string>& ranks = *board;
   std::string white, black;
   const int h = static_cast<int>(ranks.size());
   for (int r = 0; r < h; ++r)
