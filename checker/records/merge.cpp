@@ -12,128 +12,24 @@ namespace arb::records {
 
 namespace {
 
-// A reader for the flat JSON objects `arbiter validate --json` writes: string keys; values
-// strings, numbers, booleans, null, arrays and objects (read and skipped unless asked for).
-class Line {
- public:
-  explicit Line(const std::string& s) : s_(s) {}
-  // Reads the object; false on malformed text.
-  bool parse() {
-    skip_ws();
-    return object(true) && (skip_ws(), i_ == s_.size());
-  }
-  std::map<std::string, std::string> scalars;  // top-level string, number, bool values
-  std::map<std::string, uint64_t> counts;      // the top-level "counts" object
-  bool has(const std::string& k) const { return scalars.count(k) > 0; }
-  uint64_t num(const std::string& k) const {
-    auto it = scalars.find(k);
-    return it == scalars.end() ? 0 : std::strtoull(it->second.c_str(), nullptr, 10);
-  }
-
- private:
-  void skip_ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
-  }
-  bool string(std::string* out) {
-    if (i_ >= s_.size() || s_[i_] != '"') return false;
-    ++i_;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      if (s_[i_] == '\\') {
-        if (++i_ >= s_.size()) return false;
-        char c = s_[i_];
-        if (out) *out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
-        if (c == 'u') i_ += 4;
-        ++i_;
-        continue;
-      }
-      if (out) *out += s_[i_];
-      ++i_;
-    }
-    if (i_ >= s_.size()) return false;
-    ++i_;
-    return true;
-  }
-  bool value(const std::string& key, int depth, bool top) {
-    if (depth > 16 || i_ >= s_.size()) return false;
-    char c = s_[i_];
-    if (c == '"') {
-      std::string v;
-      if (!string(&v)) return false;
-      if (top) scalars[key] = v;
-      return true;
-    }
-    if (c == '{') return object(false, top && key == "counts", depth + 1);
-    if (c == '[') {
-      ++i_;
-      skip_ws();
-      if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
-      for (;;) {
-        skip_ws();
-        if (!value("", depth + 1, false)) return false;
-        skip_ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
-        return false;
-      }
-    }
-    size_t b = i_;
-    while (i_ < s_.size() && s_[i_] != ',' && s_[i_] != '}' && s_[i_] != ']' && s_[i_] != ' ') ++i_;
-    if (b == i_) return false;
-    if (top) scalars[key] = s_.substr(b, i_ - b);
-    if (counts_target_) (*counts_target_)[key] = std::strtoull(s_.substr(b, i_ - b).c_str(), nullptr, 10);
-    return true;
-  }
-  bool object(bool top, bool counts = false, int depth = 0) {
-    if (i_ >= s_.size() || s_[i_] != '{') return false;
-    ++i_;
-    std::map<std::string, uint64_t>* saved = counts_target_;
-    counts_target_ = counts ? &this->counts : nullptr;
-    skip_ws();
-    bool ok = true;
-    if (i_ < s_.size() && s_[i_] == '}') {
-      ++i_;
-    } else {
-      for (;;) {
-        skip_ws();
-        std::string key;
-        if (!string(&key)) {
-          ok = false;
-          break;
-        }
-        skip_ws();
-        if (i_ >= s_.size() || s_[i_] != ':') {
-          ok = false;
-          break;
-        }
-        ++i_;
-        skip_ws();
-        if (!value(key, depth, top)) {
-          ok = false;
-          break;
-        }
-        skip_ws();
-        if (i_ < s_.size() && s_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < s_.size() && s_[i_] == '}') {
-          ++i_;
-          break;
-        }
-        ok = false;
-        break;
-      }
-    }
-    counts_target_ = saved;
-    return ok;
-  }
-  const std::string& s_;
-  size_t i_ = 0;
-  std::map<std::string, uint64_t>* counts_target_ = nullptr;
-};
+// Fields of one line of `arbiter validate --json` (read by nlohmann-json, whose parser
+// needs no recursion however deep a hostile line nests). A count is a non-negative integer:
+// anything else under `key` counts 0.
+uint64_t count(const Json& v) {
+  return v.is_number_unsigned() ? v.get<uint64_t>() : 0;
+}
+uint64_t num(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() ? count(*it) : 0;
+}
+bool is_true(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+bool is_false(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && !it->get<bool>();
+}
 
 }  // namespace
 
@@ -153,15 +49,15 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
     while (std::getline(in, line)) {
       ++lineno;
       if (line.empty()) continue;
-      Line l(line);
-      if (!l.parse()) {
+      const Json l = Json::parse(line, nullptr, false);
+      if (l.is_discarded() || !l.is_object()) {
         m.problems.push_back(f + ":" + std::to_string(lineno) + ": not a line of `arbiter validate --json`");
         bad = true;
         break;
       }
-      if (l.scalars["summary"] != "true") {
-        if (l.scalars["unusable"] != "true" && l.has("game"))
-          ++game_lines, invalid_lines += l.scalars["valid"] == "false";
+      if (!is_true(l, "summary")) {
+        if (!is_true(l, "unusable") && l.contains("game"))
+          ++game_lines, invalid_lines += is_false(l, "valid");
         continue;
       }
       if (++summaries > 1) {
@@ -170,16 +66,21 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
         bad = true;
         break;
       }
+      if (!l.contains("games") || !l["games"].is_number_unsigned()) {
+        m.problems.push_back(f + ":" + std::to_string(lineno) + ": a summary without a count of games");
+        bad = true;
+        break;
+      }
       // The shard's own count must match its game lines: a cut file is incomplete.
-      if (l.num("games") != game_lines || l.num("invalid") != invalid_lines) {
-        m.problems.push_back(f + ": the summary counts " + arb::plural(l.num("games"), "game") + " (" +
-                             std::to_string(l.num("invalid")) + " invalid) but the file holds " +
+      if (num(l, "games") != game_lines || num(l, "invalid") != invalid_lines) {
+        m.problems.push_back(f + ": the summary counts " + arb::plural(num(l, "games"), "game") + " (" +
+                             std::to_string(num(l, "invalid")) + " invalid) but the file holds " +
                              std::to_string(game_lines) + " (" + std::to_string(invalid_lines) + " invalid)");
         bad = true;
         break;
       }
-      if (l.has("shard")) {
-        const std::string& sh = l.scalars["shard"];
+      if (l.contains("shard")) {
+        const std::string sh = l["shard"].is_string() ? l["shard"].get<std::string>() : l["shard"].dump();
         size_t slash = sh.find('/');
         uint64_t i = std::strtoull(sh.c_str(), nullptr, 10);
         uint64_t n = slash == std::string::npos ? 0 : std::strtoull(sh.c_str() + slash + 1, nullptr, 10);
@@ -195,13 +96,15 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
           break;
         }
       }
-      m.games += l.num("games");
-      m.valid += l.num("valid");
-      m.invalid += l.num("invalid");
-      m.with_warnings += l.num("valid_with_warnings");
-      m.unusable_files += l.num("unusable_files");
-      for (const auto& [code, n] : l.counts) m.counts[code] += n;
-      double s = std::strtod(l.scalars["seconds"].c_str(), nullptr);
+      m.games += num(l, "games");
+      m.valid += num(l, "valid");
+      m.invalid += num(l, "invalid");
+      m.with_warnings += num(l, "valid_with_warnings");
+      m.unusable_files += num(l, "unusable_files");
+      if (auto c = l.find("counts"); c != l.end() && c->is_object())
+        for (const auto& [code, n] : c->items()) m.counts[code] += count(n);
+      auto secs = l.find("seconds");
+      const double s = secs != l.end() && secs->is_number() ? secs->get<double>() : 0;
       m.seconds_sum += s;
       m.seconds_max = std::max(m.seconds_max, s);
     }
