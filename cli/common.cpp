@@ -31,10 +31,6 @@
 
 namespace arb::cli {
 
-std::string json_escape(const std::string& s) {
-  return arb::json_escape(s);
-}
-
 std::string terminal_text(std::string_view s, bool keep_cr) {
   std::string o;
   o.reserve(s.size());

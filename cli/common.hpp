@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arbiter/json.hpp"
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/wording.hpp"
 #include "arbiter/progress.hpp"
@@ -32,8 +33,6 @@ constexpr int kUnknown = 3;
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-std::string json_escape(const std::string& s);
 
 // Text for a terminal: control characters (C0 but newline and tab, DEL, C1) and bytes that
 // are not UTF-8 written as `\xNN` (`\r` too unless `keep_cr`), so that a tag, a move or a

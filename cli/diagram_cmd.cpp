@@ -118,7 +118,7 @@ int cmd_diagram(const std::vector<std::string>& args) {
     write_atomically(html, synth::puzzle_page(title.empty() ? fs::path(puzzles).filename().string() : title,
                                               rows, games.hooks()));
     if (c.json)
-      std::cout << "{\"html\":\"" << json_escape(html) << "\",\"puzzles\":" << rows.size() << "}\n";
+      std::cout << json_text({{"html", html}, {"puzzles", rows.size()}}) << "\n";
     else
       std::cout << "wrote " << html << " (" << plural(rows.size(), "puzzle") << ")\n";
     return kOk;
@@ -143,12 +143,11 @@ int cmd_diagram(const std::vector<std::string>& args) {
   }
   if (c.json) {
     // One object: the drawing itself when no file was asked for, else the files written.
-    std::cout << "{\"variant\":\"" << json_escape(l.variant) << "\",\"position\":\"" << json_escape(text)
-              << "\"";
-    if (vm.count("svg")) std::cout << ",\"svg_file\":\"" << json_escape(svg) << "\"";
-    if (vm.count("html")) std::cout << ",\"html_file\":\"" << json_escape(html) << "\"";
-    if (!vm.count("svg") && !vm.count("html")) std::cout << ",\"svg\":\"" << json_escape(out) << "\"";
-    std::cout << "}\n";
+    Json j = {{"variant", l.variant}, {"position", text}};
+    if (vm.count("svg")) j["svg_file"] = svg;
+    if (vm.count("html")) j["html_file"] = html;
+    if (!vm.count("svg") && !vm.count("html")) j["svg"] = out;
+    std::cout << json_text(j) << "\n";
   } else if (!vm.count("svg") && !vm.count("html")) {
     std::cout << out;
   }

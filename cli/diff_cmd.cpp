@@ -63,12 +63,6 @@ std::string detail(const Difference& x) {
   return o.str();
 }
 
-std::string json_list(const std::vector<std::string>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ",\"" : "\"") + json_escape(v[i]) + "\"";
-  return s + "]";
-}
-
 }  // namespace
 
 int cmd_diff(const std::vector<std::string>& args) {
@@ -187,20 +181,27 @@ int cmd_diff(const std::vector<std::string>& args) {
     write_atomically(junit, junit_xml("arbiter diff", cases));
   }
   if (json) {
-    std::cout << "{\"old\":\"" << json_escape(rules[0]) << "\",\"new\":\"" << json_escape(rules[1])
-              << "\",\"expect\":\"" << expect << "\",\"ok\":" << (ok ? "true" : "false")
-              << ",\"different\":" << (differ ? "true" : "false") << ",\"seed\":" << o.seed
-              << ",\"games\":" << r.games << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds
-              << ",\"positions_per_second\":" << rate << ",\"differences\":[";
-    for (size_t i = 0; i < found.size(); ++i) {
-      const auto& x = found[i];
-      std::cout << (i ? "," : "") << "{\"what\":\"" << json_escape(x.d.what) << "\",\"position\":\""
-                << json_escape(x.d.position) << "\",\"actions\":\"" << json_escape(x.d.action)
-                << "\",\"gained\":" << json_list(x.gained) << ",\"lost\":" << json_list(x.lost)
-                << ",\"old\":\"" << json_escape(x.d.left) << "\",\"new\":\"" << json_escape(x.d.right)
-                << "\",\"summary\":\"" << json_escape(summary(x)) << "\"}";
-    }
-    std::cout << "]}\n";
+    Json j = {{"old", rules[0]},
+              {"new", rules[1]},
+              {"expect", expect},
+              {"ok", ok},
+              {"different", differ},
+              {"seed", o.seed},
+              {"games", r.games},
+              {"positions", r.positions},
+              {"seconds", r.seconds},
+              {"positions_per_second", rate},
+              {"differences", Json::array()}};
+    for (const auto& x : found)
+      j["differences"].push_back({{"what", x.d.what},
+                                  {"position", x.d.position},
+                                  {"actions", x.d.action},
+                                  {"gained", x.gained},
+                                  {"lost", x.lost},
+                                  {"old", x.d.left},
+                                  {"new", x.d.right},
+                                  {"summary", summary(x)}});
+    std::cout << json_text(j) << "\n";
   } else {
     std::cout << "diff " << rules[0] << " -> " << rules[1] << ": " << plural(r.games, "game") << ", "
               << plural(r.positions, "position") << " compared in " << r.seconds << " s (" << rate << "/s)\n";

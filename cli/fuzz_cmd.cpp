@@ -382,21 +382,25 @@ int cmd_fuzz(const std::vector<std::string>& args) {
     write_atomically(summary, md);
   }
   if (c.json) {
-    std::cout << "{\"variant\":\"" << json_escape(variant) << "\",\"seed\":" << o.seed << ",\"jobs\":" << jobs
-              << ",\"games\":" << r.games << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds
-              << ",\"against\":\"" << json_escape(right_name) << "\",\"positions_per_second\":" << rate
-              << ",\"mutations\":" << r.mutations << ",\"mutations_rejected\":" << r.mutations_rejected
-              << ",\"acceptance_differences\":" << r.acceptance_differences << ",\"acceptance_examples\":[";
-    for (size_t i = 0; i < r.acceptance_examples.size(); ++i)
-      std::cout << (i ? "," : "") << arb::fuzz::to_json(r.acceptance_examples[i]);
-    std::cout << "],\"divergence\":" << (r.divergence ? arb::fuzz::to_json(*r.divergence) : "null")
-              << ",\"saved\":\"" << json_escape(saved_files.empty() ? "" : saved_files[0])
-              << "\",\"divergences\":[";
-    for (size_t i = 0; i < r.divergences.size(); ++i)
-      std::cout << (i ? "," : "") << arb::fuzz::to_json(r.divergences[i]);
-    std::cout << "]";
-    if (o.coverage) std::cout << ",\"coverage\":" << arb::fuzz::coverage_json(r);
-    std::cout << "}\n";
+    Json j = {{"variant", variant},
+              {"seed", o.seed},
+              {"jobs", jobs},
+              {"games", r.games},
+              {"positions", r.positions},
+              {"seconds", r.seconds},
+              {"against", right_name},
+              {"positions_per_second", rate},
+              {"mutations", r.mutations},
+              {"mutations_rejected", r.mutations_rejected},
+              {"acceptance_differences", r.acceptance_differences},
+              {"acceptance_examples", Json::array()}};
+    for (const auto& a : r.acceptance_examples) j["acceptance_examples"].push_back(arb::fuzz::to_json(a));
+    j["divergence"] = r.divergence ? arb::fuzz::to_json(*r.divergence) : Json(nullptr);
+    j["saved"] = saved_files.empty() ? "" : saved_files[0];
+    j["divergences"] = Json::array();
+    for (const auto& dv : r.divergences) j["divergences"].push_back(arb::fuzz::to_json(dv));
+    if (o.coverage) j["coverage"] = arb::fuzz::coverage_json(r);
+    std::cout << json_text(j) << "\n";
   } else {
     std::cout << "fuzz " << variant << " against " << right_name << ": " << plural(r.games, "game") << ", "
               << plural(r.positions, "position") << " compared in " << r.seconds << " s (" << rate

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "arbiter/json.hpp"
 #include "arbiter/lang/expect.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/perft_suite.hpp"
@@ -105,19 +106,12 @@ int cmd_check(const std::vector<std::string>& args) {
         std::cout << f << ": " << plural(diags.error_count(), "error") << "\n";
     } else {
       // One object per file, one a line (JSON Lines), as every --json output.
-      std::string json_out = "{\"file\":\"" + json_escape(f) +
-                             "\",\"checks\":" + (parses ? "true" : "false") +
-                             ",\"executable\":" + (executable ? "true" : "false") + ",\"diagnostics\":[";
-      bool first = true;
-      for (const auto& dg : diags.all()) {
-        if (!first) json_out += ",";
-        first = false;
-        json_out += "{\"line\":" + std::to_string(dg.loc.line) + ",\"column\":" + std::to_string(dg.loc.col) +
-                    ",\"message\":\"" + json_escape(dg.message) + "\",\"hint\":\"" + json_escape(dg.hint) +
-                    "\"}";
-      }
-      json_out += "]}";
-      std::cout << json_out << "\n";
+      arb::Json out = {{"file", f}, {"checks", parses}, {"executable", executable}};
+      out["diagnostics"] = arb::Json::array();
+      for (const auto& dg : diags.all())
+        out["diagnostics"].push_back(
+            {{"line", dg.loc.line}, {"column", dg.loc.col}, {"message", dg.message}, {"hint", dg.hint}});
+      std::cout << arb::json_text(out) << "\n";
     }
     if (!parses) any_unusable = true;
     if (!executable) any_error = true;
@@ -147,14 +141,12 @@ int cmd_moves(const std::vector<std::string>& args) {
     texts.push_back(notation == "uci" ? arb::uci(e.describe(a), e.chess960()) : arb::san(e, a, placement_p));
   arb::Status st = e.status();
   if (c.json) {
-    std::string o = "{\"position\":\"" + json_escape(e.position()) + "\",\"actions\":[";
-    for (size_t i = 0; i < texts.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(texts[i]) + "\"";
-    o += "],\"count\":" + std::to_string(texts.size()) + ",\"result\":\"" + arb::to_string(st.result) +
-         "\",\"end\":\"" + arb::to_string(st.end) + "\",\"reason\":\"" + json_escape(st.reason) +
-         "\",\"in_check\":" + (st.in_check ? "true" : "false") +
-         ",\"claim_threefold\":" + (st.claim_threefold ? "true" : "false") +
-         ",\"claim_fifty\":" + (st.claim_fifty ? "true" : "false") + "}";
-    std::cout << o << "\n";
+    arb::Json o = {{"position", e.position()},      {"actions", texts},
+                   {"count", texts.size()},         {"result", arb::to_string(st.result)},
+                   {"end", arb::to_string(st.end)}, {"reason", st.reason},
+                   {"in_check", st.in_check},       {"claim_threefold", st.claim_threefold},
+                   {"claim_fifty", st.claim_fifty}};
+    std::cout << arb::json_text(o) << "\n";
     return kOk;
   }
   for (const auto& t : texts) std::cout << t << "\n";
@@ -224,9 +216,14 @@ int run_suite(Loaded& l, const std::string& path, uint64_t max_nodes, bool json)
   bar.finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (json) {
-    std::cout << "{\"suite\":\"" << json_escape(path) << "\",\"positions\":" << cases.size()
-              << ",\"checked\":" << checked << ",\"skipped\":" << skipped << ",\"failed\":" << failed
-              << ",\"nodes\":" << nodes << ",\"seconds\":" << secs << "}\n";
+    std::cout << arb::json_text({{"suite", path},
+                                 {"positions", cases.size()},
+                                 {"checked", checked},
+                                 {"skipped", skipped},
+                                 {"failed", failed},
+                                 {"nodes", nodes},
+                                 {"seconds", secs}})
+              << "\n";
   } else {
     std::cout << "suite " << path << ": " << plural(cases.size(), "position") << ", "
               << plural(checked, "check") << ", " << skipped << " skipped over --max-nodes, " << failed
@@ -288,15 +285,15 @@ int cmd_perft(const std::vector<std::string>& args) {
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (c.json) {
-    std::cout << "{\"nodes\":" << total << ",\"depth\":" << depth << ",\"seconds\":" << secs
-              << ",\"nodes_per_second\":" << static_cast<uint64_t>(secs > 0 ? total / secs : 0);
+    arb::Json o = {{"nodes", total},
+                   {"depth", depth},
+                   {"seconds", secs},
+                   {"nodes_per_second", static_cast<uint64_t>(secs > 0 ? total / secs : 0)}};
     if (divide) {
-      std::cout << ",\"divide\":{";
-      for (size_t i = 0; i < rows.size(); ++i)
-        std::cout << (i ? "," : "") << "\"" << json_escape(rows[i].first) << "\":" << rows[i].second;
-      std::cout << "}";
+      o["divide"] = arb::Json::object();
+      for (const auto& [t, n] : rows) o["divide"][t] = n;
     }
-    std::cout << "}\n";
+    std::cout << arb::json_text(o) << "\n";
     return kOk;
   }
   for (const auto& [t, n] : rows) std::cout << t << " " << n << "\n";
@@ -315,7 +312,7 @@ int cmd_test(const std::vector<std::string>& args) {
   const std::string& junit = fa.junit;
   int passed = 0, failed = 0;
   bool unusable = false;
-  std::string jrows;
+  arb::Json jrows = arb::Json::array();
   std::vector<JUnitCase> cases;
   Watchdog watchdog(fa.timeout_seconds, "test");
   // The expectations' budget: the command's node budget and the time --timeout leaves.
@@ -372,15 +369,13 @@ int cmd_test(const std::vector<std::string>& args) {
       tc.message = ok ? "" : ex.kind + " expected " + want + ", got " + got;
       cases.push_back(tc);
       if (json)
-        jrows += std::string(jrows.empty() ? "" : ",") + "{\"where\":\"" + json_escape(where) +
-                 "\",\"kind\":\"" + ex.kind + "\",\"expected\":\"" + json_escape(want) + "\",\"got\":\"" +
-                 json_escape(got) + "\",\"ok\":" + (ok ? "true" : "false") + "}";
+        jrows.push_back({{"where", where}, {"kind", ex.kind}, {"expected", want}, {"got", got}, {"ok", ok}});
     }
   }
   bar.update(files.size(), std::to_string(passed) + " passed, " + std::to_string(failed) + " failed");
   bar.finish();
   if (json)
-    std::cout << "{\"passed\":" << passed << ",\"failed\":" << failed << ",\"results\":[" << jrows << "]}\n";
+    std::cout << arb::json_text({{"passed", passed}, {"failed", failed}, {"results", jrows}}) << "\n";
   else
     std::cout << passed << " passed, " << failed << " failed\n";
   watchdog.disarm();

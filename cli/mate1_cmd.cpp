@@ -63,15 +63,12 @@ int fuzz_z3_mate1(const Common& c, const Loaded& l, uint64_t seed, uint64_t game
     write_atomically(summary, md);
   }
   if (c.json) {
-    std::cout << "{\"variant\":\"" << json_escape(l.variant)
-              << "\",\"against\":\"z3-mate1\",\"seed\":" << seed << ",\"positions\":" << r.positions
-              << ",\"with_mate\":" << r.with_mate << ",\"inconclusive\":" << r.inconclusive
-              << ",\"refused\":" << r.refused << ",\"seconds\":" << r.seconds << ",\"divergences\":[";
-    for (size_t i = 0; i < r.differences.size(); ++i)
-      std::cout << (i ? "," : "") << "{\"position\":\"" << json_escape(r.differences[i].position)
-                << "\",\"z3\":\"" << json_escape(r.differences[i].z3) << "\",\"compiled\":\""
-                << json_escape(r.differences[i].engine) << "\"}";
-    std::cout << "]}\n";
+    Json j = {{"variant", l.variant},     {"against", "z3-mate1"},    {"seed", seed},
+              {"positions", r.positions}, {"with_mate", r.with_mate}, {"inconclusive", r.inconclusive},
+              {"refused", r.refused},     {"seconds", r.seconds},     {"divergences", Json::array()}};
+    for (const auto& d : r.differences)
+      j["divergences"].push_back({{"position", d.position}, {"z3", d.z3}, {"compiled", d.engine}});
+    std::cout << json_text(j) << "\n";
   } else {
     std::cout << head.str() << "\n" << (detail.empty() ? "no divergence\n" : detail);
   }

@@ -53,16 +53,14 @@ std::string shown(const std::string& original_text, const arb::mutate::RuleMutan
   return "    - " + before + "\n    + " + m.mutated_line() + "\n";
 }
 
-std::string result_json(const std::string& path, const arb::mutate::MutantResult& r) {
+Json result_json(const std::string& path, const arb::mutate::MutantResult& r) {
   const auto& m = r.mutant;
-  std::string s = "{\"file\":\"" + json_escape(path) + "\",\"line\":" + std::to_string(m.line) +
-                  ",\"col\":" + std::to_string(m.col) + ",\"op\":\"" + json_escape(m.op) +
-                  "\",\"construct\":\"" + json_escape(m.construct) + "\",\"from\":\"" + json_escape(m.from) +
-                  "\",\"to\":\"" + json_escape(m.to) + "\",\"mutation\":\"" + json_escape(m.describe()) +
-                  "\",\"verdict\":\"" + r.verdict + "\",\"how\":\"" + json_escape(r.how) +
-                  "\",\"games\":" + std::to_string(r.games) + ",\"seconds\":" + std::to_string(r.seconds);
-  if (r.divergence) s += ",\"divergence\":" + arb::fuzz::to_json(*r.divergence);
-  return s + "}";
+  Json j = {{"file", path}, {"line", m.line},           {"col", m.col},
+            {"op", m.op},   {"construct", m.construct}, {"from", m.from},
+            {"to", m.to},   {"mutation", m.describe()}, {"verdict", r.verdict},
+            {"how", r.how}, {"games", r.games},         {"seconds", r.seconds}};
+  if (r.divergence) j["divergence"] = arb::fuzz::to_json(*r.divergence);
+  return j;
 }
 
 arb::fuzz::Divergence as_divergence(const arb::fuzz::Violation& v) {
@@ -154,14 +152,14 @@ int cmd_mutate(const std::vector<std::string>& args) {
   if (list) {
     auto mutants = arb::mutate::generate_mutants(path, original_text);
     if (json) {
-      std::cout << "{\"file\":\"" << json_escape(path) << "\",\"mutants\":[";
-      for (size_t i = 0; i < mutants.size(); ++i) {
-        const auto& m = mutants[i];
-        std::cout << (i ? "," : "") << "{\"line\":" << m.line << ",\"col\":" << m.col << ",\"op\":\"" << m.op
-                  << "\",\"construct\":\"" << json_escape(m.construct) << "\",\"mutation\":\""
-                  << json_escape(m.describe()) << "\"}";
-      }
-      std::cout << "]}\n";
+      Json j = {{"file", path}, {"mutants", Json::array()}};
+      for (const auto& m : mutants)
+        j["mutants"].push_back({{"line", m.line},
+                                {"col", m.col},
+                                {"op", m.op},
+                                {"construct", m.construct},
+                                {"mutation", m.describe()}});
+      std::cout << json_text(j) << "\n";
     } else {
       for (const auto& m : mutants)
         std::cout << where(path, m) << ": " << m.op << " (" << m.construct << "): " << m.describe() << "\n";
@@ -314,15 +312,21 @@ int cmd_mutate(const std::vector<std::string>& args) {
     write_atomically(summary, md.str());
   }
   if (json) {
-    std::cout << "{\"file\":\"" << json_escape(path) << "\",\"against\":\"" << json_escape(rep.oracle)
-              << "\",\"budget\":\"" << budget << "\",\"seed\":" << mo.fuzz.seed
-              << ",\"mutants\":" << rep.results.size() << ",\"killed\":" << rep.killed
-              << ",\"refused\":" << rep.refused << ",\"equivalent\":" << rep.equivalent
-              << ",\"survived\":" << rep.survived << ",\"score\":" << score
-              << ",\"ok\":" << (ok ? "true" : "false") << ",\"seconds\":" << rep.seconds << ",\"results\":[";
-    for (size_t i = 0; i < rep.results.size(); ++i)
-      std::cout << (i ? "," : "") << result_json(path, rep.results[i]);
-    std::cout << "]}\n";
+    Json j = {{"file", path},
+              {"against", rep.oracle},
+              {"budget", budget},
+              {"seed", mo.fuzz.seed},
+              {"mutants", rep.results.size()},
+              {"killed", rep.killed},
+              {"refused", rep.refused},
+              {"equivalent", rep.equivalent},
+              {"survived", rep.survived},
+              {"score", score},
+              {"ok", ok},
+              {"seconds", rep.seconds},
+              {"results", Json::array()}};
+    for (const auto& r : rep.results) j["results"].push_back(result_json(path, r));
+    std::cout << json_text(j) << "\n";
   } else {
     for (const auto& r : rep.results) {
       if (r.verdict != "survived" && r.verdict != "equivalent") continue;

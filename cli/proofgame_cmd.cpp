@@ -5,6 +5,7 @@
 // before it is printed.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <new>
@@ -18,12 +19,6 @@
 namespace arb::cli {
 
 namespace {
-
-std::string json_list(const std::vector<std::string>& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(v[i]) + "\"";
-  return o + "]";
-}
 
 // "1. a3 c4 2. Kc2 ..." with Black's first turn `1... x` when the start has Black to move.
 std::string numbered(const std::vector<std::string>& san, bool white_first, int fullmove) {
@@ -230,25 +225,30 @@ int cmd_proofgame(const std::vector<std::string>& args) {
     if (r.check_pruned) std::cout << ", last turns skipped as giving no check " << r.check_pruned;
     std::cout << "), " << secs.str() << " s\n";
   } else {
-    std::string j = "{\"result\":\"" + result + "\",\"goal\":\"" + json_escape(o.goal.text()) + "\"";
-    if (o.goal.winner) j += std::string(",\"side\":\"") + (*o.goal.winner == Color::White ? "w" : "b") + "\"";
-    j += ",\"variant\":\"" + json_escape(l.variant) + "\",\"start\":\"" + json_escape(start) + "\"";
-    if (r.found)
-      j += ",\"plies\":" + std::to_string(r.plies) +
-           ",\"moves\":" + json_list(notation == "san" ? r.san : r.line) + ",\"line\":" + json_list(r.line) +
-           ",\"san\":" + json_list(r.san) + ",\"final\":\"" + json_escape(r.final_position) +
-           "\",\"found_by\":\"" + r.found_by + "\",\"checked_by\":" + json_list(checked);
-    j += ",\"proved_none_within\":" + std::to_string(r.proved_none_within) +
-         ",\"proved_shortest\":" + (r.shortest ? "true" : "false");
-    if (!r.why.empty()) j += ",\"why\":\"" + json_escape(r.why) + "\"";
-    std::string dn = "[";
-    for (size_t i = 0; i < r.depth_nodes.size(); ++i) dn += (i ? "," : "") + std::to_string(r.depth_nodes[i]);
-    j += ",\"depth_nodes\":" + dn + "]";
-    j += ",\"nodes\":" + std::to_string(r.beam_nodes + r.proof_nodes) +
-         ",\"beam_nodes\":" + std::to_string(r.beam_nodes) +
-         ",\"proof_nodes\":" + std::to_string(r.proof_nodes) + ",\"filtered\":" + std::to_string(r.filtered) +
-         ",\"check_pruned\":" + std::to_string(r.check_pruned) + ",\"seconds\":" + secs.str() + "}";
-    std::cout << j << "\n";
+    Json j = {{"result", result}, {"goal", o.goal.text()}};
+    if (o.goal.winner) j["side"] = *o.goal.winner == Color::White ? "w" : "b";
+    j["variant"] = l.variant;
+    j["start"] = start;
+    if (r.found) {
+      j["plies"] = r.plies;
+      j["moves"] = notation == "san" ? r.san : r.line;
+      j["line"] = r.line;
+      j["san"] = r.san;
+      j["final"] = r.final_position;
+      j["found_by"] = r.found_by;
+      j["checked_by"] = checked;
+    }
+    j["proved_none_within"] = r.proved_none_within;
+    j["proved_shortest"] = r.shortest;
+    if (!r.why.empty()) j["why"] = r.why;
+    j["depth_nodes"] = r.depth_nodes;
+    j["nodes"] = r.beam_nodes + r.proof_nodes;
+    j["beam_nodes"] = r.beam_nodes;
+    j["proof_nodes"] = r.proof_nodes;
+    j["filtered"] = r.filtered;
+    j["check_pruned"] = r.check_pruned;
+    j["seconds"] = std::round(r.seconds * 1000) / 1000;  // to the millisecond, as the text
+    std::cout << json_text(j) << "\n";
   }
   return result == "shortest" || result == "none" ? kOk : kUnknown;
 }

@@ -103,17 +103,13 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
     write_atomically(summary, md);
   }
   if (c.json) {
-    std::cout << "{\"variant\":\"" << json_escape(l.variant)
-              << "\",\"mode\":\"properties\",\"seed\":" << o.seed << ",\"jobs\":" << jobs
-              << ",\"games\":" << r.games << ",\"positions\":" << r.positions << ",\"seconds\":" << r.seconds
-              << ",\"checks\":{";
-    bool first = true;
-    for (const auto& [name, n] : r.checks) {
-      std::cout << (first ? "" : ",") << "\"" << name << "\":" << n;
-      first = false;
-    }
-    std::cout << "},\"plan\":" << arb::fuzz::plan_json(plan)
-              << ",\"violation\":" << (r.violation ? arb::fuzz::to_json(*r.violation) : "null") << "}\n";
+    Json j = {{"variant", l.variant},    {"mode", "properties"},     {"seed", o.seed}, {"jobs", jobs},
+              {"games", r.games},        {"positions", r.positions}, {"seconds", r.seconds},
+              {"checks", Json::object()}};
+    for (const auto& [name, n] : r.checks) j["checks"][name] = n;
+    j["plan"] = arb::fuzz::plan_json(plan);
+    j["violation"] = r.violation ? arb::fuzz::to_json(*r.violation) : Json(nullptr);
+    std::cout << json_text(j) << "\n";
   } else {
     if (!why.empty()) std::cout << why << "\n";
     std::cout << head << "\nchecks: " << counts.str() << "\n" << arb::fuzz::plan_text(plan);

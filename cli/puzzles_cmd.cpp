@@ -1,6 +1,7 @@
 // `arbiter puzzles`: proved puzzles with a unique key, found by self-play (solver/puzzles).
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "arbiter/puzzles.hpp"
 #include "arbiter/stipulation.hpp"
 #include "arbiter/synth/synth.hpp"
+#include "arbiter/text_fields.hpp"
 #include "common.hpp"
 #include "moves.hpp"
 
@@ -18,20 +20,23 @@ namespace arb::cli {
 namespace {
 
 // `solution_san`: the solution in SAN (`writer` set to the puzzle's position).
-std::string puzzle_json(const arb::puzzles::Puzzle& p, Engine& writer) {
-  std::string o = "{\"position\":\"" + json_escape(p.position) + "\",\"goal\":\"" + p.goal +
-                  "\",\"depth\":" + std::to_string(p.depth) + ",\"solution\":[";
-  for (size_t i = 0; i < p.solution.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(p.solution[i]) + "\"";
-  o += "],\"solution_san\":[";
+Json puzzle_json(const arb::puzzles::Puzzle& p, Engine& writer) {
   std::vector<std::string> san = p.solution;
   try {
     writer.set_position(p.position);
     san = line_text(writer, p.solution, true);
   } catch (const std::exception&) {
   }
-  for (size_t i = 0; i < san.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(san[i]) + "\"";
-  return o + "],\"variant\":\"" + json_escape(p.variant) + "\",\"options\":\"" + json_escape(p.options) +
-         "\"" + (p.tree.empty() ? std::string() : ",\"tree\":" + p.tree) + "}";
+  Json o = {{"position", p.position}, {"goal", p.goal},       {"depth", p.depth},
+            {"solution", p.solution}, {"solution_san", san},  {"variant", p.variant},
+            {"options", p.options}};
+  // The tree is stored as JSON text (the puzzle file's tree column); a text that is not JSON
+  // is passed on as a string rather than dropped.
+  if (!p.tree.empty()) {
+    Json tree = Json::parse(p.tree, nullptr, false);
+    o["tree"] = tree.is_discarded() ? Json(p.tree) : tree;
+  }
+  return o;
 }
 
 }  // namespace
@@ -156,10 +161,8 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     throw UsageError("--economy removes pieces from FEN-shaped boards; " + l.engine->name() +
                      "'s position text is not one");
   if (!o.stipulation.empty() && arb::stip::parse_stipulation(o.stipulation)->series) {
-    std::istringstream fields(l.engine->position());
-    std::string board, side;
-    fields >> board >> side;
-    if (side != "w" && side != "b")
+    const auto fields = arb::field_strings(l.engine->position());
+    if (fields.size() < 2 || (fields[1] != "w" && fields[1] != "b"))
       throw UsageError("series play (" + o.stipulation + ") needs a position text with a w/b side field");
   }
   // Puzzles found of --count; the games played of --max-games bound the time left.
@@ -177,7 +180,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   std::unique_ptr<Engine> writer = l.engine->clone();  // writes SAN while l.engine searches
   if (c.json)
     o.found = [&](const arb::puzzles::Puzzle& p) {
-      std::cout << puzzle_json(p, *writer) << "\n" << std::flush;
+      std::cout << json_text(puzzle_json(p, *writer)) << "\n" << std::flush;
     };
   arb::puzzles::Stats stats;
   std::vector<arb::puzzles::Puzzle> found;
@@ -267,11 +270,17 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       std::cerr << "; stopped at --max-games " << o.max_games;
   }
   std::cerr << "\n";
-  if (c.json)
-    std::cout << "{\"found\":" << found.size() << ",\"requested\":" << o.count << ",\"games\":" << stats.games
-              << ",\"positions\":" << stats.positions << ",\"unknown\":" << stats.unknown
-              << ",\"seconds\":" << secs.str() << (out.empty() ? "" : ",\"out\":\"" + json_escape(out) + "\"")
-              << ",\"written\":" << added << "}\n";
+  if (c.json) {
+    Json j = {{"found", found.size()},
+              {"requested", o.count},
+              {"games", stats.games},
+              {"positions", stats.positions},
+              {"unknown", stats.unknown},
+              {"seconds", std::round(stats.seconds * 1000) / 1000}};  // to the millisecond, as the text
+    if (!out.empty()) j["out"] = out;
+    j["written"] = added;
+    std::cout << json_text(j) << "\n";
+  }
   return found.size() < static_cast<size_t>(o.count) ? kUnknown : kOk;
 }
 

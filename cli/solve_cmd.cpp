@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -23,32 +24,29 @@ namespace arb::cli {
 
 namespace {
 
-std::string json_list(const std::vector<std::string>& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(v[i]) + "\"";
-  return o + "]";
-}
-
 std::string join(const std::vector<std::string>& v) {
   std::string o;
   for (const auto& s : v) o += (o.empty() ? "" : " ") + s;
   return o;
 }
 
-std::string json_node(const arb::stip::TreeNode& n) {
-  std::string j = "{\"uci\":\"" + json_escape(n.uci) + "\",\"san\":\"" + json_escape(n.san) + "\"";
-  if (n.dual) j += ",\"dual\":true";
-  if (!n.next.empty()) {
-    j += ",\"next\":[";
-    for (size_t i = 0; i < n.next.size(); ++i) j += (i ? "," : "") + json_node(n.next[i]);
-    j += "]";
-  }
-  return j + "}";
+Json json_nodes(const std::vector<arb::stip::TreeNode>& v);
+Json json_node(const arb::stip::TreeNode& n) {
+  Json j = {{"uci", n.uci}, {"san", n.san}};
+  if (n.dual) j["dual"] = true;
+  if (!n.next.empty()) j["next"] = json_nodes(n.next);
+  return j;
 }
-std::string json_nodes(const std::vector<arb::stip::TreeNode>& v) {
-  std::string j = "[";
-  for (size_t i = 0; i < v.size(); ++i) j += (i ? "," : "") + json_node(v[i]);
-  return j + "]";
+Json json_nodes(const std::vector<arb::stip::TreeNode>& v) {
+  Json j = Json::array();
+  for (const auto& n : v) j.push_back(json_node(n));
+  return j;
+}
+
+// Seconds for machines, to the microsecond: a mate in 3 takes about a millisecond, and the
+// benchmark's medians and their ratios were rounded to it.
+double micros(double seconds) {
+  return std::round(seconds * 1e6) / 1e6;
 }
 
 // A solution tree as problemists print it: `1...d 2.a` per defence, deeper play indented.
@@ -64,13 +62,14 @@ void print_answers(const std::vector<arb::stip::TreeNode>& defences, int num, co
   }
 }
 
-std::string json_line(const arb::stip::Line& l) {
-  std::string tree;
-  if (!l.defences.empty() || !l.threat.empty() || l.zugzwang)
-    tree = ",\"threat\":" + json_nodes(l.threat) + ",\"zugzwang\":" + (l.zugzwang ? "true" : "false") +
-           ",\"defences\":" + json_nodes(l.defences);
-  return "{\"moves\":" + std::to_string(l.moves) + ",\"uci\":" + json_list(l.uci) +
-         ",\"san\":" + json_list(l.san) + tree + "}";
+Json json_line(const arb::stip::Line& l) {
+  Json j = {{"moves", l.moves}, {"uci", l.uci}, {"san", l.san}};
+  if (!l.defences.empty() || !l.threat.empty() || l.zugzwang) {
+    j["threat"] = json_nodes(l.threat);
+    j["zugzwang"] = l.zugzwang;
+    j["defences"] = json_nodes(l.defences);
+  }
+  return j;
 }
 
 const char* result_word(const arb::stip::Result& r) {
@@ -82,30 +81,29 @@ const char* result_word(const arb::stip::Result& r) {
 }
 
 // One problem's answer as one JSON object.
-std::string stip_json(const arb::stip::Result& r, const arb::stip::Options& o, const std::string& goal) {
-  const std::string st = o.stip.text();
-  const char* result = result_word(r);
-  const char* side = r.start == arb::Color::White ? "white" : "black";
-  std::string j = std::string("{\"result\":\"") + result + "\",\"stipulation\":\"" + json_escape(st) +
-                  "\",\"goal\":\"" + json_escape(goal) + "\",\"start\":\"" + side + "\",\"solutions\":[";
-  for (size_t i = 0; i < r.solutions.size(); ++i) j += (i ? "," : "") + json_line(r.solutions[i]);
-  j += "],\"shorter\":[";
-  for (size_t i = 0; i < r.shorter.size(); ++i) j += (i ? "," : "") + json_line(r.shorter[i]);
-  j += "]";
+// `j` holds the fields to put first (solve --epd: the problem's line and position).
+Json stip_json(const arb::stip::Result& r, const arb::stip::Options& o, const std::string& goal,
+               Json j = Json::object()) {
+  j["result"] = result_word(r);
+  j["stipulation"] = o.stip.text();
+  j["goal"] = goal;
+  j["start"] = r.start == arb::Color::White ? "white" : "black";
+  j["solutions"] = Json::array();
+  for (const auto& l : r.solutions) j["solutions"].push_back(json_line(l));
+  j["shorter"] = Json::array();
+  for (const auto& l : r.shorter) j["shorter"].push_back(json_line(l));
   if (o.tries > 0) {
-    j += ",\"tries\":[";
-    for (size_t i = 0; i < r.tries.size(); ++i)
-      j += std::string(i ? "," : "") + "{\"uci\":\"" + json_escape(r.tries[i].uci) + "\",\"san\":\"" +
-           json_escape(r.tries[i].san) + "\",\"refutations_uci\":" + json_list(r.tries[i].refutations_uci) +
-           ",\"refutations_san\":" + json_list(r.tries[i].refutations_san) + "}";
-    j += "]";
+    j["tries"] = Json::array();
+    for (const auto& t : r.tries)
+      j["tries"].push_back({{"uci", t.uci},
+                            {"san", t.san},
+                            {"refutations_uci", t.refutations_uci},
+                            {"refutations_san", t.refutations_san}});
   }
-  j += ",\"proved_none_below\":" + std::to_string(r.proved_none_below);
-  if (!r.why.empty()) j += ",\"why\":\"" + json_escape(r.why) + "\"";
-  std::ostringstream secs;
-  secs.precision(6);
-  secs << std::fixed << r.seconds;
-  j += ",\"nodes\":" + std::to_string(r.nodes) + ",\"seconds\":" + secs.str() + "}";
+  j["proved_none_below"] = r.proved_none_below;
+  if (!r.why.empty()) j["why"] = r.why;
+  j["nodes"] = r.nodes;
+  j["seconds"] = micros(r.seconds);
   return j;
 }
 
@@ -200,7 +198,7 @@ int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, co
   }
   bar.finish();
   if (c.json)
-    std::cout << stip_json(r, o, goal) << "\n";
+    std::cout << json_text(stip_json(r, o, goal)) << "\n";
   else
     stip_text(r, o, uci);
   return r.outcome == arb::stip::Outcome::Unknown ? kUnknown : kOk;
@@ -323,8 +321,9 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
     if (w == "none") ++t.none;
     if (w == "unknown") ++t.unknown, unknown = true;
     if (c.json) {
-      std::cout << "{\"line\":" << problems[i].line << ",\"position\":\"" << json_escape(problems[i].position)
-                << "\"," << stip_json(r, o, o.stip.text()).substr(1) << "\n";
+      std::cout << json_text(stip_json(r, o, o.stip.text(),
+                                       {{"line", problems[i].line}, {"position", problems[i].position}}))
+                << "\n";
     } else {
       std::cout << path << ":" << problems[i].line << ": " << problems[i].position << "\n";
       stip_text(r, o, uci);
@@ -332,22 +331,18 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (c.json) {
-    std::string j = "{\"summary\":[";
-    bool first = true;
-    for (const auto& [st, t] : tally) {
-      std::ostringstream s;
-      s.precision(6);
-      s << std::fixed << t.seconds;
-      j += std::string(first ? "" : ",") + "{\"stipulation\":\"" + json_escape(st) +
-           "\",\"problems\":" + std::to_string(t.problems) + ",\"solved\":" + std::to_string(t.solved) +
-           ",\"shorter\":" + std::to_string(t.shorter) + ",\"none\":" + std::to_string(t.none) +
-           ",\"unknown\":" + std::to_string(t.unknown) + ",\"seconds\":" + s.str() + "}";
-      first = false;
-    }
-    std::ostringstream s;
-    s.precision(6);
-    s << std::fixed << secs;
-    std::cout << j << "],\"problems\":" << problems.size() << ",\"seconds\":" << s.str() << "}\n";
+    Json j = {{"summary", Json::array()}};
+    for (const auto& [st, t] : tally)
+      j["summary"].push_back({{"stipulation", st},
+                              {"problems", t.problems},
+                              {"solved", t.solved},
+                              {"shorter", t.shorter},
+                              {"none", t.none},
+                              {"unknown", t.unknown},
+                              {"seconds", micros(t.seconds)}});
+    j["problems"] = problems.size();
+    j["seconds"] = micros(secs);
+    std::cout << json_text(j) << "\n";
   } else {
     std::cout << "summary (" << problems.size() << " problems, " << std::fixed << std::setprecision(3) << secs
               << " s):\n";
@@ -599,29 +594,21 @@ int cmd_solve(const std::vector<std::string>& args) {
     std::cout << "nodes " << r.nodes << ", " << secs.str() << " s\n";
   }
   if (c.json) {
-    std::string j = "{\"result\":\"" + result + "\"";
+    Json j = {{"result", result}};
     if (r.outcome == Outcome::Proved || (r.outcome == Outcome::Chance && r.probability > 0))
-      j += ",\"moves\":" + std::to_string(r.moves);
-    j += ",\"line\":" + json_list(r.line);
-    if (o.all_keys) j += ",\"keys\":" + json_list(r.keys);
-    j += ",\"line_san\":" + json_list(line_text(*l.engine, r.line, true));
-    if (r.outcome == Outcome::Chance) {
-      std::ostringstream p;
-      p.precision(17);
-      p << r.probability;
-      j += ",\"probability\":" + p.str();
-    }
-    j += ",\"goal\":\"" + goal + "\",\"depth\":" + std::to_string(o.depth) +
-         ",\"proved_none_within\":" + std::to_string(r.proved_none_within) +
-         ",\"proved_none_below\":" + std::to_string(r.proved_none_within + 1);
-    if (!r.why.empty()) j += ",\"why\":\"" + json_escape(r.why) + "\"";
-    // Microseconds for machines: a mate in 3 takes about a millisecond, and the benchmark's
-    // medians and their ratios were rounded to it.
-    std::ostringstream jsecs;
-    jsecs.precision(6);
-    jsecs << std::fixed << r.seconds;
-    j += ",\"nodes\":" + std::to_string(r.nodes) + ",\"seconds\":" + jsecs.str() + "}";
-    std::cout << j << "\n";
+      j["moves"] = r.moves;
+    j["line"] = r.line;
+    if (o.all_keys) j["keys"] = r.keys;
+    j["line_san"] = line_text(*l.engine, r.line, true);
+    if (r.outcome == Outcome::Chance) j["probability"] = r.probability;  // round-trip precision
+    j["goal"] = goal;
+    j["depth"] = o.depth;
+    j["proved_none_within"] = r.proved_none_within;
+    j["proved_none_below"] = r.proved_none_within + 1;
+    if (!r.why.empty()) j["why"] = r.why;
+    j["nodes"] = r.nodes;
+    j["seconds"] = micros(r.seconds);
+    std::cout << json_text(j) << "\n";
   }
   return r.outcome == Outcome::Unknown ? kUnknown : kOk;
 }

@@ -1,6 +1,7 @@
 // arbiter synth: positions meeting a goal, found by Z3 from the compiled ruleset and
 // verified by the compiled generator before they are printed.
 #include <cctype>
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -153,11 +154,12 @@ int cmd_synth(const std::vector<std::string>& args) {
   bar.finish();
   for (const auto& f : out.found) {
     if (c.json) {
-      std::cout << "{\"position\":\"" << json_escape(f.position) << "\",\"goal\":\""
-                << synth::to_string(r.goal) << "\",\"variant\":\"" << json_escape(variant) << "\",\"side\":\""
-                << side << "\",\"pieces\":" << f.pieces << ",\"reason\":\"" << json_escape(f.reason) << "\"";
-      if (!f.move.empty()) std::cout << ",\"move\":\"" << json_escape(f.move) << "\"";
-      std::cout << ",\"verified\":true}\n";
+      Json j = {{"position", f.position}, {"goal", synth::to_string(r.goal)},
+                {"variant", variant},     {"side", side},
+                {"pieces", f.pieces},     {"reason", f.reason}};
+      if (!f.move.empty()) j["move"] = f.move;
+      j["verified"] = true;
+      std::cout << json_text(j) << "\n";
     } else {
       std::cout << f.position;
       if (!f.move.empty()) std::cout << "  key " << f.move;
@@ -173,13 +175,17 @@ int cmd_synth(const std::vector<std::string>& args) {
   secs.precision(3);
   secs << std::fixed << out.seconds;
   if (c.json) {
-    std::cout << "{\"result\":\"" << result << "\",\"found\":" << out.found.size()
-              << ",\"conjuncts\":" << out.conjuncts << ",\"refinements\":" << out.refinements
-              << ",\"rejected\":" << out.rejected << ",\"solver_calls\":" << out.solver_calls
-              << ",\"fresh_checks\":" << out.fresh_checks << ",\"seconds\":" << secs.str();
-    if (!out.incomplete.empty()) std::cout << ",\"incomplete\":\"" << json_escape(out.incomplete) << "\"";
-    if (!out.scope.empty()) std::cout << ",\"scope\":\"" << json_escape(out.scope) << "\"";
-    std::cout << "}\n";
+    Json j = {{"result", result},
+              {"found", out.found.size()},
+              {"conjuncts", out.conjuncts},
+              {"refinements", out.refinements},
+              {"rejected", out.rejected},
+              {"solver_calls", out.solver_calls},
+              {"fresh_checks", out.fresh_checks},
+              {"seconds", std::round(out.seconds * 1000) / 1000}};  // to the millisecond, as the text
+    if (!out.incomplete.empty()) j["incomplete"] = out.incomplete;
+    if (!out.scope.empty()) j["scope"] = out.scope;
+    std::cout << json_text(j) << "\n";
   } else {
     std::string where = r.window_w > 0 || compiled.program->grid ? " within the window" : "";
     std::string stats = " (" + secs.str() + " s, " + std::to_string(out.solver_calls) + " Z3 calls, " +

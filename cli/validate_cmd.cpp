@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -156,19 +157,19 @@ int cmd_validate(const std::vector<std::string>& args) {
     }
   for (const auto& m : t.unusable) std::cerr << "error: " << m << "\n";
   if (json) {
-    std::string counts;
-    for (const auto& [code, n] : t.counts)
-      counts += (counts.empty() ? "\"" : ",\"") + json_escape(code) + "\":" + std::to_string(n);
-    out += "{\"summary\":true,\"games\":" + std::to_string(t.games) +
-           ",\"valid\":" + std::to_string(t.valid) + ",\"invalid\":" + std::to_string(t.invalid) +
-           ",\"valid_with_warnings\":" + std::to_string(t.with_warnings) + ",\"counts\":{" + counts + "}" +
-           ",\"unusable_files\":" + std::to_string(t.unusable.size()) +
-           (vm.count("shard") ? ",\"shard\":\"" + std::to_string(opt.shard_index) + "/" +
-                                    std::to_string(opt.shard_count) + "\""
-                              : std::string()) +
-           ",\"seconds\":" + std::to_string(secs) +
-           ",\"games_per_second\":" + std::to_string(static_cast<uint64_t>(secs > 0 ? t.games / secs : 0)) +
-           "}\n";
+    Json j = {{"summary", true},
+              {"games", t.games},
+              {"valid", t.valid},
+              {"invalid", t.invalid},
+              {"valid_with_warnings", t.with_warnings},
+              {"counts", Json::object()},
+              {"unusable_files", t.unusable.size()}};
+    for (const auto& [code, n] : t.counts) j["counts"][code] = n;
+    if (vm.count("shard"))
+      j["shard"] = std::to_string(opt.shard_index) + "/" + std::to_string(opt.shard_count);
+    j["seconds"] = std::round(secs * 1e6) / 1e6;
+    j["games_per_second"] = static_cast<uint64_t>(secs > 0 ? t.games / secs : 0);
+    out += json_text(j) + "\n";
   } else {
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.0f", secs > 0 ? t.games / secs : 0.0);

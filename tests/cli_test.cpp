@@ -899,9 +899,9 @@ TEST_F(Cli, TerminalOutputIsEscaped) {
   EXPECT_EQ(m.code, 2) << m;
   EXPECT_TRUE(valid_utf8_without_controls(m.err)) << m;
   EXPECT_TRUE(contains(m.err, "x\\x1b[31m\\x07")) << m;
-  // Well-formed UTF-8 passes unchanged.
-  EXPECT_EQ(arb::json_escape("\xc3\xa9\xe2\x99\x94\x01\x7f\xff"),
-            "\xc3\xa9\xe2\x99\x94\\u0001\\u007f\\ufffd");
+  // Well-formed UTF-8 passes unchanged; controls (C0, DEL, C1) are escaped, other bytes U+FFFD.
+  EXPECT_EQ(arb::json_text(arb::Json("\xc3\xa9\xe2\x99\x94\x01\x7f\xc2\x9b\xc2\xa0\xff")),
+            "\"\xc3\xa9\xe2\x99\x94\\u0001\\u007f\\u009b\xc2\xa0\xef\xbf\xbd\"");
 }
 
 // The commands draw what is there, never the empty expanse between far pieces (issue 29

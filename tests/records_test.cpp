@@ -484,6 +484,27 @@ TEST(RecordsCli, SchedulerFilesShardAndMerge) {
   fs::remove_all(base);
 }
 
+// validate --merge reads its shards with nlohmann-json: a line that is not an object, nests
+// 100,000 deep or counts games with a negative number is named, not merged (exit 2), and
+// the process neither crashes nor overflows its stack.
+TEST(RecordsCli, MergeRefusesLinesThatAreNotShardSummaries) {
+  fs::path base = fs::temp_directory_path() / ("arbiter-records-merge-" + std::to_string(getpid()));
+  fs::create_directories(base);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"deep.json", std::string(100000, '[') + "\n"},
+      {"string.json", "\"summary\"\n"},
+      {"negative.json", "{\"summary\":true,\"games\":-1,\"invalid\":0}\n"},
+  };
+  for (const auto& [name, text] : cases) {
+    const std::string path = (base / name).string();
+    std::ofstream(path) << text;
+    auto r = run_arbiter({"validate", "--merge", "--json", path});
+    EXPECT_EQ(r.code, 2) << name << "\n" << r.err;
+    EXPECT_NE(r.err.find(name + ":1:"), std::string::npos) << r.err;
+  }
+  fs::remove_all(base);
+}
+
 namespace {
 
 // A designer's variant in a folder of its own (its parent chess.rules beside it): Knightmate,

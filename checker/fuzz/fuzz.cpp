@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -68,10 +69,6 @@ std::string status_text(const Status& s) {
   if (s.claim_threefold) t += " claim-threefold";
   if (s.claim_fifty) t += " claim-fifty";
   return t;
-}
-
-std::string json_string(const std::string& s) {
-  return "\"" + json_escape(s) + "\"";
 }
 
 std::optional<Divergence> reproduce(Engine& a, Engine& b, const std::string& position,
@@ -579,11 +576,9 @@ Report run_parallel(const EngineFactory& left, const EngineFactory& right, const
   return r;
 }
 
-std::string to_json(const Divergence& d) {
-  return "{\"position\":" + json_string(d.position) + ",\"action\":" + json_string(d.action) +
-         ",\"what\":" + json_string(d.what) + ",\"left\":" + json_string(d.left) +
-         ",\"right\":" + json_string(d.right) + ",\"diff\":" + json_string(d.diff) +
-         ",\"plies\":" + std::to_string(d.plies) + "}";
+arb::Json to_json(const Divergence& d) {
+  return {{"position", d.position}, {"action", d.action}, {"what", d.what},  {"left", d.left},
+          {"right", d.right},       {"diff", d.diff},     {"plies", d.plies}};
 }
 
 std::string coverage_text(const Report& r) {
@@ -602,25 +597,21 @@ std::string coverage_text(const Report& r) {
   return out;
 }
 
-std::string coverage_json(const Report& r) {
+arb::Json coverage_json(const Report& r) {
   double per = r.games ? 1000.0 / static_cast<double>(r.games) : 0;
-  std::string out = "{";
-  bool first = true;
+  auto tenths = [](double x) { return std::round(x * 10) / 10; };  // one decimal, as the table
+  arb::Json out = arb::Json::object();
   for (const auto& [k, events] : r.coverage.events) {
     auto it = r.coverage.games.find(k);
     uint64_t games = it == r.coverage.games.end() ? 0 : it->second;
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "{\"games_per_1000\":%.1f,\"events_per_1000\":%.1f}",
-                  static_cast<double>(games) * per, static_cast<double>(events) * per);
-    out += (first ? "" : ",") + json_string(k) + ":" + buf;
-    first = false;
+    out[k] = {{"games_per_1000", tenths(static_cast<double>(games) * per)},
+              {"events_per_1000", tenths(static_cast<double>(events) * per)}};
   }
-  return out + "}";
+  return out;
 }
 
-std::string to_json(const AcceptanceDifference& a) {
-  return "{\"position\":" + json_string(a.position) + ",\"accepted_by\":" + json_string(a.accepted_by) +
-         ",\"error\":" + json_string(a.error) + "}";
+arb::Json to_json(const AcceptanceDifference& a) {
+  return {{"position", a.position}, {"accepted_by", a.accepted_by}, {"error", a.error}};
 }
 
 }  // namespace arb::fuzz

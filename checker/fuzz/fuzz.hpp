@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
+#include "arbiter/json.hpp"
 #include "fuzz/mutate.hpp"
 
 namespace arb::fuzz {
@@ -98,7 +99,7 @@ struct Report {
 
 // The coverage as a table, one event a line with games and events per 1,000 games.
 std::string coverage_text(const Report& r);
-std::string coverage_json(const Report& r);
+arb::Json coverage_json(const Report& r);
 
 // Runs the differential fuzzer. Starts every game from `start` (position text). Throws
 // std::runtime_error when neither engine accepts `start`.
@@ -135,8 +136,7 @@ Divergence shrink(const EngineFactory& left, const EngineFactory& right, Diverge
 // A key telling divergences apart in a list of distinct ones: for actions, their shapes.
 std::string divergence_key(const Divergence& d);
 
-std::string to_json(const Divergence& d);
-std::string to_json(const AcceptanceDifference& a);
-std::string json_string(const std::string& s);
+arb::Json to_json(const Divergence& d);
+arb::Json to_json(const AcceptanceDifference& a);
 
 }  // namespace arb::fuzz

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <climits>
 
+#include "arbiter/text_fields.hpp"
 #include "fuzz/mutate_detail.hpp"
 
 namespace arb::fuzz::detail {
@@ -16,26 +17,10 @@ std::optional<Fen> split_fen(const std::string& text) {
   if (board.find('/') == std::string::npos || board.find_first_of(",()") != std::string::npos)
     return std::nullopt;
   Fen f;
-  f.ranks.emplace_back();
-  for (size_t i = 0; i < board.size(); ++i) {
-    char c = board[i];
-    if (c == '/') {
-      f.ranks.emplace_back();
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      size_t n = 0;
-      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i]))) {
-        n = n * 10 + static_cast<size_t>(board[i] - '0');
-        if (n > 64) return std::nullopt;
-        ++i;
-      }
-      --i;
-      f.ranks.back().append(n, '.');
-    } else if (std::isalpha(static_cast<unsigned char>(c))) {
-      f.ranks.back().push_back(c);
-    } else {
-      return std::nullopt;  // promoted-piece markers and the like: not ours to edit
-    }
-  }
+  // Promoted-piece markers and the like make it nullopt: not ours to edit.
+  auto ranks = board_ranks(board, 64);
+  if (!ranks) return std::nullopt;
+  f.ranks = std::move(*ranks);
   for (const auto& r : f.ranks)
     if (r.size() != f.ranks[0].size() || r.empty()) return std::nullopt;
   size_t pos = end;

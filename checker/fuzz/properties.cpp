@@ -525,35 +525,21 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
   return r;
 }
 
-std::string to_json(const Violation& v) {
-  std::ostringstream o;
-  o << "{\"property\":" << json_string(v.property) << ",\"position\":" << json_string(v.position)
-    << ",\"original\":" << json_string(v.original) << ",\"played\":" << json_string(v.played)
-    << ",\"after\":" << json_string(v.after) << ",\"expected\":" << json_string(v.left)
-    << ",\"found\":" << json_string(v.right) << ",\"diff\":" << json_string(v.diff)
-    << ",\"plies\":" << v.plies << "}";
-  return o.str();
+arb::Json to_json(const Violation& v) {
+  return {{"property", v.property}, {"position", v.position}, {"original", v.original},
+          {"played", v.played},     {"after", v.after},       {"expected", v.left},
+          {"found", v.right},       {"diff", v.diff},         {"plies", v.plies}};
 }
 
-std::string plan_json(const PropertyPlan& p) {
-  std::ostringstream o;
-  o << "{\"checked\":[";
-  bool first = true;
-  for (int i = 0; i < kProperties; ++i)
-    if (p.on[i]) {
-      o << (first ? "" : ",") << json_string(kNames[i]);
-      first = false;
-    }
-  o << "],\"skipped\":[";
-  first = true;
-  for (int i = 0; i < kProperties; ++i)
-    if (!p.on[i]) {
-      o << (first ? "" : ",") << "{\"property\":" << json_string(kNames[i])
-        << ",\"reason\":" << json_string(p.reason[i]) << "}";
-      first = false;
-    }
-  o << "]}";
-  return o.str();
+arb::Json plan_json(const PropertyPlan& p) {
+  arb::Json checked = arb::Json::array(), skipped = arb::Json::array();
+  for (int i = 0; i < kProperties; ++i) {
+    if (p.on[i])
+      checked.push_back(kNames[i]);
+    else
+      skipped.push_back({{"property", kNames[i]}, {"reason", p.reason[i]}});
+  }
+  return {{"checked", checked}, {"skipped", skipped}};
 }
 
 std::string plan_text(const PropertyPlan& p) {

@@ -117,8 +117,8 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
 std::optional<std::string> flip_position(const std::string& fen);
 std::optional<std::string> mirror_position(const std::string& fen, bool strip_castling);
 
-std::string to_json(const Violation& v);
-std::string plan_json(const PropertyPlan& p);
+arb::Json to_json(const Violation& v);
+arb::Json plan_json(const PropertyPlan& p);
 // One line per property: `on` or `skipped: REASON`.
 std::string plan_text(const PropertyPlan& p);
 

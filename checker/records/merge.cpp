@@ -1,19 +1,34 @@
 #include "merge.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
 
+#include "arbiter/json.hpp"
 #include "arbiter/wording.hpp"
 
 namespace arb::records {
 
 namespace {
 
-uint64_t count_of(const nlohmann::json& j, const char* key) {
+// Fields of one line of `arbiter validate --json` (read by nlohmann-json, whose parser
+// needs no recursion however deep a hostile line nests). A count is a non-negative integer:
+// anything else under `key` counts 0.
+uint64_t count(const Json& v) {
+  return v.is_number_unsigned() ? v.get<uint64_t>() : 0;
+}
+uint64_t num(const Json& j, const char* key) {
   auto it = j.find(key);
-  return it != j.end() && it->is_number_unsigned() ? it->get<uint64_t>() : 0;
+  return it != j.end() ? count(*it) : 0;
+}
+bool is_true(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+bool is_false(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && !it->get<bool>();
 }
 
 }  // namespace
@@ -36,21 +51,22 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
     uint64_t lineno = 0, game_lines = 0, invalid_lines = 0, summaries = 0;
     std::map<std::string, std::string> shard_unusable;
     bool bad = false;
-    MergedSummary add;
     while (std::getline(in, line)) {
       ++lineno;
       if (line.empty()) continue;
-      nlohmann::json l = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      if (!l.is_object()) {
+      const Json l = Json::parse(line, nullptr, false);
+      if (l.is_discarded() || !l.is_object()) {
         m.problems.push_back(f + ":" + std::to_string(lineno) + ": not a line of `arbiter validate --json`");
         bad = true;
         break;
       }
-      if (l.value("summary", false) != true) {
-        if (l.value("unusable", false) && l.contains("file") && l["file"].is_string())
-          shard_unusable[l["file"].get<std::string>()] = l.value("code", std::string("unusable-file"));
-        else if (l.contains("game"))
-          ++game_lines, invalid_lines += l.value("valid", true) ? 0 : 1;
+      if (!is_true(l, "summary")) {
+        if (is_true(l, "unusable") && l.contains("file") && l["file"].is_string()) {
+          auto code = l.find("code");
+          shard_unusable[l["file"].get<std::string>()] =
+              code != l.end() && code->is_string() ? code->get<std::string>() : "unusable-file";
+        } else if (!is_true(l, "unusable") && l.contains("game"))
+          ++game_lines, invalid_lines += is_false(l, "valid");
         continue;
       }
       if (++summaries > 1) {
@@ -59,16 +75,21 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
         bad = true;
         break;
       }
+      if (!l.contains("games") || !l["games"].is_number_unsigned()) {
+        m.problems.push_back(f + ":" + std::to_string(lineno) + ": a summary without a count of games");
+        bad = true;
+        break;
+      }
       // The shard's own count must match its game lines: a cut file is incomplete.
-      if (count_of(l, "games") != game_lines || count_of(l, "invalid") != invalid_lines) {
-        m.problems.push_back(f + ": the summary counts " + arb::plural(count_of(l, "games"), "game") + " (" +
-                             std::to_string(count_of(l, "invalid")) + " invalid) but the file holds " +
+      if (num(l, "games") != game_lines || num(l, "invalid") != invalid_lines) {
+        m.problems.push_back(f + ": the summary counts " + arb::plural(num(l, "games"), "game") + " (" +
+                             std::to_string(num(l, "invalid")) + " invalid) but the file holds " +
                              std::to_string(game_lines) + " (" + std::to_string(invalid_lines) + " invalid)");
         bad = true;
         break;
       }
       if (l.contains("shard")) {
-        const std::string sh = l["shard"].is_string() ? l["shard"].get<std::string>() : std::string();
+        const std::string sh = l["shard"].is_string() ? l["shard"].get<std::string>() : l["shard"].dump();
         size_t slash = sh.find('/');
         uint64_t i = std::strtoull(sh.c_str(), nullptr, 10);
         uint64_t n = slash == std::string::npos ? 0 : std::strtoull(sh.c_str() + slash + 1, nullptr, 10);
@@ -84,15 +105,16 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
           break;
         }
       }
-      add.games = count_of(l, "games");
-      add.valid = count_of(l, "valid");
-      add.invalid = count_of(l, "invalid");
-      add.with_warnings = count_of(l, "valid_with_warnings");
+      m.games += num(l, "games");
+      m.valid += num(l, "valid");
+      m.invalid += num(l, "invalid");
+      m.with_warnings += num(l, "valid_with_warnings");
       if (auto c = l.find("counts"); c != l.end() && c->is_object())
-        for (const auto& [code, n] : c->items())
-          if (n.is_number_unsigned()) add.counts[code] += n.get<uint64_t>();
-      double s = l.contains("seconds") && l["seconds"].is_number() ? l["seconds"].get<double>() : 0.0;
-      add.seconds_sum = s;
+        for (const auto& [code, n] : c->items()) m.counts[code] += count(n);
+      auto secs = l.find("seconds");
+      const double s = secs != l.end() && secs->is_number() ? secs->get<double>() : 0;
+      m.seconds_sum += s;
+      m.seconds_max = std::max(m.seconds_max, s);
     }
     if (bad) continue;
     if (summaries == 0) {
@@ -100,17 +122,10 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
       continue;
     }
     ++m.shards;
-    m.games += add.games;
-    m.valid += add.valid;
-    m.invalid += add.invalid;
-    m.with_warnings += add.with_warnings;
-    for (const auto& [code, n] : add.counts) m.counts[code] += n;
     for (const auto& [file, code] : shard_unusable) {
       ++unusable_in_summaries[code];
       unusable.emplace(file, code);
     }
-    m.seconds_sum += add.seconds_sum;
-    m.seconds_max = std::max(m.seconds_max, add.seconds_sum);
   }
   // The unusable files' findings, counted once per file: each shard's count of a code less
   // the shards' repeats of the same files.
@@ -130,20 +145,21 @@ MergedSummary merge_shards(const std::vector<std::string>& files) {
 }
 
 std::string merged_json(const MergedSummary& m) {
-  nlohmann::ordered_json j;
-  j["summary"] = true;
-  j["merged"] = m.shards;
-  j["games"] = m.games;
-  j["valid"] = m.valid;
-  j["invalid"] = m.invalid;
-  j["valid_with_warnings"] = m.with_warnings;
-  j["counts"] = nlohmann::ordered_json::object();
-  for (const auto& [code, n] : m.counts) j["counts"][code] = n;
-  j["unusable_files"] = m.unusable_files;
-  j["seconds"] = m.seconds_max;
-  j["shard_seconds"] = m.seconds_sum;
-  j["problems"] = m.problems;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  Json counts = Json::object();
+  for (const auto& [code, n] : m.counts) counts[code] = n;
+  auto millis = [](double s) { return std::round(s * 1000) / 1000; };
+  return json_text({{"summary", true},
+                    {"merged", m.shards},
+                    {"games", m.games},
+                    {"valid", m.valid},
+                    {"invalid", m.invalid},
+                    {"valid_with_warnings", m.with_warnings},
+                    {"counts", counts},
+                    {"unusable_files", m.unusable_files},
+                    {"seconds", millis(m.seconds_max)},
+                    {"shard_seconds", millis(m.seconds_sum)},
+                    {"problems", m.problems}}) +
+         "\n";
 }
 
 std::string merged_text(const MergedSummary& m) {

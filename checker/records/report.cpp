@@ -8,50 +8,44 @@ namespace arb::records {
 
 namespace {
 
-void finding_json(std::string& o, const Finding& f) {
-  o += "{\"severity\":\"";
-  o += f.severity == Severity::Error ? "error" : "warning";
-  o += "\",\"code\":\"" + json_escape(f.code) + "\",\"line\":" + std::to_string(f.line) +
-       ",\"column\":" + std::to_string(f.column) + ",\"ply\":" + std::to_string(f.ply) + ",\"move\":\"" +
-       json_escape(f.move) + "\",\"reason\":\"" + json_escape(f.reason) +
-       "\",\"in_variation\":" + (f.in_variation ? "true" : "false") + ",\"alternatives\":[";
-  for (size_t i = 0; i < f.alternatives.size(); ++i)
-    o += (i ? ",\"" : "\"") + json_escape(f.alternatives[i]) + "\"";
-  o += "]}";
+Json finding_json(const Finding& f) {
+  return {{"severity", f.severity == Severity::Error ? "error" : "warning"},
+          {"code", f.code},
+          {"line", f.line},
+          {"column", f.column},
+          {"ply", f.ply},
+          {"move", f.move},
+          {"reason", f.reason},
+          {"in_variation", f.in_variation},
+          {"alternatives", f.alternatives}};
 }
 
 }  // namespace
 
 std::string report_json(const std::string& file, const GameReport& r) {
   if (r.unusable)
-    return "{\"file\":\"" + json_escape(file) + "\",\"unusable\":true,\"code\":\"" + json_escape(r.kind) +
-           "\",\"reason\":\"" + json_escape(r.reason) + "\"}";
-  std::string o = "{\"file\":\"" + json_escape(file) + "\",\"game\":" + std::to_string(r.game) +
-                  ",\"valid\":" + (r.valid ? "true" : "false") + ",\"variant\":\"" + json_escape(r.variant) +
-                  "\",\"plies\":" + std::to_string(r.plies);
+    return json_text({{"file", file}, {"unusable", true}, {"code", r.kind}, {"reason", r.reason}});
+  Json o = {{"file", file}, {"game", r.game}, {"valid", r.valid}, {"variant", r.variant}, {"plies", r.plies}};
   if (!r.valid) {
-    o += ",\"line\":" + std::to_string(r.line) + ",\"column\":" + std::to_string(r.column) +
-         ",\"ply\":" + std::to_string(r.ply) + ",\"move\":\"" + json_escape(r.move) + "\",\"kind\":\"" +
-         r.kind + "\",\"reason\":\"" + json_escape(r.reason) +
-         "\",\"in_variation\":" + (r.in_variation ? "true" : "false") + ",\"alternatives\":[";
-    for (size_t i = 0; i < r.alternatives.size(); ++i)
-      o += (i ? ",\"" : "\"") + json_escape(r.alternatives[i]) + "\"";
-    o += "]";
+    o["line"] = r.line;
+    o["column"] = r.column;
+    o["ply"] = r.ply;
+    o["move"] = r.move;
+    o["kind"] = r.kind;
+    o["reason"] = r.reason;
+    o["in_variation"] = r.in_variation;
+    o["alternatives"] = r.alternatives;
   }
-  o += ",\"errors\":" + std::to_string(r.errors) + ",\"warnings\":" + std::to_string(r.warnings) +
-       ",\"tags\":{";
-  std::vector<std::string_view> seen;
+  o["errors"] = r.errors;
+  o["warnings"] = r.warnings;
+  Json& tags = o["tags"] = Json::object();
   for (const auto& [name, value] : r.tags) {
-    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;  // the first of a repeated tag
-    seen.push_back(name);
-    o += (seen.size() > 1 ? ",\"" : "\"") + json_escape(name) + "\":\"" + json_escape(value) + "\"";
+    const std::string key(name);
+    if (!tags.contains(key)) tags[key] = value;  // the first of a repeated tag
   }
-  o += "},\"findings\":[";
-  for (size_t i = 0; i < r.findings.size(); ++i) {
-    if (i) o += ",";
-    finding_json(o, r.findings[i]);
-  }
-  return o + "]}";
+  Json& findings = o["findings"] = Json::array();
+  for (const Finding& f : r.findings) findings.push_back(finding_json(f));
+  return json_text(o);
 }
 
 std::string report_text(const std::string& file, const GameReport& r) {

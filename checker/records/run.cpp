@@ -100,6 +100,11 @@ RunTotals run_files(const std::vector<std::string>& files, const RunOptions& opt
   };
 
   // Threads: a queue of batches to validate and the finished ones by sequence number.
+  // Not arb::parallel_for (the project's fan-out for a fixed set of jobs): here the calling
+  // thread keeps reading files and emitting reports in input order while the workers run,
+  // with at most 3 batches per worker in flight; parallel_for's fallback (a job whose thread
+  // cannot start runs on the caller after job 0) would leave such a producer waiting forever
+  // on a consumer that never started. Threads that cannot start are simply not used.
   std::mutex mu;
   std::condition_variable cv_work, cv_done;
   std::deque<std::pair<uint64_t, std::unique_ptr<Batch>>> work;

@@ -7,8 +7,9 @@
 
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
+#include "arbiter/random.hpp"
+#include "arbiter/text_fields.hpp"
 #include "arbiter/wording.hpp"
-#include "text_fields.hpp"
 
 namespace arb {
 
@@ -51,8 +52,7 @@ int type_index(std::string_view order, char ch) {
   return i == std::string_view::npos ? -1 : static_cast<int>(i);
 }
 
-using detail::Field;
-using detail::split_fields;
+using Field = TextField;
 
 // A tile letter of the given colour (0 White = upper case, 1 Black = lower case).
 void check_letter(std::string_view order, char ch, int color, const char* what, size_t col) {
@@ -104,14 +104,6 @@ void sort_tiles(std::string& s) {
 bool piece_order(const std::pair<Coord, char>& a, const std::pair<Coord, char>& b) {
   if (a.first.y != b.first.y) return a.first.y > b.first.y;
   return a.first.x < b.first.x;
-}
-
-uint64_t splitmix_next(uint64_t& state) {
-  state += 0x9E3779B97F4A7C15ULL;
-  uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
 }
 
 }  // namespace
@@ -273,9 +265,9 @@ std::string format_chessme(const ChessMePosition& p) {
 }
 
 std::string shuffle_tiles(std::string tiles, uint64_t seed, Color side) {
-  uint64_t state = side == Color::White ? seed : seed ^ 0x9E3779B97F4A7C15ULL;
+  uint64_t state = side == Color::White ? seed : seed ^ kSplitMixGamma;
   for (size_t i = tiles.size(); i-- > 1;) {
-    size_t j = static_cast<size_t>(splitmix_next(state) % (i + 1));
+    size_t j = static_cast<size_t>(splitmix64_next(state) % (i + 1));
     std::swap(tiles[i], tiles[j]);
   }
   return tiles;

@@ -38,31 +38,26 @@ char32_t utf8_decode(std::string_view s, size_t i, size_t len) {
   return cp;
 }
 
-std::string json_escape(const std::string& s) {
+std::string json_text(const Json& j) {
+  const std::string raw = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // DEL and C1 (U+0080..U+009F, C2 80..C2 9F in UTF-8) only occur inside strings here, where
+  // a \u escape stands for them.
   std::string o;
-  o.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    const char c = s[i];
-    const size_t len = utf8_sequence(s, i);
-    if (len == 0) {
-      o += "\\ufffd";  // not UTF-8: the replacement character, never the raw byte
-      ++i;
+  o.reserve(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const unsigned char b = static_cast<unsigned char>(raw[i]);
+    unsigned cp = 0;
+    if (b == 0x7F) {
+      cp = 0x7F;
+    } else if (b == 0xC2 && i + 1 < raw.size() && static_cast<unsigned char>(raw[i + 1]) <= 0x9F) {
+      cp = static_cast<unsigned char>(raw[++i]);
+    } else {
+      o += raw[i];
       continue;
     }
-    const char32_t cp = utf8_decode(s, i, len);
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (c == '\n') {
-      o += "\\n";
-    } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
-      o += buf;
-    } else {
-      o.append(s, i, len);
-    }
-    i += len;
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+    o += buf;
   }
   return o;
 }

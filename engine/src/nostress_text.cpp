@@ -5,8 +5,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "arbiter/random.hpp"
+#include "arbiter/text_fields.hpp"
 #include "arbiter/wording.hpp"
-#include "text_fields.hpp"
 
 namespace arb {
 
@@ -16,8 +17,7 @@ namespace {
   throw PositionError(msg, col);
 }
 
-using detail::Field;
-using detail::split_fields;
+using Field = TextField;
 
 // A decimal number of at most `max_digits` digits, the whole field.
 uint64_t parse_number(const Field& f, const char* what, size_t max_digits) {
@@ -332,15 +332,8 @@ std::string format_nostress(const NoStressPosition& p) {
 
 std::string shuffle_cards(std::string cards, uint64_t seed) {
   uint64_t state = seed;
-  auto next = [&state]() {
-    state += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  };
   for (size_t i = cards.size(); i-- > 1;) {
-    size_t j = static_cast<size_t>(next() % (i + 1));
+    size_t j = static_cast<size_t>(splitmix64_next(state) % (i + 1));
     std::swap(cards[i], cards[j]);
   }
   return cards;

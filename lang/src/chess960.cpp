@@ -5,6 +5,7 @@
 #include <string>
 
 #include "arbiter/lang/program.hpp"
+#include "arbiter/random.hpp"
 
 namespace arb::lang {
 
@@ -79,10 +80,7 @@ int chess960_dice_start(uint64_t seed) {
   uint64_t state = seed;
   auto die = [&state] {
     for (;;) {
-      uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      z ^= z >> 31;
+      const uint64_t z = arb::splitmix64_next(state);
       if (z < UINT64_MAX - UINT64_MAX % 6) return static_cast<int>(z % 6) + 1;
     }
   };

@@ -11,16 +11,14 @@
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/program.hpp"
 #include "backends.hpp"
+#include "arbiter/random.hpp"
 
 namespace arb::lang {
 
 namespace {
 
 inline uint64_t mix(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return arb::splitmix64_next(z);
 }
 inline uint64_t piece_key(int64_t x, int64_t y, int code) {
   uint64_t packed = (static_cast<uint64_t>(static_cast<uint32_t>(x)) << 32) | static_cast<uint32_t>(y);

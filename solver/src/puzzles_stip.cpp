@@ -7,6 +7,7 @@
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/puzzles.hpp"
+#include "arbiter/text_fields.hpp"
 #include "arbiter/wording.hpp"
 
 namespace arb::puzzles {
@@ -19,21 +20,15 @@ std::string join(const std::vector<std::string>& v) {
   return o;
 }
 
-std::string json_strings(const std::vector<std::string>& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.size(); ++i) o += (i ? ",\"" : "\"") + json_escape(v[i]) + "\"";
-  return o + "]";
-}
-
-std::string json_nodes(const std::vector<stip::TreeNode>& v) {
-  std::string o = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    const stip::TreeNode& n = v[i];
-    o += (i ? "," : "") + std::string("{\"uci\":\"") + json_escape(n.uci) +
-         "\",\"moves\":" + std::to_string(n.moves) + (n.dual ? ",\"dual\":true" : "") +
-         ",\"next\":" + json_nodes(n.next) + "}";
+Json json_nodes(const std::vector<stip::TreeNode>& v) {
+  Json o = Json::array();
+  for (const stip::TreeNode& n : v) {
+    Json j = {{"uci", n.uci}, {"moves", n.moves}};
+    if (n.dual) j["dual"] = true;
+    j["next"] = json_nodes(n.next);
+    o.push_back(std::move(j));
   }
-  return o + "]";
+  return o;
 }
 
 }  // namespace
@@ -43,29 +38,28 @@ bool is_stipulation(const std::string& goal) {
 }
 
 std::string with_side(const std::string& position, Color side) {
-  std::istringstream in(position);
-  std::vector<std::string> f;
-  std::string w;
-  while (in >> w) f.push_back(w);
+  std::vector<std::string> f = field_strings(position);
   if (f.size() < 2 || (f[1] != "w" && f[1] != "b")) return position;
   std::string want = side == Color::White ? "w" : "b";
   if (f[1] == want) return position;
   f[1] = want;
   if (f.size() > 3) f[3] = "-";
-  return join(f);
+  return join_fields(f);
 }
 
+// The tree as the puzzle file's tree column stores it (compared as text when re-solved).
 std::string tree_json(const stip::Result& r) {
-  std::string o = "[";
-  for (size_t i = 0; i < r.solutions.size(); ++i) {
-    const stip::Line& l = r.solutions[i];
-    o += (i ? "," : "") + std::string("{\"uci\":") + json_strings(l.uci);
-    if (!l.threat.empty() || !l.defences.empty() || l.zugzwang)
-      o += ",\"threat\":" + json_nodes(l.threat) + ",\"zugzwang\":" + (l.zugzwang ? "true" : "false") +
-           ",\"defences\":" + json_nodes(l.defences);
-    o += "}";
+  Json o = Json::array();
+  for (const stip::Line& l : r.solutions) {
+    Json j = {{"uci", l.uci}};
+    if (!l.threat.empty() || !l.defences.empty() || l.zugzwang) {
+      j["threat"] = json_nodes(l.threat);
+      j["zugzwang"] = l.zugzwang;
+      j["defences"] = json_nodes(l.defences);
+    }
+    o.push_back(std::move(j));
   }
-  return o + "]";
+  return json_text(o);
 }
 
 bool sound(const stip::Result& r) {
@@ -156,19 +150,16 @@ bool set_without(Engine& e, const std::string& position, size_t index) {
     }
   };
   if (accepts(q)) return true;
-  std::istringstream in(q);
-  std::vector<std::string> f;
-  std::string w;
-  while (in >> w) f.push_back(w);
+  std::vector<std::string> f = field_strings(q);
   if (f.size() < 3 || f[2] == "-") return false;
   std::string kept;
   for (char c : f[2]) {
     auto g = f;
     g[2] = std::string(1, c);
-    if (accepts(join(g))) kept += c;
+    if (accepts(join_fields(g))) kept += c;
   }
   f[2] = kept.empty() ? "-" : kept;
-  return accepts(join(f));
+  return accepts(join_fields(f));
 }
 
 std::vector<Removal> economy(const Engine& engine, const Puzzle& p, uint64_t max_nodes,

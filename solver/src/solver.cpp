@@ -149,10 +149,10 @@ Result solve(const Engine& root, const Options& opt) {
         }
         w.flush_final();
       };
-      std::vector<std::thread> threads;
-      for (auto& h : helpers) threads.emplace_back(run, std::ref(*h));
-      run(main);
-      for (auto& t : threads) t.join();
+      // Job 0 is the main worker (on this thread), job j the helper j - 1.
+      arb::parallel_for(static_cast<int>(helpers.size()) + 1, [&](int j, std::stop_token) {
+        run(j == 0 ? main : *helpers[static_cast<size_t>(j) - 1]);
+      });
       sh.answered = false;
       bool yes = false, unk = false;
       for (V r : results) {

@@ -2,24 +2,22 @@
 // status as composers read it, the aim, the node budget and the timeout.
 #include "stip_search.hpp"
 
+#include "arbiter/text_fields.hpp"
+
 #include <sstream>
 #include <stdexcept>
 
 namespace arb::stip::detail {
 
 std::string flipped(const std::string& text) {
-  std::vector<std::string> f;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) f.push_back(w);
+  std::vector<std::string> f = field_strings(text);
   if (f.size() < 2 || (f[1] != "w" && f[1] != "b"))
     throw std::invalid_argument(
         "this stipulation needs the side to move changed without a move, and the position text has no "
         "`w`/`b` side field to change (FEN-shaped texts only)");
   f[1] = f[1] == "w" ? "b" : "w";
   if (f.size() >= 4) f[3] = "-";
-  std::string o;
-  for (const auto& w : f) o += (o.empty() ? "" : " ") + w;
-  return o;
+  return join_fields(f);
 }
 
 void Search::flip() {

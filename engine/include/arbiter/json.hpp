@@ -1,17 +1,22 @@
-// JSON string escaping, for every command's and the checker's machine-readable output, and
-// the UTF-8 check it rests on (shared by the text and XML escapes of the command line).
+// JSON for every command's and the checker's machine-readable output (nlohmann-json), and
+// the UTF-8 check the text and XML escapes of the command line rest on.
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
 namespace arb {
 
-// The contents of a JSON string literal for `s` (without the surrounding quotes). Always
-// valid UTF-8: a byte that does not start a well-formed UTF-8 sequence becomes U+FFFD;
-// control characters (C0, DEL, C1) are \u escapes.
-std::string json_escape(const std::string& s);
+// Keys keep the order they were set in, so every output keeps its documented field order.
+using Json = nlohmann::ordered_json;
+
+// `j` as one compact line of JSON. Always valid UTF-8 whatever the strings hold: a byte that
+// does not start a well-formed UTF-8 sequence becomes U+FFFD (error_handler_t::replace), and
+// no control character is written raw (C0 by nlohmann, DEL and C1 here, as \u escapes), so a
+// file name or tag read from a hostile record reaches a terminal harmless.
+std::string json_text(const Json& j);
 
 // The length (1 to 4) of the well-formed UTF-8 sequence at `s[i]`, or 0 when the bytes
 // there are not one (a stray continuation byte, an overlong form, a surrogate, a code

@@ -20,9 +20,11 @@ inline constexpr int kMaxJobs = 64;
 // once every thread has ended; later ones are dropped. When the system cannot start a
 // thread, the jobs it could not start run on the calling thread after job 0 (same results,
 // less parallel), so that `--jobs 64` on a small machine never aborts. Returns the number of
-// threads that ran at once.
+// threads that ran at once: 0 when `jobs` is 0 or less (no job runs, so a caller may pass
+// min(jobs, items) for an empty list of items).
 template <class Body>
 int parallel_for(int jobs, Body&& body) {
+  if (jobs <= 0) return 0;
   std::stop_source stop;
   std::mutex mu;
   std::exception_ptr first;

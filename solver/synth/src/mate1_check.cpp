@@ -10,6 +10,7 @@
 
 #include "arbiter/notation.hpp"
 #include "arbiter/synth/synth.hpp"
+#include "arbiter/text_fields.hpp"
 
 namespace arb::synth {
 
@@ -30,15 +31,11 @@ std::vector<std::string> mating_actions(Engine& e) {
 }
 
 std::string without_rights(const std::string& position) {
-  std::istringstream in(position);
-  std::vector<std::string> f;
-  for (std::string w; in >> w;) f.push_back(w);
+  std::vector<std::string> f = field_strings(position);
   if (f.size() < 4 || f[0].find('/') == std::string::npos) return position;
   f[2] = "-";
   f[3] = "-";
-  std::string s;
-  for (const auto& w : f) s += (s.empty() ? "" : " ") + w;
-  return s;
+  return join_fields(f);
 }
 
 namespace {
@@ -54,22 +51,9 @@ std::optional<Fixed> fixed_squares(const std::string& text) {
   const size_t end = text.find_first_of(" [");
   if (end == std::string::npos || text.find('/') > end) return std::nullopt;
   Fixed f;
-  std::vector<std::string> ranks(1);
-  for (size_t i = 0; i < end; ++i) {
-    const char c = text[i];
-    if (c == '/') {
-      ranks.emplace_back();
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      int n = 0;
-      while (i < end && std::isdigit(static_cast<unsigned char>(text[i]))) n = n * 10 + (text[i++] - '0');
-      --i;
-      ranks.back().append(static_cast<size_t>(n), '.');
-    } else if (std::isalpha(static_cast<unsigned char>(c))) {
-      ranks.back().push_back(c);
-    } else {
-      return std::nullopt;
-    }
-  }
+  const auto board = board_ranks(std::string_view(text).substr(0, end));
+  if (!board) return std::nullopt;
+  const std::vector<std::string>& ranks = *board;
   std::string white, black;
   const int h = static_cast<int>(ranks.size());
   for (int r = 0; r < h; ++r)
