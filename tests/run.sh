@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: a Release build with every test, then an AddressSanitizer +
 # UBSan build of the same tests under smaller perft budgets, then a libFuzzer smoke run of
-# every fuzz target. Each build is configured with the tests ON (whatever an earlier
+# every fuzz target, then a ThreadSanitizer run of the parallel commands (tests/tsan.sh).
+# Every build has -Werror (ARBITER_WERROR=OFF to relax it). Each build is configured with the tests ON (whatever an earlier
 # `cli/demo.sh` configured), and a ctest stage that runs no test, or fewer than the build
 # registered (or than ARBITER_MIN_TESTS), fails the run.
 # Each stage prints its wall time as it ends, and all of them again before the last line.
@@ -39,7 +40,9 @@ min_tests=${ARBITER_MIN_TESTS:-800}
 # the move generator compiles). A build directory keeps the generator it was made with.
 generator() { [ -f "$1/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 || echo "-G Ninja"; }
 stage "release build"
-cmake -S "$root" -B "$root/build" $(generator "$root/build") -DCMAKE_BUILD_TYPE=Release -DARBITER_TESTS=ON >/dev/null
+# Every build is warning-free (-Werror, ARBITER_WERROR): a new warning fails the run.
+werror=-DARBITER_WERROR="${ARBITER_WERROR:-ON}"
+cmake -S "$root" -B "$root/build" $(generator "$root/build") -DCMAKE_BUILD_TYPE=Release -DARBITER_TESTS=ON "$werror" >/dev/null
 cmake --build "$root/build" -j"$jobs"
 # Totals of the ctest runs, printed as the closing line.
 passed=0
@@ -93,7 +96,7 @@ if [ ! -f "$root/build-asan/CMakeCache.txt" ] && command -v clang++ >/dev/null 2
   asan_env=(env CC=clang CXX=clang++)
 fi
 "${asan_env[@]}" cmake -S "$root" -B "$root/build-asan" $(generator "$root/build-asan") -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DARBITER_SANITIZE=ON -DARBITER_TESTS=ON >/dev/null
+  -DARBITER_SANITIZE=ON -DARBITER_TESTS=ON "$werror" >/dev/null
 cmake --build "$root/build-asan" -j"$jobs"
 stage "asan tests"
 run_ctest "$root/build-asan" env ARBITER_PERFT_BUDGET="${ARBITER_ASAN_PERFT_BUDGET:-20000}" ARBITER_FAST=1
@@ -108,8 +111,9 @@ stage "libfuzzer"
 fuzz_dir=""
 if command -v clang++ >/dev/null 2>&1; then
   fuzz_dir="$root/build-fuzz"
+  # -O1: a smoke run is about crashes, not speed, and the build is what this stage costs.
   CC=clang CXX=clang++ cmake -S "$root" -B "$fuzz_dir" $(generator "$fuzz_dir") -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF >/dev/null
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF "$werror" >/dev/null
   cmake --build "$fuzz_dir" -j"$jobs" --target arbiter_fuzz_all
 fi
 # fuzz_one TARGET: runs one target; its status is its success.
@@ -159,5 +163,17 @@ if [ -n "$fuzz_dir" ]; then
   done
 else
   echo "clang++ not found: libFuzzer smoke runs skipped"
+fi
+# ThreadSanitizer over the parallel code (tests/tsan.sh: a clang -fsanitize=thread build of
+# the command, then fuzz, properties, validate, mutate and solve with --jobs 2).
+stage "tsan"
+if command -v clang++ >/dev/null 2>&1; then
+  if ! ARBITER_WERROR="${ARBITER_WERROR:-ON}" bash "$root/tests/tsan.sh"; then
+    echo "ThreadSanitizer stage failed"
+    failed=$((failed + 1))
+    finish 1
+  fi
+else
+  echo "clang++ not found: ThreadSanitizer stage skipped"
 fi
 finish 0

@@ -17,7 +17,8 @@ generator() { [ -f "$1/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 |
 dir="$root/build-tsan"
 # -O1: the commands below run short inputs; the build is what costs.
 CC=clang CXX=clang++ cmake -S "$root" -B "$dir" $(generator "$dir") -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" -DARBITER_TSAN=ON -DARBITER_TESTS=OFF >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" -DARBITER_TSAN=ON -DARBITER_TESTS=OFF \
+  -DARBITER_WERROR="${ARBITER_WERROR:-OFF}" >/dev/null
 cmake --build "$dir" -j"$jobs" --target arbiter
 bin="$dir/cli/arbiter"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
