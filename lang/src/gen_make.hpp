@@ -229,7 +229,8 @@
   }
 
   void unmake() {
-    Undo u = stack_.back();
+    // Read in place: nothing below pushes, so the popped frame stays where it is.
+    const Undo& u = stack_.back();
     stack_.pop_back();
     if (u.ends_turn) {
       history_.pop_back();
