@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <iterator>
+#include <new>
 #include <vector>
 
 namespace arb::lang {
@@ -34,6 +35,13 @@ class GrowStack {
     if (n_ == v_.size()) [[unlikely]]
       grow();
     v_[n_++] = x;
+  }
+  // The next entry, pushed: the caller fills it in place (make() builds its frame there,
+  // with no copy of a frame built on the stack).
+  [[gnu::always_inline]] inline T& push_slot() {
+    if (n_ == v_.size()) [[unlikely]]
+      grow();
+    return v_[n_++];
   }
   void pop_back() { --n_; }
   T& back() { return v_[n_ - 1]; }
