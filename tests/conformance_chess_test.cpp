@@ -21,6 +21,7 @@
 #include "arbiter/fen.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/perft_suite.hpp"
+#include "arbiter/targeted.hpp"
 #include "conformance.hpp"
 #include "reference.hpp"
 
@@ -671,6 +672,50 @@ TEST(ChessCompiled, LeafCountsAgreeWithTheListedActions) {
     }
   }
   std::printf("leaf counts agree with the lists on %zu positions\n", n);
+}
+
+// legal_actions_to(square) (the record validator's SAN resolution) lists exactly the legal
+// actions whose brief names that square, in the list's order, on every suite position and
+// every position one action later; a square off the board is refused.
+TEST(ChessCompiled, ActionsOntoASquareAreTheListFiltered) {
+  auto e = conformance::compiled("chess").make({});
+  auto* targeted = dynamic_cast<arb::TargetedActions*>(e.get());
+  ASSERT_NE(targeted, nullptr);
+  size_t positions = 0, nonempty = 0;
+  std::vector<arb::Action> all, onto, want;
+  auto check_here = [&](const std::string& where) {
+    e->legal_actions(all);
+    for (int y = 1; y <= 8; ++y)
+      for (int x = 0; x < 8; ++x) {
+        const arb::Coord c{x, y};
+        ASSERT_TRUE(targeted->legal_actions_to(c, onto)) << where;
+        want.clear();
+        for (const arb::Action& a : all)
+          if (e->brief(a).to == c) want.push_back(a);
+        ASSERT_EQ(onto, want) << where << " onto " << x << "," << y;
+        nonempty += !want.empty();
+      }
+    EXPECT_FALSE(targeted->legal_actions_to(arb::Coord{8, 1}, onto)) << where;
+    EXPECT_FALSE(targeted->legal_actions_to(arb::Coord{0, 0}, onto)) << where;
+    ++positions;
+  };
+  for (const char* name : {"tricky.perft", "chess960.perft"}) {
+    for (const auto& c : suite(name)) {
+      e->set_position(c.position);
+      ASSERT_NO_FATAL_FAILURE(check_here(std::string(name) + " " + c.id));
+      std::vector<arb::Action> root;
+      e->legal_actions(root);
+      for (const arb::Action& a : root) {
+        const std::string where =
+            std::string(name) + " " + c.id + " after " + testing_helpers::canonical(*e, a);
+        e->apply(a);
+        ASSERT_NO_FATAL_FAILURE(check_here(where));
+        e->undo();
+      }
+    }
+  }
+  EXPECT_GT(nonempty, positions);  // the lists are not all empty
+  std::printf("actions onto each square agree with the filtered list on %zu positions\n", positions);
 }
 
 // A new compiled engine stands at the ruleset's start; a new reference engine on an empty

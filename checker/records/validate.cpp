@@ -44,6 +44,7 @@
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
+#include "arbiter/targeted.hpp"
 #include "registry/engines.hpp"
 #include "registry/variants.hpp"
 #include "validate_detail.hpp"
@@ -280,6 +281,7 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
   size_t i = 0;
   const auto& toks = g.tokens;
   Ctx ctx{e, proto, legal_, infos_};
+  TargetedActions* const targeted = dynamic_cast<TargetedActions*>(&e);  // targeted.hpp
   struct Entry {
     bool null = false;
     Action action{};
@@ -351,10 +353,10 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
   };
   // Matches an action text against the legal actions: how many match, the first and the rest.
   std::vector<size_t> matches;
-  auto match = [&](std::string_view text, size_t& found) -> size_t {
+  // match_parsed: the same for the text whose pattern `pattern` holds already.
+  auto match_parsed = [&](size_t& found) -> size_t {
     matches.clear();
     found = SIZE_MAX;
-    if (!parse_action_pattern(text, pattern)) return SIZE_MAX;
     size_t count = 0;
     // Later steps, drawn texts and pass labels are not in the brief: check them on the description.
     const bool check_described =
@@ -372,6 +374,12 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
       if (count > 1) matches.push_back(k);
     }
     return count;
+  };
+  auto match = [&](std::string_view text, size_t& found) -> size_t {
+    if (parse_action_pattern(text, pattern)) return match_parsed(found);
+    matches.clear();
+    found = SIZE_MAX;
+    return SIZE_MAX;
   };
   // Returns false when a fault in the main line stops the walk.
   auto walk = [&](auto& self, int ply, int depth, bool variation) -> bool {
@@ -453,13 +461,39 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
       }
       // A move. The fast played_path: the brief of every legal action, the full description only
       // of those whose first step the text matches (and of all of them to explain a fault).
-      legal_.clear();
-      e.legal_actions(legal_);
-      briefs_.resize(legal_.size());
-      static_assert(std::is_trivially_destructible_v<StepBrief>);
-      // Built in place (a trivially destructible prvalue): brief() writes straight into the
-      // vector, with no copy through a temporary that stalls on store forwarding.
-      for (size_t k = 0; k < legal_.size(); ++k) ::new (&briefs_[k]) StepBrief(e.brief(legal_[k]));
+      auto brief_all = [&] {
+        briefs_.resize(legal_.size());
+        static_assert(std::is_trivially_destructible_v<StepBrief>);
+        // Built in place (a trivially destructible prvalue): brief() writes straight into the
+        // vector, with no copy through a temporary that stalls on store forwarding.
+        for (size_t k = 0; k < legal_.size(); ++k) ::new (&briefs_[k]) StepBrief(e.brief(legal_[k]));
+      };
+      size_t found = SIZE_MAX;
+      size_t count = SIZE_MAX;
+      // A plain move names its destination, and match() keeps only the actions whose brief
+      // names it: the engine may list those alone (Engine::legal_actions_to, in the same
+      // order). Only a unique match is taken from that list; anything else (no match, an
+      // ambiguity, a lower-case letter, a fault to explain) is judged on the full list below,
+      // so every output is the same as without it.
+      bool resolved = false;
+      const bool parsed = parse_action_pattern(t.text, pattern);  // once: match_parsed reads it
+      if (parsed && !pats.empty() && pats[0].kind == StepKind::Move && pats[0].castle == Castle::None &&
+          !pats[0].full && targeted && targeted->legal_actions_to(pats[0].to, legal_)) {
+        brief_all();
+        count = match_parsed(found);
+        resolved = count == 1;
+      }
+      if (!resolved) {
+        legal_.clear();
+        e.legal_actions(legal_);
+        brief_all();
+        if (parsed) {
+          count = match_parsed(found);
+        } else {
+          matches.clear();
+          found = count = SIZE_MAX;
+        }
+      }
       bool described = false;
       auto describe_all = [&] {
         if (described) return;
@@ -472,8 +506,6 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
         f.in_variation = variation;
         return f;
       };
-      size_t found = SIZE_MAX;
-      size_t count = match(t.text, found);
       // A piece letter in lower case (`nf3`), read as the capital when that is the only reading.
       if ((count == 0 || count == SIZE_MAX) && !t.text.empty() && is_lower(t.text[0]) &&
           proto.piece_names.count(upper(t.text[0]))) {

@@ -96,10 +96,14 @@
     return rich_ || royal_take_ ? generate_impl<Count, true>(out) : generate_impl<Count, false>(out);
   }
 
-  template <bool Count, bool Rich, bool Pseudo = false>
+  // Only: the legal moves onto one square, only_to_ (legal_actions_to()); a copy of the
+  // loop, so the others pay nothing for it.
+  template <bool Count, bool Rich, bool Pseudo = false, bool Only = false>
   uint64_t generate_impl(std::vector<Move>* out) {
     uint64_t n = 0;
     auto emit = [&](Move m) {
+      if constexpr (Only)
+        if (static_cast<int>(to_of(m)) != only_to_) return;
       if constexpr (Count) {
         ++n;
       } else {
@@ -243,6 +247,7 @@
         if constexpr (Rich)
           if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
+        if constexpr (Only) targets &= bit(only_to_);  // the moves emit() would drop, untested
         BB takes{};
         if constexpr (Rich) takes = caps & take;
         if (evading && !is_royal) targets &= evade;

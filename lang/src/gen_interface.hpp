@@ -29,7 +29,7 @@
     else if (p_->hand_marks)
       allowed.push_back('~');  // promoted pieces are marked
     FenFields f = parse_fen(text, p_->width, p_->height, allowed);
-    Generator g(p_, t_, 0);
+    Generator g(*this, 0);
     g.load(f, text);
     *this = g;
   }
@@ -106,6 +106,22 @@
       unmake();
       for (Move m2 : seconds) out.push_back(Action{m | (uint64_t{m2} << 32), 1});
     }
+  }
+
+  // Only the legal actions onto one square: the plain loop's copy that tests and emits no
+  // other (generate_impl's Only). Programs whose list is more than the plain loop's (the
+  // turn layer, end conditions and forced actions, Chess 2's primitives) list them all.
+  bool legal_actions_to(Coord c, std::vector<Action>& out) override {
+    if (ends_any_ || rich_ || royal_take_ || pseudo_ || royal_phase_ || c.x < 0 || c.x >= p_->width ||
+        c.y < 1 || c.y > p_->height)
+      return false;
+    only_to_ = (c.y - 1) * p_->width + c.x;
+    legal_buf_.clear();
+    generate_impl<false, false, false, true>(&legal_buf_);
+    only_to_ = -1;
+    out.clear();
+    for (Move m : legal_buf_) out.push_back(Action{m, 0});
+    return true;
   }
 
   // The same generation with the royal-safety stage switched off (pseudo_): no pins, no

@@ -13,7 +13,8 @@
   void make(Move m, bool ends_turn = true) {
     const Zobrist<N>& z = zob<N>();
     const bool continues = !stack_.empty() && !stack_.back().ends_turn;
-    Undo u{m,
+    // Built in its slot (a prvalue: no temporary): nothing below pushes or reads the stack.
+    Undo& u = *::new (&stack_.push_slot()) Undo{m,
            static_cast<int8_t>(kind_of(m) == kPlace ? -1 : board_[from_of(m)]),
            -1,
            static_cast<int16_t>(ep_),
@@ -132,7 +133,6 @@
     if (has_wall(m)) [[unlikely]]
       place_wall(u, wall_of(m));
     u.checks_left = checks_left_;
-    stack_.push_back(u);
     if (!ends_turn) return;
     if (us == 1 && fullmove_ < INT32_MAX) ++fullmove_;
     side_ ^= 1;
@@ -229,7 +229,8 @@
   }
 
   void unmake() {
-    Undo u = stack_.back();
+    // Read in place: nothing below pushes, so the popped frame stays where it is.
+    const Undo& u = stack_.back();
     stack_.pop_back();
     if (u.ends_turn) {
       history_.pop_back();

@@ -52,6 +52,22 @@
     }
   }
 
+  // What setup_sliders() and setup_pawns() set, from a generator of the same program.
+  void copy_sliders(const Generator& o) {
+    rook_ = o.rook_;
+    bishop_ = o.bishop_;
+    std::copy_n(o.orth_check_types_, 2, orth_check_types_);
+    std::copy_n(o.diag_check_types_, 2, diag_check_types_);
+    std::copy_n(o.leap_check_types_, 2, leap_check_types_);
+    std::copy_n(o.other_check_dirs_, 2, other_check_dirs_);
+    std::copy_n(o.pawn_types_, 2, pawn_types_);
+    std::copy_n(o.lean_types_, 2, lean_types_);
+    for (int c = 0; c < 2; ++c) {
+      std::copy_n(o.pawn_double_[c], kMaxTypes, pawn_double_[c]);
+      std::copy_n(o.pawn_pre_zone_[c], kMaxTypes, pawn_pre_zone_[c]);
+    }
+  }
+
   // The types whose tables are exactly an orthodox pawn's for a colour: one step forward
   // without capture, captures one step diagonally forward, a double step (over an empty
   // square) from some squares, no rides, nothing special, not royal.

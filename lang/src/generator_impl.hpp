@@ -11,6 +11,7 @@
 
 #include "arbiter/fen.hpp"
 #include "arbiter/lang/bitboard.hpp"
+#include "arbiter/targeted.hpp"
 #include "card_board.hpp"
 #include "gen_ends.hpp"
 #include "gen_flip.hpp"
@@ -18,6 +19,7 @@
 #include "gen_misc.hpp"
 #include "gen_move_encoding.hpp"
 #include "gen_pass.hpp"
+#include "gen_stack.hpp"
 
 namespace arb::lang {
 
@@ -29,7 +31,7 @@ namespace {
 #define ARB_INLINE [[gnu::always_inline]] inline
 
 template <class BB>
-class Generator final : public Engine, public CardBoard {
+class Generator final : public Engine, public CardBoard, public TargetedActions {
   static constexpr int N = bb::kSquares<BB>;
   static BB bit(int s) { return bb::bit<BB>(s); }
 
@@ -46,9 +48,10 @@ class Generator final : public Engine, public CardBoard {
 #include "gen_interface.hpp"
 
  private:
-  Generator(std::shared_ptr<const Program> p, const BoardTables<BB>* t, int) : p_(std::move(p)), t_(t) {
-    setup_sliders();
-  }
+  // set_position()'s scratch generator: the program's slider set-up copied from `like`
+  // (setup_sliders() reads only the program's tables; the record validator sets a position
+  // per game, and recomputing it was 4% of its time).
+  Generator(const Generator& like, int) : p_(like.p_), t_(like.t_) { copy_sliders(like); }
 
   // perft over turns
 #include "gen_perft.hpp"
@@ -78,8 +81,8 @@ class Generator final : public Engine, public CardBoard {
   BB promoted_{};
   uint64_t hash_ = 0;
   bool chess960_ = false;
-  std::vector<Undo> stack_;
-  std::vector<uint64_t> history_;
+  GrowStack<Undo> stack_;         // gen_stack.hpp: make/unmake push and pop by an index
+  GrowStack<uint64_t> history_;
   std::vector<std::vector<Move>> buffers_;
   std::vector<std::vector<Move>> seconds_;  // perft_turns' king-turn lists
   std::vector<Move> legal_buf_;             // legal_actions' scratch
@@ -90,6 +93,7 @@ class Generator final : public Engine, public CardBoard {
   bool turn_phase_ = false;  // the ruleset's own `phase royal-move` (both colours)
   bool royal_only_ = false;
   bool any_only_ = false;  // status(): generate<true> may stop at the first legal action
+  int only_to_ = -1;       // legal_actions_to()'s square
   // More than one royal piece per colour or royal type (RULINGS 4.9): every royal piece
   // must stay safe, and every action gets the full legality test.
   bool multi_royal_ = false;
