@@ -344,7 +344,7 @@ bool has_atomic(const std::string& uci_output) {
   return line.find(" atomic") != std::string::npos;
 }
 
-// Runs a UCI engine: sends `commands`, reads until a line starts with `until` (or 20 s
+// Runs a UCI engine: sends `commands`, reads until a line starts with `until` (or 90 s
 // pass; with `times`, until that many such lines), then sends quit. Returns the output read.
 std::string uci_session(const std::string& cmd, const std::string& commands, const std::string& until,
                         size_t times = 1) {
