@@ -15,8 +15,8 @@
 
 #include "arbiter/json.hpp"
 #include "arbiter/lang/compile.hpp"
-#include "arbiter/wording.hpp"
 #include "arbiter/progress.hpp"
+#include "arbiter/wording.hpp"
 #include "registry/engines.hpp"
 
 namespace arb::cli {

@@ -375,7 +375,8 @@ int cmd_fuzz(const std::vector<std::string>& args) {
                      (r.divergence ? " (FAILED)" : " (passed)") + "\n\n" + plural(r.games, "game") + ", " +
                      plural(r.positions, "position") + " compared, " + plural(r.mutations, "mutation") +
                      ", " + plural(r.divergences.size(), "divergence") + "\n\n";
-    const auto names = l.compiled.model ? arb::synth::piece_names(*l.compiled.model) : std::map<char, std::string>{};
+    const auto names =
+        l.compiled.model ? arb::synth::piece_names(*l.compiled.model) : std::map<char, std::string>{};
     for (const auto& dv : r.divergences)
       md += markdown_divergence("divergence (" + dv.what + ")", divergence_text(dv, "compiled", right_name),
                                 dv.position, names);

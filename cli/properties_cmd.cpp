@@ -103,9 +103,9 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
     write_atomically(summary, md);
   }
   if (c.json) {
-    Json j = {{"variant", l.variant},    {"mode", "properties"},     {"seed", o.seed}, {"jobs", jobs},
-              {"games", r.games},        {"positions", r.positions}, {"seconds", r.seconds},
-              {"checks", Json::object()}};
+    Json j = {{"variant", l.variant}, {"mode", "properties"},    {"seed", o.seed},
+              {"jobs", jobs},         {"games", r.games},        {"positions", r.positions},
+              {"seconds", r.seconds}, {"checks", Json::object()}};
     for (const auto& [name, n] : r.checks) j["checks"][name] = n;
     j["plan"] = arb::fuzz::plan_json(plan);
     j["violation"] = r.violation ? arb::fuzz::to_json(*r.violation) : Json(nullptr);

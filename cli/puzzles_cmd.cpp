@@ -27,9 +27,8 @@ Json puzzle_json(const arb::puzzles::Puzzle& p, Engine& writer) {
     san = line_text(writer, p.solution, true);
   } catch (const std::exception&) {
   }
-  Json o = {{"position", p.position}, {"goal", p.goal},       {"depth", p.depth},
-            {"solution", p.solution}, {"solution_san", san},  {"variant", p.variant},
-            {"options", p.options}};
+  Json o = {{"position", p.position}, {"goal", p.goal},       {"depth", p.depth},    {"solution", p.solution},
+            {"solution_san", san},    {"variant", p.variant}, {"options", p.options}};
   // The tree is stored as JSON text (the puzzle file's tree column); a text that is not JSON
   // is passed on as a string rather than dropped.
   if (!p.tree.empty()) {

@@ -222,7 +222,8 @@ TEST(MutateCommand, DesignersRulesetExtendingByNameIsJudged) {
 }
 
 // --against properties: no oracle, the properties the original's statements promise on
-// each mutant alone; --against grid: a ruleset the grid cannot run refused at its statements; --summary: Markdown.
+// each mutant alone; --against grid: a ruleset the grid cannot run refused at its statements; --summary:
+// Markdown.
 TEST(MutateCommand, AgainstPropertiesAndGrid) {
   testing_helpers::TempDir dir;
   const std::string md = dir.path() + "/summary.md";
@@ -245,7 +246,8 @@ TEST(MutateCommand, AgainstPropertiesAndGrid) {
   auto g = run_arbiter({"mutate", rules_path("fsf/crazyhouse"), "--against", "grid"});
   EXPECT_EQ(g.code, 2);
   EXPECT_NE(g.err.find("crazyhouse.rules:10:1"), std::string::npos) << g.err;
-  EXPECT_NE(g.err.find("`captures-to-hand`: not executable by the grid back end"), std::string::npos) << g.err;
+  EXPECT_NE(g.err.find("`captures-to-hand`: not executable by the grid back end"), std::string::npos)
+      << g.err;
 }
 
 // The fingerprint is the proof of equivalence, so it must see every field the back ends

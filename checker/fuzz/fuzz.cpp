@@ -15,8 +15,8 @@
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/parallel.hpp"
-#include "arbiter/wording.hpp"
 #include "arbiter/progress.hpp"
+#include "arbiter/wording.hpp"
 
 namespace arb::fuzz {
 

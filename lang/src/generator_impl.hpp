@@ -51,7 +51,9 @@ class Generator final : public Engine, public CardBoard, public TargetedActions 
   // set_position()'s scratch generator: the program's slider set-up copied from `like`
   // (setup_sliders() reads only the program's tables; the record validator sets a position
   // per game, and recomputing it was 4% of its time).
-  Generator(const Generator& like, int) : p_(like.p_), t_(like.t_) { copy_sliders(like); }
+  Generator(const Generator& like, int) : p_(like.p_), t_(like.t_) {
+    copy_sliders(like);
+  }
 
   // perft over turns
 #include "gen_perft.hpp"
@@ -81,7 +83,7 @@ class Generator final : public Engine, public CardBoard, public TargetedActions 
   BB promoted_{};
   uint64_t hash_ = 0;
   bool chess960_ = false;
-  GrowStack<Undo> stack_;         // gen_stack.hpp: make/unmake push and pop by an index
+  GrowStack<Undo> stack_;  // gen_stack.hpp: make/unmake push and pop by an index
   GrowStack<uint64_t> history_;
   std::vector<std::vector<Move>> buffers_;
   std::vector<std::vector<Move>> seconds_;  // perft_turns' king-turn lists

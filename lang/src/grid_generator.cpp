@@ -10,8 +10,8 @@
 
 #include "arbiter/chessme_text.hpp"
 #include "arbiter/lang/program.hpp"
-#include "backends.hpp"
 #include "arbiter/random.hpp"
+#include "backends.hpp"
 
 namespace arb::lang {
 

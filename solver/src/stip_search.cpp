@@ -2,10 +2,10 @@
 // status as composers read it, the aim, the node budget and the timeout.
 #include "stip_search.hpp"
 
-#include "arbiter/text_fields.hpp"
-
 #include <sstream>
 #include <stdexcept>
+
+#include "arbiter/text_fields.hpp"
 
 namespace arb::stip::detail {
 
