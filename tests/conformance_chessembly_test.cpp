@@ -490,8 +490,18 @@ void random_walks(const std::string& start, int games, int max_plies, std::mt199
       std::vector<Action> moves;
       for (const Action& a : actions)
         if (e->describe(a).steps[0].kind == arb::StepKind::Move) moves.push_back(a);
-      const Action chosen =
+      Action chosen =
           !moves.empty() && rng() % 4 != 0 ? moves[rng() % moves.size()] : actions[rng() % actions.size()];
+      // En passant is rare in random play: when one is legal, the walk takes it, so that the
+      // short walks of the sanitizer run reach it too.
+      if (ep_field != "-")
+        for (const Action& a : moves) {
+          const arb::Step s = e->describe(a).steps[0];
+          if (s.piece == 'P' && s.capture() && ep_field == arb::square_name(s.to)) {
+            chosen = a;
+            break;
+          }
+        }
       const arb::Step step = e->describe(chosen).steps[0];
       if (step.promotion) ++stats.promotions;
       // The en-passant square is always empty, so a pawn capture onto it is en passant.
