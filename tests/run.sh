@@ -111,9 +111,9 @@ stage "libfuzzer"
 fuzz_dir=""
 if command -v clang++ >/dev/null 2>&1; then
   fuzz_dir="$root/build-fuzz"
-  # -O1: a smoke run is about crashes, not speed, and the build is what this stage costs.
+  # -O0: a smoke run is about crashes, not speed, and the build is what this stage costs.
   CC=clang CXX=clang++ cmake -S "$root" -B "$fuzz_dir" $(generator "$fuzz_dir") -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF "$werror" >/dev/null
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1 -DNDEBUG" -DARBITER_FUZZ=ON -DARBITER_TESTS=OFF "$werror" >/dev/null
   cmake --build "$fuzz_dir" -j"$jobs" --target arbiter_fuzz_all
 fi
 # fuzz_one TARGET: runs one target; its status is its success.
