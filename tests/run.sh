@@ -105,7 +105,7 @@ run_ctest "$root/build-asan" env ARBITER_PERFT_BUDGET="${ARBITER_ASAN_PERFT_BUDG
 # clang in its own directory and run briefly from its seed corpus (corpus/fuzz/NAME/), as
 # many targets at once as there are cores. A crash, a finding or a sanitizer report fails the
 # run; the input is left in build-fuzz/ (NAME-crash-*). ARBITER_LIBFUZZER_SECONDS per target
-# (default 8) for the first 7 targets, ARBITER_LIBFUZZER_SHORT_SECONDS (default 5) for the
+# (default 6) for the first 7 targets, ARBITER_LIBFUZZER_SHORT_SECONDS (default 4) for the
 # readers added since (position texts of every ruleset, puzzle files, solver input).
 stage "libfuzzer"
 fuzz_dir=""
@@ -120,8 +120,8 @@ fi
 fuzz_one() {
   local target=$1 seconds bin
   case "$target" in
-    position | puzzles | solver_input) seconds=${ARBITER_LIBFUZZER_SHORT_SECONDS:-5} ;;
-    *) seconds=${ARBITER_LIBFUZZER_SECONDS:-8} ;;
+    position | puzzles | solver_input) seconds=${ARBITER_LIBFUZZER_SHORT_SECONDS:-4} ;;
+    *) seconds=${ARBITER_LIBFUZZER_SECONDS:-6} ;;
   esac
   if [ "$target" = differential ]; then
     bin="$fuzz_dir/checker/arbiter_libfuzzer"
