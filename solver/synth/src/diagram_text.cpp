@@ -8,17 +8,6 @@
 
 namespace arb::synth {
 
-std::map<char, std::string> piece_names(const lang::Model& m) {
-  std::map<char, std::string> out;
-  for (const auto& p : m.pieces)
-    if (p.letter) out[static_cast<char>(std::toupper(static_cast<unsigned char>(p.letter)))] = p.name;
-  for (const auto& c : m.deck_cards) {
-    const char up = static_cast<char>(std::toupper(static_cast<unsigned char>(c.letter)));
-    if (c.letter && !out.count(up)) out[up] = c.name + " (card)";
-  }
-  return out;
-}
-
 std::map<char, std::string> orthodox_names() {
   return {{'K', "king"}, {'Q', "queen"}, {'R', "rook"}, {'B', "bishop"}, {'N', "knight"}, {'P', "pawn"}};
 }

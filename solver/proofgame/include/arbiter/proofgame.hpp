@@ -37,7 +37,10 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
-#include "arbiter/lang/compile.hpp"
+
+namespace arb::lang {
+struct Program;  // arbiter/lang/program.hpp
+}  // namespace arb::lang
 
 namespace arb::proofgame {
 

@@ -21,7 +21,10 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
-#include "arbiter/lang/model.hpp"
+
+namespace arb::lang {
+struct Model;  // arbiter/lang/model.hpp
+}  // namespace arb::lang
 
 namespace arb::synth {
 
@@ -53,6 +56,7 @@ struct Diagram {
 };
 
 // The names of a compiled ruleset's pieces and (for letters no piece uses) deck cards.
+// It reads the model: defined in arbiter_synth (diagram_names.cpp), not arbiter_diagram.
 std::map<char, std::string> piece_names(const lang::Model& m);
 // The orthodox names of K Q R B N P (a diagram of a position no ruleset read).
 std::map<char, std::string> orthodox_names();
