@@ -10,11 +10,9 @@
 #include <type_traits>
 
 #include "arbiter/json.hpp"
-#include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
-#include "registry/engines.hpp"
-#include "registry/variants.hpp"
+#include "arbiter/text_fields.hpp"
 #include "validate.hpp"
 #include "validate_detail.hpp"
 
@@ -22,14 +20,7 @@ namespace arb::records::detail {
 
 BoardView read_board(const std::string& pos) {
   BoardView b;
-  std::vector<std::string> f;
-  size_t i = 0;
-  while (i < pos.size()) {
-    size_t j = pos.find_first_of(" \t", i);
-    if (j == std::string::npos) j = pos.size();
-    if (j > i) f.push_back(pos.substr(i, j - i));
-    i = j + 1;
-  }
+  const std::vector<std::string> f = field_strings(pos);
   if (f.empty()) return b;
   for (const auto& x : f) {
     if (x.rfind("whand:", 0) == 0) b.whand = x.substr(6);

@@ -2,32 +2,13 @@
 // reference engine) and the process-wide cache of them and of the rulesets' record facts.
 #include <filesystem>
 
-#include "arbiter/lang/compile.hpp"
-#include "arbiter/lang/search_path.hpp"
-#include "registry/engines.hpp"
-#include "registry/variants.hpp"
+#include "registry/catalogue.hpp"
+#include "registry/open.hpp"
 #include "validate.hpp"
 
 namespace arb::records {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// The facts the explanations read from the ruleset's model.
-void take_facts(RecordEngine& r, const lang::Model& m) {
-  r.placement_p = m.records.piece_first;
-  r.agreement_draws = m.records.agreement_draws;
-  r.dice_start = m.setup_kind == lang::SetupKind::Chess960;
-  for (const lang::PieceDef& p : m.pieces) {
-    r.piece_names[p.letter] = p.name;
-    if (p.royal) r.royals.push_back(p.letter);
-  }
-  r.royals_apart = m.royals_apart;
-  r.adjacency_rule = m.adjacency_rule;
-}
-
-}  // namespace
 
 std::string RecordEngine::name(char letter) const {
   auto it = piece_names.find(static_cast<char>(std::toupper(static_cast<unsigned char>(letter))));
@@ -41,16 +22,14 @@ RecordEngine make_record_engine(const std::string& path, const std::map<std::str
   registry::EngineSpec spec;
   spec.rules = path;
   spec.options = options;
-  registry::OpenedEngine o;
+  registry::Opened o;
   try {
-    lang::Diagnostics diags;
-    o = registry::open_engine(spec, diags);
+    o = registry::open(spec);
     if (!o.engine) {
-      lang::Diagnostics d2;
       spec.kind = registry::EngineKind::Reference;
-      o = registry::open_engine(spec, d2);
-      if (!o.engine && !o.compiled.model) {
-        r.error = path + ": the ruleset does not load (" + std::to_string(d2.error_count()) + " error(s))";
+      o = registry::open(spec);
+      if (!o.engine && !o.facts) {
+        r.error = path + ": the ruleset does not load (" + std::to_string(o.errors) + " error(s))";
         return r;
       }
       if (!o.engine) {
@@ -71,7 +50,7 @@ RecordEngine make_record_engine(const std::string& path, const std::map<std::str
   }
   r.engine = std::move(o.engine);
   r.variant = o.variant;
-  if (o.compiled.model) take_facts(r, *o.compiled.model);
+  if (o.facts) static_cast<registry::RulesetFacts&>(r) = *o.facts;
   r.start = r.engine->position();
   return r;
 }
@@ -105,11 +84,11 @@ std::string EngineCache::ruleset_named(const std::string& variant_tag) {
   return named_[variant_tag] = known ? known->ruleset.string() : "";
 }
 
-const std::vector<lang::RecordTagMap>& EngineCache::tag_maps(const std::string& ruleset_path) {
+const std::vector<registry::RecordTagMap>& EngineCache::tag_maps(const std::string& ruleset_path) {
   std::lock_guard<std::mutex> lock(mu_);
   auto& slot = tag_maps_[ruleset_path];
   if (!slot) {
-    slot = std::make_unique<std::vector<lang::RecordTagMap>>();
+    slot = std::make_unique<std::vector<registry::RecordTagMap>>();
     if (auto facts = registry::facts_of(ruleset_path)) *slot = facts->records.tags;
   }
   return *slot;
@@ -134,7 +113,7 @@ bool EngineCache::rules_allowed(const fs::path& path, const std::string& dir, st
   if (!dir.empty()) roots.push_back(dir);
   if (dir.empty()) roots.push_back(fs::current_path(ec));  // standard input: the working folder
   roots.push_back(rulesets_);
-  for (const auto& f : lang::ruleset_search_path()) roots.push_back(f);
+  for (const auto& f : registry::ruleset_search_path()) roots.push_back(f);
   for (const auto& r : roots) {
     fs::path root = fs::weakly_canonical(r, ec);
     if (ec || root.empty()) continue;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "arbiter/notation.hpp"
-#include "registry/variants.hpp"
+#include "registry/catalogue.hpp"
 #include "validate.hpp"
 
 using namespace arb;

@@ -41,12 +41,11 @@
 #include <type_traits>
 
 #include "arbiter/json.hpp"
-#include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/numbers.hpp"
 #include "arbiter/targeted.hpp"
-#include "registry/engines.hpp"
-#include "registry/variants.hpp"
+#include "arbiter/text_fields.hpp"
+#include "registry/catalogue.hpp"
 #include "validate_detail.hpp"
 
 namespace arb::records {
@@ -151,7 +150,7 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
     }
   }
   // The tags the ruleset's `records` block maps to options or to the seeded start.
-  const std::vector<lang::RecordTagMap>& tag_maps = cache_.tag_maps(path);
+  const std::vector<registry::RecordTagMap>& tag_maps = cache_.tag_maps(path);
   // Tags neither the PGN standard (its seven-tag roster and section 9) nor Arbiter's record
   // format (Variant, Rules, Options, Start, the ruleset's own) defines: a warning each.
   for (const auto& t : g.tags) {
@@ -177,7 +176,7 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
     std::string v = lower(trim(t.value));
     for (char& ch : v)
       if (ch == ' ') ch = '-';
-    const lang::RecordTagMap* map = nullptr;
+    const registry::RecordTagMap* map = nullptr;
     for (const auto& m : tag_maps)
       if (m.tag == t.name) map = &m;
     if (map && (map->target == "seed" || map->target == "dice-seed")) {
@@ -248,7 +247,7 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
               "bad seed `" + seed + "`: expected a number from 0 to 18446744073709551615");
       return;
     }
-    start = "start:" + std::to_string(lang::chess960_dice_start(*sv));
+    start = "start:" + std::to_string(registry::chess960_dice_start(*sv));
     start_tag = seed_tag;
   } else if (!start_n.empty()) {
     start = "start:" + start_n;
@@ -292,15 +291,7 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
   // The side to move passes: the position text with the other side to move and no en-passant
   // square (a FEN-like text); "" with an error message when the variant's text has no such field.
   auto null_position = [&](std::string& error) -> std::string {
-    std::vector<std::string> f;
-    std::string pos = e.position();
-    size_t a = 0;
-    while (a < pos.size()) {
-      size_t b = pos.find(' ', a);
-      if (b == std::string::npos) b = pos.size();
-      if (b > a) f.push_back(pos.substr(a, b - a));
-      a = b + 1;
-    }
+    std::vector<std::string> f = field_strings(e.position());
     if (f.size() < 2 || (f[1] != "w" && f[1] != "b")) {
       error = "a null move cannot be played in " + proto.variant +
               " (its position text has no side-to-move field)";
@@ -313,9 +304,7 @@ void Validator::check(const ParsedGame& g, const std::string& dir, GameReport& r
       f[4] = std::to_string(std::stoul(f[4].substr(0, 6)) + 1);
     if (f.size() == 6 && black && !f[5].empty() && std::all_of(f[5].begin(), f[5].end(), is_digit))
       f[5] = std::to_string(std::stoul(f[5].substr(0, 6)) + 1);
-    std::string out;
-    for (const auto& x : f) out += (out.empty() ? "" : " ") + x;
-    return out;
+    return join_fields(f);
   };
   auto play = [&](const Entry& en) {
     if (en.null) {

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "arbiter/engine.hpp"
-#include "arbiter/lang/model.hpp"
 #include "pgn.hpp"
+#include "registry/catalogue.hpp"
+#include "registry/open.hpp"
 
 namespace arb::records {
 
@@ -59,20 +60,12 @@ struct GameReport {
 // The engine that plays a record's game: the compiled generator when the ruleset compiles
 // to one, otherwise the variant's reference engine; with the facts of its ruleset (the
 // `records` block, the pieces' names, the royal pieces) that the explanations read.
-struct RecordEngine {
-  std::unique_ptr<Engine> engine;  // nullptr with `error` set
+struct RecordEngine : registry::RulesetFacts {  // what the ruleset states, for the explanations
+  std::unique_ptr<Engine> engine;               // nullptr with `error` set
   std::string error;
-  std::string variant;  // the ruleset's name
-  std::string start;    // the position text of the start without a FEN tag
-  // What the ruleset states (its `records` block and its model), for the explanations.
-  bool placement_p = false;                 // write placements `pKe1` (`placement-notation piece-first`)
-  bool agreement_draws = true;              // a draw may be agreed (`agreement-draws`)
-  bool dice_start = false;                  // `setup chess960`: a seed picks the start by the dice procedure
-  std::map<char, std::string> piece_names;  // letter -> the ruleset's piece name
-  std::string royals;                       // letters of the royal pieces
-  bool royals_apart = false;                // `royals-apart`
-  bool adjacency_rule = false;              // a non-capturing move must end next to a piece
-  std::string name(char letter) const;      // the piece's name ("piece X" when unknown)
+  std::string variant;                  // the ruleset's name
+  std::string start;                    // the position text of the start without a FEN tag
+  std::string name(char letter) const;  // the piece's name ("piece X" when unknown)
 };
 RecordEngine make_record_engine(const std::string& ruleset_path,
                                 const std::map<std::string, std::string>& options);
@@ -101,7 +94,7 @@ class EngineCache {
   // blocks; and the tag map a ruleset file states (empty when it does not load). Both read
   // once per value and process.
   std::string ruleset_named(const std::string& variant_tag);
-  const std::vector<lang::RecordTagMap>& tag_maps(const std::string& ruleset_path);
+  const std::vector<registry::RecordTagMap>& tag_maps(const std::string& ruleset_path);
 
  private:
   std::string rulesets_;
@@ -111,7 +104,7 @@ class EngineCache {
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<RecordEngine>> cache_;
   std::map<std::string, std::string> named_;
-  std::map<std::string, std::unique_ptr<std::vector<lang::RecordTagMap>>> tag_maps_;
+  std::map<std::string, std::unique_ptr<std::vector<registry::RecordTagMap>>> tag_maps_;
 };
 
 // Validates games; one per thread. Keeps a clone of each engine it has used.

@@ -18,6 +18,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The consumers' copy of what a `records` block states (catalogue.hpp).
+RecordFacts record_facts(const lang::RecordFacts& f) {
+  RecordFacts r;
+  r.names = f.names;
+  r.piece_first = f.piece_first;
+  r.agreement_draws = f.agreement_draws;
+  for (const lang::RecordTagMap& t : f.tags) r.tags.push_back({t.tag, t.target, t.values});
+  return r;
+}
+
 fs::path self_dir() {
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
@@ -43,6 +53,14 @@ fs::path rulesets_dir() {
   fs::path beside = self_dir() / "rulesets";
   if (fs::is_directory(beside, ec)) return beside;
   return lang::bundled_rulesets_dir();
+}
+
+std::vector<fs::path> ruleset_search_path() {
+  return lang::ruleset_search_path();
+}
+
+int chess960_dice_start(uint64_t seed) {
+  return lang::chess960_dice_start(seed);
 }
 
 std::vector<Variant> bundled() {
@@ -107,9 +125,9 @@ std::optional<Variant> facts_of(const fs::path& ruleset) {
     Variant v;
     v.name = m->name;
     v.ruleset = ruleset;
-    v.records = m->records;
+    v.records = record_facts(m->records);
     // Names a ruleset inherits from its parent name the parent's game, not this one.
-    if (v.records.names_of != m->name) v.records.names.clear();
+    if (m->records.names_of != m->name) v.records.names.clear();
     v.placement_p = v.records.piece_first;
     v.dice_start = m->setup_kind == lang::SetupKind::Chess960;
     out = v;
