@@ -290,6 +290,13 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
   st.in_comment = false;
   bool crlf = false, in_tag_value = false;
   game_cut_ = 0;
+  // A line that starts the next game: kept for the next call.
+  auto hold = [this](std::string_view line, uint64_t no, bool line_crlf) {
+    pending_ = true;
+    pending_line_.assign(line);
+    pending_no_ = no;
+    pending_crlf_ = line_crlf;
+  };
   for (;;) {
     std::string_view line;
     uint64_t no;
@@ -336,10 +343,7 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
           // Tags after movetext without a result: the game before them has none (its reader
           // reports it at this line).
           game_cut_ = ended ? 0 : no;
-          pending_ = true;
-          pending_line_.assign(line);
-          pending_no_ = no;
-          pending_crlf_ = line_crlf;
+          hold(line, no, line_crlf);
           break;
         }
         has_content = true;
@@ -357,10 +361,7 @@ bool Splitter::next(std::string& out, uint64_t& first_line) {
         bool has_token = false, has_result = false;
         scan_line(line, copy, has_token, has_result);
         if (ended && has_token) {
-          pending_ = true;
-          pending_line_.assign(line);
-          pending_no_ = no;
-          pending_crlf_ = line_crlf;
+          hold(line, no, line_crlf);
           break;
         }
         st = copy;

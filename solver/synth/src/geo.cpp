@@ -195,12 +195,7 @@ void build_bounded(const Program& p, const lang::BoardTables<BB>& T, Geo& g, int
     int x = s % p.width, y = s / p.width + 1;
     g.add_cell(x, y, x < ww && y <= wh);
   }
-  for (int c = 0; c < 2; ++c) {
-    g.targets[c].assign(g.ncells * g.nt, {});
-    g.standable[c].assign(g.ncells * g.nt, 1);
-    g.placeable[c].assign(g.ncells * g.nt, 0);
-    g.promote[c].assign(g.ncells * g.nt, "");
-  }
+  g.size_tables();
   for (int t = 0; t < g.nt; ++t) {
     const lang::PieceTables<BB>& pt = T.pieces[t];
     const lang::PieceProgram& pp = p.types[t];
@@ -263,12 +258,7 @@ void build_grid(const Program& p, Geo& g, int ox, int oy, int ww, int wh) {
   for (int y = oy - 1; y <= oy + wh; ++y)
     for (int x = ox - 1; x <= ox + ww; ++x)
       if (g.cell(x, y) < 0) g.add_cell(x, y, false);
-  for (int c = 0; c < 2; ++c) {
-    g.targets[c].assign(g.ncells * g.nt, {});
-    g.standable[c].assign(g.ncells * g.nt, 1);
-    g.placeable[c].assign(g.ncells * g.nt, 0);
-    g.promote[c].assign(g.ncells * g.nt, "");
-  }
+  g.size_tables();
   for (int t = 0; t < g.nt; ++t) {
     g.must_promote.push_back(0);
     for (int c = 0; c < 2; ++c)

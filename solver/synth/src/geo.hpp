@@ -95,6 +95,16 @@ struct Geo {
     index[{x, y}] = id;
     return id;
   }
+  // Once every cell is added: each side's per-cell tables, sized and at their defaults
+  // (no target, every piece may stand, none may be placed, no promotion).
+  void size_tables() {
+    for (int c = 0; c < 2; ++c) {
+      targets[c].assign(ncells * nt, {});
+      standable[c].assign(ncells * nt, 1);
+      placeable[c].assign(ncells * nt, 0);
+      promote[c].assign(ncells * nt, "");
+    }
+  }
   int dist(int a, int b) const {
     return std::max(std::abs(coord[a].x - coord[b].x), std::abs(coord[a].y - coord[b].y));
   }
