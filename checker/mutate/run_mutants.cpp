@@ -13,6 +13,7 @@
 #include "arbiter/parallel.hpp"
 #include "arbiter/wording.hpp"
 #include "registry/engines.hpp"
+#include "registry/variants.hpp"
 
 namespace arb::mutate {
 
@@ -125,13 +126,8 @@ arb::lang::Compiled compile_mutant(const RuleMutant& m, const std::string& origi
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out << anchor_extends(m.text(), fs::absolute(fs::path(original_path)).parent_path());
   }
-  arb::lang::Compiled c;
-  try {
-    c = arb::lang::compile_file(file.string(), overrides, diags);
-  } catch (const std::exception& e) {
-    diags.error(arb::lang::Loc{}, std::string("internal error: ") + e.what());
-  }
-  return c;
+  // The registry's one compile call (an internal error becomes a diagnostic naming the file).
+  return arb::registry::compile(file.string(), overrides, diags);
 }
 
 MutantResult judge(const RuleMutant& m, const std::string& original_path, const std::string& dir,
@@ -232,7 +228,7 @@ MutateReport run_mutants(const std::string& path, const MutateOptions& o) {
   report.path = path;
   report.oracle = o.oracle_name;
   arb::lang::Diagnostics diags;
-  auto original = arb::lang::compile_file(path, o.overrides, diags);
+  auto original = arb::registry::compile(path, o.overrides, diags);
   if (diags.has_errors() || !original.program)
     throw OriginalError(diags.render() + path + ": the original ruleset does not compile; " +
                         "mutants of a ruleset the compiler refuses tell nothing");
