@@ -219,6 +219,17 @@ end {
 )");
   EXPECT_NE(err.find("r.rules:4:3"), std::string::npos) << err;
   EXPECT_NE(err.find("not executable yet"), std::string::npos) << err;
+  // The unbounded grid has no such rule: a located error, not a silent ordinary mate.
+  err = testing_helpers::ruleset_errors(R"(ruleset r extends "chessme"
+end {
+  checkmate-by R in-series -> loss
+  checkmate -> loss
+  no-legal-move -> draw "chessme-draw"
+  agreement -> draw
+}
+)");
+  EXPECT_NE(err.find("r.rules:3:3"), std::string::npos) << err;
+  EXPECT_NE(err.find("not executable yet by the unbounded-grid back end"), std::string::npos) << err;
 }
 
 // Spartan, a stated exception of the sweep (corpus/fsf/sweep-exceptions.txt): Fairy-Stockfish
