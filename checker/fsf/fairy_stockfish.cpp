@@ -556,7 +556,8 @@ Status FairyStockfishEngine::status() {
     // when a move led here the verdict is read one ply up, from the last move's own score
     // (`go depth 2 searchmoves LAST`, deep enough to search the position itself: `mate 1`
     // its mover won, `mate -1` lost, about `cp 0` a draw). A root position without moves
-    // has only its own `mate 0`, read as a loss. Each is asked of the position alone, its
+    // is asked over XBoard, whose result line names the winner (root_verdict: `mate 0`
+    // alone cannot tell a win from a loss). Each is asked of the position alone, its
     // halfmove clock 0: Fairy-Stockfish's search scores an optional end first
     // (Position::is_optional_game_end: the n-move rule at a clock of 2 * nMoveRule unless in
     // check, a repetition), a draw the side may claim, not the game's end; xiangqi's
@@ -588,22 +589,19 @@ Status FairyStockfishEngine::status() {
     if (!moves_.empty() && nodes_.size() >= 2) {
       // A drawn move scores a centipawn or two either side of 0 (the search's draw value).
       const Node& parent = nodes_[nodes_.size() - 2];
-      auto [kind, value] =
-          score(position_command(alone(parent.fen), {}) + "go depth 2 searchmoves " + moves_.back() + "\n");
+      // A mate's result may depend on the checks that led to it (shatar's mate rule walks
+      // the series of checks back), so a mate is asked after the moves that led to it: no
+      // optional end applies to it (the n-move rule spares a mate, a mate repeats nothing).
+      const std::string before =
+          n.in_check ? position_command(root_, std::vector<std::string>(moves_.begin(), moves_.end() - 1))
+                     : position_command(alone(parent.fen), {});
+      auto [kind, value] = score(before + "go depth 2 searchmoves " + moves_.back() + "\n");
       if (kind == "mate" && value != 0)
         verdict = value > 0 ? loss : win;  // the last move's mover is the other side
       else if (kind == "cp" && std::labs(value) <= 2)
         verdict = Result::Draw;
     }
-    if (!verdict) {
-      auto [kind, value] = score(position_command(alone(n.fen), {}) + "go depth 1\n");
-      if (kind == "mate")
-        verdict = value <= 0 ? loss : win;
-      else if (kind == "cp" && value == 0)
-        verdict = Result::Draw;
-      else
-        throw std::runtime_error(name() + ": no score for a position without moves: " + position());
-    }
+    if (!verdict) verdict = root_verdict(alone(n.fen));
     st.result = *verdict;
     st.end = st.result == loss && st.in_check            ? Termination::Checkmate
              : st.result == Result::Draw && !st.in_check ? Termination::Stalemate

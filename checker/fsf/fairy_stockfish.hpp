@@ -160,6 +160,8 @@ class FairyStockfishEngine final : public Engine {
   std::string position_command(const std::string& root, const std::vector<std::string>& moves) const;
   std::string read_until(const std::string& prefix, double seconds, std::vector<std::string>* lines) const;
   bool insufficient_material(const Node& n) const;
+  // The verdict on a root position without moves, asked over XBoard (root_verdict.cpp).
+  Result root_verdict(const std::string& fen);
   // The castling rights of `f` written as the ruleset writes them (FsfSettings).
   std::string castling_text(const FenFields& f) const;
   // The halfmove clock after move `m` from `parent`, as arbiter counts it.

@@ -45,7 +45,7 @@ constexpr size_t field_count() {
 }  // namespace
 #define ARB_FIELDS(T, N, F) \
   static_assert(field_count<T>() == N, #T " has a new field: write it in " F " below and update the count")
-ARB_FIELDS(Program, 98, "program_fingerprint()");
+ARB_FIELDS(Program, 99, "program_fingerprint()");
 ARB_FIELDS(PieceProgram, 54, "put(const PieceProgram&)");
 ARB_FIELDS(PieceProgram::Removal, 14, "put(const Removal&)");
 ARB_FIELDS(PieceProgram::Leap, 7, "put(const Leap&)");
@@ -53,6 +53,7 @@ ARB_FIELDS(PieceProgram::LameLeap, 4, "put(const LameLeap&)");
 ARB_FIELDS(PieceProgram::Line, 4, "put(const Line&)");
 ARB_FIELDS(PieceProgram::Path, 9, "put(const Path&)");
 ARB_FIELDS(Program::Extinction, 6, "put(const Extinction&)");
+ARB_FIELDS(Program::MateRule, 4, "put(const MateRule&)");
 ARB_FIELDS(Program::Flips, 8, "put(const Flips&)");
 ARB_FIELDS(PhaseProgram, 3, "put(const PhaseProgram&)");
 ARB_FIELDS(GridProgram, 16, "put(const GridProgram&)");
@@ -134,6 +135,7 @@ class Fp {
   void put(const Program::Extinction& e) {
     put(e.types), put(e.all), put(e.at_most), put(e.opponent_at_least), put(e.claim), put(e.value);
   }
+  void put(const Program::MateRule& r) { put(r.types), put(r.only), put(r.series), put(r.value); }
   void put(const PhaseProgram& p) { put(p.kind), put(p.optional), put(p.after); }
   void put(const GridMove& m) { put(m.dx), put(m.dy), put(m.rider), put(m.can_move), put(m.can_capture); }
   void put(const GridPiece& t) {
@@ -220,6 +222,7 @@ std::string program_fingerprint(const Program& p) {
   f.put(p.castles), f.put(p.army_base), f.put(p.army_slots), f.put(p.chess960_setup), f.put(p.on_checkmate);
   f.put(p.checkmate_loses), f.put(p.stalemate_draw), f.put(p.no_move_loses), f.put(p.checkmate_value);
   f.put(p.stalemate_value), f.put(p.stalemate_by_count), f.put(p.extinctions), f.put(p.checks_to_win);
+  f.put(p.mate_rules);
   f.put(p.must_capture), f.put(p.walls), f.put(p.wall_rule), f.put(p.wall_region), f.put(p.petrify_types);
   f.put(p.hand_to_partner), f.put(p.pass), f.put(p.double_pass), f.put(p.royals_facing),
       f.put(p.counting_needs);

@@ -254,7 +254,7 @@
       return result == "win" ? 1 : result == "loss" ? -1 : 0;
     };
     for (const EndRule& r : m_.end) {
-      if (r.condition == "checkmate" && (r.result == "loss" || r.result == "win")) {
+      if (r.condition == "checkmate" && (r.result == "loss" || r.result == "win" || r.result == "draw")) {
         p.checkmate_loses = r.result == "loss";
         p.checkmate_value = value_of(r.result);
         checkmate_stated = true;
@@ -314,6 +314,9 @@
       // it, checkmate and stalemate are judged too (card_generator.cpp).
       if (!p.royal_capture)
         d_.error(m_.deck_loc, "a card deck needs `royal-capture -> win` in the `end` block");
+      for (const ConstructUse& u : m_.constructs)
+        if (u.id == ConstructId::EndCheckmateBy)
+          d_.error(u.loc, "`checkmate-by` is not executable yet by the card layer");
       if (p.royal_safe && (!p.checkmate_loses || !p.stalemate_draw))
         d_.error(m_.name_loc,
                  "a card game with `royal-safe` needs `checkmate -> loss` and `stalemate -> draw`");
@@ -323,7 +326,7 @@
     }
     counted_ends(p);
     if (!checkmate_stated && p.royal_type >= 0)
-      d_.error(m_.name_loc, "a royal piece without `checkmate -> loss` (or `-> win`) is not executable yet");
+      d_.error(m_.name_loc, "a royal piece without `checkmate -> loss` (or `-> win`, `-> draw`) is not executable yet");
     // The bitboard generator ends every position without a legal action: in check by
     // checkmate, otherwise by stalemate. A ruleset must say what the second one is.
     if (!stalemate_stated && !p.no_move_loses)

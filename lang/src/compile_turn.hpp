@@ -174,6 +174,7 @@
         if (p.royal_type < 0 || !p.royal_safe)
           d_.error(u.loc, "`checks` counts checks: it needs a royal piece and `legal { royal-safe }`");
       }
+      if (u.id == ConstructId::EndCheckmateBy) checkmate_by(p, u);
       if (u.id != ConstructId::EndExtinction) continue;
       Program::Extinction e;
       for (const std::string& w : u.arg("").words) {
@@ -198,6 +199,35 @@
       e.value = r == "win" ? 1 : r == "loss" ? -1 : 0;
       p.extinctions.push_back(e);
     }
+  }
+
+  // `checkmate-by LETTERS [only|in-series] -> RESULT` (issue 26: shatar's mate rule): the
+  // generator finds the checkers' types by leaps and rides (Generator::checker_types).
+  void checkmate_by(Program& p, const ConstructUse& u) {
+    Program::MateRule r;
+    for (const std::string& w : u.arg("").words) {
+      const size_t t = p.letters.find(w[0]);
+      if (t == std::string::npos)
+        d_.error(u.arg("").loc, "`checkmate-by`: no compiled piece has the letter `" + w + "`");
+      else
+        r.types |= 1u << t;
+    }
+    r.only = u.arg("only").present;
+    r.series = u.arg("in-series").present;
+    if (r.only && r.series)
+      d_.error(u.loc, "`checkmate-by` takes `only` or `in-series`, not both",
+               "state two `checkmate-by` rules for two conditions");
+    const std::string& v = u.arg("->").text;
+    r.value = v == "win" ? 1 : v == "loss" ? -1 : 0;
+    if (p.royal_type < 0 || !p.royal_safe)
+      d_.error(u.loc, "`checkmate-by` judges a checkmate: it needs a royal piece and `legal { royal-safe }`");
+    for (int t = 0; t < p.ntypes; ++t)
+      if (p.types[t].special() || p.types[t].explodes())
+        d_.error(u.loc, std::string("`checkmate-by` with `") + p.letters[t] +
+                            "`'s special moves (hops, lame leaps, Chess 2 primitives, explosions) is not "
+                            "executable yet by the bitboard back end");
+    p.mate_rules.push_back(r);
+    p.checkmate_loses = false;  // a checkmate's result depends on its checkers
   }
 
   // The bitboard back end runs the normal action, optionally followed by a royal move.

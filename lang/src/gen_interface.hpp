@@ -324,7 +324,9 @@
           // The pieces on the board, as Fairy-Stockfish's stalematePieceCount counts them.
           more = popcount(by_color_[side_]) - popcount(by_color_[side_ ^ 1]);
         }
-        const ends::Verdict v = ends::no_move(*p_, side_, st.in_check, more);
+        ends::Verdict v = ends::no_move(*p_, side_, st.in_check, more);
+        if (st.in_check && !p_->mate_rules.empty()) [[unlikely]]
+          v.result = ends::result_for(side_, mate_rule_value(p_->checkmate_value));
         st.result = v.result;
         st.end = v.end;
         st.reason = v.reason;

@@ -212,6 +212,9 @@ class Generator final : public Engine, public CardBoard, public TargetedActions 
   // board updates, attacks, legality
 #include "gen_legality.hpp"
 
+  // the result of a checkmate by its checkers
+#include "gen_mate.hpp"
+
   // move generation
 #include "gen_generate.hpp"
 

@@ -286,6 +286,17 @@ std::vector<ConstructDef> make_table() {
              {integer("", 1, 9, true, "the number of checks"),
               choice("->", {"win"}, true, "the result for the side giving them")},
              B, "the side that has given this many checks wins (the FEN counts the checks left, `3+3`)"),
+      schema(EndCheckmateBy, "checkmate-by", S::End,
+             {letters("", true, "the checking piece types"),
+              flag("only", "every piece giving the mating check is of these types"),
+              flag("in-series",
+                   "a check of the mating side's series of checks (each of its turns since the "
+                   "series began gave check, the mate last) came from one of these types"),
+              choice("->", {"win", "loss", "draw"}, true, "the result for the mated side")},
+             B,
+             "the result of a checkmate by these pieces (a checker of the mate is one; `only`: all are; "
+             "`in-series`: one gave a check of the series); the first rule that holds applies, else "
+             "`checkmate -> RESULT`"),
       custom(CastlingKing, "king", S::Castling, B,
              "`king LETTER`: the piece that castles with the rook, royal or not (default: the royal piece)"),
       // ---- regions (issue 24) ----------------------------------------------------------

@@ -167,6 +167,7 @@ enum class ConstructId : uint16_t {
   MustCapture,
   EndExtinction,
   EndChecks,
+  EndCheckmateBy,  // `checkmate-by LETTERS [only|in-series] -> RESULT` (issue 26: shatar)
   CastlingKing,
   // Regions as sets of squares (issue 24): the statement, and what uses a region.
   RegionDecl,       // top level: `region NAME AREA... [mirrored]`

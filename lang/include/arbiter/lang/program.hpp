@@ -414,6 +414,18 @@ struct Program {
     int8_t value = -1;
   };
   std::vector<Extinction> extinctions;
+  // `checkmate-by LETTERS [only|in-series] -> RESULT` (issue 26; Generator::mate_rule_value):
+  // the mated side's result when a piece of these types gives the mating check (`only`: every
+  // checker is of them; `in-series`: one of them gave a check of the mating side's series of
+  // checks, its turns back from the mate each leaving the mated side in check, as far as the
+  // game's history goes). The first rule that holds applies; none: checkmate_value. Leaps
+  // and rides only (the compile step refuses pieces with other moves).
+  struct MateRule {
+    uint32_t types = 0;  // bit per type
+    bool only = false, series = false;
+    int8_t value = -1;  // -1 loss, 0 draw, +1 win
+  };
+  std::vector<MateRule> mate_rules;
   // `checks N -> win`: the side that has given N checks wins; the position counts the
   // checks each side has still to give (the FEN's `W+B`).
   int checks_to_win = 0;
