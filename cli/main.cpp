@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <iostream>
 #include <sstream>
 
@@ -267,6 +268,7 @@ int cmd_perft(const std::vector<std::string>& args) {
   if (vm.count("suite")) return run_suite(l, suite, max_nodes, c.json);
   arb::Engine& e = *l.engine;
   auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();  // the process's CPU time (bench/run --cpu)
   uint64_t total = 0;
   std::vector<std::pair<std::string, uint64_t>> rows;
   if (divide && depth >= 1) {
@@ -284,10 +286,12 @@ int cmd_perft(const std::vector<std::string>& args) {
     total = e.perft(depth);
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   if (c.json) {
     arb::Json o = {{"nodes", total},
                    {"depth", depth},
                    {"seconds", secs},
+                   {"cpu_seconds", cpu},
                    {"nodes_per_second", static_cast<uint64_t>(secs > 0 ? total / secs : 0)}};
     if (divide) {
       o["divide"] = arb::Json::object();

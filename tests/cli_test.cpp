@@ -107,6 +107,7 @@ TEST_F(Cli, PerftJson) {
   EXPECT_EQ(j.at("depth").get<int>(), 2);
   EXPECT_TRUE(j.at("seconds").is_number());
   EXPECT_TRUE(j.at("nodes_per_second").is_number());
+  EXPECT_GE(j.at("cpu_seconds").get<double>(), 0.0);  // bench/run --cpu reads it
   EXPECT_FALSE(j.contains("divide"));
 
   Outcome d = run({"perft", "--variant", "chess", "--depth", "2", "--divide", "--json"});

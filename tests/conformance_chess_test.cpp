@@ -674,6 +674,44 @@ TEST(ChessCompiled, LeafCountsAgreeWithTheListedActions) {
   std::printf("leaf counts agree with the lists on %zu positions\n", n);
 }
 
+// Perft of depth 2 and more plays its steps on the board fields alone (no hash, no undo
+// stack: gen_perft.hpp's perft_plain). The same count by the interface's apply/undo (the
+// full make) on suite positions, and perft leaves the position, its text and its key, as
+// it found them.
+TEST(ChessCompiled, PerftByBoardStepsAgreesWithTheFullMake) {
+  auto e = conformance::compiled("chess").make({});
+  auto full = [&](auto&& self, int depth) -> uint64_t {
+    if (depth == 1) return e->perft(1);
+    std::vector<arb::Action> actions;
+    e->legal_actions(actions);
+    uint64_t n = 0;
+    for (const arb::Action& a : actions) {
+      e->apply(a);
+      n += self(self, depth - 1);
+      e->undo();
+    }
+    return n;
+  };
+  size_t checked = 0;
+  const std::pair<const char*, size_t> sources[] = {
+      {"tricky.perft", 1}, {"chess960.perft", 40}, {"random.perft", 20}};
+  for (const auto& [name, every] : sources) {
+    const auto cases = suite(name);
+    for (size_t i = 0; i < cases.size(); i += every) {
+      const auto& c = cases[i];
+      e->set_position(c.position);
+      const std::string text = e->position();
+      const uint64_t key = e->hash();
+      const uint64_t got = e->perft(3);
+      EXPECT_EQ(e->position(), text) << name << " " << c.id;
+      EXPECT_EQ(e->hash(), key) << name << " " << c.id;
+      ASSERT_EQ(got, full(full, 3)) << name << " " << c.id << ": " << c.position;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 150u);  // 15 + 24 + 150
+}
+
 // legal_actions_to(square) (the record validator's SAN resolution) lists exactly the legal
 // actions whose brief names that square, in the list's order, on every suite position and
 // every position one action later; a square off the board is refused.

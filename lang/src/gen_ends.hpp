@@ -16,6 +16,7 @@
 
 #include "arbiter/engine.hpp"
 #include "arbiter/lang/bitboard.hpp"
+#include "arbiter/random.hpp"
 
 namespace arb::lang::ends {
 
@@ -73,10 +74,7 @@ inline Verdict checks(int stm, const std::array<int8_t, 2>& left) {
 
 // The hash of colour c with `left` checks still to give (left 0..9: the FEN's digits).
 inline uint64_t check_key(int c, int left) {
-  uint64_t z = 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(c * 16 + left + 1) + 0xC3C4EC4Bull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmix64_mix(kSplitMixGamma * static_cast<uint64_t>(c * 16 + left + 1) + 0xC3C4EC4Bull);
 }
 
 // The result of a position without a legal action for the side to move, by the ruleset's

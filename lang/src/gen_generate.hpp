@@ -214,7 +214,7 @@
       if constexpr (Count && !Rich && !Pseudo)
         if (!test_every && !royal_only_ && move_types_ == CardBoard::kAllTypes &&
             (pawn_types_[us] | lean_types_[us]))
-          movers &= ~count_pawns(us, pins, occ, opp, n, legal);
+          movers &= ~count_pawns(us, guard && plain_king_ ? k : -1, pins, occ, opp, n, legal);
       for (BB b = movers; b; clear_lsb(b)) {
         if (Count && any_only_ && n) return n;
         const int s = lsb(b);

@@ -376,6 +376,7 @@
 
   uint64_t perft(int depth) override {
     if (royal_phase_) return perft_turns(depth);  // turns of two steps
+    if (depth >= 2 && plain_steps()) return perft_plain(depth);
     if (depth <= 0) return 1;
     if (depth == 1) return generate<true>(nullptr);
     if (static_cast<int>(buffers_.size()) <= depth) buffers_.resize(depth + 1);

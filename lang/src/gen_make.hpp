@@ -203,26 +203,26 @@
   // After a double step by the side that just moved, keeps the en-passant square only when
   // the side now to move (side_ not yet flipped: the capturer is side_ ^ 1) can legally
   // capture there.
+  // Hash: update the position's key (perft_plain keeps none).
+  template <bool Hash = true>
   void set_ep_if_capturable(int passed, int victim) {
     const int capturer = side_ ^ 1;
     bool any = false;
-    for (int t = 0; t < p_->ntypes && !any; ++t) {
-      const PieceTables<BB>& pp = t_->pieces[t];
-      for (BB b = pieces(capturer, t); b && !any; clear_lsb(b)) {
-        int s = lsb(b);
-        if (!test(pp.ep_capture[capturer][s], passed)) continue;
-        // Test legality from the capturer's side.
-        side_ ^= 1;
-        ep_ = passed;
-        ep_victim_ = victim;
-        any = safe_after(make_move(s, passed, kEnPassant));
-        side_ ^= 1;
-      }
+    // Only the capturer's pieces on squares some type takes en passant from (ep_from_).
+    for (BB b = ep_from_[capturer][passed] & by_color_[capturer]; b && !any; clear_lsb(b)) {
+      const int s = lsb(b);
+      if (!test(t_->pieces[board_[s] >> 1].ep_capture[capturer][s], passed)) continue;
+      // Test legality from the capturer's side.
+      side_ ^= 1;
+      ep_ = passed;
+      ep_victim_ = victim;
+      any = safe_after(make_move(s, passed, kEnPassant));
+      side_ ^= 1;
     }
     if (any) {
       ep_ = passed;
       ep_victim_ = victim;
-      hash_ ^= zob<N>().ep[ep_];
+      if constexpr (Hash) hash_ ^= zob<N>().ep[ep_];
     } else {
       ep_ = ep_victim_ = -1;
     }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "arbiter/lang/bitboard.hpp"
+#include "arbiter/random.hpp"
 
 namespace arb::lang {
 
@@ -68,13 +69,7 @@ struct Zobrist {
   uint64_t wall[N];      // a wall square (`walls`: FEN `*`)
   Zobrist() {
     uint64_t s = 0x243F6A8885A308D3ull;
-    auto next = [&]() {
-      s += 0x9E3779B97F4A7C15ull;
-      uint64_t z = s;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      return z ^ (z >> 31);
-    };
+    auto next = [&]() { return splitmix64_next(s); };
     for (auto& a : psq)
       for (auto& b : a)
         for (auto& c : b) c = next();
@@ -98,10 +93,7 @@ const Zobrist<N>& zob() {
 template <int N>
 uint64_t reserve_key(const Zobrist<N>& z, int c, int t, int n) {
   if (n <= 32) return z.reserve[c][t][n];
-  uint64_t k = 0xD6E8FEB86659FD93ull * static_cast<uint64_t>((c * kMaxTypes + t) * 512 + n + 1);
-  k = (k ^ (k >> 30)) * 0xBF58476D1CE4E5B9ull;
-  k = (k ^ (k >> 27)) * 0x94D049BB133111EBull;
-  return k ^ (k >> 31);
+  return splitmix64_mix(0xD6E8FEB86659FD93ull * static_cast<uint64_t>((c * kMaxTypes + t) * 512 + n + 1));
 }
 
 struct Undo {

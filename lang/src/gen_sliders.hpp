@@ -12,6 +12,12 @@
   static constexpr uint8_t kOrth = 0x55, kDiag = 0xAA;  // direction bits N E S W, NE SE SW NW
 
   void setup_sliders() {
+    for (int c = 0; c < 2; ++c) {
+      ep_from_[c].assign(p_->squares, BB{});
+      for (int t = 0; t < p_->ntypes; ++t)
+        for (int s = 0; s < p_->squares; ++s)
+          for (BB e = t_->pieces[t].ep_capture[c][s]; e; clear_lsb(e)) ep_from_[c][lsb(e)] |= bit(s);
+    }
     rook_ = bishop_ = nullptr;
     for (int c = 0; c < 2; ++c) {
       other_check_dirs_[c] = 0xFF;
@@ -54,6 +60,7 @@
 
   // What setup_sliders() and setup_pawns() set, from a generator of the same program.
   void copy_sliders(const Generator& o) {
+    for (int c = 0; c < 2; ++c) ep_from_[c] = o.ep_from_[c];
     rook_ = o.rook_;
     bishop_ = o.bishop_;
     std::copy_n(o.orth_check_types_, 2, orth_check_types_);
@@ -62,6 +69,7 @@
     std::copy_n(o.other_check_dirs_, 2, other_check_dirs_);
     std::copy_n(o.pawn_types_, 2, pawn_types_);
     std::copy_n(o.lean_types_, 2, lean_types_);
+    std::copy_n(o.royal_lean_, 2, royal_lean_);
     for (int c = 0; c < 2; ++c) {
       std::copy_n(o.pawn_double_[c], kMaxTypes, pawn_double_[c]);
       std::copy_n(o.pawn_pre_zone_[c], kMaxTypes, pawn_pre_zone_[c]);
@@ -109,6 +117,11 @@
         pawn_pre_zone_[c][t] = pre;
       }
       lean_types_[c] &= ~pawn_types_[c];
+      // The royal type, when its moves are its leap and ride tables alone for colour c.
+      const int r = p_->royal_type;
+      royal_lean_[c] = r >= 0 && !t_->pieces[r].promote_zone[c];
+      for (int s = 0; s < 64 && royal_lean_[c]; ++s)
+        royal_lean_[c] = t_->pieces[r].initial_lame[c][s].empty() && !t_->pieces[r].ep_capture[c][s];
     }
   }
   // A type whose moves are its leap and ride tables alone (no specials, not royal).
@@ -125,8 +138,13 @@
   // passant by the full test) and the lean types. Returns the pieces counted (the move
   // loop skips them).
   template <class Legal>
-  ARB_INLINE BB count_pawns(int us, const BB& pins, const BB& occ, const BB& opp, uint64_t& n, Legal&& legal) {
+  // k: the royal square when the royal piece is plain_king_'s (guarded), else -1.
+  ARB_INLINE BB count_pawns(int us, int k, const BB& pins, const BB& occ, const BB& opp, uint64_t& total,
+                            Legal&& legal) {
     BB done{};
+    // Counted in a local (the caller's count lives in memory: its emit lambda takes it by
+    // reference), so the per-piece additions do not wait on a store and a load each.
+    uint64_t n = 0;
     if constexpr (kMagic)
       for (uint32_t m = pawn_types_[us]; m; m &= m - 1) {
         const int t = __builtin_ctz(m);
@@ -139,7 +157,9 @@
         const BB dbl = fwd(fwd(P & pawn_double_[us][t]) & ~occ) & ~occ;
         const BB west = white ? (P & kNotA) << 7 : (P & kNotA) >> 9;
         const BB east = white ? (P & kNotH) << 9 : (P & kNotH) >> 7;
-        n += count(single) + count(dbl) + count(west & opp) + count(east & opp);
+        // A double step's target is no single step's (that pawn would stand on the square
+        // passed, which must be empty): one count for both.
+        n += count(single | dbl) + count(west & opp) + count(east & opp);
         if (ep_ >= 0)
           for (BB b = P; b; clear_lsb(b))
             if (test(t_->pieces[t].ep_capture[us][lsb(b)], ep_) && legal(make_move(lsb(b), ep_, kEnPassant))) ++n;
@@ -158,6 +178,18 @@
       }
       done |= P;
     }
+    // The one plain royal piece on k (not in check: the caller counts only then), when its
+    // moves are its tables alone: each destination by the attack test on the occupancy
+    // without it, as the move loop's by_occupancy test judges it.
+    if (k >= 0 && royal_lean_[us]) {
+      const PieceTables<BB>& pp = t_->pieces[board_[k] >> 1];
+      BB quiet = pp.leap_move[us][k] & ~occ, caps = pp.leap_capture[us][k] & opp;
+      rides(pp, us, k, occ, opp, quiet, caps);
+      const BB without = occ & ~bit(k);
+      for (BB tb = quiet | caps; tb; clear_lsb(tb)) n += !attacked(lsb(tb), us ^ 1, without);
+      done |= bit(k);
+    }
+    total += n;
     return done;
   }
 

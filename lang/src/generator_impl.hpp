@@ -163,7 +163,11 @@ class Generator final : public Engine, public CardBoard, public TargetedActions 
   // which a move reaches the promotion zone (those pawns take the general loop).
   uint32_t pawn_types_[2] = {};
   uint32_t lean_types_[2] = {};  // leapers and riders without promotion, pawn moves or specials
+  bool royal_lean_[2] = {};      // the royal type's moves are its leap and ride tables alone
   BB pawn_double_[2][kMaxTypes] = {}, pawn_pre_zone_[2][kMaxTypes] = {};
+  // Per colour and square: the squares from which some type of that colour may take en
+  // passant onto it (the union of the types' ep_capture tables, inverted).
+  std::vector<BB> ep_from_[2];
 
   Coord coord(int s) const {
     return Coord{s % p_->width, s / p_->width + 1};
