@@ -102,6 +102,12 @@ TEST(PropertyPlan, StatedAsymmetriesSayWhy) {
   const auto horde = catalogue_plan("horde");
   EXPECT_NE(reason(horde, Property::ColourFlip).find("White starts without a royal piece"), std::string::npos)
       << reason(horde, Property::ColourFlip);
+  const auto chigorin = catalogue_plan("chigorin");
+  EXPECT_NE(
+      reason(chigorin, Property::ColourFlip).find("piece pawn promotes to CNR for White and BQR for Black"),
+      std::string::npos)
+      << reason(chigorin, Property::ColourFlip);
+  EXPECT_TRUE(chigorin.enabled(Property::Mirror)) << reason(chigorin, Property::Mirror);
   // Check counters, walls, passes, forced drops, castling fields: vouched for.
   for (const char* name : {"3check", "duck", "snailtrail", "ataxx", "koedem", "placement", "makpong",
                            "fischerandom", "shako", "omicron"}) {

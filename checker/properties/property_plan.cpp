@@ -281,6 +281,18 @@ void argument_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p) {
         break;
       }
   }
+  // `promote ... for white|black` (chigorin, sortofalmost): each colour its own choices.
+  for (const auto& piece : m.pieces) {
+    auto choices = [&](int c) {
+      std::string s = piece.promote_colour_set[c] ? piece.promote_to_colour[c] : piece.promote_to;
+      std::sort(s.begin(), s.end());
+      return s;
+    };
+    if (choices(0) != choices(1))
+      p.skip(Property::ColourFlip, "piece " + piece.name + " promotes to " + choices(0) + " for White and " +
+                                       choices(1) + " for Black (" + where(piece.promote_loc) +
+                                       "): not colour-symmetric");
+  }
   for (const auto* u : m.all_constructs()) {
     if (u->id == ConstructId::EndDrawOdds)
       p.skip(Property::ColourFlip, "`draw-odds " + u->arg("").text + "` (" + where(u->loc) +
