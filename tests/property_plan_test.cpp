@@ -14,6 +14,7 @@
 #include "arbiter/lang/program.hpp"
 #include "fuzz/properties.hpp"
 #include "helpers.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -115,6 +116,25 @@ TEST(PropertyPlan, StatedAsymmetriesSayWhy) {
     EXPECT_TRUE(p.enabled(Property::ColourFlip)) << name << ": " << reason(p, Property::ColourFlip);
     EXPECT_TRUE(p.enabled(Property::Mirror)) << name << ": " << reason(p, Property::Mirror);
   }
+}
+
+// The command prints each skipped property with its reason, and checks the others.
+TEST(PropertyPlan, TheReportNamesWhatIsSkippedAndWhy) {
+  auto out = testing_process::run_arbiter({"fuzz", "--rules", source_path("rulesets/fsf/racingkings.rules"),
+                                           "--properties", "--games", "1", "--max-plies", "8"});
+  EXPECT_EQ(out.code, 0) << out.err;
+  EXPECT_NE(
+      out.out.find("colour-flip: skipped: region `goal` (racingkings.rules:9:1): White's a8 flipped is a1"),
+      std::string::npos)
+      << out.out;
+  EXPECT_NE(out.out.find("  mirror: checked"), std::string::npos) << out.out;
+  auto shogi = testing_process::run_arbiter({"fuzz", "--rules", source_path("rulesets/fsf/shogi.rules"),
+                                             "--properties", "--games", "1", "--max-plies", "8", "--json"});
+  EXPECT_EQ(shogi.code, 0) << shogi.err;
+  EXPECT_NE(
+      shogi.out.find("\"checked\":[\"apply-undo\",\"perft-copy\",\"readback\",\"colour-flip\",\"mirror\","),
+      std::string::npos)
+      << shogi.out;
 }
 
 TEST(PropertyPlan, FlippedTextsCarryCountersHandsAndTheGrid) {
