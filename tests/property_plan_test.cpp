@@ -166,6 +166,20 @@ TEST(PropertyPlan, FlippedTextsCarryCountersHandsAndTheGrid) {
             "k(-2,6),Pa2,K(-2,1) w BNP/rbb RQ/pp p/- 4");
 }
 
+// The sweep's readback finding: coregal's pawn promotes to a royal queen beside Black's
+// queen (Fairy-Stockfish plays c7d8q there too); the position reached now reads back, while
+// a queen in check that no promotion brought stays refused.
+TEST(PropertyPlan, APromotionToARoyalInCheckReadsBack) {
+  auto e = catalogue_at("coregal", "3r4/2P1q3/8/8/3P4/8/8/3K4 w - - 0 1");
+  ASSERT_TRUE(play(*e, "c7d8q"));
+  const std::string after = e->position();
+  EXPECT_EQ(after, "3Q4/4q3/8/8/3P4/8/8/3K4 b - - 0 1");
+  auto again = arb::lang::make_compiled_engine(catalogue_program("coregal"));
+  EXPECT_NO_THROW(again->set_position(after));
+  EXPECT_EQ(legal_texts(*again), legal_texts(*e));
+  EXPECT_THROW(again->set_position("3rk3/8/8/8/8/8/8/R2QK3 b - - 0 1"), arb::PositionError);
+}
+
 // A one-sided bug in a region-using ruleset: minishogi compiled, then Black's promotion
 // zone moved one rank (rank 2 instead of its camp, rank 1) in the compiled tables, as a
 // compile bug would. The statements promise the flip; the flip alone finds the bug.
