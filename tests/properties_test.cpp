@@ -466,20 +466,23 @@ TEST(MetamorphicProperties, ThePlanFollowsTheStatements) {
   EXPECT_FALSE(sided.enabled(Property::Mirror));
   EXPECT_NE(sided.reason[static_cast<int>(Property::Mirror)].find("sided.rules:2:"), std::string::npos)
       << sided.reason[static_cast<int>(Property::Mirror)];
-  // The grid: translation instead of flip and mirror.
+  // The grid: translation, and the flip and mirror around 0.
   arb::lang::Diagnostics d;
   auto me = arb::lang::compile_file(ruleset_path("chessme"), {}, d);
   ASSERT_TRUE(me.model);
   const auto grid = arb::properties::plan_for(*me.model);
   EXPECT_TRUE(grid.enabled(Property::Translation));
-  EXPECT_FALSE(grid.enabled(Property::ColourFlip));
-  EXPECT_FALSE(grid.enabled(Property::Mirror));
-  // Cards: the shared pile is not mirrored.
+  EXPECT_TRUE(grid.enabled(Property::ColourFlip));
+  EXPECT_TRUE(grid.enabled(Property::Mirror));
+  // Cards: the flip swaps hands and discards, away from a reshuffle of fixed order.
   auto ns = arb::lang::compile_file(ruleset_path("nostress"), {}, d);
   ASSERT_TRUE(ns.model);
   const auto cards = arb::properties::plan_for(*ns.model);
-  EXPECT_FALSE(cards.enabled(Property::ColourFlip));
-  EXPECT_NE(cards.reason[static_cast<int>(Property::ColourFlip)].find("deck"), std::string::npos);
+  EXPECT_TRUE(cards.enabled(Property::ColourFlip));
+  EXPECT_TRUE(cards.flip_keeps_pile);
+  EXPECT_NE(arb::fuzz::plan_text(cards).find("a reshuffle stacks White's discards under Black's"),
+            std::string::npos);
+  EXPECT_TRUE(cards.enabled(Property::Mirror));
 }
 
 TEST(MetamorphicProperties, ChessMeTranslates) {
@@ -495,6 +498,8 @@ TEST(MetamorphicProperties, ChessMeTranslates) {
       arb::fuzz::check_properties(make, make()->position(), arb::properties::plan_for(*me.model), o);
   EXPECT_FALSE(r.violation.has_value()) << arb::fuzz::to_json(*r.violation);
   EXPECT_GT(r.checks.at("translation"), 5u);
+  EXPECT_GT(r.checks.at("colour-flip"), 5u);
+  EXPECT_GT(r.checks.at("mirror"), 5u);
 }
 
 // The command: a ruleset without a reference gets its properties by default, the plan

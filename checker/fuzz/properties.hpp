@@ -53,6 +53,9 @@ struct PropertyPlan {
   // Positions checked for the mirror lose their castling rights first (castling moves the
   // king and rook to fixed files: not mirror-symmetric).
   bool mirror_strips_castling = false;
+  // A shared deck (No Stress Chess): positions checked for the flip are those whose pile
+  // holds every card the turn may draw (a reshuffle stacks White's discards under Black's).
+  bool flip_keeps_pile = false;
   bool enabled(Property p) const { return on[static_cast<int>(p)]; }
   void skip(Property p, const std::string& why) {
     on[static_cast<int>(p)] = false;
@@ -113,9 +116,16 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
 
 // The texts transformed as the properties transform them: nullopt when the text is not
 // one the transformation applies to (colour flip and mirror: FEN, any board size, with or
-// without a bracketed reserve; the grid's text: translation).
+// without a bracketed reserve; the grid's text: translation). The flip swaps a `checks`
+// counter (`3+2` becomes `2+3`) and No Stress Chess's hands and discard piles; it gives
+// nullopt for a No Stress text with a fixed reshuffle and too few cards left in the pile
+// for the turn (RULINGS 3.8: a reshuffle stacks White's discards under Black's).
 std::optional<std::string> flip_position(const std::string& fen);
 std::optional<std::string> mirror_position(const std::string& fen, bool strip_castling);
+// The grid's text (chessme_text.hpp): ranks flipped around 0 with colours, hands, piles and
+// capture piles swapped; files mirrored around 0. nullopt for another format.
+std::optional<std::string> flip_grid_position(const std::string& text);
+std::optional<std::string> mirror_grid_position(const std::string& text);
 
 arb::Json to_json(const Violation& v);
 arb::Json plan_json(const PropertyPlan& p);

@@ -6,6 +6,24 @@
 // nowhere else. clang-format would unindent it: it is formatted as part of the class.
 // clang-format off
 
+  // A promotion to a royal type may land on an attacked square, as Fairy-Stockfish plays
+  // it (coregal's c7d8q beside Black's queen; the promoted piece is not yet a royal the
+  // move's legality looks at): the position it reaches reads back when every royal piece of
+  // colour c in check is of a type c promotes to, standing where that promotion lands.
+  bool checked_royals_promoted(int c) const {
+    const BB occ = occupied();
+    for (BB b = royals(c); b; clear_lsb(b)) {
+      const int s = lsb(b), type = board_[s] >> 1;
+      if (!attacked(s, c ^ 1, occ)) continue;
+      bool promoted = false;
+      for (int t = 0; t < p_->ntypes && !promoted; ++t)
+        promoted = p_->types[t].promote_choices[c].find(static_cast<char>(type)) != std::string::npos &&
+                   test(t_->pieces[t].promote_zone[c], s);
+      if (!promoted) return false;
+    }
+    return true;
+  }
+
   void load(const FenFields& f, std::string_view text) {
     borrowing_ = p_->borrowing;
     rich_ = p_->chess2_primitives;
@@ -191,7 +209,7 @@
       // Where captures explode, only the winner of a game ended by removing the royal
       // piece of the side to move may.
       if (k >= 0 && p_->royal_safe && !(p_->royal_capture && (!blast_types_ || royal_lost(side_))) &&
-          royals_in_check(side_ ^ 1))
+          royals_in_check(side_ ^ 1) && !checked_royals_promoted(side_ ^ 1))
         throw PositionError("the side not to move is in check",
                             text.find(' ') == std::string_view::npos ? 0 : text.find(' ') + 1);
       int k2 = royal_square(side_);
