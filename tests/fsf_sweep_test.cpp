@@ -162,6 +162,11 @@ TEST(FsfSweep, EnPassantFieldsOfTheSweep) {
     c = testing_helpers::catalogue_at("pawnback", "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 1");
     expect_same_line(*c, *f, {"d4c3"});
     EXPECT_EQ(f->position(), "4k3/8/8/8/8/2p5/8/4K3 w - - 0 2");
+    // ... but without a legal capture a one-square field is no field (the sweep's position).
+    c = testing_helpers::catalogue_at("pawnback",
+                                      "1r1k1b2/p2np1p1/3p2bp/QPp2P1N/PpPP4/6P1/1P1PB1RP/2B1K3 b - a3 2 29");
+    expect_same_line(*c, *f, {});
+    EXPECT_EQ(f->position(), "1r1k1b2/p2np1p1/3p2bp/QPp2P1N/PpPP4/6P1/1P1PB1RP/2B1K3 b - - 2 29");
   }
   {
     auto f = fsf_for("opulent", engine);

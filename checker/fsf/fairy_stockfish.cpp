@@ -466,6 +466,7 @@ void FairyStockfishEngine::set_position(std::string_view text) {
   }
   // An en-passant square that no two-square advance can have left is dropped (as the
   // reference engines do); Fairy-Stockfish would otherwise take its word for it.
+  bool path_from_square = false;  // a one-square field given as a path (below)
   if (f.ep && f.ep_more.size() == 1) {
     // A path (`f5g6`): kept when it is the square passed, empty, and the arrival of a piece
     // whose field the ruleset writes so, of the side that just moved.
@@ -491,12 +492,14 @@ void FairyStockfishEngine::set_position(std::string_view text) {
     }
     if (!ok) f.ep.reset();
     // A piece whose field is a path: written as the compiled engine reads it (`c3` of a
-    // pawnback pawn on c4 is `c3c4`), as Fairy-Stockfish writes it after the double step.
+    // pawnback pawn on c4 is `c3c4`, kept only with a legal capture: checked below), as
+    // Fairy-Stockfish writes it after the double step.
     const char mover = ok ? f.at(Coord{ep.x, ep.y + dy}) : 0;
     if (mover && settings_.ep_path.find(upper(mover)) != std::string::npos)
       f.ep_more = {Coord{ep.x, ep.y + dy}};
+    path_from_square = !f.ep_more.empty();
   }
-  const std::string root = format_fen(f);
+  std::string root = format_fen(f);
   if (kings_) {
     // The side not to move may not stand in check.
     FenFields flipped = f;
@@ -509,6 +512,11 @@ void FairyStockfishEngine::set_position(std::string_view text) {
                           0);
   }
   Node n = query(root, {});
+  if (path_from_square && n.ep_moves.empty()) {
+    f.ep.reset();
+    root = format_fen(f);
+    n = query(root, {});
+  }
   root_ = root;
   moves_.clear();
   nodes_.assign(1, std::move(n));
