@@ -92,10 +92,11 @@ TEST(PawnsConfined, PawnbackNeverStepsOntoItsFirstRank) {
   // On d3 it steps back to d2, forward to d4 (no double step off its second rank): the
   // king's 5: 7.
   EXPECT_EQ(catalogue_at("pawnback", "4k3/8/8/8/8/3P4/8/4K3 w - - 0 1")->perft(1), 7u);
-  // Back on d2 it double-steps again: the field then holds d3d4.
+  // Back on d2 it double-steps again: the field then holds d3d4 (and the clock runs on:
+  // `resets-clock never`, as Fairy-Stockfish counts).
   auto e = catalogue_at("pawnback", "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
   ASSERT_TRUE(play(*e, "d2d4"));
-  EXPECT_EQ(e->position(), "4k3/8/8/8/3P4/8/8/4K3 b - d3d4 0 1");
+  EXPECT_EQ(e->position(), "4k3/8/8/8/3P4/8/8/4K3 b - d3d4 1 1");
 }
 
 TEST(PawnsLegan, RotatedPawnsPromoteOnTheirSquares) {

@@ -161,17 +161,18 @@ end {
 // ---- demotes, promotes-to ... capturing, drop promoted (kyoto, micro) ------------------
 
 // Kyoto: the pawn c2 moves only turned over (c2c3, a rook, `+P`), king e1: 3 = 4 (FSF 4);
-// the rook then turns back at its next move.
+// the rook then turns back at its next move. Neither resets the clock (a promotion that can be
+// undone: Fairy-Stockfish's pieceDemotion).
 TEST(Shogi2Kyoto, EveryMoveTurnsThePieceOver) {
   auto e = compiled_at("fsf/kyotoshogi", "k4/5/5/2P2/4K[] w - - 0 1");
   EXPECT_EQ(e->perft(1), 4u);
   ASSERT_TRUE(play(*e, "c2c3r"));
-  EXPECT_EQ(e->position(), "k4/5/2+P2/5/4K[] b - - 0 1");
+  EXPECT_EQ(e->position(), "k4/5/2+P2/5/4K[] b - - 1 1");
   ASSERT_TRUE(play(*e, "a5a4"));
   // The rook c3: c4, c5, c2, c1, a3, b3, d3, e3 (8), each only turned back to a pawn; king 3.
   EXPECT_EQ(e->perft(1), 11u);
   ASSERT_TRUE(play(*e, "c3c5p"));
-  EXPECT_EQ(e->position(), "2P2/k4/5/5/4K[] b - - 0 2");
+  EXPECT_EQ(e->position(), "2P2/k4/5/5/4K[] b - - 3 2");
 }
 
 // A pawn in hand drops on the 23 empty squares either side up (46), king e1: 3 = 49 (FSF 49).

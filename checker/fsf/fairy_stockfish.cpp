@@ -126,19 +126,14 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
   width_ = static_cast<int>(st.board.size()) / height_;
   int kings[2] = {0, 0};
   for (char c : st.board) {
-    if (!c) continue;
-    char u = upper(c);
-    if (letters_.find(u) == std::string::npos) letters_ += {u, static_cast<char>(std::tolower(u))};
     if (c == 'K') ++kings[0];
     if (c == 'k') ++kings[1];
   }
-  // A piece that starts in hand (dragon's `[Dd]`) is a letter of the game too.
-  if (const size_t open = placement.find('['); open != std::string::npos)
-    for (size_t i = open + 1; i < placement.size() && placement[i] != ']'; ++i)
-      if (std::isalpha(static_cast<unsigned char>(placement[i])) &&
-          letters_.find(upper(placement[i])) == std::string::npos)
-        letters_ +=
-            {upper(placement[i]), static_cast<char>(std::tolower(static_cast<unsigned char>(placement[i])))};
+  // The letters as the engine writes them (a `+N` is an N), a piece that starts in hand
+  // (dragon's `[Dd]`) included.
+  for (char c : placement)
+    if (std::isalpha(static_cast<unsigned char>(c)) && letters_.find(upper(c)) == std::string::npos)
+      letters_ += {upper(c), static_cast<char>(std::tolower(static_cast<unsigned char>(c)))};
   if (!settings_.rank_bans)
     settings_.rank_bans = std::vector<FsfSettings::RankBan>{{'P', 1, 1}, {'P', height_, height_}};
   if (!settings_.clock_resetters) settings_.clock_resetters = "P";
@@ -295,14 +290,21 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
   if (std::to_string(n.moves.size()) != total.substr(16))
     throw std::runtime_error("fairy-stockfish: perft 1 listed " + std::to_string(n.moves.size()) +
                              " moves but counted " + total.substr(16));
-  // The board from the placement field (pockets and promoted markers aside).
+  // The board from the placement field (pockets and `~` markers aside; a `+X` as the letter
+  // the ruleset gives X's promoted type, when it names one).
   auto f = fields_of(fen);
   if (f.size() < 4) throw std::runtime_error("fairy-stockfish: unreadable FEN `" + fen + "`");
   std::vector<std::vector<char>> rows(1);
   const std::string& placement = f[0];
   for (size_t i = 0; i < placement.size() && placement[i] != '['; ++i) {
     char c = placement[i];
-    if (c == '/') {
+    if (c == '+' && i + 1 < placement.size() && std::isalpha(static_cast<unsigned char>(placement[i + 1]))) {
+      c = placement[++i];
+      if (auto it = settings_.promoted.find(upper(c)); it != settings_.promoted.end())
+        c = is_white(c) ? it->second
+                        : static_cast<char>(std::tolower(static_cast<unsigned char>(it->second)));
+      rows.back().push_back(c);
+    } else if (c == '/') {
       rows.emplace_back();
     } else if (c >= '0' && c <= '9') {
       int k = 0;
@@ -376,7 +378,16 @@ FairyStockfishEngine::Node FairyStockfishEngine::query(const std::string& root,
         }
       }
     }
-    f[3] = keep ? std::string(1, static_cast<char>('a' + target->x)) + std::to_string(target->y) : "-";
+    const auto name = [](Coord c) {
+      return std::string(1, static_cast<char>('a' + c.x)) + std::to_string(c.y);
+    };
+    const auto index = [w](Coord c) { return (c.y - 1) * static_cast<int>(w) + c.x; };
+    if (target && n.ep_victim &&
+        settings_.ep_path.find(upper(n.board[index(*n.ep_victim)])) != std::string::npos)
+      f[3] = index(*target) < index(*n.ep_victim) ? name(*target) + name(*n.ep_victim)
+                                                  : name(*n.ep_victim) + name(*target);
+    else
+      f[3] = keep ? name(*target) : "-";
   }
   n.fen.clear();
   for (const auto& x : f) n.fen += (n.fen.empty() ? "" : " ") + x;
@@ -420,7 +431,9 @@ GameConfig FairyStockfishEngine::config() const {
 
 void FairyStockfishEngine::set_position(std::string_view text) {
   if (text == "start") text = start_;
-  FenFields f = parse_fen(text, width_, height_, letters_ + "*");  // `*`: a wall square
+  // `*`: a wall square; `+X`: a promoted piece, where the ruleset names promoted types
+  // (kyotoshogi's start, `p+nks+l/...`).
+  FenFields f = parse_fen(text, width_, height_, letters_ + "*" + (settings_.promoted.empty() ? "" : "+"));
   if (kings_) {
     int k[2] = {0, 0};
     for (char c : f.cells) {
@@ -435,6 +448,9 @@ void FairyStockfishEngine::set_position(std::string_view text) {
       for (int y = 1; y <= height_; ++y) {
         const char c = f.at(Coord{x, y});
         if (!c || upper(c) != ban.letter) continue;
+        // (a `+X` is X's promoted type, which the ban does not concern)
+        if (const size_t i = static_cast<size_t>(y - 1) * width_ + x; i < f.plus.size() && f.plus[i])
+          continue;
         const int own = is_white(c) ? y : height_ + 1 - y;  // the rank counted from its side
         if (own < ban.lo || own > ban.hi) continue;
         throw PositionError(std::string(1, c) + " on " + static_cast<char>('a' + x) + std::to_string(y) +
@@ -450,15 +466,40 @@ void FairyStockfishEngine::set_position(std::string_view text) {
   }
   // An en-passant square that no two-square advance can have left is dropped (as the
   // reference engines do); Fairy-Stockfish would otherwise take its word for it.
-  if (f.ep) {
+  bool path_from_square = false;  // a one-square field given as a path (below)
+  if (f.ep && f.ep_more.size() == 1) {
+    // A path (`f5g6`): kept when it is the square passed, empty, and the arrival of a piece
+    // whose field the ruleset writes so, of the side that just moved.
+    Coord passed = *f.ep, arrival = f.ep_more[0];
+    if (f.at(passed)) std::swap(passed, arrival);
+    const char p = f.at(arrival);
+    const bool ok = !f.at(passed) && p && is_white(p) != (f.side == Color::White) &&
+                    settings_.ep_path.find(upper(p)) != std::string::npos;
+    if (!ok) f.ep.reset();
+  } else if (f.ep) {
+    f.ep_more.clear();
     const bool white = f.side == Color::White;
     const Coord ep = *f.ep;
     const int dy = white ? -1 : 1;  // from the square to the pawn that advanced
-    const bool ok = ep.y == (white ? height_ - 2 : 3) && f.at(ep) == 0 && f.at(Coord{ep.x, ep.y - dy}) == 0 &&
-                    f.at(Coord{ep.x, ep.y + dy}) == (white ? 'p' : 'P');
+    const auto in_board = [&](int y) { return y >= 1 && y <= height_; };
+    bool ok = false;
+    const std::vector<std::pair<char, int>> chess = {{'P', 3}};
+    for (const auto& [letter, rank] : settings_.ep_passed.empty() ? chess : settings_.ep_passed) {
+      const char mover = white ? static_cast<char>(std::tolower(static_cast<unsigned char>(letter))) : letter;
+      ok =
+          ok || (ep.y == (white ? height_ + 1 - rank : rank) && in_board(ep.y - dy) && in_board(ep.y + dy) &&
+                 f.at(ep) == 0 && f.at(Coord{ep.x, ep.y - dy}) == 0 && f.at(Coord{ep.x, ep.y + dy}) == mover);
+    }
     if (!ok) f.ep.reset();
+    // A piece whose field is a path: written as the compiled engine reads it (`c3` of a
+    // pawnback pawn on c4 is `c3c4`, kept only with a legal capture: checked below), as
+    // Fairy-Stockfish writes it after the double step.
+    const char mover = ok ? f.at(Coord{ep.x, ep.y + dy}) : 0;
+    if (mover && settings_.ep_path.find(upper(mover)) != std::string::npos)
+      f.ep_more = {Coord{ep.x, ep.y + dy}};
+    path_from_square = !f.ep_more.empty();
   }
-  const std::string root = format_fen(f);
+  std::string root = format_fen(f);
   if (kings_) {
     // The side not to move may not stand in check.
     FenFields flipped = f;
@@ -471,6 +512,11 @@ void FairyStockfishEngine::set_position(std::string_view text) {
                           0);
   }
   Node n = query(root, {});
+  if (path_from_square && n.ep_moves.empty()) {
+    f.ep.reset();
+    root = format_fen(f);
+    n = query(root, {});
+  }
   root_ = root;
   moves_.clear();
   nodes_.assign(1, std::move(n));
@@ -588,14 +634,19 @@ Status FairyStockfishEngine::status() {
     std::optional<Result> verdict;
     if (!moves_.empty() && nodes_.size() >= 2) {
       // A drawn move scores a centipawn or two either side of 0 (the search's draw value).
-      const Node& parent = nodes_[nodes_.size() - 2];
       // A mate's result may depend on the checks that led to it (shatar's mate rule walks
       // the series of checks back), so a mate is asked after the moves that led to it: no
       // optional end applies to it (the n-move rule spares a mate, a mate repeats nothing).
+      // Otherwise the parent with the move before it, when there is one: janggi's second
+      // pass in a row ends the game only after the first (the parent's text alone would not
+      // say so).
+      const size_t k = nodes_.size();
       const std::string before =
           n.in_check ? position_command(root_, std::vector<std::string>(moves_.begin(), moves_.end() - 1))
-                     : position_command(alone(parent.fen), {});
-      auto [kind, value] = score(before + "go depth 2 searchmoves " + moves_.back() + "\n");
+          : k >= 3   ? position_command(alone(nodes_[k - 3].fen), {moves_[k - 3]})
+                     : position_command(alone(nodes_[k - 2].fen), {});
+      auto [kind, value] = score(before + "go depth 2 searchmoves " + moves_.back() + "
+");
       if (kind == "mate" && value != 0)
         verdict = value > 0 ? loss : win;  // the last move's mover is the other side
       else if (kind == "cp" && std::labs(value) <= 2)
@@ -670,6 +721,15 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   };
   Step s;
   size_t pos = 0;
+  if (m.size() > 3 && m[0] == '+' && m[2] == '@') {
+    // A promoted drop (kyotoshogi's `drop promoted`): the type the ruleset promotes X to.
+    s.kind = StepKind::Place;
+    s.piece = upper(m[1]);
+    if (auto it = settings_.promoted.find(s.piece); it != settings_.promoted.end()) s.piece = it->second;
+    pos = 3;
+    if (!read_square(m, pos, s.to)) throw std::invalid_argument(name() + ": unreadable move `" + m + "`");
+    return ActionInfo{{s}};
+  }
   if (m.size() > 2 && m[1] == '@') {
     s.kind = StepKind::Place;
     s.piece = upper(m[0]);
@@ -679,6 +739,14 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   }
   if (!read_square(m, pos, s.from) || !read_square(m, pos, s.to))
     throw std::invalid_argument(name() + ": unreadable move `" + m + "`");
+  if (s.from == s.to && pos == m.size() && settings_.pass_in_place) {
+    // Janggi's pass, the royal piece's square twice: a move in place, as the ruleset's `pass`
+    // is written (lang's gen_interface.hpp).
+    const char mover = at(s.from);
+    if (!mover) throw std::invalid_argument(name() + ": `" + m + "` passes from an empty square");
+    s.piece = upper(mover);
+    return ActionInfo{{s}};
+  }
   if (s.from == s.to && pos == m.size()) {
     // A pass (`passOnStalemate`: ataxx, flipello), written from and to the lowest own piece.
     Step pass;
@@ -691,6 +759,9 @@ ActionInfo FairyStockfishEngine::describe(const Action& a) const {
   s.piece = upper(mover);
   if (s.promotion == '+')
     if (auto it = settings_.promoted.find(s.piece); it != settings_.promoted.end()) s.promotion = it->second;
+  if (s.promotion == '-')  // a demotion (kyotoshogi): the type the mover was promoted from
+    for (const auto& [base, promoted] : settings_.promoted)
+      if (promoted == s.piece) s.promotion = base;
   const char target = at(s.to);
   const int dx = s.to.x - s.from.x;
   if (s.piece == settings_.castling_king && s.to.y == s.from.y && target &&

@@ -98,7 +98,25 @@ struct FsfSettings {
   // Fairy-Stockfish writes a promotion into a piece's promoted type `+` (`g7c3+`); the
   // ruleset names that type (`promotes-to H in camp`): base letter -> promoted letter,
   // both upper case, so the action reads as the compiled engine writes it (`g7c3h`).
+  // The board keeps a promoted piece `+N` as that type's letter (kyotoshogi's `M`), a
+  // demotion (`d1c2-`) names the base type and a promoted drop (`+N@c3`) the promoted one.
   std::map<char, char> promoted;
+  // The ruleset's `pass` (janggi: `turn { action move; pass }`) is written as the royal
+  // piece's square twice (`e2e2`), as Fairy-Stockfish writes it: such a move is described as
+  // that piece's move onto its own square. Unset, a move from and to one square is a pass
+  // step (`pass when-blocked`: ataxx, flipello, whose pass names any own piece's square).
+  bool pass_in_place = false;
+  // The letters of the pieces whose double step the ruleset writes as a path
+  // (`en-passant-field path`: berolina, pawnback, pawnsideways): Fairy-Stockfish writes their
+  // field as the square passed and the arrival (`f5g6`) whether or not a capture is possible,
+  // and so does the compiled engine; it is kept as written (squares in board order). Other
+  // fields are kept only when a legal capture lands there.
+  std::string ep_path;
+  // Where a double step passes: a piece's letter (upper case) and the rank of the square it
+  // passed, counted from its side (its `initial ranks` + 1: 4 on opulent's and grand's 10x10,
+  // whose pawns double-step from rank 3). A position's en-passant square elsewhere is dropped
+  // before it is sent (Fairy-Stockfish would honour it). Empty: a chess pawn's, P and 3.
+  std::vector<std::pair<char, int>> ep_passed;
   char castling_king = 'K';
   std::string castling_rooks = "R";
   int castling_rank = 1;

@@ -46,7 +46,7 @@ constexpr size_t field_count() {
 #define ARB_FIELDS(T, N, F) \
   static_assert(field_count<T>() == N, #T " has a new field: write it in " F " below and update the count")
 ARB_FIELDS(Program, 99, "program_fingerprint()");
-ARB_FIELDS(PieceProgram, 54, "put(const PieceProgram&)");
+ARB_FIELDS(PieceProgram, 55, "put(const PieceProgram&)");
 ARB_FIELDS(PieceProgram::Removal, 14, "put(const Removal&)");
 ARB_FIELDS(PieceProgram::Leap, 7, "put(const Leap&)");
 ARB_FIELDS(PieceProgram::LameLeap, 4, "put(const LameLeap&)");
@@ -117,7 +117,8 @@ class Fp {
     put(t.letter), put(t.royal), put(t.minor_bishop), put(t.minor_knight), put(t.leaps), put(t.lame);
     put(t.ride_move), put(t.ride_capture), put(t.promote_zone), put(t.forbidden_zone), put(t.ep_zone);
     put(t.promote_to), put(t.promote_choices), put(t.must_promote), put(t.promote_region);
-    put(t.promote_leaving), put(t.promote_optional), put(t.resets_clock), put(t.drop_unique_file);
+    put(t.promote_leaving), put(t.promote_optional), put(t.resets_clock), put(t.clock_irreversible),
+        put(t.drop_unique_file);
     put(t.drop_no_mate), put(t.drop_per_file), put(t.captures), put(t.captured_by), put(t.immune);
     put(t.gives_check), put(t.teleport_move), put(t.teleport_capture), put(t.teleport_except);
     put(t.region_leaps), put(t.borrows), put(t.borrow_dirs), put(t.own_leaps), put(t.limited), put(t.paths);

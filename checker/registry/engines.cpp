@@ -93,8 +93,14 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
         if (p.promote_ranks && !p.find(lang::ConstructId::PromotionOptional) &&
             !p.find(lang::ConstructId::PromotionSquares))
           s.rank_bans->push_back({letter, p.promote_ranks->lo, p.promote_ranks->hi});
-        if (p.name == "pawn" || p.promote_ranks) s.clock_resetters->push_back(letter);
+        const lang::ConstructUse* clock = p.find(lang::ConstructId::ResetsClock);
+        if ((p.name == "pawn" || p.promote_ranks) && !(clock && clock->arg("").text == "never"))
+          s.clock_resetters->push_back(letter);
         if (p.royal && !s.castling_king) s.castling_king = letter;
+        if (p.find(lang::ConstructId::EnPassantField)) s.ep_path.push_back(letter);
+        if (p.initial_ranks)
+          for (int r = p.initial_ranks->lo; r <= p.initial_ranks->hi; ++r)
+            s.ep_passed.push_back({letter, r + 1});
         if (const lang::ConstructUse* u = p.find(lang::ConstructId::PromoteZone))
           if (u->arg("").words.size() == 1 && u->arg("").words[0].size() == 1)
             s.promoted[letter] =
@@ -106,6 +112,10 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
       s.castling_rooks = m->castling_rooks;
       s.castling_rank = m->castling_rank;
       s.castling_shredder = m->castling_shredder;
+      // `pass` without `when-blocked` (janggi) is written as the royal's square twice.
+      s.pass_in_place = std::any_of(
+          m->constructs.begin(), m->constructs.end(),
+          [](const lang::ConstructUse& u) { return u.id == lang::ConstructId::TurnPass && !u.has(""); });
     }
   }
   std::unique_ptr<fsf::FairyStockfishEngine> first;

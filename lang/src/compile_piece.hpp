@@ -146,6 +146,12 @@
             pp.promote_choices[c].push_back(static_cast<char>(idx));
       }
     }
+    // `resets-clock never|irreversible` (Fairy-Stockfish's nMoveRuleTypes): which of its moves
+    // do; a capture, a drop and a promotion still do (gen_make.hpp).
+    if (const ConstructUse* u = def.find(ConstructId::ResetsClock)) {
+      pp.resets_clock = u->arg("").text == "irreversible";
+      pp.clock_irreversible = pp.resets_clock;
+    }
   }
 
   // `captures`, `captured-by`, `immune`, `no-check`, `teleport`, `region-move`.
@@ -250,6 +256,8 @@
           break;
         case ConstructId::EnPassantField:
           pp.ep_marks_path = true;
+          break;
+        case ConstructId::ResetsClock:  // read in piece(), after the promotion
           break;
         case ConstructId::PromotionSquares:
           if (!def.promote_ranks)

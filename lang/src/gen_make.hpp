@@ -86,7 +86,13 @@
       }
       int code = board_[from];
       int t = code >> 1;
-      if (p_->types[t].resets_clock || k == kPromote) halfmove_ = 0;  // a promotion resets it (FSF)
+      // A promotion resets it (FSF), unless it can be undone: a type that `demotes` (kyotoshogi's
+      // turning pieces; FSF's pieceDemotion).
+      // A piece with `resets-clock irreversible` only when its leaps do not lead back.
+      if ((p_->types[t].resets_clock &&
+           (!p_->types[t].clock_irreversible || !bb::test(t_->pieces[t].leap_move[us][to], from))) ||
+          (k == kPromote && !p_->types[t].demotes && !p_->types[type_of(m)].demotes))
+        halfmove_ = 0;
       remove(from);
       int nt = k == kPromote ? type_of(m) : t;
       put(to, nt * 2 + us);

@@ -407,6 +407,15 @@ std::vector<ConstructDef> make_table() {
              B,
              "how its double step stands in the position text's en-passant field (Fairy-Stockfish's custom "
              "pawns write `f3g4`: berolina, pawnback, pawnsideways)"),
+      schema(ResetsClock, "resets-clock", S::Piece,
+             {choice("", {"never", "irreversible"}, true,
+                     "`never`: none of its moves (pawnback's pawn; Fairy-Stockfish's nMoveRuleTypes "
+                     "without it); `irreversible`: only a move it cannot step straight back from (a leap "
+                     "of its own leads from the arrival back to the origin: pawnsideways' sideways step "
+                     "does not reset it; Fairy-Stockfish's nMoveRuleTypes)")},
+             B,
+             "which of its moves reset the fifty-move count, which a pawn's moves and a promoting piece's "
+             "otherwise all do; a capture, a drop and an irreversible promotion still reset it"),
       schema(PromotionSquares, "promotion-squares", S::Piece,
              {region("", true, "the squares (per colour) where its promotion applies")}, B,
              "narrows the piece's `promote on rank` zone to the region's squares (Fairy-Stockfish's "

@@ -200,6 +200,7 @@ enum class ConstructId : uint16_t {
   RoyalInCheck,  // legal: `royal-stays-in-check`, a checked royal piece moves only to take its checker
   // Pawns, promotion and royals (issue 24, lang/src/gen_pawns.cpp).
   EnPassantField,     // piece: `en-passant-field path`, its double step marks its path and arrival
+  ResetsClock,        // piece: `resets-clock never|irreversible`, which of its moves reset the clock
   PromotionSquares,   // piece: `promotion-squares REGION`, its promotion zone narrowed to a region
   BlackMoves,         // piece: `black-moves rotated|mirrored`, how Black's Betza follows White's
   PromotionOptional,  // piece: `promotion optional`, its `promote on rank` may be declined

@@ -106,6 +106,9 @@ struct PieceProgram {
   // `drop opposite-colours`: a side's pieces of this type stand on both square colours.
   bool drop_opposite_colours = false;
   bool resets_clock = false;  // its moves reset the fifty-move counter (the pawn)
+  // `resets-clock irreversible`: only those after which no quiet leap of its own leads from
+  // the arrival back to the origin (gen_make.hpp).
+  bool clock_irreversible = false;
   // `drop unique-on-file no-mate` (shogi's nifu and uchifuzume): never dropped on a file
   // holding an own piece of its type; a drop of it may not checkmate.
   bool drop_unique_file = false, drop_no_mate = false;

@@ -1,0 +1,193 @@
+// Issue 26, the catalogue sweep's notation divergences (corpus/fsf/SWEEP.md): the adapter of
+// Fairy-Stockfish (checker/fsf/) and the compiled engine name the same actions and write the
+// same positions, at positions where the sweep found them apart. Each variant is opened as
+// `arbiter fuzz --against fairy-stockfish` opens it (the ruleset's facts passed on). Debian's
+// Fairy-Stockfish 11.1 where it knows the variant, else current Fairy-Stockfish (the npm
+// wasm build, $ARBITER_FSF_WASM_DIR or the build folder); skipped where the engine is absent.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "fsf/fairy_stockfish.hpp"
+#include "helpers.hpp"
+#include "registry/engines.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using testing_helpers::legal_texts;
+
+const char* const kDebian = "/usr/games/fairy-stockfish";
+
+std::string wasm_dir() {
+  const char* env = std::getenv("ARBITER_FSF_WASM_DIR");
+  if (env && *env) return env;
+  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().string();
+}
+
+bool have_wasm() {
+  return std::system("node --version > /dev/null 2>&1") == 0 &&
+         fs::exists(wasm_dir() + "/node_modules/fairy-stockfish-nnue.wasm/stockfish.js");
+}
+
+#define REQUIRE_DEBIAN()          \
+  if (access(kDebian, X_OK) != 0) \
+  GTEST_SKIP() << kDebian << " is not installed (apt-get install fairy-stockfish)"
+#define REQUIRE_WASM()                                                                                    \
+  if (!have_wasm())                                                                                       \
+  GTEST_SKIP() << "node or the npm package fairy-stockfish-nnue.wasm under " << wasm_dir()                \
+               << " is missing (npm install --prefix " << wasm_dir() << " fairy-stockfish-nnue.wasm, or " \
+               << "set ARBITER_FSF_WASM_DIR)"
+
+// The adapter for catalogue ruleset NAME, as fuzz opens it, on engine `engine`.
+std::unique_ptr<arb::Engine> fsf_for(const std::string& name, const std::string& engine) {
+  arb::registry::EngineSpec spec;
+  spec.kind = arb::registry::EngineKind::FairyStockfish;
+  spec.rules = testing_helpers::source_path("rulesets/fsf/" + name + ".rules");
+  spec.fsf_variant = name;
+  spec.fsf_engine = engine;
+  arb::lang::Diagnostics d;
+  auto o = arb::registry::open_engine(spec, d);
+  EXPECT_TRUE(o.engine) << d.render();
+  if (!o.engine) throw std::runtime_error("cannot open Fairy-Stockfish for " + name);
+  return std::move(o.engine);
+}
+
+// Both engines at `fen`: the same position text and the same actions.
+void expect_same_node(arb::Engine& c, arb::Engine& f, const std::string& where) {
+  EXPECT_EQ(f.position(), c.position()) << where;
+  EXPECT_EQ(legal_texts(f), legal_texts(c)) << where;
+}
+
+// Plays `moves` on both, comparing every node.
+void expect_same_line(arb::Engine& c, arb::Engine& f, const std::vector<std::string>& moves) {
+  f.set_position(c.position());
+  expect_same_node(c, f, c.position());
+  for (const auto& m : moves) {
+    c.apply(testing_helpers::find_action(c, m));
+    f.apply(testing_helpers::find_action(f, m));
+    expect_same_node(c, f, "after " + m);
+  }
+}
+
+}  // namespace
+
+// Janggi's pass is the king's square twice (`e2e2`), as Fairy-Stockfish and the compiled
+// engine write it; only without the ruleset (nothing says the variant's pass is a move in
+// place) is it read as a pass step, as ataxx's and flipello's `pass when-blocked` is.
+TEST(FsfSweep, JanggiPassIsTheKingsSquareTwice) {
+  REQUIRE_DEBIAN();
+  auto c = testing_helpers::catalogue_at("janggi", "start");
+  auto f = fsf_for("janggi", kDebian);
+  expect_same_line(*c, *f, {"a1a2", "e9e9", "a2a3"});
+  auto texts = legal_texts(*f);
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "e9e9"), texts.end());
+  arb::fsf::FsfSettings bare;
+  bare.command = kDebian;
+  bare.variant = "janggi";
+  arb::fsf::FairyStockfishEngine plain(bare);
+  texts = legal_texts(plain);
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "pass"), texts.end());
+  EXPECT_EQ(std::find(texts.begin(), texts.end(), "e2e2"), texts.end());
+}
+
+// Kyoto shogi starts with promoted pieces (`p+nks+l/5/5/5/+LSK+NP[]`): the adapter reads and
+// writes `+X`, names a promotion (`+`), a demotion (`-`) and a promoted drop (`+N@c3`) by the
+// ruleset's types, and a promotion that can be undone keeps the clock running (the sweep's
+// `d5e4b`: Fairy-Stockfish resets the clock for a promotion only without pieceDemotion).
+TEST(FsfSweep, KyotoshogiPromotedPiecesAndTheirClock) {
+  REQUIRE_WASM();
+  const std::string engine = "wasm:" + wasm_dir();
+  auto f = fsf_for("kyotoshogi", engine);
+  auto c = testing_helpers::catalogue_at("kyotoshogi", "start");
+  expect_same_line(*c, *f, {});
+  c = testing_helpers::catalogue_at("kyotoshogi", "p+nks+l/5/5/2K2/+LS1+NP[] b - - 1 1");
+  expect_same_line(*c, *f, {"d5e4b"});
+  EXPECT_EQ(f->position(), "p+nk1+l/4+s/5/2K2/+LS1+NP[] w - - 2 2");
+  c = testing_helpers::catalogue_at("kyotoshogi", "4k/5/5/5/K4[Nn] w - - 3 1");
+  expect_same_line(*c, *f, {"M@c3"});
+  EXPECT_EQ(f->position(), "4k/5/2+N2/5/K4[n] b - - 0 1");  // a drop resets it
+}
+
+// Micro shogi's start has `+R` and `+L`, its promotions and demotions happen on captures.
+TEST(FsfSweep, MicroStartsWithPromotedPieces) {
+  REQUIRE_DEBIAN();
+  auto f = fsf_for("micro", kDebian);
+  auto c = testing_helpers::catalogue_at("micro", "start");
+  expect_same_line(*c, *f, {});
+  EXPECT_EQ(f->perft(3), c->perft(3));
+}
+
+// The fifty-move count of Fairy-Stockfish's custom pawns (nMoveRuleTypes): pawnback's pawn
+// resets it by no move of its own (a capture or a promotion still does), pawnsideways' only by
+// a move it cannot step straight back from. The compiled engine alone (no engine needed).
+TEST(FsfSweep, CustomPawnsResetTheClockAsTheRulesetStates) {
+  const auto after = [](const std::string& name, const std::string& fen, const std::string& move) {
+    auto c = testing_helpers::catalogue_at(name, fen);
+    c->apply(testing_helpers::find_action(*c, move));
+    return c->position();
+  };
+  const std::string back = "4k3/1P6/8/8/8/8/1P6/4K3 w - - 5 10";
+  EXPECT_EQ(after("pawnback", back, "b2b3"), "4k3/1P6/8/8/8/1P6/8/4K3 b - - 6 10");
+  EXPECT_EQ(after("pawnback", back, "b2b4"), "4k3/1P6/8/8/1P6/8/8/4K3 b - b3b4 6 10");
+  EXPECT_EQ(after("pawnback", back, "b7b8q"), "1Q2k3/8/8/8/8/8/1P6/4K3 b - - 0 10");
+  const std::string side = "4k3/8/8/8/8/8/4P3/4K3 w - - 5 10";
+  EXPECT_EQ(after("pawnsideways", side, "e2d2"), "4k3/8/8/8/8/8/3P4/4K3 b - - 6 10");
+  EXPECT_EQ(after("pawnsideways", side, "e2e3"), "4k3/8/8/8/8/4P3/8/4K3 b - - 0 10");
+  EXPECT_EQ(after("pawnsideways", side, "e2e4"), "4k3/8/8/8/4P3/8/8/4K3 b - e3e4 0 10");
+  EXPECT_EQ(after("chess", side, "e2e3"), "4k3/8/8/8/8/4P3/8/4K3 b - - 0 10");  // chess's pawn as before
+}
+
+// The en-passant fields of the sweep through current Fairy-Stockfish. A custom pawn's field
+// is the square passed and the arrival whether or not a capture is possible (berolina's
+// `f5g6`, pawnback's `c5c6`: the adapter kept it only with a capture, as a chess pawn's),
+// and a one-square field of such a pawn is sent in that form (`c3` is `c3c4`). Opulent's
+// (and tencubed's) pawns double-step from rank 3, so an en-passant square on rank 3 is no
+// position of the game (Fairy-Stockfish honoured it and listed `j4i3`). Two variants, each
+// a process of the wasm build (seconds to start).
+TEST(FsfSweep, EnPassantFieldsOfTheSweep) {
+  REQUIRE_WASM();
+  const std::string engine = "wasm:" + wasm_dir();
+  {
+    auto f = fsf_for("pawnback", engine);
+    auto c = testing_helpers::catalogue_at("pawnback", "4k3/1P6/8/8/8/8/1P6/4K3 w - - 5 10");
+    expect_same_line(*c, *f, {"b2b4", "e8e7", "b4b3", "e7e8", "b3b4"});
+    EXPECT_EQ(f->position(), "4k3/1P6/8/8/1P6/8/8/4K3 b - - 10 12");  // b3b4: a single step
+    c = testing_helpers::catalogue_at("pawnback", "4k3/8/8/2p5/8/8/8/4K3 w - c5c6 0 1");
+    expect_same_line(*c, *f, {"e1d1"});
+    c = testing_helpers::catalogue_at("pawnback", "4k3/8/8/8/2Pp4/8/8/4K3 b - c3 0 1");
+    expect_same_line(*c, *f, {"d4c3"});
+    EXPECT_EQ(f->position(), "4k3/8/8/8/8/2p5/8/4K3 w - - 0 2");
+    // ... but without a legal capture a one-square field is no field (the sweep's position).
+    c = testing_helpers::catalogue_at("pawnback",
+                                      "1r1k1b2/p2np1p1/3p2bp/QPp2P1N/PpPP4/6P1/1P1PB1RP/2B1K3 b - a3 2 29");
+    expect_same_line(*c, *f, {});
+    EXPECT_EQ(f->position(), "1r1k1b2/p2np1p1/3p2bp/QPp2P1N/PpPP4/6P1/1P1PB1RP/2B1K3 b - - 2 29");
+  }
+  {
+    auto f = fsf_for("opulent", engine);
+    auto c = testing_helpers::catalogue_at("opulent", "10/5k4/10/10/10/8K1/8Pp/10/10/10 b - i3 0 1");
+    expect_same_line(*c, *f, {});
+    EXPECT_EQ(f->position(), "10/5k4/10/10/10/8K1/8Pp/10/10/10 b - - 0 1");
+    c = testing_helpers::catalogue_at("opulent", "10/5k4/10/10/10/8p1/10/7P2/10/5K4 w - - 0 1");
+    expect_same_line(*c, *f, {"h3h5", "i5h4"});  // a double step from rank 3, taken en passant
+  }
+}
+
+// Janggi's second pass in a row ends the game (counted: Black's komi wins an even count).
+// The adapter reads the verdict from the last move's search, which must know the first pass:
+// it sends the parent with the move before it (janggitraditional's and janggicasual's sweeps
+// stopped at `no score for a position without moves`).
+TEST(FsfSweep, JanggiDoublePassVerdict) {
+  REQUIRE_DEBIAN();
+  auto c = testing_helpers::catalogue_at("janggi", "start");
+  auto f = fsf_for("janggi", kDebian);
+  expect_same_line(*c, *f, {"e2e2", "e9e9"});
+  // (UCI names no end condition: the verdict is compared, as fuzz compares it)
+  EXPECT_EQ(c->status().result, arb::Result::BlackWins);
+  EXPECT_EQ(f->status().result, arb::Result::BlackWins);
+}
