@@ -194,6 +194,59 @@ TEST(SolverEngine, GivesCheckAgreesWithPlaying) {
   EXPECT_GT(checks, 100u);
 }
 
+// Engine::checking_actions and Engine::has_legal_action, the solver's queries at the last
+// move of a mate: the compiled generator's check squares and discovered-check lines
+// against playing every legal action, and its first-action stop against the full list, on
+// the positions of GivesCheckAgreesWithPlaying two plies deep (castling, en passant and
+// promotion checks among them), and on the default of the interface (the reference engine).
+TEST(SolverEngine, CheckingActionsAgreeWithPlaying) {
+  std::vector<std::string> fens = {"5k2/8/8/8/8/8/8/4K2R w K - 0 1",     "8/8/8/K1pP3r/8/8/8/7k w - c6 0 2",
+                                   "3k4/1P6/8/8/8/8/8/K7 w - - 0 1",     "r3k3/8/8/8/8/8/8/5K2 b q - 0 1",
+                                   "4k3/8/8/8/1b6/8/3P4/4K2R w K - 0 1", "6k1/8/8/8/8/8/5B2/R3K2R w KQ - 0 1",
+                                   "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"};
+  for (const auto& [fen, n] : corpus_mates())
+    if (fens.size() < 16 && n >= 2) fens.push_back(fen);
+  size_t checks = 0, nodes = 0, stuck = 0;
+  for (const std::string& fen : fens) {
+    std::unique_ptr<arb::Engine> engines[2] = {compiled("chess", fen), reference("chess", fen)};
+    for (auto& e : engines) {
+      std::vector<arb::Action> first, second;
+      auto compare = [&] {
+        std::vector<arb::Action> all, want, got;
+        e->legal_actions(all);
+        for (const arb::Action& a : all) {
+          e->apply(a);
+          if (e->side_in_check()) want.push_back(a);
+          e->undo();
+        }
+        e->checking_actions(got);
+        EXPECT_EQ(got, want) << e->name() << " " << e->position();
+        EXPECT_EQ(e->has_legal_action(), !all.empty()) << e->name() << " " << e->position();
+        checks += want.size();
+        stuck += all.empty();
+        ++nodes;
+      };
+      e->legal_actions(first);
+      compare();
+      for (const arb::Action& a : first) {
+        e->apply(a);
+        compare();
+        e->legal_actions(second);
+        for (const arb::Action& b : second) {
+          e->apply(b);
+          compare();
+          e->undo();
+        }
+        e->undo();
+        if (fast()) break;
+      }
+    }
+  }
+  EXPECT_GT(nodes, fast() ? 400u : 10000u);
+  EXPECT_GT(checks, fast() ? 20u : 500u);
+  EXPECT_GT(stuck, 0u);  // some mates among them: has_legal_action() false
+}
+
 // The corpus mates #1-#5: the listed length exactly; the iterations below it are
 // refutations. Under ARBITER_FAST (sanitizers) every fourth case of each length.
 TEST(SolverChess, CorpusMatesOneToFive) {

@@ -46,6 +46,8 @@ class Generator final : public Engine, public CardBoard, public TargetedActions 
 
   // the Engine interface: position text, actions, status, card hook, perft
 #include "gen_interface.hpp"
+  // the problem solver's queries: checking actions, any legal action
+#include "gen_checks.hpp"
 
  private:
   // set_position()'s scratch generator: the program's slider set-up copied from `like`

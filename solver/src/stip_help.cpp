@@ -11,6 +11,23 @@ bool Search::help(int h) {
   const uint64_t key = mix(e_->hash(), h, 11);
   if (refuted(key)) return false;
   std::vector<Action> ms;
+  if (h == 1 && checks_only()) {
+    // The last move of a mate: the checking moves alone, each one's mate read by the
+    // cheap status (in check, any legal reply).
+    if (!mates_in_one(ms)) return false;
+    const Color x = e_->side_to_move();
+    bool mated = false;
+    for (const Action& m : ms) {
+      play(m);
+      if (reached(status(), opposite(x))) {
+        record();
+        mated = true;
+      }
+      unplay();
+    }
+    if (!mated) store(key);
+    return mated;
+  }
   // One generation for the status (a line ends where the game does) and the moves.
   if (over(status_and_actions(ms))) return false;
   bool any = false;

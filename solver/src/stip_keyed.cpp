@@ -62,10 +62,25 @@ bool Search::attack(int r) {  // the attacker to move (direct, self, reflex)
   bool v;
   if (probe(key, r, v)) return v;
   std::vector<Action> ms;
+  const bool last = o_.stip.play == Play::Direct && r == 1;
+  if (last && checks_only()) {
+    // A mate in one: the checking moves alone (no full list, no check test per move).
+    if (!mates_in_one(ms)) return save(key, 1, false);
+    first(ms, kill_[1]);
+    for (const Action& m : ms) {
+      play(m);
+      const bool ok = reached(status(), e_->side_to_move());
+      unplay();
+      if (ok) {
+        remember(kill_[1], m);
+        return save(key, 1, true);
+      }
+    }
+    return save(key, 1, false);
+  }
   if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
   // Reflex: an attacker that can reach the aim at once must, and reaches nothing else.
   if (o_.stip.play == Play::Reflex && can_reach_now()) return save(key, kMaxMoves, false);
-  const bool last = o_.stip.play == Play::Direct && r == 1;
   if (!last) {
     // Checks before quiet moves: they leave the defender fewest replies.
     std::stable_partition(ms.begin(), ms.end(), [&](const Action& m) { return e_->gives_check(m); });

@@ -72,6 +72,13 @@ bool Search::may_reach(const Action& m) {
   return e_->gives_check(m);
 }
 
+bool Search::mates_in_one(std::vector<Action>& ms) {
+  e_->checking_actions(ms);
+  // A position with a check to give has a legal action: only an end condition of the
+  // ruleset (the cheap status: the generator stops at the first legal action) ends it.
+  return !ms.empty() && !over(status());
+}
+
 // Whether `st` (of `victim`, the side to move) is the stipulation's aim against victim.
 bool Search::reached(const Status& st, Color victim) const {
   if (o_.stip.aim == Aim::Mate)

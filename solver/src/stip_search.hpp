@@ -152,6 +152,11 @@ class Search {
   Status status();
   Status status_and_actions(std::vector<Action>& ms);
   bool may_reach(const Action& m);
+  // Whether only a checking move can reach the aim (Options::mate_needs_check, a mate).
+  bool checks_only() const { return o_.mate_needs_check && o_.stip.aim == Aim::Mate; }
+  // The side to move's checking moves into ms (checks_only()); false when none can mate:
+  // there is none, or the game is over.
+  bool mates_in_one(std::vector<Action>& ms);
   static bool over(const Status& st) { return st.end != Termination::None; }
   bool reached(const Status& st, Color victim) const;
 

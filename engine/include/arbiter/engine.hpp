@@ -245,6 +245,25 @@ class Engine {
     undo();
     return check;
   }
+  // The legal actions that leave the opponent in check (those of legal_actions() for which
+  // gives_check() holds, in the same order), appended to `out` (cleared first). Problem
+  // solvers ask it where only a checkmate can reach the goal (the last move of #N, h#N).
+  // The default filters the legal actions by gives_check(); an engine may test the
+  // attack without playing each one.
+  virtual void checking_actions(std::vector<Action>& out) {
+    std::vector<Action> all;
+    legal_actions(all);
+    out.clear();
+    for (const Action& a : all)
+      if (gives_check(a)) out.push_back(a);
+  }
+  // Whether the side to move has a legal action: status().end says it only with the end
+  // conditions folded in. The default lists them; an engine may stop at the first.
+  virtual bool has_legal_action() {
+    std::vector<Action> all;
+    legal_actions(all);
+    return !all.empty();
+  }
   // status() and legal_actions(out) at once: an engine may list the actions once for both.
   virtual Status status_and_actions(std::vector<Action>& out) {
     legal_actions(out);

@@ -1,0 +1,80 @@
+// The problem solver's queries (issue 27): the checking actions by attack tables, and
+// whether a legal action exists, for the last move of #N and h#N.
+//
+// A part of the body of class Generator (generator_impl.hpp includes it inside the
+// class, after gen_interface.hpp). Not a standalone header; include it nowhere else.
+// clang-format would unindent it: it is formatted as part of the class.
+// clang-format off
+
+  // The squares from which a piece of type t of the side to move would attack the enemy
+  // royal piece, and the own pieces whose leaving a line uncovers an attack on it
+  // (Stockfish's check squares and discovered-check candidates). Only where checks are
+  // leaps and full rides on the plain 8x8 board (the magic tables): checks_plain().
+  struct CheckInfo {
+    int k = -1;  // the enemy royal piece's square
+    BB disc{};
+    BB squares[kMaxTypes];
+  };
+  bool checks_plain() const {
+    if constexpr (!kMagic) return false;
+    const int us = side_;
+    return rook_ && !rich_ && plain_king_ && p_->royal_safe && !p_->petrify_types && !royal_phase_ &&
+           other_check_dirs_[us] == 0 && !multi_royal_;
+  }
+  void check_info(CheckInfo& ci) const {
+    const int us = side_, them = us ^ 1;
+    ci.k = royal_square(them);
+    if constexpr (kMagic) {
+    if (ci.k < 0) return;
+    const BB occ = occupied();
+    const uint32_t orth = orth_check_types_[us], diag = diag_check_types_[us];
+    const BB rook = rook_[ci.k].attacks(occ), bishop = bishop_[ci.k].attacks(occ);
+    for (int t = 0; t < p_->ntypes; ++t) {
+      BB s = t_->pieces[t].check_from[us][ci.k];
+      if (orth >> t & 1) s |= rook;
+      if (diag >> t & 1) s |= bishop;
+      ci.squares[t] = s;
+    }
+    BB snipers{};
+    if (orth) snipers |= rook_[ci.k].attacks(0) & typed(us, orth);
+    if (diag) snipers |= bishop_[ci.k].attacks(0) & typed(us, diag);
+    for (; snipers; clear_lsb(snipers)) {
+      const BB b = t_->between(ci.k, lsb(snipers)) & occ;
+      if (b && !(b & (b - 1)) && (b & by_color_[us])) ci.disc |= b;
+    }
+    }
+  }
+  // Whether the legal move m gives check, by the tables of check_info(); -1 when they
+  // cannot tell (castling, en passant, a move whose own square stood between its
+  // destination and the royal piece, an action that is no plain move).
+  int checks_by_table(const CheckInfo& ci, Move m) const {
+    const uint32_t k = kind_of(m);
+    if (sub_of(m) || has_wall(m) || (k != kNormal && k != kDouble && k != kPromote)) return -1;
+    const int from = from_of(m), to = to_of(m);
+    if (test(t_->between(to, ci.k), from)) return -1;
+    const int t = k == kPromote ? static_cast<int>(type_of(m)) : board_[from] >> 1;
+    if (test(ci.squares[t], to)) return 1;
+    return test(ci.disc, from) && !test(t_->line(ci.k, from), to) ? 1 : 0;
+  }
+
+  void checking_actions(std::vector<Action>& out) override {
+    if (!checks_plain()) return Engine::checking_actions(out);
+    out.clear();
+    std::vector<Move>& moves = legal_buf_;
+    moves.clear();
+    generate<false>(&moves);
+    CheckInfo ci;
+    check_info(ci);
+    if (ci.k < 0) return;  // no royal piece to attack
+    for (Move m : moves) {
+      const int c = checks_by_table(ci, m);
+      if (c == 1 || (c < 0 && gives_check(Action{m, 0}))) out.push_back(Action{m, 0});
+    }
+  }
+  bool has_legal_action() override {
+    any_only_ = true;
+    const uint64_t n = generate<true>(nullptr);
+    any_only_ = false;
+    return n > 0;
+  }
+// clang-format on
