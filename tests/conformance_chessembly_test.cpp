@@ -530,8 +530,8 @@ std::string describe_stats(const WalkStats& s) {
 TEST_P(Chessembly, RandomWalksFromTheStart) {
   std::mt19937_64 rng(20261122);
   WalkStats stats;
-  // Under the sanitizers (ARBITER_FAST) 60 walks: the Release run takes 200.
-  random_walks(kStart, std::getenv("ARBITER_FAST") ? 60 : 200, 160, rng, stats);
+  // Under the sanitizers (ARBITER_FAST) 40 walks: the Release run takes 200.
+  random_walks(kStart, std::getenv("ARBITER_FAST") ? 40 : 200, 160, rng, stats);
   std::cout << "random walks from the start: " << describe_stats(stats) << "\n";
   EXPECT_GT(stats.finished, 0);
   EXPECT_GT(stats.en_passant_fields, 0);
@@ -544,8 +544,10 @@ TEST_P(Chessembly, RandomWalksFromTheStart) {
 TEST_P(Chessembly, RandomWalksWithSmallReserves) {
   std::mt19937_64 rng(7);
   WalkStats stats;
-  random_walks("4k3/8/8/8/8/8/8/4K3[BNPbnp] w - - 0 1", 150, 200, rng, stats);
-  random_walks("8/8/8/8/8/8/8/8[KRPkp] w - - 0 1", 100, 200, rng, stats);
+  // Under the sanitizers (ARBITER_FAST) 60 and 40 walks: the Release run takes 150 and 100.
+  const bool fast = std::getenv("ARBITER_FAST") != nullptr;
+  random_walks("4k3/8/8/8/8/8/8/4K3[BNPbnp] w - - 0 1", fast ? 60 : 150, 200, rng, stats);
+  random_walks("8/8/8/8/8/8/8/8[KRPkp] w - - 0 1", fast ? 40 : 100, 200, rng, stats);
   std::cout << "random walks with small reserves: " << describe_stats(stats) << "\n";
   EXPECT_TRUE(stats.reasons.count("insufficient-material"));
   EXPECT_GT(stats.threefold_claims, 0);
