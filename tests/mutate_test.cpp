@@ -171,7 +171,9 @@ TEST_P(BundledScore, EverySurvivorIsExplained) {
             << rep.refused << " refused, " << rep.equivalent << " equivalent, " << rep.survived
             << " survived (" << rep.seconds << " s)\n";
   EXPECT_GT(rep.killed, 35u);
-  EXPECT_GT(rep.refused, 15u);
+  // Refusals fall as the language grows: `checkmate -> draw` (shatar's) became executable,
+  // and chessembly's `loss -> draw` mutant of its checkmate rule is now killed, not refused.
+  EXPECT_GT(rep.refused, 10u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
