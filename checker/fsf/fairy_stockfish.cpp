@@ -645,8 +645,7 @@ Status FairyStockfishEngine::status() {
           n.in_check ? position_command(root_, std::vector<std::string>(moves_.begin(), moves_.end() - 1))
           : k >= 3   ? position_command(alone(nodes_[k - 3].fen), {moves_[k - 3]})
                      : position_command(alone(nodes_[k - 2].fen), {});
-      auto [kind, value] = score(before + "go depth 2 searchmoves " + moves_.back() + "
-");
+      auto [kind, value] = score(before + "go depth 2 searchmoves " + moves_.back() + "\n");
       if (kind == "mate" && value != 0)
         verdict = value > 0 ? loss : win;  // the last move's mover is the other side
       else if (kind == "cp" && std::labs(value) <= 2)
