@@ -151,3 +151,32 @@ end {
   EXPECT_NE(err.find("r.rules:3:3"), std::string::npos) << err;
   EXPECT_NE(err.find("not executable yet by the unbounded-grid back end"), std::string::npos) << err;
 }
+
+// ---- minixiangqi: a confined royal piece outside its region (issue 26) ---------------------
+
+// The sweep's mutated position: Black's king on e3, outside its palace (c5-e7). No game
+// reaches it and Fairy-Stockfish lists no move there: the compiled engine refuses it, with
+// the square, so the fuzzer's mutation is rejected instead of compared.
+TEST(FsfConfined, RoyalPieceOutsideItsRegionIsRefused) {
+  auto e = testing_helpers::catalogue_at("minixiangqi", "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 0 1");
+  EXPECT_FALSE(testing_helpers::legal_texts(*e).empty());
+  std::string message;
+  try {
+    e->set_position("7/7/7/1c5/2Rck2/7/4K2 b - - 0 1");
+  } catch (const arb::PositionError& x) {
+    message = x.what();
+  }
+  EXPECT_NE(message.find("Black has its royal K on e3, outside the region it is confined to"),
+            std::string::npos)
+      << message;
+  // The same kings inside their palaces load (White's c1-e3, Black's c5-e7).
+  EXPECT_NO_THROW(e->set_position("3k3/7/7/1c5/2R4/7/4K2 b - - 0 1"));
+  // White's king outside its palace is refused as well.
+  message.clear();
+  try {
+    e->set_position("3k3/7/7/1c5/2R4/7/5K1 b - - 0 1");
+  } catch (const arb::PositionError& x) {
+    message = x.what();
+  }
+  EXPECT_NE(message.find("White has its royal K on f1"), std::string::npos) << message;
+}

@@ -191,6 +191,16 @@
         if (pieces(c, t) & t_->pieces[t].forbidden_zone[c])
           throw PositionError(
               std::string(who) + " has a " + p_->letters[t] + " on a rank where it may not stand", 0);
+        // A confined royal piece (the xiangqi general) never leaves its region: a position
+        // with it outside is none the rules reach (issue 26: Fairy-Stockfish lists no move
+        // there). Regions and bitboards number squares alike (y * width + x).
+        if (const int r = p_->types[t].confine; r >= 0 && p_->types[t].royal)
+          for (BB b = pieces(c, t); b; clear_lsb(b))
+            if (const int s = lsb(b); !p_->regions[r][c].test(static_cast<size_t>(s)))
+              throw PositionError(std::string(who) + " has its royal " + p_->letters[t] + " on " +
+                                      static_cast<char>('a' + s % p_->width) + std::to_string(s / p_->width + 1) +
+                                      ", outside the region it is confined to",
+                                  0);
       }
     }
     // Reserve variants start from a known set: no side may hold more than it, promotions
