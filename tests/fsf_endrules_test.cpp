@@ -180,3 +180,19 @@ TEST(FsfConfined, RoyalPieceOutsideItsRegionIsRefused) {
   }
   EXPECT_NE(message.find("White has its royal K on f1"), std::string::npos) << message;
 }
+
+// The sweep's next minixiangqi divergence, shrunk from a mutated position: the kings face
+// each other on the open e-file with Black to move, which White's last move cannot have
+// left (`royals-not-facing`); Fairy-Stockfish plays on as if Black were in check. Refused.
+TEST(FsfConfined, FacingRoyalsAreRefusedWhereTheyMayNotFace) {
+  auto e = testing_helpers::catalogue_at("minixiangqi", "rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 0 1");
+  std::string message;
+  try {
+    e->set_position("7/4k2/c4r1/7/7/7/4K2 b - - 0 1");
+  } catch (const arb::PositionError& x) {
+    message = x.what();
+  }
+  EXPECT_NE(message.find("the royal pieces face each other"), std::string::npos) << message;
+  // A soldier between them (e3): the position loads.
+  EXPECT_NO_THROW(e->set_position("7/4k2/c4r1/7/4P2/7/4K2 b - - 0 1"));
+}

@@ -225,6 +225,16 @@
       int k2 = royal_square(side_);
       if (k >= 0 && k2 >= 0 && p_->royals_apart && test(t_->adjacent[k], k2))
         throw PositionError("the royal pieces stand adjacent", 0);
+      // `royals-not-facing` (the flying general): the side that moved last cannot have left
+      // the royal pieces facing on an open line (issue 26: Fairy-Stockfish would play on as
+      // if the side to move were in check).
+      if (p_->royals_not_facing)
+        for (BB a = royals(0); a; clear_lsb(a))
+          for (BB b = royals(1); b; clear_lsb(b)) {
+            const int d = t_->dir[lsb(a)][lsb(b)];
+            if (d >= 0 && d % 2 == 0 && !(t_->between(lsb(a), lsb(b)) & occupied()))
+              throw PositionError("the royal pieces face each other on an open line (`royals-not-facing`)", 0);
+          }
     }
     // Castling.
     castling_ = 0;
