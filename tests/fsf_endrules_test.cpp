@@ -102,8 +102,9 @@ TEST(FsfEndRules, PawnDropMatesAgreeWithFairyStockfish) {
   for (const auto& engine : engines) {
     EXPECT_EQ(after("minishogi", kMiniDrop, {"P@a4"}, engine).result, arb::Result::BlackWins) << engine;
     EXPECT_EQ(after("minishogi", kMiniPush, {"a3a4"}, engine).result, arb::Result::WhiteWins) << engine;
-    if (engine.rfind("wasm:", 0) == 0)  // Debian's 11.1 has no torishogi
+    if (engine.rfind("wasm:", 0) == 0) {  // Debian's 11.1 has no torishogi
       EXPECT_EQ(after("torishogi", kToriDrop, {"S@a6"}, engine).result, arb::Result::BlackWins) << engine;
+    }
   }
 }
 
