@@ -66,7 +66,8 @@ TEST(FsfEndRules, MateByAPawnDropIsTheMatedSidesWin) {
   for (const std::string name : {"minishogi", "mini"}) {
     arb::Status s = after(name, kMiniDrop, {"P@a4"});
     EXPECT_EQ(s.result, arb::Result::BlackWins) << name;
-    EXPECT_EQ(s.reason, "checkmate") << name;
+    EXPECT_EQ(s.end, arb::Termination::Checkmate) << name;
+    EXPECT_EQ(s.reason, "checkmate-by-drop") << name;  // history: a text of it is a plain mate
     EXPECT_TRUE(s.in_check) << name;
     // The pawn's move gives the same mate: an ordinary one, White wins.
     s = after(name, kMiniPush, {"a3a4"});
@@ -77,7 +78,7 @@ TEST(FsfEndRules, MateByAPawnDropIsTheMatedSidesWin) {
   }
   const arb::Status s = after("torishogi", kToriDrop, {"S@a6"});
   EXPECT_EQ(s.result, arb::Result::BlackWins);
-  EXPECT_EQ(s.reason, "checkmate");
+  EXPECT_EQ(s.reason, "checkmate-by-drop");
 }
 
 // The rule judges a mate; it forbids no drop: the mating drop stays among the actions.
@@ -124,7 +125,7 @@ end {
   auto e = testing_helpers::ruleset_at(knight_drop_draws, fen);
   e->apply(testing_helpers::find_action(*e, "N@f7"));
   arb::Status s = e->status();
-  EXPECT_EQ(s.reason, "checkmate");
+  EXPECT_EQ(s.reason, "checkmate-by-drop");
   EXPECT_EQ(s.result, arb::Result::Draw);
   // The same smothered mate by a knight's move is a loss as before.
   e = testing_helpers::ruleset_at(knight_drop_draws, "6rk/6pp/8/6N1/8/8/8/K7[] w - - 0 1");

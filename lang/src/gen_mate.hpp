@@ -61,14 +61,18 @@
   // that the material changed and nothing was captured; a drop uncovers no check of a
   // leaper or rider, and the compile step refuses hoppers and borrowers with `dropped`, so
   // the dropped piece gives it).
-  [[gnu::noinline]] int mate_rule_value(int otherwise) const {
+  // `by_drop`: a `dropped` rule decided it (the game's last turn, which a text does not hold).
+  [[gnu::noinline]] int mate_rule_value(int otherwise, bool* by_drop = nullptr) const {
     const uint32_t now = checker_types(side_);
     for (const Program::MateRule& r : p_->mate_rules) {
       const bool holds = r.series    ? (check_series_types() & r.types) != 0
                          : r.dropped ? now && !(now & ~r.types) && last_turn_dropped()
                          : r.only    ? now && !(now & ~r.types)
                                      : (now & r.types) != 0;
-      if (holds) return r.value;
+      if (holds) {
+        if (by_drop) *by_drop = r.dropped;
+        return r.value;
+      }
     }
     return otherwise;
   }
