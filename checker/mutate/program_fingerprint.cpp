@@ -53,7 +53,7 @@ ARB_FIELDS(PieceProgram::LameLeap, 4, "put(const LameLeap&)");
 ARB_FIELDS(PieceProgram::Line, 4, "put(const Line&)");
 ARB_FIELDS(PieceProgram::Path, 9, "put(const Path&)");
 ARB_FIELDS(Program::Extinction, 6, "put(const Extinction&)");
-ARB_FIELDS(Program::MateRule, 4, "put(const MateRule&)");
+ARB_FIELDS(Program::MateRule, 5, "put(const MateRule&)");
 ARB_FIELDS(Program::Flips, 8, "put(const Flips&)");
 ARB_FIELDS(PhaseProgram, 3, "put(const PhaseProgram&)");
 ARB_FIELDS(GridProgram, 16, "put(const GridProgram&)");
@@ -136,7 +136,9 @@ class Fp {
   void put(const Program::Extinction& e) {
     put(e.types), put(e.all), put(e.at_most), put(e.opponent_at_least), put(e.claim), put(e.value);
   }
-  void put(const Program::MateRule& r) { put(r.types), put(r.only), put(r.series), put(r.value); }
+  void put(const Program::MateRule& r) {
+    put(r.types), put(r.only), put(r.series), put(r.dropped), put(r.value);
+  }
   void put(const PhaseProgram& p) { put(p.kind), put(p.optional), put(p.after); }
   void put(const GridMove& m) { put(m.dx), put(m.dy), put(m.rider), put(m.can_move), put(m.can_capture); }
   void put(const GridPiece& t) {

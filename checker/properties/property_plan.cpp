@@ -112,6 +112,9 @@ bool colour_symmetric(ConstructId id) {
     case ConstructId::MustCapture:
     case ConstructId::EndExtinction:
     case ConstructId::CastlingKing:
+    // A mate's result by the types of its checkers (`checkmate-by`): no colour, no file. Its
+    // history conditions (`in-series`, `dropped`) see no history in either loaded text.
+    case ConstructId::EndCheckmateBy:
     // The castling block's rank (relative: 1 = the own back rank) and rights field (HAha
     // swaps case with the colours), a dropped king or rook gaining its right on its own home.
     case ConstructId::CastlingRank:

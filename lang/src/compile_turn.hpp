@@ -214,18 +214,30 @@
     }
     r.only = u.arg("only").present;
     r.series = u.arg("in-series").present;
+    r.dropped = u.arg("dropped").present;
     if (r.only && r.series)
       d_.error(u.loc, "`checkmate-by` takes `only` or `in-series`, not both",
                "state two `checkmate-by` rules for two conditions");
+    if (r.dropped && (r.only || r.series))
+      d_.error(u.loc, "`checkmate-by ... dropped` takes neither `only` nor `in-series`",
+               "`dropped` already asks every checker to be of the types");
     const std::string& v = u.arg("->").text;
     r.value = v == "win" ? 1 : v == "loss" ? -1 : 0;
     if (p.royal_type < 0 || !p.royal_safe)
       d_.error(u.loc, "`checkmate-by` judges a checkmate: it needs a royal piece and `legal { royal-safe }`");
-    for (int t = 0; t < p.ntypes; ++t)
-      if (p.types[t].special() || p.types[t].explodes())
+    for (int t = 0; t < p.ntypes; ++t) {
+      // `dropped`: after a drop the dropped piece is the only checker, unless a piece's
+      // check needs another piece (a hopper's screen, a borrowed move): those, and the
+      // listed types, must be pieces whose checks the generator names.
+      const PieceProgram& pt = p.types[t];
+      const bool hops = std::any_of(pt.paths[0].begin(), pt.paths[0].end(),
+                                    [](const PieceProgram::Path& w) { return w.hop != 0; });
+      const bool judged = !r.dropped || (r.types >> t & 1) || hops || pt.borrows;
+      if (judged && (pt.special() || pt.explodes()))
         d_.error(u.loc, std::string("`checkmate-by` with `") + p.letters[t] +
                             "`'s special moves (hops, lame leaps, Chess 2 primitives, explosions) is not "
                             "executable yet by the bitboard back end");
+    }
     p.mate_rules.push_back(r);
     p.checkmate_loses = false;  // a checkmate's result depends on its checkers
   }

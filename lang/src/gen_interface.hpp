@@ -325,11 +325,12 @@
           more = popcount(by_color_[side_]) - popcount(by_color_[side_ ^ 1]);
         }
         ends::Verdict v = ends::no_move(*p_, side_, st.in_check, more);
+        bool by_drop = false;
         if (st.in_check && !p_->mate_rules.empty()) [[unlikely]]
-          v.result = ends::result_for(side_, mate_rule_value(p_->checkmate_value));
+          v.result = ends::result_for(side_, mate_rule_value(p_->checkmate_value, &by_drop));
         st.result = v.result;
         st.end = v.end;
-        st.reason = v.reason;
+        st.reason = by_drop ? "checkmate-by-drop" : v.reason;
       }
       return st;
     }

@@ -191,6 +191,16 @@
         if (pieces(c, t) & t_->pieces[t].forbidden_zone[c])
           throw PositionError(
               std::string(who) + " has a " + p_->letters[t] + " on a rank where it may not stand", 0);
+        // A confined royal piece (the xiangqi general) never leaves its region: a position
+        // with it outside is none the rules reach (issue 26: Fairy-Stockfish lists no move
+        // there). Regions and bitboards number squares alike (y * width + x).
+        if (const int r = p_->types[t].confine; r >= 0 && p_->types[t].royal)
+          for (BB b = pieces(c, t); b; clear_lsb(b))
+            if (const int s = lsb(b); !p_->regions[r][c].test(static_cast<size_t>(s)))
+              throw PositionError(std::string(who) + " has its royal " + p_->letters[t] + " on " +
+                                      static_cast<char>('a' + s % p_->width) + std::to_string(s / p_->width + 1) +
+                                      ", outside the region it is confined to",
+                                  0);
       }
     }
     // Reserve variants start from a known set: no side may hold more than it, promotions
@@ -215,6 +225,16 @@
       int k2 = royal_square(side_);
       if (k >= 0 && k2 >= 0 && p_->royals_apart && test(t_->adjacent[k], k2))
         throw PositionError("the royal pieces stand adjacent", 0);
+      // `royals-not-facing` (the flying general): the side that moved last cannot have left
+      // the royal pieces facing on an open line (issue 26: Fairy-Stockfish would play on as
+      // if the side to move were in check).
+      if (p_->royals_not_facing)
+        for (BB a = royals(0); a; clear_lsb(a))
+          for (BB b = royals(1); b; clear_lsb(b)) {
+            const int d = t_->dir[lsb(a)][lsb(b)];
+            if (d >= 0 && d % 2 == 0 && !(t_->between(lsb(a), lsb(b)) & occupied()))
+              throw PositionError("the royal pieces face each other on an open line (`royals-not-facing`)", 0);
+          }
     }
     // Castling.
     castling_ = 0;

@@ -45,15 +45,34 @@
     }
   }
 
+  // Whether the turn that led here, made in this game, was one step that placed a piece from
+  // the hand and captured nothing (a position read from a text has no such turn, as
+  // Fairy-Stockfish's root has no previous state).
+  bool last_turn_dropped() const {
+    if (stack_.empty()) return false;
+    const Undo& u = stack_.back();
+    if (stack_.size() > 1 && !stack_[stack_.size() - 2].ends_turn) return false;
+    return u.moved < 0 && u.captured < 0 && kind_of(u.move) == kPlace && u.nremoved == 0;
+  }
+
   // The mated side's result (-1 loss, 0 draw, 1 win) by the first `checkmate-by` rule that
-  // holds, or `otherwise`.
-  [[gnu::noinline]] int mate_rule_value(int otherwise) const {
+  // holds, or `otherwise`. `dropped` reads Fairy-Stockfish's uchifuzume: every checker is of
+  // the types and the mating turn was a drop that captured nothing (its checkmate_value asks
+  // that the material changed and nothing was captured; a drop uncovers no check of a
+  // leaper or rider, and the compile step refuses hoppers and borrowers with `dropped`, so
+  // the dropped piece gives it).
+  // `by_drop`: a `dropped` rule decided it (the game's last turn, which a text does not hold).
+  [[gnu::noinline]] int mate_rule_value(int otherwise, bool* by_drop = nullptr) const {
     const uint32_t now = checker_types(side_);
     for (const Program::MateRule& r : p_->mate_rules) {
-      const bool holds = r.series ? (check_series_types() & r.types) != 0
-                         : r.only ? now && !(now & ~r.types)
-                                  : (now & r.types) != 0;
-      if (holds) return r.value;
+      const bool holds = r.series    ? (check_series_types() & r.types) != 0
+                         : r.dropped ? now && !(now & ~r.types) && last_turn_dropped()
+                         : r.only    ? now && !(now & ~r.types)
+                                     : (now & r.types) != 0;
+      if (holds) {
+        if (by_drop) *by_drop = r.dropped;
+        return r.value;
+      }
     }
     return otherwise;
   }

@@ -292,6 +292,9 @@ std::vector<ConstructDef> make_table() {
               flag("in-series",
                    "a check of the mating side's series of checks (each of its turns since the "
                    "series began gave check, the mate last) came from one of these types"),
+              flag("dropped",
+                   "the mating turn dropped a piece from the hand, capturing nothing, and every "
+                   "piece giving the check is of these types (uchifuzume)"),
               choice("->", {"win", "loss", "draw"}, true, "the result for the mated side")},
              B,
              "the result of a checkmate by these pieces (a checker of the mate is one; `only`: all are; "

@@ -422,10 +422,12 @@ struct Program {
   // checker is of them; `in-series`: one of them gave a check of the mating side's series of
   // checks, its turns back from the mate each leaving the mated side in check, as far as the
   // game's history goes). The first rule that holds applies; none: checkmate_value. Leaps
-  // and rides only (the compile step refuses pieces with other moves).
+  // and rides only (the compile step refuses pieces with other moves). `dropped`: the mating
+  // turn, made in this game, placed a piece from the hand and captured nothing, and every
+  // checker is of these types (Fairy-Stockfish's shogiPawnDropMateIllegal, uchifuzume).
   struct MateRule {
     uint32_t types = 0;  // bit per type
-    bool only = false, series = false;
+    bool only = false, series = false, dropped = false;
     int8_t value = -1;  // -1 loss, 0 draw, +1 win
   };
   std::vector<MateRule> mate_rules;
