@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "arbiter/lang/compile.hpp"
+#include "fsf_helpers.hpp"
 #include "helpers.hpp"
 #include "registry/engines.hpp"
 
@@ -19,24 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// $ARBITER_FSF_WASM_DIR, else the build folder (CI: npm install --prefix build).
-std::string wasm_dir() {
-  const char* env = std::getenv("ARBITER_FSF_WASM_DIR");
-  if (env && *env) return env;
-  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().string();
-}
-
-std::unique_ptr<arb::Engine> fsf_for(const std::string& name, const std::string& engine) {
-  arb::registry::EngineSpec spec;
-  spec.kind = arb::registry::EngineKind::FairyStockfish;
-  spec.rules = testing_helpers::source_path("rulesets/fsf/" + name + ".rules");
-  spec.fsf_variant = name;
-  spec.fsf_engine = engine;
-  arb::lang::Diagnostics d;
-  auto o = arb::registry::open_engine(spec, d);
-  EXPECT_TRUE(o.engine) << d.render();
-  return std::move(o.engine);
-}
+using fsf_testing::fsf_for;
+using fsf_testing::wasm_dir;
 
 // The status after `moves` from `fen`: the compiled ruleset's, or (with `engine`) the
 // Fairy-Stockfish adapter's, which asks the mate after the moves that led to it.
@@ -96,9 +81,7 @@ TEST(FsfEndRules, TheMatingDropStaysLegal) {
 TEST(FsfEndRules, PawnDropMatesAgreeWithFairyStockfish) {
   std::vector<std::string> engines;
   if (access("/usr/games/fairy-stockfish", X_OK) == 0) engines.push_back("/usr/games/fairy-stockfish");
-  if (!std::getenv("ARBITER_FAST") && std::system("node --version > /dev/null 2>&1") == 0 &&
-      fs::exists(wasm_dir() + "/node_modules/fairy-stockfish-nnue.wasm/stockfish.js"))
-    engines.push_back("wasm:" + wasm_dir());
+  if (!std::getenv("ARBITER_FAST") && fsf_testing::have_wasm()) engines.push_back("wasm:" + wasm_dir());
   if (engines.empty()) GTEST_SKIP() << "no Fairy-Stockfish installed";
   for (const auto& engine : engines) {
     EXPECT_EQ(after("minishogi", kMiniDrop, {"P@a4"}, engine).result, arb::Result::BlackWins) << engine;

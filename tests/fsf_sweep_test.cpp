@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "fsf/fairy_stockfish.hpp"
+#include "fsf_helpers.hpp"
 #include "helpers.hpp"
 #include "registry/engines.hpp"
 
@@ -19,43 +20,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using fsf_testing::fsf_for;
+using fsf_testing::have_wasm;
+using fsf_testing::kDebian;
+using fsf_testing::wasm_dir;
 using testing_helpers::legal_texts;
-
-const char* const kDebian = "/usr/games/fairy-stockfish";
-
-std::string wasm_dir() {
-  const char* env = std::getenv("ARBITER_FSF_WASM_DIR");
-  if (env && *env) return env;
-  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().string();
-}
-
-bool have_wasm() {
-  return std::system("node --version > /dev/null 2>&1") == 0 &&
-         fs::exists(wasm_dir() + "/node_modules/fairy-stockfish-nnue.wasm/stockfish.js");
-}
-
-#define REQUIRE_DEBIAN()          \
-  if (access(kDebian, X_OK) != 0) \
-  GTEST_SKIP() << kDebian << " is not installed (apt-get install fairy-stockfish)"
-#define REQUIRE_WASM()                                                                                    \
-  if (!have_wasm())                                                                                       \
-  GTEST_SKIP() << "node or the npm package fairy-stockfish-nnue.wasm under " << wasm_dir()                \
-               << " is missing (npm install --prefix " << wasm_dir() << " fairy-stockfish-nnue.wasm, or " \
-               << "set ARBITER_FSF_WASM_DIR)"
-
-// The adapter for catalogue ruleset NAME, as fuzz opens it, on engine `engine`.
-std::unique_ptr<arb::Engine> fsf_for(const std::string& name, const std::string& engine) {
-  arb::registry::EngineSpec spec;
-  spec.kind = arb::registry::EngineKind::FairyStockfish;
-  spec.rules = testing_helpers::source_path("rulesets/fsf/" + name + ".rules");
-  spec.fsf_variant = name;
-  spec.fsf_engine = engine;
-  arb::lang::Diagnostics d;
-  auto o = arb::registry::open_engine(spec, d);
-  EXPECT_TRUE(o.engine) << d.render();
-  if (!o.engine) throw std::runtime_error("cannot open Fairy-Stockfish for " + name);
-  return std::move(o.engine);
-}
 
 // Both engines at `fen`: the same position text and the same actions.
 void expect_same_node(arb::Engine& c, arb::Engine& f, const std::string& where) {

@@ -12,12 +12,14 @@
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/lang/export_fsf.hpp"
 #include "fsf/fairy_stockfish.hpp"
+#include "fsf_helpers.hpp"
 #include "fuzz/fuzz.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 #include "registry/engines.hpp"
 
 namespace fs = std::filesystem;
+using fsf_testing::wasm_dir;
 
 namespace {
 
@@ -462,21 +464,6 @@ TEST(FsfExport, StatementNamesTheVariantAndIsNotInherited) {
 }
 
 // ---- current Fairy-Stockfish: the npm build through node (--fsf-engine wasm:DIR) ----------
-
-// $ARBITER_FSF_WASM_DIR, else the build folder (CI: npm install --prefix build).
-std::string wasm_dir() {
-  const char* env = std::getenv("ARBITER_FSF_WASM_DIR");
-  if (env && *env) return env;
-  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().string();
-}
-
-#define REQUIRE_WASM()                                                                              \
-  if (std::system("node --version > /dev/null 2>&1") != 0)                                          \
-    GTEST_SKIP() << "node is not installed (apt-get install nodejs npm)";                           \
-  if (!fs::exists(wasm_dir() + "/node_modules/fairy-stockfish-nnue.wasm/stockfish.js"))             \
-  GTEST_SKIP() << "the npm package fairy-stockfish-nnue.wasm is not installed under " << wasm_dir() \
-               << " (npm install --prefix " << wasm_dir() << " fairy-stockfish-nnue.wasm, or set "  \
-               << "ARBITER_FSF_WASM_DIR)"
 
 TEST(FsfWasm, BerolinaExportedAndBuiltInAgreeWithTheCompiledRuleset) {
   REQUIRE_WASM();

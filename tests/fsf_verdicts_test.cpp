@@ -14,6 +14,7 @@
 #include <random>
 
 #include "arbiter/lang/compile.hpp"
+#include "fsf_helpers.hpp"
 #include "helpers.hpp"
 #include "registry/engines.hpp"
 
@@ -21,36 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-#define REQUIRE_FSF()                                  \
-  if (access("/usr/games/fairy-stockfish", X_OK) != 0) \
-  GTEST_SKIP() << "/usr/games/fairy-stockfish is not installed (apt-get install fairy-stockfish)"
-
-// $ARBITER_FSF_WASM_DIR, else the build folder (CI: npm install --prefix build).
-std::string wasm_dir() {
-  const char* env = std::getenv("ARBITER_FSF_WASM_DIR");
-  if (env && *env) return env;
-  return fs::read_symlink("/proc/self/exe").parent_path().parent_path().string();
-}
-
-#define REQUIRE_WASM()                                                                              \
-  if (std::system("node --version > /dev/null 2>&1") != 0)                                          \
-    GTEST_SKIP() << "node is not installed (apt-get install nodejs npm)";                           \
-  if (!fs::exists(wasm_dir() + "/node_modules/fairy-stockfish-nnue.wasm/stockfish.js"))             \
-  GTEST_SKIP() << "the npm package fairy-stockfish-nnue.wasm is not installed under " << wasm_dir() \
-               << " (npm install --prefix " << wasm_dir() << " fairy-stockfish-nnue.wasm, or set "  \
-               << "ARBITER_FSF_WASM_DIR)"
-
-std::unique_ptr<arb::Engine> fsf_for(const std::string& name, const std::string& engine) {
-  arb::registry::EngineSpec spec;
-  spec.kind = arb::registry::EngineKind::FairyStockfish;
-  spec.rules = testing_helpers::source_path("rulesets/fsf/" + name + ".rules");
-  spec.fsf_variant = name;
-  spec.fsf_engine = engine;
-  arb::lang::Diagnostics d;
-  auto o = arb::registry::open_engine(spec, d);
-  EXPECT_TRUE(o.engine) << d.render();
-  return std::move(o.engine);
-}
+using fsf_testing::fsf_for;
+using fsf_testing::wasm_dir;
 
 // The compiled ruleset and Fairy-Stockfish give root position `fen` (no moves) result `want`.
 void expect_root_verdict(const std::string& name, const std::string& engine, const std::string& fen,
@@ -74,7 +47,7 @@ void expect_root_verdict(const std::string& name, const std::string& engine, con
 // (`extinction K at-most 2 -> loss`); UCI's `mate 0` was read as White's loss. Debian's
 // Fairy-Stockfish 11.1.
 TEST(FsfVerdicts, RootWithoutMovesWonByTheSideToMove) {
-  REQUIRE_FSF();
+  REQUIRE_DEBIAN();
   expect_root_verdict("threekings", "/usr/games/fairy-stockfish", "k7/8/8/8/8/8/8/K2K3K w - - 0 1",
                       arb::Result::WhiteWins);
   // A checkmate and a stalemate at the root read as before.
