@@ -23,16 +23,7 @@ namespace {
 using fsf_testing::fsf_for;
 using fsf_testing::wasm_dir;
 
-// The status after `moves` from `fen`: the compiled ruleset's, or (with `engine`) the
-// Fairy-Stockfish adapter's, which asks the mate after the moves that led to it.
-arb::Status after(const std::string& name, const std::string& fen, const std::vector<std::string>& moves,
-                  const std::string& engine = "") {
-  auto e = engine.empty() ? testing_helpers::catalogue_at(name, fen) : fsf_for(name, engine);
-  if (!e) return {};
-  if (!engine.empty()) e->set_position(testing_helpers::catalogue_at(name, fen)->position());
-  for (const auto& m : moves) e->apply(testing_helpers::find_action(*e, m));
-  return e->status();
-}
+using fsf_testing::after;
 
 // The sweep's position: White's pawn dropped on a4 mates Black's king a5 (the rook closes
 // the b-file, the bishop d1 guards a4).

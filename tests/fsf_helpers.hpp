@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "arbiter/lang/compile.hpp"
 #include "helpers.hpp"
@@ -46,6 +47,16 @@ inline std::unique_ptr<arb::Engine> fsf_for(const std::string& name, const std::
   EXPECT_TRUE(o.engine) << d.render();
   if (!o.engine) throw std::runtime_error("cannot open Fairy-Stockfish for " + name);
   return std::move(o.engine);
+}
+
+// The status after `moves` from `fen`: the compiled ruleset's, or (with `engine`) the
+// Fairy-Stockfish adapter's, which asks a mate after the moves that led to it.
+inline arb::Status after(const std::string& name, const std::string& fen,
+                         const std::vector<std::string>& moves, const std::string& engine = "") {
+  auto e = engine.empty() ? testing_helpers::catalogue_at(name, fen) : fsf_for(name, engine);
+  if (!engine.empty()) e->set_position(testing_helpers::catalogue_at(name, fen)->position());
+  for (const auto& m : moves) e->apply(testing_helpers::find_action(*e, m));
+  return e->status();
 }
 
 }  // namespace fsf_testing

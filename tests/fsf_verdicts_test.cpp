@@ -81,13 +81,7 @@ TEST(FsfVerdicts, FlipersiStalemateGoesToTheSideWithMoreDiscs) {
 
 namespace {
 
-arb::Status after(const std::string& name, const std::string& fen, const std::vector<std::string>& moves,
-                  const std::string& engine = "") {
-  auto e = engine.empty() ? testing_helpers::catalogue_at(name, fen) : fsf_for(name, engine);
-  if (!engine.empty()) e->set_position(testing_helpers::catalogue_at(name, fen)->position());
-  for (const auto& m : moves) e->apply(testing_helpers::find_action(*e, m));
-  return e->status();
-}
+using fsf_testing::after;
 
 // The sweep's position: Black mated by a pawn (b4) at the root, no check of a rook, bers or
 // knight in the series (a position read from a text starts it): niol, a draw. The same mate
