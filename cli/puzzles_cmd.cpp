@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "arbiter/parallel.hpp"
 #include "arbiter/puzzles.hpp"
 #include "arbiter/stipulation.hpp"
 #include "arbiter/synth/synth.hpp"
@@ -44,7 +45,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   Common c;
   std::string goal = "mate", depth, count = "10", seed = "1", out, max_nodes = "100000", max_games = "5000",
               timeout;
-  std::string from = "selfplay", material, window;
+  std::string from, material, window, base, jobs = "1", max_positions = "200000";
   std::string stipulation, notation = "uci";
   bool append = false, quiet_key = false, economy = false;
   po::options_description d(
@@ -52,17 +53,18 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "[--append]]\n"
       "                [--json]\n"
       "arbiter puzzles --variant V --stipulation #N|h#N|s#N|... [--quiet-key] [--economy] --count N ...\n"
-      "Positions from self-play whose goal in exactly K moves has a unique key, proved by the\n"
-      "solver (--all-keys) and re-checked. Prints one CSV (position,goal,depth,solution,variant,\n"
-      "options) unless --out names the file, written atomically. Exit 0 with N puzzles, 3 when\n"
-      "the budget (--max-games, --timeout) ended with fewer (those found are written), 2 on\n"
-      "unusable input");
+      "arbiter puzzles --variant V --stipulation s#N [--from frame [--base FEN]] [--jobs J] --count N ...\n"
+      "Positions from self-play (s#N: built around a selfmate frame) whose goal in exactly K\n"
+      "moves has a unique key, proved by the solver (--all-keys) and re-checked. Prints one CSV\n"
+      "(position,goal,depth,solution,variant,options) unless --out names the file, written\n"
+      "atomically. Exit 0 with N puzzles, 3 when the budget (--max-games, --max-positions,\n"
+      "--timeout) ended with fewer (those found are written), 2 on unusable input");
   add_common(d, c, false);
   d.add_options()("goal", po::value(&goal), "mate (default), win or draw")(
       "depth", po::value(&depth), "K: the solving side's moves (1..60)")("count", po::value(&count),
                                                                          "N puzzles (default 10)")(
-      "seed", po::value(&seed), "self-play seed (default 1)")("out", po::value(&out),
-                                                              "write the puzzle file here (atomically)")(
+      "seed", po::value(&seed), "seed of self-play or of the frame positions (default 1)")(
+      "out", po::value(&out), "write the puzzle file here (atomically)")(
       "notation", po::value(&notation),
       "the solution column in uci (default: a puzzle file is data, read back by `diagram --puzzles`, "
       "which shows SAN) or san")("append", po::bool_switch(&append),
@@ -71,7 +73,14 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "max-games", po::value(&max_games), "self-play games before giving up (default 5000)")(
       "timeout", po::value(&timeout), "seconds before giving up (0: none)")(
       "from", po::value(&from),
-      "selfplay (default) or synth (Z3 mate-in-1 positions: --goal mate --depth 1)")(
+      "selfplay (default; frame for s#N), synth (Z3 mate-in-1 positions: --goal mate --depth 1) or frame "
+      "(with --stipulation: pieces added at random to --base, each candidate proved)")(
+      "base", po::value(&base),
+      "with --from frame: the frame position (default Popeye's selfmate frame 8/8/8/8/8/kp6/p7/K7 w)")(
+      "jobs", po::value(&jobs),
+      "with --from frame: threads proving candidates (1; the same puzzles for any J)")(
+      "max-positions", po::value(&max_positions),
+      "with --from frame: positions built before giving up (default 200000)")(
       "material", po::value(&material), "with --from synth: exact material, e.g. \"KRB v K\"")(
       "window", po::value(&window), "with --from synth: WxH, the squares pieces may stand on")(
       "stipulation", po::value(&stipulation),
@@ -81,7 +90,9 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "economy", po::bool_switch(&economy),
       "with --stipulation: idle pieces taken off, then every piece left proved needed (its removal loses "
       "the solution, cooks it, changes it or makes the position illegal)");
-  if (print_help(d, args, ", 3 fewer puzzles than --count when --max-games or --timeout ended the search"))
+  if (print_help(
+          d, args,
+          ", 3 fewer puzzles than --count when --max-games, --max-positions or --timeout ended the search"))
     return kOk;
   po::variables_map vm = parse_command_line(args, d);
   c.given(vm, false);
@@ -114,8 +125,25 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   o.max_games = uint_option("max-games", max_games, 1, UINT64_MAX);
   if (vm.count("timeout")) o.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
   if (append && out.empty()) throw UsageError("--append needs --out FILE");
-  if (from != "selfplay" && from != "synth")
-    throw UsageError("--from must be selfplay or synth, not `" + from + "`");
+  // Selfmates are rare in game positions: s#N builds them around a frame unless a
+  // position or a source is given.
+  if (from.empty()) {
+    auto st = arb::stip::parse_stipulation(o.stipulation);
+    from = !o.stipulation.empty() && st->play == arb::stip::Play::Self && st->aim == arb::stip::Aim::Mate &&
+                   !st->series && !c.position_given && c.moves.empty()
+               ? "frame"
+               : "selfplay";
+  }
+  if (from != "selfplay" && from != "synth" && from != "frame")
+    throw UsageError("--from must be selfplay, synth or frame, not `" + from + "`");
+  if (from == "frame" && o.stipulation.empty()) throw UsageError("--from frame goes with --stipulation");
+  if (from == "frame" && (c.position_given || !c.moves.empty()))
+    throw UsageError("--from frame builds positions around --base, not --position or --moves");
+  if (from != "frame" && (vm.count("base") || vm.count("jobs") || vm.count("max-positions")))
+    throw UsageError("--base, --jobs and --max-positions go with --from frame");
+  o.frame = base;
+  o.jobs = static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs));
+  o.max_frames = uint_option("max-positions", max_positions, 1, UINT64_MAX);
   if (from == "synth" && !stipulation.empty())
     throw UsageError("--from synth goes with --goal mate --depth 1");
   if (from == "synth" && (goal != "mate" || o.depth != 1))
@@ -171,9 +199,15 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       const double share =
           std::max(static_cast<double>(found) / std::max(o.count, 1),
                    o.max_games ? static_cast<double>(s.games) / static_cast<double>(o.max_games) : 0.0);
-      bar.update(found,
-                 std::to_string(s.games) + " games, " + std::to_string(s.positions) + " positions solved",
-                 std::min(1.0, share));
+      if (from == "frame")
+        bar.update(found,
+                   std::to_string(s.built) + " built, " + std::to_string(s.positions) + " positions solved",
+                   std::min(1.0, std::max(static_cast<double>(found) / std::max(o.count, 1),
+                                          static_cast<double>(s.built) / static_cast<double>(o.max_frames))));
+      else
+        bar.update(found,
+                   std::to_string(s.games) + " games, " + std::to_string(s.positions) + " positions solved",
+                   std::min(1.0, share));
     };
   const bool san = san_notation(notation);
   std::unique_ptr<Engine> writer = l.engine->clone();  // writes SAN while l.engine searches
@@ -213,6 +247,12 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       for (const auto& v : by_side)
         if (i < v.size()) positions.push_back(v[i]);
     found = arb::puzzles::select(*l.engine, positions, o, stats);
+  } else if (from == "frame") {
+    try {
+      found = arb::puzzles::generate_frame(*l.engine, o, stats);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--from frame: ") + e.what());
+    }
   } else {
     found = arb::puzzles::generate(*l.engine, o, stats);
   }
@@ -254,8 +294,10 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   secs << std::fixed << stats.seconds;
   std::cerr << "puzzles: " << found.size() << " of " << o.count << " found ("
             << (stipulation.empty() ? goal + " in " + plural(o.depth, "move") : o.stipulation) << ", "
-            << (from == "synth" ? std::string("Z3") : plural(stats.games, "game")) << ", "
-            << plural(stats.positions, "position") << " solved, " << stats.unknown
+            << (from == "synth"   ? std::string("Z3")
+                : from == "frame" ? plural(stats.built, "frame position") + " built"
+                                  : plural(stats.games, "game"))
+            << ", " << plural(stats.positions, "position") << " solved, " << stats.unknown
             << " unknown within the budget, " << secs.str() << " s)";
   if (!out.empty())
     std::cerr << "; " << added << " new written to " << out << " (" << kept.size() << " in all)";
@@ -265,7 +307,9 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       std::cerr << "; Z3 stopped at --timeout";
     else if (o.timeout > 0 && stats.seconds >= o.timeout)
       std::cerr << "; stopped at --timeout";
-    else if (from != "synth" && stats.games >= o.max_games)
+    else if (from == "frame" && stats.built >= o.max_frames)
+      std::cerr << "; stopped at --max-positions " << o.max_frames;
+    else if (from == "selfplay" && stats.games >= o.max_games)
       std::cerr << "; stopped at --max-games " << o.max_games;
   }
   std::cerr << "\n";
@@ -273,6 +317,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
     Json j = {{"found", found.size()},
               {"requested", o.count},
               {"games", stats.games},
+              {"built", stats.built},
               {"positions", stats.positions},
               {"unknown", stats.unknown},
               {"seconds", std::round(stats.seconds * 1000) / 1000}};  // to the millisecond, as the text

@@ -396,6 +396,84 @@ TEST(StipulationPuzzles, Command) {
   EXPECT_NE(r.err.find("--economy"), std::string::npos) << r;
 }
 
+// Selfmates around the frame (--from frame, the default of s#N): a seeded `puzzles
+// --stipulation s#2 --count 1` run gives a selfmate that the solver proves again with one
+// key and none shorter, standing on the frame (Ka1, Black's Ka3, b3, a2), its stored tree
+// re-solved by verify(); the same puzzles with two threads; frame_position is seeded; the
+// command's refusals. About 0.5 s in Release.
+TEST(StipulationPuzzles, SelfmatesAroundTheFrame) {
+  using testing_process::run_arbiter;
+  auto r =
+      run_arbiter({"puzzles", "--variant", "chess", "--stipulation", "s#2", "--count", "1", "--seed", "3"});
+  ASSERT_EQ(r.code, 0) << r;
+  auto ps = arb::puzzles::from_csv(r.out);
+  ASSERT_EQ(ps.size(), 1u) << r;
+  const auto& p = ps[0];
+  EXPECT_EQ(p.goal, "s#2");
+  EXPECT_EQ(p.depth, 2);
+  EXPECT_NE(r.err.find("frame positions built"), std::string::npos) << r;
+  std::map<std::string, char> at;
+  for (const auto& bp : arb::puzzles::pieces_of(p.position)) at[bp.square] = bp.piece;
+  EXPECT_EQ(at["a1"], 'K') << p.position;
+  EXPECT_EQ(at["a3"], 'k') << p.position;
+  EXPECT_EQ(at["b3"], 'p') << p.position;
+  auto e = testing_helpers::compiled_engine("chess");
+  e->set_position(p.position);
+  auto again = arb::puzzles::solve_stipulation(*e, *arb::stip::parse_stipulation("s#2"), 0);
+  ASSERT_EQ(again.outcome, arb::stip::Outcome::Solved) << p.position;
+  ASSERT_EQ(again.solutions.size(), 1u) << p.position << ": one key";
+  EXPECT_TRUE(again.shorter.empty()) << p.position;
+  EXPECT_EQ(again.proved_none_below, 2);
+  EXPECT_EQ(again.solutions[0].uci[0], p.solution[0]);
+  EXPECT_EQ(arb::puzzles::tree_json(again), p.tree);
+  EXPECT_EQ(arb::puzzles::verify(*e, p), "") << p.position;
+
+  // The library: the same puzzles with one thread or two, each verified.
+  arb::puzzles::Options o;
+  o.stipulation = "s#2";
+  o.count = fast() ? 1 : 3;
+  o.seed = 5;
+  arb::puzzles::Stats s1, s2;
+  auto one = arb::puzzles::generate_frame(*e, o, s1);
+  o.jobs = 2;
+  auto two = arb::puzzles::generate_frame(*e, o, s2);
+  ASSERT_EQ(one.size(), static_cast<size_t>(o.count));
+  ASSERT_EQ(two.size(), one.size());
+  EXPECT_GT(s1.built, s1.positions) << "the filter drops candidates before the proof";
+  for (size_t i = 0; i < one.size(); ++i) {
+    EXPECT_EQ(one[i].position, two[i].position);
+    EXPECT_EQ(one[i].tree, two[i].tree);
+    EXPECT_EQ(arb::puzzles::verify(*e, one[i]), "") << one[i].position;
+  }
+  // frame_position: seeded, pieces added to the frame, "" for a text that is not a board.
+  const std::string a = arb::puzzles::frame_position(arb::puzzles::kSelfmateFrame, 11);
+  EXPECT_EQ(a, arb::puzzles::frame_position(arb::puzzles::kSelfmateFrame, 11));
+  EXPECT_NE(a, arb::puzzles::frame_position(arb::puzzles::kSelfmateFrame, 12));
+  EXPECT_GE(arb::puzzles::pieces_of(a).size(), 4u + 2u) << a;
+  EXPECT_LE(arb::puzzles::pieces_of(a).size(), 4u + 5u) << a;
+  EXPECT_EQ(arb::puzzles::frame_position("8/8/8[Q]/8 w - - 0 1", 1), "");
+
+  // The budget: exit 3, and why. Refused: a frame without kings, frame without a
+  // stipulation, --jobs or --base without the frame, a frame with --position.
+  r = run_arbiter(
+      {"puzzles", "--variant", "chess", "--stipulation", "s#2", "--count", "50", "--max-positions", "20"});
+  EXPECT_EQ(r.code, 3) << r;
+  EXPECT_NE(r.err.find("stopped at --max-positions 20"), std::string::npos) << r;
+  for (std::vector<std::string> bad :
+       {std::vector<std::string>{"--stipulation", "s#2", "--base", "8/8/8/8/8/8/8/8 w - - 0 1"},
+        {"--stipulation", "s#2", "--base", "not a board"},
+        {"--from", "frame", "--goal", "mate", "--depth", "1"},
+        {"--stipulation", "#2", "--jobs", "2"},
+        {"--stipulation", "s#2", "--from", "selfplay", "--base", "8/8/8/8/8/kp6/p7/K7 w - - 0 1"},
+        {"--stipulation", "s#2", "--from", "frame", "--position", "8/8/8/8/8/kp6/p7/K7 w - - 0 1"}}) {
+    std::vector<std::string> args = {"puzzles", "--variant", "chess", "--count", "1"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    r = run_arbiter(args);
+    EXPECT_EQ(r.code, 2) << r;
+    EXPECT_FALSE(r.err.empty()) << r;
+  }
+}
+
 // corpus/puzzles/stipulations/chess.csv (made with --economy, #2 and #3 also with
 // --quiet-key): every row re-solves to its stored line and tree, and every piece of every
 // row is needed (economy() reports no `unchanged` or `unknown` removal). Under ARBITER_FAST

@@ -185,8 +185,6 @@ std::string verify(Engine& e, const Puzzle& p, size_t table_mb) {
   return why;
 }
 
-namespace {
-
 // The puzzle at the engine's position, when it is one (solved with --all-keys under the
 // budget, then verified on `check`).
 // A stipulation puzzle at the engine's position: sound under the budget, a quiet key when
@@ -264,6 +262,8 @@ bool fresh(const std::vector<Puzzle>& out, const Puzzle& p) {
     if (q.position == p.position) return false;
   return true;
 }
+
+namespace {
 
 std::optional<Puzzle> candidate(Engine& e, Engine& check, const Options& opt, solve::Goal goal,
                                 const GameConfig& config, Stats& stats) {

@@ -106,6 +106,7 @@ struct Stats {
   uint64_t games = 0;      // self-play games played
   uint64_t positions = 0;  // positions given to the solver
   uint64_t unknown = 0;    // of them, left unknown by the per-position budget
+  uint64_t built = 0;      // frame positions built (generate_frame), filtered ones included
   double seconds = 0;
 };
 
@@ -127,6 +128,12 @@ struct Options {
   // off one at a time, then economy() must report a change for every piece left.
   bool economy = false;
   bool mate_needs_check = false;  // as stip::Options (every win of the game is a checkmate)
+  // generate_frame only: the frame (position text; empty: kSelfmateFrame), the positions
+  // built before giving up, and the threads proving candidates (the result is the same for
+  // any number: candidates are numbered, each from its own seed, and kept in that order).
+  std::string frame;
+  uint64_t max_frames = 200000;
+  int jobs = 1;
   // Called after every game and every puzzle found.
   std::function<void(const Stats&, size_t found)> progress;
   // Called with each puzzle as it is found.
@@ -146,5 +153,23 @@ std::vector<Puzzle> generate(const Engine& start, const Options& options, Stats&
 // the order given, up to options.count. stats.positions counts the positions solved.
 std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>& positions,
                            const Options& options, Stats& stats);
+
+// Selfmate frames (puzzles_frame.cpp). Popeye's frame: Black's king a3 walled in by its
+// own pawns b3 and a2 in front of White's king a1, so that ...b2# is Black's mate and
+// White's task is to take every other Black move away.
+inline constexpr const char* kSelfmateFrame = "8/8/8/8/8/kp6/p7/K7 w - - 0 1";
+
+// One candidate around `frame` (a FEN-shaped position text): 2-4 White pieces drawn from
+// Q R B N P and 0-1 Black ones from p n b, each on an empty square at random (pawns off
+// the first and last ranks), White to move. "" when the frame is not FEN-shaped.
+std::string frame_position(const std::string& frame, uint64_t seed);
+
+// Stipulation puzzles (options.stipulation, a selfmate above all) from positions built
+// around options.frame: candidate k is frame_position(frame, mix(seed, k)); one the
+// engine takes, whose defender has few legal moves when to move (the cheap filter), is
+// proved as generate() proves self-play positions (sound, the qualities asked, verify()).
+// Up to `count` puzzles in candidate order; stops at max_frames candidates or the timeout.
+// Throws std::invalid_argument when the engine takes none of the first thousand.
+std::vector<Puzzle> generate_frame(const Engine& engine, const Options& options, Stats& stats);
 
 }  // namespace arb::puzzles
