@@ -45,7 +45,7 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   Common c;
   std::string goal = "mate", depth, count = "10", seed = "1", out, max_nodes = "100000", max_games = "5000",
               timeout;
-  std::string from, material, window, base, jobs = "1", max_positions = "200000";
+  std::string from, material, window, base, pieces, jobs = "1", max_positions = "200000";
   std::string stipulation, notation = "uci";
   bool append = false, quiet_key = false, economy = false;
   po::options_description d(
@@ -53,7 +53,8 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "[--append]]\n"
       "                [--json]\n"
       "arbiter puzzles --variant V --stipulation #N|h#N|s#N|... [--quiet-key] [--economy] --count N ...\n"
-      "arbiter puzzles --variant V --stipulation s#N [--from frame [--base FEN]] [--jobs J] --count N ...\n"
+      "arbiter puzzles --variant V --stipulation s#N [--from frame [--base FEN] [--pieces W/B]] [--jobs J] "
+      "--count N\n"
       "Positions from self-play (s#N: built around a selfmate frame) whose goal in exactly K\n"
       "moves has a unique key, proved by the solver (--all-keys) and re-checked. Prints one CSV\n"
       "(position,goal,depth,solution,variant,options) unless --out names the file, written\n"
@@ -77,6 +78,9 @@ int cmd_puzzles(const std::vector<std::string>& args) {
       "(with --stipulation: pieces added at random to --base, each candidate proved)")(
       "base", po::value(&base),
       "with --from frame: the frame position (default Popeye's selfmate frame 8/8/8/8/8/kp6/p7/K7 w)")(
+      "pieces", po::value(&pieces),
+      "with --from frame: the letters of the pieces added, White's/Black's (default QRBNP/pnb in a game "
+      "whose start holds them all, else the start's pieces less the frame's royals)")(
       "jobs", po::value(&jobs),
       "with --from frame: threads proving candidates (1; the same puzzles for any J)")(
       "max-positions", po::value(&max_positions),
@@ -139,9 +143,22 @@ int cmd_puzzles(const std::vector<std::string>& args) {
   if (from == "frame" && o.stipulation.empty()) throw UsageError("--from frame goes with --stipulation");
   if (from == "frame" && (c.position_given || !c.moves.empty()))
     throw UsageError("--from frame builds positions around --base, not --position or --moves");
-  if (from != "frame" && (vm.count("base") || vm.count("jobs") || vm.count("max-positions")))
-    throw UsageError("--base, --jobs and --max-positions go with --from frame");
+  if (from != "frame" &&
+      (vm.count("base") || vm.count("pieces") || vm.count("jobs") || vm.count("max-positions")))
+    throw UsageError("--base, --pieces, --jobs and --max-positions go with --from frame");
+  if (vm.count("pieces")) {
+    const size_t slash = pieces.find('/');
+    bool ok = slash != std::string::npos && slash > 0 && pieces.find('/', slash + 1) == std::string::npos;
+    for (size_t i = 0; ok && i < pieces.size(); ++i)
+      ok = i == slash || (std::isalpha(static_cast<unsigned char>(pieces[i])) &&
+                          (i < slash) == (std::isupper(static_cast<unsigned char>(pieces[i])) != 0));
+    if (!ok)
+      throw UsageError(
+          "--pieces must be White's letters (upper case), `/`, Black's (lower case), e.g. QRBNP/pnb, not `" +
+          pieces + "`");
+  }
   o.frame = base;
+  o.frame_pieces = pieces;
   o.jobs = static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs));
   o.max_frames = uint_option("max-positions", max_positions, 1, UINT64_MAX);
   if (from == "synth" && !stipulation.empty())

@@ -452,6 +452,27 @@ TEST(StipulationPuzzles, SelfmatesAroundTheFrame) {
   EXPECT_GE(arb::puzzles::pieces_of(a).size(), 4u + 2u) << a;
   EXPECT_LE(arb::puzzles::pieces_of(a).size(), 4u + 5u) << a;
   EXPECT_EQ(arb::puzzles::frame_position("8/8/8[Q]/8 w - - 0 1", 1), "");
+  // The pieces: only the letters given; chess's by default, a game's own otherwise (its
+  // start position's letters less the frame's royals).
+  for (uint64_t seed = 1; seed <= 20; ++seed)
+    for (const auto& p :
+         arb::puzzles::pieces_of(arb::puzzles::frame_position(arb::puzzles::kSelfmateFrame, seed, "A/c")))
+      EXPECT_NE(std::string("KkpAc").find(p.piece), std::string::npos) << p.piece;
+  EXPECT_EQ(arb::puzzles::frame_position(arb::puzzles::kSelfmateFrame, 1, "/pnb"), "");
+  EXPECT_EQ(arb::puzzles::default_frame_pieces("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                                               arb::puzzles::kSelfmateFrame),
+            "QRBNP/pnb");
+  EXPECT_EQ(arb::puzzles::default_frame_pieces("rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w - - 0 1",
+                                               arb::puzzles::kSelfmateFrame),
+            "ABNPR/abnpr");
+  EXPECT_EQ(arb::puzzles::default_frame_pieces("8[Q] w", arb::puzzles::kSelfmateFrame), "");
+
+  r = run_arbiter({"puzzles", "--variant", "chess", "--stipulation", "s#2", "--pieces", "QR/Q"});
+  EXPECT_EQ(r.code, 2) << r;
+  EXPECT_NE(r.err.find("--pieces"), std::string::npos) << r;
+  r = run_arbiter({"puzzles", "--variant", "chess", "--stipulation", "s#2", "--count", "1", "--pieces",
+                   "QRBN/p", "--max-positions", "3000"});
+  EXPECT_EQ(r.code, 0) << r;
 
   // The budget: exit 3, and why. Refused: a frame without kings, frame without a
   // stipulation, --jobs or --base without the frame, a frame with --position.

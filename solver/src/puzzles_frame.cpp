@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -83,14 +84,17 @@ std::string board_text(const std::vector<std::string>& rows) {
 
 }  // namespace
 
-std::string frame_position(const std::string& frame, uint64_t seed) {
+std::string frame_position(const std::string& frame, uint64_t seed, const std::string& pieces) {
   std::vector<std::string> rows = rows_of(frame);
-  if (rows.empty()) return "";
+  const size_t slash = pieces.find('/');
+  if (rows.empty() || slash == 0 || slash == std::string::npos) return "";
+  const std::string white = pieces.substr(0, slash), black = pieces.substr(slash + 1);
   std::mt19937_64 rng(seed);
   const size_t height = rows.size(), width = rows[0].size();
   std::vector<char> add;
-  for (int i = 0, n = 2 + static_cast<int>(rng() % 3); i < n; ++i) add.push_back("QRBNP"[rng() % 5]);
-  for (int i = 0, n = static_cast<int>(rng() % 2); i < n; ++i) add.push_back("pnb"[rng() % 3]);
+  for (int i = 0, n = 2 + static_cast<int>(rng() % 3); i < n; ++i) add.push_back(white[rng() % white.size()]);
+  for (int i = 0, n = static_cast<int>(rng() % 2); i < n && !black.empty(); ++i)
+    add.push_back(black[rng() % black.size()]);
   for (char piece : add) {
     std::vector<std::pair<size_t, size_t>> free;
     for (size_t y = 0; y < height; ++y)
@@ -106,12 +110,41 @@ std::string frame_position(const std::string& frame, uint64_t seed) {
   return join_fields(f);
 }
 
+std::string default_frame_pieces(const std::string& start, const std::string& frame) {
+  const std::vector<std::string> start_rows = rows_of(start), frame_rows = rows_of(frame);
+  if (start_rows.empty() || frame_rows.empty()) return "";
+  std::map<char, int> in_start, in_frame;
+  for (const std::string& r : start_rows)
+    for (char c : r)
+      if (c != '.') ++in_start[c];
+  for (const std::string& r : frame_rows)
+    for (char c : r)
+      if (c != '.') ++in_frame[c];
+  auto holds = [&](const char* letters) {
+    for (const char* c = letters; *c; ++c)
+      if (!in_start.count(*c)) return false;
+    return true;
+  };
+  if (holds("QRBNPpnb")) return "QRBNP/pnb";
+  std::string white, black;
+  for (const auto& [c, n] : in_start) {
+    if (n == 1 && in_frame.count(c) && in_frame.at(c) == 1) continue;  // a royal
+    (std::isupper(static_cast<unsigned char>(c)) ? white : black) += c;
+  }
+  return white.empty() ? "" : white + "/" + black;
+}
+
 std::vector<Puzzle> generate_frame(const Engine& engine, const Options& opt, Stats& stats) {
   check_options(opt);
   if (opt.stipulation.empty()) throw std::invalid_argument("puzzles around a frame need a stipulation");
   const std::string frame = opt.frame.empty() ? std::string(kSelfmateFrame) : opt.frame;
   if (rows_of(frame).empty())
     throw std::invalid_argument("the frame `" + frame + "` is not a FEN-shaped position text");
+  const std::string pieces =
+      opt.frame_pieces.empty() ? default_frame_pieces(engine.position(), frame) : opt.frame_pieces;
+  if (pieces.empty())
+    throw std::invalid_argument(
+        "no pieces to add to the frame: the game's start position names none (give --pieces)");
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&]() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -131,7 +164,7 @@ std::vector<Puzzle> generate_frame(const Engine& engine, const Options& opt, Sta
   const size_t count = static_cast<size_t>(std::max(opt.count, 0));
   // Candidate k: built, taken by the engine, through the filter, proved (or not).
   auto try_one = [&](Worker& w, uint64_t k, bool& legal) -> std::optional<Puzzle> {
-    const std::string pos = frame_position(frame, mix(opt.seed ^ mix(k)));
+    const std::string pos = frame_position(frame, mix(opt.seed ^ mix(k)), pieces);
     try {
       w.e->set_position(pos);
     } catch (const std::exception&) {
@@ -191,7 +224,8 @@ std::vector<Puzzle> generate_frame(const Engine& engine, const Options& opt, Sta
     if (opt.progress) opt.progress(stats, out.size());
     if (legal_total == 0 && next >= 1000)
       throw std::invalid_argument("the game takes none of the first " + std::to_string(next) +
-                                  " positions built around the frame `" + frame + "`");
+                                  " positions built around the frame `" + frame +
+                                  "` (give one it takes with --base)");
   }
   stats.seconds = elapsed();
   return out;

@@ -132,6 +132,9 @@ struct Options {
   // built before giving up, and the threads proving candidates (the result is the same for
   // any number: candidates are numbered, each from its own seed, and kept in that order).
   std::string frame;
+  // The pieces added to the frame, `WHITE/BLACK` letters (e.g. `QRBNP/pnb`); empty: chosen
+  // by default_frame_pieces() from the game's start position.
+  std::string frame_pieces;
   uint64_t max_frames = 200000;
   int jobs = 1;
   // Called after every game and every puzzle found.
@@ -160,9 +163,17 @@ std::vector<Puzzle> select(const Engine& engine, const std::vector<std::string>&
 inline constexpr const char* kSelfmateFrame = "8/8/8/8/8/kp6/p7/K7 w - - 0 1";
 
 // One candidate around `frame` (a FEN-shaped position text): 2-4 White pieces drawn from
-// Q R B N P and 0-1 Black ones from p n b, each on an empty square at random (pawns off
-// the first and last ranks), White to move. "" when the frame is not FEN-shaped.
-std::string frame_position(const std::string& frame, uint64_t seed);
+// the letters before the `/` of `pieces` and 0-1 Black ones from those after it (default
+// Q R B N P and p n b), each on an empty square at random (pawns, `P`/`p`, off the first
+// and last ranks), White to move. "" when the frame is not FEN-shaped.
+std::string frame_position(const std::string& frame, uint64_t seed, const std::string& pieces = "QRBNP/pnb");
+
+// The pieces a frame gets when none are given: chess's `QRBNP/pnb` when the game's start
+// position (`start`, a FEN-shaped text) holds all of them; otherwise every piece letter of
+// the start position on its side, less the frame's royals (a letter the frame holds once
+// on a side and the start position once too). "" when neither text is FEN-shaped or no
+// letter is left for White.
+std::string default_frame_pieces(const std::string& start, const std::string& frame);
 
 // Stipulation puzzles (options.stipulation, a selfmate above all) from positions built
 // around options.frame: candidate k is frame_position(frame, mix(seed, k)); one the
