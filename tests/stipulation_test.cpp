@@ -183,8 +183,9 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
   }
   // The deeper help and self play of issue 27: at least ten each (two under the
-  // sanitizers), with solutions and without.
-  for (const char* s : {"h#3", "s#3", "s#4"}) {
+  // sanitizers), with solutions and without; h#4 (hmate4b.txt) with one to four
+  // solutions each, as published helpmates have.
+  for (const char* s : {"h#3", "h#4", "s#3", "s#4"}) {
     EXPECT_GE(per_stip[s], testing_helpers::fast() ? 2 : 10) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
