@@ -571,6 +571,31 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   EXPECT_EQ(j["solutions"].size(), 3u);
   EXPECT_EQ(j["solutions"][0]["san"].back(), "Rh1#");
 
+  // Help play's lines streamed: the object is whole, the counts and `more` at its end.
+  auto cut = run_arbiter({"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "h#2",
+                          "--max-solutions", "3", "--json"},
+                         ARBITER_SOURCE_DIR);
+  ASSERT_EQ(cut.code, 0) << cut;
+  j = nlohmann::json::parse(cut.out);
+  EXPECT_EQ(j["result"], "solved");
+  EXPECT_EQ(j["more"], true);
+  EXPECT_EQ(j["shorter"].size(), 1u);  // Kb8 Rh8#, listed first
+  EXPECT_EQ(j["solutions"].size(), 2u);
+  EXPECT_EQ(j["solution_count"], 2);
+  EXPECT_EQ(j["shorter_count"], 1);
+  EXPECT_EQ(j["proved_none_below"], 1);
+  auto counted = run_arbiter(
+      {"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "h#2", "--count-only"},
+      ARBITER_SOURCE_DIR);
+  ASSERT_EQ(counted.code, 0) << counted;
+  EXPECT_NE(counted.out.find("h#2 (black starts): 13 solutions in 2, 1 shorter (counted, not listed)"),
+            std::string::npos)
+      << counted;
+  auto keyed = run_arbiter(
+      {"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "#2", "--count-only"},
+      ARBITER_SOURCE_DIR);
+  EXPECT_EQ(keyed.code, 2) << keyed;
+
   auto s = run_arbiter({"solve", "--position", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1", "--goal", "helpmate",
                         "--depth", "2", "--series", "--notation", "uci"},
                        ARBITER_SOURCE_DIR);
