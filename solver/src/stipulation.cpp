@@ -231,6 +231,7 @@ uint64_t help_lines(const Options& o, Search& sr, const Engine& start, Result& r
         } catch (const Enough&) {
           w.unwind();
         }
+        w.sink = nullptr;  // it refers to d
         std::lock_guard<std::mutex> lock(mu);
         per[i] = std::move(d);
         per[i].ready = true;
@@ -247,9 +248,11 @@ uint64_t help_lines(const Options& o, Search& sr, const Engine& start, Result& r
       });
     }
   } catch (const Stop&) {
+    sr.sink = nullptr;  // it refers to this frame
     if (!res.more) throw;
     if (best < 0) best = moves_of(h);
   }
+  sr.sink = nullptr;
   // The lengths below the shortest solution were all searched (with `shorter`); lengths
   // are not monotone, so with only N searched nothing is proved.
   res.proved_none_below = !o.shorter ? 1 : best < 0 ? s.moves + 1 : best;
