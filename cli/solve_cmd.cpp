@@ -19,6 +19,7 @@
 #include "arbiter/stipulation.hpp"
 #include "common.hpp"
 #include "moves.hpp"
+#include "stip_print.hpp"
 
 namespace arb::cli {
 
@@ -30,162 +31,23 @@ std::string join(const std::vector<std::string>& v) {
   return o;
 }
 
-Json json_nodes(const std::vector<arb::stip::TreeNode>& v);
-Json json_node(const arb::stip::TreeNode& n) {
-  Json j = {{"uci", n.uci}, {"san", n.san}};
-  if (n.dual) j["dual"] = true;
-  if (!n.next.empty()) j["next"] = json_nodes(n.next);
-  return j;
-}
-Json json_nodes(const std::vector<arb::stip::TreeNode>& v) {
-  Json j = Json::array();
-  for (const auto& n : v) j.push_back(json_node(n));
-  return j;
+bool help_or_series(const arb::stip::Options& o) {
+  return o.stip.series || o.stip.play == arb::stip::Play::Help;
 }
 
-// Seconds for machines, to the microsecond: a mate in 3 takes about a millisecond, and the
-// benchmark's medians and their ratios were rounded to it.
-double micros(double seconds) {
-  return std::round(seconds * 1e6) / 1e6;
-}
-
-// A solution tree as problemists print it: `1...d 2.a` per defence, deeper play indented.
-void print_answers(const std::vector<arb::stip::TreeNode>& defences, int num, const std::string& indent,
-                   bool uci) {
-  for (const auto& d : defences) {
-    std::string line = indent + std::to_string(num) + "..." + (uci ? d.uci : d.san);
-    for (size_t i = 0; i < d.next.size(); ++i)
-      line += (i ? ", " : " ") + std::to_string(num + 1) + "." + (uci ? d.next[i].uci : d.next[i].san);
-    if (d.next.size() > 1) line += " (dual)";
-    std::cout << line << "\n";
-    if (!d.next.empty()) print_answers(d.next[0].next, num + 1, indent + "  ", uci);
-  }
-}
-
-Json json_line(const arb::stip::Line& l) {
-  Json j = {{"moves", l.moves}, {"uci", l.uci}, {"san", l.san}};
-  if (!l.defences.empty() || !l.threat.empty() || l.zugzwang) {
-    j["threat"] = json_nodes(l.threat);
-    j["zugzwang"] = l.zugzwang;
-    j["defences"] = json_nodes(l.defences);
-  }
-  return j;
-}
-
-const char* result_word(const arb::stip::Result& r) {
-  using arb::stip::Outcome;
-  return r.outcome == Outcome::Unknown ? "unknown"
-         : !r.solutions.empty()        ? "solved"
-         : r.shorter.empty()           ? "none"
-                                       : "shorter";
-}
-
-// One problem's answer as one JSON object.
-// `j` holds the fields to put first (solve --epd: the problem's line and position).
-Json stip_json(const arb::stip::Result& r, const arb::stip::Options& o, const std::string& goal,
-               Json j = Json::object()) {
-  j["result"] = result_word(r);
-  j["stipulation"] = o.stip.text();
-  j["goal"] = goal;
-  j["start"] = r.start == arb::Color::White ? "white" : "black";
-  j["solutions"] = Json::array();
-  for (const auto& l : r.solutions) j["solutions"].push_back(json_line(l));
-  j["shorter"] = Json::array();
-  for (const auto& l : r.shorter) j["shorter"].push_back(json_line(l));
-  if (o.tries > 0) {
-    j["tries"] = Json::array();
-    for (const auto& t : r.tries)
-      j["tries"].push_back({{"uci", t.uci},
-                            {"san", t.san},
-                            {"refutations_uci", t.refutations_uci},
-                            {"refutations_san", t.refutations_san}});
-  }
-  j["proved_none_below"] = r.proved_none_below;
-  if (!r.why.empty()) j["why"] = r.why;
-  j["nodes"] = r.nodes;
-  j["seconds"] = micros(r.seconds);
-  return j;
-}
-
-// One problem's answer for people.
-void stip_text(const arb::stip::Result& r, const arb::stip::Options& o, bool uci) {
-  using arb::stip::Outcome;
-  const std::string st = o.stip.text();
-  const char* side = r.start == arb::Color::White ? "white" : "black";
-  const bool keyed = !o.stip.series && o.stip.play != arb::stip::Play::Help;
-  auto show = [&](const arb::stip::Line& line) {
-    const auto& t = uci ? line.uci : line.san;
-    std::string out;
-    if (keyed)
-      return "  " + t[0] + (line.moves < o.stip.moves ? " (in " + std::to_string(line.moves) + ")" : "");
-    for (const auto& m : t) out += (out.empty() ? "" : " ") + m;
-    return "  " + out;
-  };
-  std::cout << st << " (" << side << " starts): ";
-  switch (r.outcome) {
-    case Outcome::Unknown:
-      std::cout << "unknown within budget: " << r.why << "\n";
-      break;
-    case Outcome::None:
-      std::cout << "no solution (proved)\n";
-      break;
-    case Outcome::Solved:
-      std::cout << r.solutions.size() << (keyed ? " key" : " solution")
-                << (r.solutions.size() == 1 ? "" : "s") << " in " << o.stip.moves
-                << (o.stip.half ? ".5" : "");
-      if (!r.shorter.empty()) std::cout << ", " << r.shorter.size() << " shorter";
-      std::cout << "\n";
-      break;
-  }
-  auto tree = [&](const arb::stip::Line& line) {
-    if (!o.tree) return;
-    if (line.zugzwang) std::cout << "    zugzwang\n";
-    for (const auto& t : line.threat)
-      std::cout << "    threat: 2." << (uci ? t.uci : t.san) << (line.threat.size() > 1 ? " (dual)" : "")
-                << "\n";
-    print_answers(line.defences, 1, "    ", uci);
-  };
-  for (const auto& line : r.solutions) {
-    std::cout << (o.tree ? "  1." + (uci ? line.uci[0] : line.san[0]) + "!" : show(line)) << "\n";
-    tree(line);
-  }
-  if (!r.shorter.empty()) {
-    std::cout << "shorter:\n";
-    for (const auto& line : r.shorter) {
-      if (o.tree) {
-        std::cout << "  1." << (uci ? line.uci[0] : line.san[0]) << "! (in " << line.moves << ")\n";
-        tree(line);
-        continue;
-      }
-      std::string t = show(line);
-      if (!keyed)
-        t += "  (" + std::string(o.stip.series ? "ser-" : "") + std::to_string(line.moves) +
-             (o.stip.half ? ".5" : "") + ")";
-      std::cout << t << "\n";
-    }
-  }
-  if (!r.tries.empty()) {
-    std::cout << "tries:\n";
-    for (const auto& t : r.tries) {
-      std::cout << "  1." << (uci ? t.uci : t.san) << "? but";
-      const auto& refs = uci ? t.refutations_uci : t.refutations_san;
-      for (size_t i = 0; i < refs.size(); ++i) std::cout << (i ? ", " : " ") << "1..." << refs[i] << "!";
-      std::cout << "\n";
-    }
-  }
-  if (r.outcome != Outcome::Unknown)
-    std::cout << "none shorter than " << r.proved_none_below << (o.stip.half ? ".5" : "") << " (proved)\n";
-  std::cout << "nodes " << r.nodes << ", " << std::fixed << std::setprecision(3) << r.seconds << " s\n";
-}
-
-// The composer's stipulations (solver/include/arbiter/stipulation.hpp).
+// The composer's stipulations (solver/include/arbiter/stipulation.hpp). Help and series
+// play's lines are printed as they are proved, not held.
 int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, const std::string& goal) {
   Loaded l = load_engine(c);
   if (!l.engine) return kBadInput;
   arb::stip::Options opt = o;
   opt.mate_needs_check = wins_are_checkmates(l);
-  // The node count has no total: the line gives the rate and the time so far.
-  arb::ProgressLine bar("solve", "nodes", 0, progress_wanted(c.json));
+  StipPrinter out(o, arb::stip::starting_side(*l.engine, o), c.json, uci, goal);
+  const bool stream = help_or_series(o);
+  if (stream) opt.on_line = [&out](const arb::stip::Line& line, bool full) { out.line(line, full); };
+  // The node count has no total: the line gives the rate and the time so far (not over
+  // lines printed on the same terminal).
+  arb::ProgressLine bar("solve", "nodes", 0, progress_wanted(c.json) && !(stream && isatty(STDOUT_FILENO)));
   if (bar.on())
     opt.progress = [&bar](uint64_t nodes, double secs) {
       bar.update(nodes, std::to_string(static_cast<int>(secs)) + " s");
@@ -197,10 +59,7 @@ int solve_stipulation(const Common& c, const arb::stip::Options& o, bool uci, co
     throw UsageError(e.what());
   }
   bar.finish();
-  if (c.json)
-    std::cout << json_text(stip_json(r, o, goal)) << "\n";
-  else
-    stip_text(r, o, uci);
+  out.finish(r);
   return r.outcome == arb::stip::Outcome::Unknown ? kUnknown : kOk;
 }
 
@@ -277,41 +136,28 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
   }
   arb::stip::Options base_opts = base;
   base_opts.mate_needs_check = wins_are_checkmates(l);
-  std::vector<arb::stip::Result> results(problems.size());
-  std::vector<std::string> errors(problems.size());
-  std::atomic<size_t> next{0}, done{0};
-  arb::ProgressLine bar("solve", "problems", problems.size(), progress_wanted(c.json));
-  const auto t0 = std::chrono::steady_clock::now();
-  arb::parallel_for(std::min<int>(jobs, static_cast<int>(problems.size())), [&](int, std::stop_token stop) {
-    auto e = l.engine->clone();
-    for (size_t i; !stop.stop_requested() && (i = next.fetch_add(1)) < problems.size();) {
-      arb::stip::Options o = base_opts;
-      o.stip = problems[i].stip;
-      if (problems[i].start) o.start = problems[i].start;
-      o.tries = std::max(o.tries, problems[i].tries);
-      e->set_position(problems[i].position);
-      try {
-        results[i] = arb::stip::solve(*e, o);
-      } catch (const std::invalid_argument& x) {
-        errors[i] = x.what();
-      }
-      bar.update(++done);
-    }
-  });
-  bar.finish();
+  auto options_of = [&](size_t i) {
+    arb::stip::Options o = base_opts;
+    o.stip = problems[i].stip;
+    if (problems[i].start) o.start = problems[i].start;
+    o.tries = std::max(o.tries, problems[i].tries);
+    return o;
+  };
+  auto printer = [&](size_t i, const arb::stip::Options& o, arb::Color start) {
+    return StipPrinter(o, start, c.json, uci, o.stip.text(),
+                       {{"line", problems[i].line}, {"position", problems[i].position}},
+                       path + ":" + std::to_string(problems[i].line) + ": " + problems[i].position + "\n");
+  };
+  auto failed = [&](size_t i, const std::string& why) {
+    return UsageError(path + ":" + std::to_string(problems[i].line) + ":1: " + why);
+  };
   struct Tally {
     int problems = 0, solved = 0, shorter = 0, none = 0, unknown = 0;
     double seconds = 0;
   };
   std::map<std::string, Tally> tally;
   bool unknown = false;
-  for (size_t i = 0; i < problems.size(); ++i) {
-    if (!errors[i].empty())
-      throw UsageError(path + ":" + std::to_string(problems[i].line) + ":1: " + errors[i]);
-    const auto& r = results[i];
-    arb::stip::Options o = base;
-    o.stip = problems[i].stip;
-    o.tries = std::max(o.tries, problems[i].tries);
+  auto count = [&](const arb::stip::Result& r, const arb::stip::Options& o) {
     Tally& t = tally[o.stip.text()];
     ++t.problems;
     t.seconds += r.seconds;
@@ -320,15 +166,56 @@ int solve_batch(const Common& c, const std::string& path, std::vector<Problem> p
     if (w == "shorter") ++t.shorter;
     if (w == "none") ++t.none;
     if (w == "unknown") ++t.unknown, unknown = true;
-    if (c.json) {
-      std::cout << json_text(stip_json(r, o, o.stip.text(),
-                                       {{"line", problems[i].line}, {"position", problems[i].position}}))
-                << "\n";
-    } else {
-      std::cout << path << ":" << problems[i].line << ": " << problems[i].position << "\n";
-      stip_text(r, o, uci);
+  };
+  std::atomic<size_t> done{0};
+  // One job: the problems in turn, help and series play's lines printed as they are proved
+  // (none held); more: the answers held, then printed in file order.
+  arb::ProgressLine bar("solve", "problems", problems.size(),
+                        progress_wanted(c.json) && !(jobs <= 1 && isatty(STDOUT_FILENO)));
+  const auto t0 = std::chrono::steady_clock::now();
+  if (jobs <= 1) {
+    auto e = l.engine->clone();
+    for (size_t i = 0; i < problems.size(); ++i) {
+      arb::stip::Options o = options_of(i);
+      e->set_position(problems[i].position);
+      StipPrinter out = printer(i, o, arb::stip::starting_side(*e, o));
+      if (help_or_series(o))
+        o.on_line = [&out](const arb::stip::Line& line, bool full) { out.line(line, full); };
+      arb::stip::Result r;
+      try {
+        r = arb::stip::solve(*e, o);
+      } catch (const std::invalid_argument& x) {
+        throw failed(i, x.what());
+      }
+      bar.update(++done);
+      out.finish(r);
+      count(r, o);
+    }
+  } else {
+    std::vector<arb::stip::Result> results(problems.size());
+    std::vector<std::string> errors(problems.size());
+    std::atomic<size_t> next{0};
+    arb::parallel_for(std::min<int>(jobs, static_cast<int>(problems.size())), [&](int, std::stop_token stop) {
+      auto e = l.engine->clone();
+      for (size_t i; !stop.stop_requested() && (i = next.fetch_add(1)) < problems.size();) {
+        e->set_position(problems[i].position);
+        try {
+          results[i] = arb::stip::solve(*e, options_of(i));
+        } catch (const std::invalid_argument& x) {
+          errors[i] = x.what();
+        }
+        bar.update(++done);
+      }
+    });
+    bar.finish();
+    for (size_t i = 0; i < problems.size(); ++i) {
+      if (!errors[i].empty()) throw failed(i, errors[i]);
+      const arb::stip::Options o = options_of(i);
+      printer(i, o, results[i].start).finish(results[i]);
+      count(results[i], o);
     }
   }
+  bar.finish();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (c.json) {
     Json j = {{"summary", Json::array()}};
@@ -361,8 +248,8 @@ int cmd_solve(const std::vector<std::string>& args) {
   std::string goal = "win", chance = "known", depth, max_nodes, timeout, jobs = "1", hash = "64",
               search = "pn";
   std::string stipulation, half_moves, side, notation = "san";
-  std::string tries, epd, popeye;
-  bool all_keys = false, series = false, tree = false;
+  std::string tries, epd, popeye, max_solutions;
+  bool all_keys = false, series = false, tree = false, count_only = false;
   po::options_description d(
       "arbiter solve [--variant V | --rules F] [--position P] --goal GOAL --depth N\n"
       "              [--all-keys] [--chance known|adversarial|expected] [--json]\n"
@@ -389,7 +276,11 @@ int cmd_solve(const std::vector<std::string>& args) {
       "direct, self and reflex play: each key's threat or zugzwang, defences, duals")(
       "tries", po::value(&tries)->implicit_value("1"),
       "direct and self play: the first moves refuted by at most K defences (default 1)")(
-      "depth", po::value(&depth), "N: the side to move's moves (1..60)")(
+      "count-only", po::bool_switch(&count_only),
+      "help and series play: count the solutions, list none (the counts and the proof of none shorter)")(
+      "max-solutions", po::value(&max_solutions),
+      "help and series play: list the first K solutions and stop, saying whether there are more (Popeye's "
+      "MaxSolutions)")("depth", po::value(&depth), "N: the side to move's moves (1..60)")(
       "all-keys", po::bool_switch(&all_keys), "list every first move that forces it")(
       "chance", po::value(&chance), "known (default: the position fixes every draw), adversarial, expected")(
       "max-nodes", po::value(&max_nodes), "node budget (actions applied; 0: none)")(
@@ -406,6 +297,11 @@ int cmd_solve(const std::vector<std::string>& args) {
   const bool san = san_notation(notation);
   const bool stip_goal = goal == "stalemate" || goal == "helpmate" || goal == "selfmate" ||
                          goal == "reflexmate" || (goal == "mate" && series);
+  // Help and series play's listing (in a batch: of its help and series problems).
+  auto listing = [&](arb::stip::Options& so) {
+    so.count_only = count_only;
+    if (!max_solutions.empty()) so.max_lines = uint_option("max-solutions", max_solutions, 1, UINT64_MAX);
+  };
   if (!popeye.empty()) {
     if (!epd.empty() || !stipulation.empty() || vm.count("goal") || !depth.empty() || !half_moves.empty() ||
         series || !side.empty() || tree || !tries.empty() || c.position_given)
@@ -416,6 +312,7 @@ int cmd_solve(const std::vector<std::string>& args) {
     if (!max_nodes.empty()) so.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
     if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
     so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
+    listing(so);
     return solve_batch(c, popeye, read_popeye_file(popeye), so, !san,
                        static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs)));
   }
@@ -477,6 +374,9 @@ int cmd_solve(const std::vector<std::string>& args) {
       throw UsageError("--tree and --tries are for keyed play (#N, =N, s#N, s=N, r#N, r=N)");
     if (so.tries && so.stip.play == arb::stip::Play::Reflex)
       throw UsageError("--tries is for direct and self play");
+    listing(so);
+    if ((count_only || !max_solutions.empty()) && epd.empty() && !help_or_series(so))
+      throw UsageError("--count-only and --max-solutions are for help and series play (h#N, h=N, ser-...)");
     if (!max_nodes.empty()) so.max_nodes = uint_option("max-nodes", max_nodes, 0, UINT64_MAX);
     if (!timeout.empty()) so.timeout = seconds_option("timeout", timeout, 0, kMaxTimeout);
     so.table_mb = static_cast<size_t>(int_option("hash", hash, 1, 65536));
@@ -487,10 +387,11 @@ int cmd_solve(const std::vector<std::string>& args) {
     so.jobs = static_cast<int>(int_option("jobs", jobs, 1, arb::kMaxJobs));
     return solve_stipulation(c, so, !san, stipulation.empty() ? goal : so.stip.text());
   }
-  if (series || !half_moves.empty() || !side.empty() || tree || !tries.empty())
+  if (series || !half_moves.empty() || !side.empty() || tree || !tries.empty() || count_only ||
+      !max_solutions.empty())
     throw UsageError(
-        "--series, --half-moves, --side, --tree and --tries are for the stipulations (stalemate, helpmate, "
-        "selfmate, reflexmate, --series mate, --stipulation)");
+        "--series, --half-moves, --side, --tree, --tries, --count-only and --max-solutions are for the "
+        "stipulations (stalemate, helpmate, selfmate, reflexmate, --series mate, --stipulation)");
   arb::solve::Options o;
   if (goal == "win")
     o.goal = arb::solve::Goal::Win;

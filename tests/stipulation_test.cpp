@@ -183,8 +183,9 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
   }
   // The deeper help and self play of issue 27: at least ten each (two under the
-  // sanitizers), with solutions and without.
-  for (const char* s : {"h#3", "s#3", "s#4"}) {
+  // sanitizers), with solutions and without; h#4 (hmate4b.txt) with one to four
+  // solutions each, as published helpmates have.
+  for (const char* s : {"h#3", "h#4", "s#3", "s#4"}) {
     EXPECT_GE(per_stip[s], testing_helpers::fast() ? 2 : 10) << s;
     EXPECT_GT(with_solutions[s], 0) << s;
     EXPECT_LT(with_solutions[s], per_stip[s]) << s;
@@ -491,6 +492,71 @@ TEST(Stipulation, ExactnessAndShorterApart) {
   EXPECT_EQ(r.proved_none_below, 3);
 }
 
+// Help and series play's lines handed out as they are proved (Options::on_line), counted
+// without being spelled (count_only), or cut at a limit (max_lines): the same lines in the
+// same order as the ones Result holds, shorter ones first, on one thread and on two.
+TEST(Stipulation, HelpLinesStreamedCountedAndCut) {
+  struct Case {
+    const char* position;
+    const char* stip;
+  };
+  for (const Case& c : {Case{"k7/8/1K6/8/8/8/8/7R w - - 0 1", "h#2"},  // 13 lines and a shorter one
+                        Case{"7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1", "h#2"},
+                        Case{"7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1", "ser-#3"}}) {
+    SCOPED_TRACE(std::string(c.position) + " " + c.stip);
+    auto e = compiled("chess", c.position);
+    const auto held = solve(*e, c.stip, true);
+    std::vector<std::vector<std::string>> want;
+    for (const auto& l : held.shorter) want.push_back(l.uci);
+    for (const auto& l : held.solutions) want.push_back(l.uci);
+    ASSERT_GT(want.size(), 5u);
+    EXPECT_EQ(held.solution_count, held.solutions.size());
+    EXPECT_EQ(held.shorter_count, held.shorter.size());
+    const bool series = std::string(c.stip).starts_with("ser-");
+    for (int jobs : {1, 2}) {
+      if (series && jobs == 2) continue;  // series play runs on one thread
+      for (uint64_t limit : {uint64_t{0}, uint64_t{1}, uint64_t{5}, uint64_t(want.size())}) {
+        for (bool count_only : {false, true}) {
+          SCOPED_TRACE("jobs " + std::to_string(jobs) + " limit " + std::to_string(limit) +
+                       (count_only ? " count-only" : ""));
+          arb::stip::Options o;
+          o.stip = *arb::stip::parse_stipulation(c.stip);
+          o.table_mb = 16;
+          o.mate_needs_check = true;
+          o.jobs = jobs;
+          o.max_lines = limit;
+          o.count_only = count_only;
+          std::vector<std::vector<std::string>> got;
+          uint64_t full = 0;
+          o.on_line = [&](const arb::stip::Line& l, bool is_full) {
+            got.push_back(l.uci);
+            full += is_full;
+            if (is_full) EXPECT_EQ(l.moves, o.stip.moves);
+          };
+          const auto r = arb::stip::solve(*e, o);
+          EXPECT_EQ(r.outcome, Outcome::Solved);
+          EXPECT_TRUE(r.solutions.empty() && r.shorter.empty());  // nothing held
+          EXPECT_EQ(r.proved_none_below, held.proved_none_below);
+          const size_t n = limit ? std::min<size_t>(limit, want.size()) : want.size();
+          EXPECT_EQ(r.more, limit && limit < want.size());
+          EXPECT_EQ(r.solution_count + r.shorter_count, n);
+          if (!limit) {
+            EXPECT_EQ(r.solution_count, held.solution_count);
+            EXPECT_EQ(r.shorter_count, held.shorter_count);
+          }
+          if (count_only) {
+            EXPECT_TRUE(got.empty());
+          } else {
+            EXPECT_EQ(got, std::vector<std::vector<std::string>>(want.begin(),
+                                                                 want.begin() + static_cast<long>(n)));
+            EXPECT_EQ(full, r.solution_count);
+          }
+        }
+      }
+    }
+  }
+}
+
 // ---- the command ------------------------------------------------------------------------
 
 TEST(StipulationCommand, JsonIsTheWholeOutput) {
@@ -504,6 +570,31 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   EXPECT_EQ(j["start"], "white");
   EXPECT_EQ(j["solutions"].size(), 3u);
   EXPECT_EQ(j["solutions"][0]["san"].back(), "Rh1#");
+
+  // Help play's lines streamed: the object is whole, the counts and `more` at its end.
+  auto cut = run_arbiter({"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "h#2",
+                          "--max-solutions", "3", "--json"},
+                         ARBITER_SOURCE_DIR);
+  ASSERT_EQ(cut.code, 0) << cut;
+  j = nlohmann::json::parse(cut.out);
+  EXPECT_EQ(j["result"], "solved");
+  EXPECT_EQ(j["more"], true);
+  EXPECT_EQ(j["shorter"].size(), 1u);  // Kb8 Rh8#, listed first
+  EXPECT_EQ(j["solutions"].size(), 2u);
+  EXPECT_EQ(j["solution_count"], 2);
+  EXPECT_EQ(j["shorter_count"], 1);
+  EXPECT_EQ(j["proved_none_below"], 1);
+  auto counted = run_arbiter(
+      {"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "h#2", "--count-only"},
+      ARBITER_SOURCE_DIR);
+  ASSERT_EQ(counted.code, 0) << counted;
+  EXPECT_NE(counted.out.find("h#2 (black starts): 13 solutions in 2, 1 shorter (counted, not listed)"),
+            std::string::npos)
+      << counted;
+  auto keyed = run_arbiter(
+      {"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "#2", "--count-only"},
+      ARBITER_SOURCE_DIR);
+  EXPECT_EQ(keyed.code, 2) << keyed;
 
   auto s = run_arbiter({"solve", "--position", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1", "--goal", "helpmate",
                         "--depth", "2", "--series", "--notation", "uci"},

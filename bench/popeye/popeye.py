@@ -2,11 +2,13 @@
 options its castling rights and side to move need) and the solutions of its output, in
 UCI, as sets comparable with `arbiter solve --json`. Used by bench/solve and
 bench/popeye/answers (which makes corpus/stipulations/)."""
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 
 MOVE = re.compile(r'([a-h][1-8])[-*]([a-h][1-8])(?:=([QRBS]))?|(0-0-0|0-0)')
 
@@ -84,6 +86,76 @@ def run(py, problems, timeout=None):
     if len(blocks) != len(problems):
         raise RuntimeError('Popeye answered %d of %d problems' % (len(blocks), len(problems)))
     return blocks, times
+
+
+class Digest:
+    """A set of solution texts in constant memory: how many, and the sum of their 64-bit
+    hashes (order-free: Popeye and Arbiter list the lines in different orders). Two
+    digests are equal when the sets are, but for a hash collision."""
+
+    def __init__(self):
+        self.count, self.total = 0, 0
+
+    def add(self, text):
+        self.count += 1
+        h = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), 'little')
+        self.total = (self.total + h) & 0xFFFFFFFFFFFFFFFF
+
+    def __eq__(self, other):
+        return (self.count, self.total) == (other.count, other.total)
+
+    def __repr__(self):
+        return '%d solutions (%016x)' % (self.count, self.total)
+
+
+def run_digests(py, problems, keyed, flips, timeout=None, black_first=True):
+    """Popeye on a batch, its output read as it comes (an h#4 of a queen ending prints
+    millions of lines): per problem the Digest of its solutions (as solutions() reads
+    them), and the seconds it reports per problem. Raises subprocess.TimeoutExpired past
+    `timeout` seconds (Popeye is killed)."""
+    proc = subprocess.Popen([py], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    timer = threading.Timer(timeout, proc.kill) if timeout else None
+    if timer:
+        timer.start()
+    digests, times = [], []
+    try:
+        feeder = threading.Thread(target=lambda: (proc.stdin.write(batch(problems)), proc.stdin.close()))
+        feeder.start()
+        d = Digest()
+        want_time = False
+        for raw in proc.stdout:
+            s = raw.strip()
+            if 'solution finished.' in s:
+                digests.append(d)
+                d = Digest()
+                want_time = True
+            m = re.search(r'Time = ([0-9.]+) s', raw)
+            if want_time and m:
+                times.append(float(m.group(1)))
+                want_time = False
+            if len(digests) >= len(problems):
+                continue
+            flip = flips[len(digests)]
+            if keyed:
+                if s.startswith('1.') and s.endswith(' !'):
+                    d.add(uci(MOVE.search(s), flip))
+            elif s.startswith('1.') and '!' not in s and '?' not in s:
+                white = not black_first if not s.startswith('1...') else True
+                line = []
+                for mv in MOVE.finditer(s):
+                    line.append(uci(mv, flip, white))
+                    white = not white
+                d.add(' '.join(line))
+        feeder.join()
+        proc.wait()
+    finally:
+        if timer:
+            timer.cancel()
+    if proc.returncode and proc.returncode < 0:
+        raise subprocess.TimeoutExpired([py], timeout)
+    if len(digests) != len(problems):
+        raise RuntimeError('Popeye answered %d of %d problems' % (len(digests), len(problems)))
+    return digests, times
 
 
 def uci(m, flip=False, white=True):

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -143,9 +144,16 @@ class Search {
   std::vector<TreeNode> answers(int r);
   std::vector<Action> refutations(int r, size_t limit);
 
+  // Help and series play: each line found (the whole path from the search's start) goes
+  // to `sink` when set, else into `found`.
   std::vector<std::vector<Action>> found;
+  std::function<void(const std::vector<Action>&)> sink;
   std::string why_;
   void clear_path() { path_.clear(); }
+  // Help play: takes back every move of the path (after an exception left them played).
+  void unwind() {
+    while (!path_.empty()) unplay();
+  }
 
  private:
   TreeNode node(const Action& m, int moves);
@@ -201,7 +209,12 @@ class Search {
     e_->undo();
     path_.pop_back();
   }
-  void record() { found.push_back(path_); }
+  void record() {
+    if (sink)
+      sink(path_);
+    else
+      found.push_back(path_);
+  }
   void tick();
 
   static uint64_t mix(uint64_t h, int r, int tag) {

@@ -160,7 +160,112 @@ uint64_t split(const Options& o, const Engine& start, Search& main, size_t n, Wo
   return nodes;
 }
 
+// Help and series play: each length from the shortest up (with Options::shorter), N last;
+// every line counted into res and, unless Options::count_only, spelled and passed to
+// Options::on_line or kept in res. Options::max_lines stops the search at the line after
+// them (res.more). Returns the nodes the --jobs searches counted.
+uint64_t help_lines(const Options& o, Search& sr, const Engine& start, Result& res) {
+  const Stipulation& s = o.stip;
+  const int full = s.series ? s.moves : 2 * s.moves + (s.half ? 1 : 0);
+  const int step = s.series ? 1 : 2;
+  std::vector<int> lengths;
+  for (int h = o.shorter ? (full % step == 0 ? step : 1) : full; h <= full; h += step) lengths.push_back(h);
+  auto moves_of = [&](int h) { return s.series ? h : h / 2; };
+  HelpTexts help_texts(start);
+  int h = 0, best = -1;
+  // One line, in the order lines are listed.
+  auto emit = [&](const std::vector<Action>& line) {
+    if (o.max_lines && res.solution_count + res.shorter_count >= o.max_lines) {
+      res.more = true;
+      throw Stop{};
+    }
+    if (best < 0) best = moves_of(h);
+    ++(h == full ? res.solution_count : res.shorter_count);
+    if (o.count_only) return;
+    Line l = s.series ? texts(start, line, s, moves_of(h)) : help_texts(line, moves_of(h));
+    if (o.on_line)
+      o.on_line(l, h == full);
+    else
+      (h == full ? res.solutions : res.shorter).push_back(std::move(l));
+  };
+  uint64_t extra_nodes = 0;
+  try {
+    for (int len : lengths) {
+      h = len;
+      sr.clear_path();
+      if (s.series || o.jobs <= 1) {
+        sr.sink = emit;
+        s.series ? sr.series(h) : sr.help(h);
+        continue;
+      }
+      // Help play with --jobs: the first moves split; each one's lines are held until every
+      // earlier first move's are out, then listed in move order (count_only without a
+      // limit: only counted). A first move holds at most max_lines + 1 lines: with more, the
+      // limit is reached when they are listed.
+      std::vector<Action> ms;
+      Engine& e = sr.engine();
+      const Status st = e.status_and_actions(ms);
+      if (st.end != Termination::None && !(st.end == Termination::InsufficientMaterial && !ms.empty()))
+        continue;
+      struct Done {
+        std::vector<std::vector<Action>> lines;
+        uint64_t counted = 0;
+        bool ready = false;
+      };
+      std::vector<Done> per(ms.size());
+      size_t next_out = 0;
+      std::mutex mu;
+      const bool just_count = o.count_only && !o.max_lines;
+      struct Enough {};
+      extra_nodes += split(o, start, sr, ms.size(), [&](Search& w, size_t i) {
+        Done d;
+        w.clear_path();
+        w.sink = [&](const std::vector<Action>& line) {
+          ++d.counted;
+          if (just_count) return;
+          d.lines.push_back(line);
+          if (o.max_lines && d.lines.size() > o.max_lines) throw Enough{};
+        };
+        try {
+          w.help_move(ms[i], h);
+        } catch (const Enough&) {
+          w.unwind();
+        }
+        w.sink = nullptr;  // it refers to d
+        std::lock_guard<std::mutex> lock(mu);
+        per[i] = std::move(d);
+        per[i].ready = true;
+        for (; next_out < per.size() && per[next_out].ready; ++next_out) {
+          Done& x = per[next_out];
+          if (just_count) {
+            if (x.counted && best < 0) best = moves_of(h);
+            (h == full ? res.solution_count : res.shorter_count) += x.counted;
+          }
+          for (const auto& line : x.lines) emit(line);
+          x.lines = {};
+          x.counted = 0;
+        }
+      });
+    }
+  } catch (const Stop&) {
+    sr.sink = nullptr;  // it refers to this frame
+    if (!res.more) throw;
+    if (best < 0) best = moves_of(h);
+  }
+  sr.sink = nullptr;
+  // The lengths below the shortest solution were all searched (with `shorter`); lengths
+  // are not monotone, so with only N searched nothing is proved.
+  res.proved_none_below = !o.shorter ? 1 : best < 0 ? s.moves + 1 : best;
+  return extra_nodes;
+}
+
 }  // namespace
+
+Color starting_side(const Engine& root, const Options& o) {
+  if (o.start) return *o.start;
+  if (o.stip.play == Play::Help) return (o.stip.series || !o.stip.half) ? Color::Black : Color::White;
+  return root.side_to_move();
+}
 
 Result solve(const Engine& root, const Options& o) {
   const Stipulation& s = o.stip;
@@ -173,11 +278,7 @@ Result solve(const Engine& root, const Options& o) {
   Result res;
   Search sr(root, o);
   Engine& e = sr.engine();
-  Color start = e.side_to_move();
-  if (o.start)
-    start = *o.start;
-  else if (s.play == Play::Help)
-    start = (s.series || !s.half) ? Color::Black : Color::White;
+  const Color start = starting_side(root, o);
   if (e.chance())
     throw std::invalid_argument("the position is a chance node: a stipulation needs every draw fixed");
   if (start != e.side_to_move()) sr.flip();
@@ -254,58 +355,18 @@ Result solve(const Engine& root, const Options& o) {
       res.proved_none_below = best ? best : o.shorter ? s.moves + 1 : 1;
       if (!o.shorter && best) res.proved_none_below = 1;  // only N was searched
     } else {
-      // Help and series: each length from the shortest up, N last.
-      const int full = s.series ? s.moves : 2 * s.moves + (s.half ? 1 : 0);
-      const int step = s.series ? 1 : 2;
-      std::vector<int> lengths;
-      for (int h = o.shorter ? (full % step == 0 ? step : 1) : full; h <= full; h += step)
-        lengths.push_back(h);
-      int best = -1;
-      for (int h : lengths) {
-        sr.found.clear();
-        sr.clear_path();
-        bool any;
-        if (s.series || o.jobs <= 1) {
-          any = s.series ? sr.series(h) : sr.help(h);
-        } else {
-          // Help play with --jobs: the first moves split, their lines joined in move order.
-          std::vector<Action> ms;
-          std::vector<std::vector<std::vector<Action>>> per;
-          const Status st = e.status_and_actions(ms);
-          if (st.end == Termination::None || (st.end == Termination::InsufficientMaterial && !ms.empty())) {
-            per.resize(ms.size());
-            extra_nodes += split(o, *start_pos, sr, ms.size(), [&](Search& w, size_t i) {
-              w.found.clear();
-              w.clear_path();
-              w.help_move(ms[i], h);
-              per[i] = std::move(w.found);
-            });
-          }
-          for (auto& p : per)
-            for (auto& l : p) sr.found.push_back(std::move(l));
-          any = !sr.found.empty();
-        }
-        const int moves = s.series ? h : h / 2;
-        HelpTexts help_texts(*start_pos);
-        for (const auto& line : sr.found) {
-          Line l = s.series ? texts(*start_pos, line, s, moves) : help_texts(line, moves);
-          (h == full ? res.solutions : res.shorter).push_back(l);
-        }
-        if (any && best < 0) best = moves;
-      }
-      // The lengths below the shortest solution were all searched (with `shorter`).
-      if (!o.shorter)
-        res.proved_none_below = 1;  // only N was searched, and lengths are not monotone
-      else
-        res.proved_none_below = best < 0 ? s.moves + 1 : best;
+      extra_nodes = help_lines(o, sr, *start_pos, res);
     }
-    res.outcome = res.solutions.empty() && res.shorter.empty() ? Outcome::None : Outcome::Solved;
+    res.solution_count = std::max<uint64_t>(res.solution_count, res.solutions.size());
+    res.shorter_count = std::max<uint64_t>(res.shorter_count, res.shorter.size());
+    res.outcome = res.solution_count + res.shorter_count == 0 ? Outcome::None : Outcome::Solved;
   } catch (const Stop&) {
     res.outcome = Outcome::Unknown;
     res.why = sr.why_;
     res.solutions.clear();
     res.shorter.clear();
     res.proved_none_below = 1;
+    res.more = false;
   }
   res.nodes = sr.nodes() + extra_nodes;
   res.seconds = sr.seconds();

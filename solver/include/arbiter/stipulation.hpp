@@ -66,6 +66,8 @@ struct BatchLine {
 std::optional<BatchLine> parse_batch_line(std::string_view line,
                                           const std::optional<Stipulation>& fixed = {});
 
+struct Line;
+
 struct Options {
   Stipulation stip;
   // The side that moves first. Unset: direct, self and reflex play and ser-#, ser-s# take
@@ -87,6 +89,16 @@ struct Options {
   // checks only (Engine::gives_check). Off: every move is played and its status read.
   bool mate_needs_check = false;
   std::function<void(uint64_t nodes, double seconds)> progress;  // about every 0.25 s
+  // Help and series play, what becomes of the lines (an h#4 of a queen ending has millions:
+  // none of these holds them all). on_line: each line is passed as it is proved, in the
+  // order the lines are listed (the lengths from the shortest up, N last; within one, the
+  // order of the first moves' generation, depth first), with `full` (N moves, else a shorter
+  // one), and Result keeps none. count_only: the lines are counted (Result's counts), not
+  // spelled. max_lines > 0: the search stops at the line after the first max_lines
+  // (Popeye's MaxSolutions), and Result::more says that there are more.
+  std::function<void(const Line& line, bool full)> on_line;
+  bool count_only = false;
+  uint64_t max_lines = 0;
 };
 
 enum class Outcome { Solved, None, Unknown };
@@ -125,13 +137,21 @@ struct Result {
   Color start = Color::White;
   std::vector<Line> solutions;  // of length N (help, series: whole lines; else keys)
   std::vector<Line> shorter;    // of fewer moves (Options::shorter), shortest first
-  std::vector<Try> tries;       // Options::tries: the first moves that fail, by few defences
+  // Every solution proved, kept or not (Options::on_line, count_only, max_lines): of N, and
+  // of fewer moves. more: the search stopped at Options::max_lines, with more to find.
+  uint64_t solution_count = 0, shorter_count = 0;
+  bool more = false;
+  std::vector<Try> tries;  // Options::tries: the first moves that fail, by few defences
   // No solution of fewer than this many moves exists (proved; 1 = nothing is proved).
   int proved_none_below = 1;
   std::string why;  // Unknown: what stopped the search
   uint64_t nodes = 0;
   double seconds = 0;
 };
+
+// The side that moves first in solve(root, options): Options::start, else for help play
+// Popeye's default (Black starts h#N and ser-h#N, White h#N.5), else the side to move.
+Color starting_side(const Engine& root, const Options& options);
 
 // Solves from `root`'s position (a clone is searched). Throws std::invalid_argument for a
 // stipulation out of range or a start side the position text cannot take.
