@@ -531,7 +531,9 @@ TEST(Stipulation, HelpLinesStreamedCountedAndCut) {
           o.on_line = [&](const arb::stip::Line& l, bool is_full) {
             got.push_back(l.uci);
             full += is_full;
-            if (is_full) EXPECT_EQ(l.moves, o.stip.moves);
+            if (is_full) {
+              EXPECT_EQ(l.moves, o.stip.moves);
+            }
           };
           const auto r = arb::stip::solve(*e, o);
           EXPECT_EQ(r.outcome, Outcome::Solved);
