@@ -104,6 +104,17 @@ Json stip_json(const arb::stip::Result& r, const arb::stip::Options& o, const st
   if (!r.why.empty()) j["why"] = r.why;
   j["nodes"] = r.nodes;
   j["seconds"] = micros(r.seconds);
+  if (!r.threads.empty()) {
+    // --jobs on one problem: how the split went (not part of the answer; varies run to run).
+    j["split_seconds"] = micros(r.split_seconds);
+    j["threads"] = Json::array();
+    for (const auto& t : r.threads)
+      j["threads"].push_back({{"nodes", t.nodes},
+                              {"busy", micros(t.busy)},
+                              {"cpu", micros(t.cpu)},
+                              {"helped", t.helped},
+                              {"abandoned", t.abandoned}});
+  }
   return j;
 }
 

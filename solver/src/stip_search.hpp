@@ -19,7 +19,8 @@
 namespace arb::stip::detail {
 
 using Clock = std::chrono::steady_clock;
-struct Stop {};  // the budget or the timeout ended the search
+struct Stop {};     // the budget or the timeout ended the search
+struct Abandon {};  // another thread settled the first move this search was helping with
 // The position text with the other side to move: the second field swapped (`w`/`b`), the
 // en-passant field (the fourth) cleared.
 std::string flipped(const std::string& text);
@@ -147,6 +148,22 @@ class Search {
   std::string why_;
   void clear_path() { path_.clear(); }
 
+  // ---- --jobs: one first move, searched by one thread or helped by others -------------
+  // Plays a first move (undone by unwind(), also after an Abandon or a Stop).
+  void enter(const Action& m) {
+    e_->apply(m);
+    path_.push_back(m);
+  }
+  void unwind() {
+    while (!path_.empty()) unplay();
+  }
+  // While `done` is set by another thread, the next tick() throws Abandon.
+  void watch(const std::atomic<bool>* done) { done_ = done; }
+  // A helper (helper > 0) of a first move someone else is searching tries the defences
+  // after it from another place in the list (1: from the middle), so that the two prove
+  // different defences and meet in the table; 0: the usual order.
+  void help_as(int helper) { helper_ = helper; }
+
  private:
   TreeNode node(const Action& m, int moves);
   Status status();
@@ -226,6 +243,14 @@ class Search {
   Shared* team_;
   Killers kill_[kMaxMoves + 2]{}, refute_[kMaxMoves + 2]{};
   std::vector<Action> path_;
+  const std::atomic<bool>* done_ = nullptr;
+  int helper_ = 0;
+  // The defender's moves right after a helped first move, rotated (help_as()).
+  void spread(std::vector<Action>& ms) const {
+    if (!helper_ || path_.size() != 1 || ms.size() < 2) return;
+    const size_t at = ms.size() * static_cast<size_t>(helper_) / static_cast<size_t>(helper_ + 1);
+    std::rotate(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(at % ms.size()), ms.end());
+  }
 };
 
 }  // namespace arb::stip::detail
