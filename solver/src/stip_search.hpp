@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "arbiter/stipulation.hpp"
+#include "solver_table.hpp"  // Region: zeroed memory, in huge pages from 2 MiB
 
 namespace arb::stip::detail {
 
@@ -75,9 +76,6 @@ class Table {
   struct Slot {
     uint64_t check, data;  // check: the key XOR data (0: empty)
   };
-  struct Free {
-    void operator()(Slot* p) const { std::free(p); }
-  };
   static uint64_t load(uint64_t& w) { return std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed); }
   static bool read(Slot& s, uint64_t key, uint64_t& d) {
     d = load(s.data);
@@ -85,8 +83,11 @@ class Table {
     return c && (c ^ d) == key;
   }
   void resize(size_t n) {
-    std::unique_ptr<Slot[], Free> t(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
-    if (!t) throw std::bad_alloc();
+    // Huge pages from 2 MiB (Region): the table is probed at random, and a shared one has
+    // its whole size from the start (4 KiB pages: a page fault per fresh page, a TLB miss
+    // per probe).
+    arb::solve::detail::Region mem(n * sizeof(Slot));
+    Slot* t = static_cast<Slot*>(mem.data());
     used_ = 0;
     for (size_t i = 0; table_ && i <= mask_; ++i) {
       const Slot& s = table_[i];
@@ -95,10 +96,12 @@ class Table {
       used_ += !d.check;
       d = s;
     }
-    table_ = std::move(t);
+    mem_ = std::move(mem);
+    table_ = t;
     mask_ = n - 1;
   }
-  std::unique_ptr<Slot[], Free> table_;
+  arb::solve::detail::Region mem_;
+  Slot* table_ = nullptr;
   size_t cap_ = 1, used_ = 0, mask_ = 0;  // the largest size allowed (slots), the slots in use
   bool grow_;
 };
