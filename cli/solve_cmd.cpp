@@ -113,7 +113,8 @@ Json stip_json(const arb::stip::Result& r, const arb::stip::Options& o, const st
                               {"busy", micros(t.busy)},
                               {"cpu", micros(t.cpu)},
                               {"helped", t.helped},
-                              {"abandoned", t.abandoned}});
+                              {"abandoned", t.abandoned},
+                              {"dropped", t.dropped}});
   }
   return j;
 }

@@ -239,6 +239,10 @@ TEST(Stipulation, JobsGiveOneJobsAnswers) {
       uint64_t nodes = 0;
       int helped = 0, abandoned = 0;
       for (const auto& t : r.threads) {
+        EXPECT_LE(t.dropped, t.nodes);
+        if (t.abandoned == 0) {
+          EXPECT_EQ(t.dropped, 0u);  // dropped: the abandoned moves' actions
+        }
         nodes += t.nodes;
         helped += t.helped;
         abandoned += t.abandoned;

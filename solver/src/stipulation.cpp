@@ -197,12 +197,14 @@ uint64_t split(const Options& o, const Engine& start, Search& main, size_t n, Wo
         if (helper > 0) ++me.helped;
         w.watch(&items[i].done);
         w.help_as(helper);
+        const uint64_t before = w.nodes();
         try {
           const int v = work(w, i);
           if (!items[i].done.exchange(true) && out) (*out)[i] = v;
         } catch (const Abandon&) {
           w.unwind();
           ++me.abandoned;
+          me.dropped += w.nodes() - before;
         }
       }
     } catch (const Stop&) {
@@ -223,6 +225,7 @@ uint64_t split(const Options& o, const Engine& start, Search& main, size_t n, Wo
     t.cpu += share[j].cpu;
     t.helped += share[j].helped;
     t.abandoned += share[j].abandoned;
+    t.dropped += share[j].dropped;
   }
   return nodes;
 }

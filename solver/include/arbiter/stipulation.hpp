@@ -122,11 +122,12 @@ struct Try {
 
 // One thread's share of a problem under Options::jobs > 1 (how well the work was split).
 struct ThreadWork {
-  uint64_t nodes = 0;  // actions it applied
-  double busy = 0;     // wall seconds it searched (the rest of the split it had no work)
-  double cpu = 0;      // its CPU seconds in the split (load-independent where busy is not)
-  int helped = 0;      // first moves it joined while another thread was searching them
-  int abandoned = 0;   // first moves it stopped because another thread settled them first
+  uint64_t nodes = 0;    // actions it applied
+  double busy = 0;       // wall seconds it searched (the rest of the split it had no work)
+  double cpu = 0;        // its CPU seconds in the split (load-independent where busy is not)
+  int helped = 0;        // first moves it joined while another thread was searching them
+  int abandoned = 0;     // first moves it stopped because another thread settled them first
+  uint64_t dropped = 0;  // of its nodes, those spent on the first moves it abandoned
 };
 
 struct Result {
