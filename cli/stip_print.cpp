@@ -13,6 +13,20 @@ double micros(double seconds) {
 
 namespace {
 
+// --jobs on one problem: how the split went (not part of the answer; varies run to run).
+void add_threads(Json& j, const arb::stip::Result& r) {
+  if (r.threads.empty()) return;
+  j["split_seconds"] = micros(r.split_seconds);
+  j["threads"] = Json::array();
+  for (const auto& t : r.threads)
+    j["threads"].push_back({{"nodes", t.nodes},
+                            {"busy", micros(t.busy)},
+                            {"cpu", micros(t.cpu)},
+                            {"helped", t.helped},
+                            {"abandoned", t.abandoned},
+                            {"dropped", t.dropped}});
+}
+
 Json json_nodes(const std::vector<arb::stip::TreeNode>& v);
 Json json_node(const arb::stip::TreeNode& n) {
   Json j = {{"uci", n.uci}, {"san", n.san}};
@@ -87,6 +101,7 @@ Json stip_json(const arb::stip::Result& r, const arb::stip::Options& o, const st
   if (!r.why.empty()) j["why"] = r.why;
   j["nodes"] = r.nodes;
   j["seconds"] = micros(r.seconds);
+  add_threads(j, r);
   return j;
 }
 
@@ -262,6 +277,7 @@ void StipPrinter::finish(const arb::stip::Result& r) {
     if (!r.why.empty()) t["why"] = r.why;
     t["nodes"] = r.nodes;
     t["seconds"] = micros(r.seconds);
+    add_threads(t, r);
     std::cout << "]," << fields(t) << "}\n";
     return;
   }

@@ -193,6 +193,71 @@ TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
 }
 
 // Popeye's tries (Option Try: first moves refuted by exactly one defence) equal --tries 1.
+// --jobs on one problem: threads share out the first moves, and a thread left without one
+// helps with one still being searched (the defences in another order, one table), the
+// first to finish giving its value. Whatever the timing, the answer is one thread's: the
+// same keys, each of the same length, the same "none shorter". #3s with and without
+// solutions (corpus/stipulations/mate3.txt) and #4s of the corpus mates.
+TEST(Stipulation, JobsGiveOneJobsAnswers) {
+  auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+  std::vector<std::pair<std::string, std::string>> problems;
+  const size_t threes = testing_helpers::fast() ? 2 : 5, fours = 1;
+  std::ifstream m3(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/mate3.txt");
+  bool none = false;  // the first without a solution, the rest with
+  for (std::string line; problems.size() < threes && std::getline(m3, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const bool without = line.back() == ';';
+    if (without ? !none : problems.size() + 1 < threes)
+      problems.push_back({line.substr(0, line.find(';')), "#3"});
+    none |= without;
+  }
+  std::ifstream epd(std::string(ARBITER_SOURCE_DIR) + "/corpus/mates/mates.epd");
+  for (std::string line; problems.size() < threes + fours && std::getline(epd, line);)
+    if (line.find(" bm #4;") != std::string::npos && line.find(" - - ") != std::string::npos)
+      problems.push_back({line.substr(0, line.find(" bm ")), "#4"});
+  ASSERT_EQ(problems.size(), threes + fours);
+  auto keys = [](const std::vector<arb::stip::Line>& v) {
+    std::vector<std::pair<std::string, int>> out;
+    for (const auto& l : v) out.push_back({l.uci.at(0), l.moves});
+    return out;
+  };
+  int with = 0, without = 0;
+  for (const auto& [fen, stip] : problems) {
+    chess->set_position(fen);
+    const auto one = solve(*chess, stip, true, 1);
+    ASSERT_NE(one.outcome, Outcome::Unknown) << fen;
+    EXPECT_TRUE(one.threads.empty());
+    with += !one.solutions.empty();
+    without += one.outcome == Outcome::None;
+    for (int jobs : {2, 3}) {
+      const auto r = solve(*chess, stip, true, jobs);
+      EXPECT_EQ(r.outcome, one.outcome) << fen << " --jobs " << jobs;
+      EXPECT_EQ(keys(r.solutions), keys(one.solutions)) << fen << " --jobs " << jobs;
+      EXPECT_EQ(keys(r.shorter), keys(one.shorter)) << fen << " --jobs " << jobs;
+      EXPECT_EQ(r.proved_none_below, one.proved_none_below) << fen << " --jobs " << jobs;
+      // Each thread's share adds up: every join by a helper ends one search at most.
+      ASSERT_EQ(r.threads.size(), static_cast<size_t>(jobs)) << fen;
+      uint64_t nodes = 0;
+      int helped = 0, abandoned = 0;
+      for (const auto& t : r.threads) {
+        EXPECT_LE(t.dropped, t.nodes);
+        if (t.abandoned == 0) {
+          EXPECT_EQ(t.dropped, 0u);  // dropped: the abandoned moves' actions
+        }
+        nodes += t.nodes;
+        helped += t.helped;
+        abandoned += t.abandoned;
+        EXPECT_LE(t.busy, r.split_seconds + 1e-6);
+      }
+      EXPECT_LE(nodes, r.nodes);
+      EXPECT_GT(nodes, 0u);
+      EXPECT_LE(abandoned, helped) << fen;
+    }
+  }
+  EXPECT_GE(with, 2);  // keys to agree on, and a "none"
+  EXPECT_EQ(without, 1);
+}
+
 TEST(Stipulation, TriesEqualPopeyes) {
   std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/mate2-tries.txt");
   ASSERT_TRUE(in);

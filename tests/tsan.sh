@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over the parallel code: a clang build of the `arbiter` command with
 # -fsanitize=thread (build-tsan/), then the commands that fan out over threads, each with
-# --jobs 2: fuzz (games split over workers), properties, validate (a reader thread and
+# --jobs 2 (3 for a stipulation): fuzz (games split over workers), properties, validate (a reader thread and
 # validator workers), mutate (mutants over workers), solve (root moves split within one
-# problem, and an --epd batch). A data race or a lock-order inversion is a report and a
-# failure (exit 1, TSan's report on stderr). Run by tests/run.sh as its last stage, or alone:
+# problem, a stipulation's first moves with helping, and an --epd batch). A data race or a
+# lock-order inversion is a report and a failure (exit 1, TSan's report on stderr). Run by
+# tests/run.sh as its last stage, or alone:
 #   bash tests/tsan.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,4 +55,8 @@ check mutate "0 1" "$bin" mutate "$root/rulesets/fsf/nightrider.rules" --games 2
 head -n 8 "$root/corpus/mates/mates.epd" | grep -v '^#' >"$work/mates.epd"
 check solve-batch "0 1" "$bin" solve --epd "$work/mates.epd" --jobs 2
 check solve-split "0 1" "$bin" solve --variant chess --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --depth 1 --jobs 2
+# A stipulation's first moves split over three threads, the idle ones helping with the
+# first moves still searched (and abandoning them when another thread settles them).
+check solve-stip-split "0" "$bin" solve --fen "1r2k1n1/2qp1r2/N1PQp3/pB3p2/2P5/4PP1P/PP1K4/1RB3NR w - - 0 27" \
+  --stipulation "#4" --jobs 3
 echo "tsan: $runs commands, no report"

@@ -46,6 +46,7 @@ bool Search::defend(int r) {
     std::stable_partition(ms.begin(), ms.end(), [&](const Action& m) { return e_->gives_check(m); });
   }
   first(ms, refute_[r]);
+  spread(ms);
   for (const Action& m : ms) {
     play(m);
     const bool held = attack(r - 1);
@@ -108,6 +109,7 @@ bool Search::self_defend(int r) {
   if (over(status_and_actions(ms))) return save(key, kMaxMoves, false);
   const Color a = opposite(e_->side_to_move());
   first(ms, refute_[r]);
+  spread(ms);
   for (const Action& m : ms) {
     if (r == 1 && !may_reach(m)) return save(key, 1, false);  // a defence without check: no mate
     play(m);
@@ -130,6 +132,7 @@ bool Search::reflex_defend(int r) {
   if (can_reach_now()) return save(key, 1, true);  // the defender must mate
   if (r == 1) return save(key, 1, false);
   first(ms, refute_[r]);
+  spread(ms);
   for (const Action& m : ms) {
     play(m);
     const bool held = attack(r - 1);

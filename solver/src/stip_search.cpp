@@ -106,6 +106,7 @@ void Search::tick() {
   if (team_) {
     total = team_->nodes.fetch_add(4096, std::memory_order_relaxed) + 4096;
     if (team_->halt.load(std::memory_order_relaxed)) throw Stop{};
+    if (done_ && done_->load(std::memory_order_relaxed)) throw Abandon{};
   }
   if (o_.max_nodes && total >= o_.max_nodes) {
     why_ = "node budget (" + std::to_string(o_.max_nodes) + " actions) spent";

@@ -16,11 +16,13 @@
 #include <vector>
 
 #include "arbiter/stipulation.hpp"
+#include "solver_table.hpp"  // Region: zeroed memory, in huge pages from 2 MiB
 
 namespace arb::stip::detail {
 
 using Clock = std::chrono::steady_clock;
-struct Stop {};  // the budget or the timeout ended the search
+struct Stop {};     // the budget or the timeout ended the search
+struct Abandon {};  // another thread settled the first move this search was helping with
 // The position text with the other side to move: the second field swapped (`w`/`b`), the
 // en-passant field (the fourth) cleared.
 std::string flipped(const std::string& text);
@@ -75,9 +77,6 @@ class Table {
   struct Slot {
     uint64_t check, data;  // check: the key XOR data (0: empty)
   };
-  struct Free {
-    void operator()(Slot* p) const { std::free(p); }
-  };
   static uint64_t load(uint64_t& w) { return std::atomic_ref<uint64_t>(w).load(std::memory_order_relaxed); }
   static bool read(Slot& s, uint64_t key, uint64_t& d) {
     d = load(s.data);
@@ -85,8 +84,11 @@ class Table {
     return c && (c ^ d) == key;
   }
   void resize(size_t n) {
-    std::unique_ptr<Slot[], Free> t(static_cast<Slot*>(std::calloc(n, sizeof(Slot))));
-    if (!t) throw std::bad_alloc();
+    // Huge pages from 2 MiB (Region): the table is probed at random, and a shared one has
+    // its whole size from the start (4 KiB pages: a page fault per fresh page, a TLB miss
+    // per probe).
+    arb::solve::detail::Region mem(n * sizeof(Slot));
+    Slot* t = static_cast<Slot*>(mem.data());
     used_ = 0;
     for (size_t i = 0; table_ && i <= mask_; ++i) {
       const Slot& s = table_[i];
@@ -95,10 +97,12 @@ class Table {
       used_ += !d.check;
       d = s;
     }
-    table_ = std::move(t);
+    mem_ = std::move(mem);
+    table_ = t;
     mask_ = n - 1;
   }
-  std::unique_ptr<Slot[], Free> table_;
+  arb::solve::detail::Region mem_;
+  Slot* table_ = nullptr;
   size_t cap_ = 1, used_ = 0, mask_ = 0;  // the largest size allowed (slots), the slots in use
   bool grow_;
 };
@@ -150,10 +154,23 @@ class Search {
   std::function<void(const std::vector<Action>&)> sink;
   std::string why_;
   void clear_path() { path_.clear(); }
-  // Help play: takes back every move of the path (after an exception left them played).
+
+  // ---- --jobs: one first move, searched by one thread or helped by others -------------
+  // Plays a first move (undone by unwind(), also after an Abandon or a Stop). unwind()
+  // takes back every move of the path, also help play's after an exception left them played.
+  void enter(const Action& m) {
+    e_->apply(m);
+    path_.push_back(m);
+  }
   void unwind() {
     while (!path_.empty()) unplay();
   }
+  // While `done` is set by another thread, the next tick() throws Abandon.
+  void watch(const std::atomic<bool>* done) { done_ = done; }
+  // A helper (helper > 0) of a first move someone else is searching tries the defences
+  // after it from another place in the list (1: from the middle), so that the two prove
+  // different defences and meet in the table; 0: the usual order.
+  void help_as(int helper) { helper_ = helper; }
 
  private:
   TreeNode node(const Action& m, int moves);
@@ -239,6 +256,14 @@ class Search {
   Shared* team_;
   Killers kill_[kMaxMoves + 2]{}, refute_[kMaxMoves + 2]{};
   std::vector<Action> path_;
+  const std::atomic<bool>* done_ = nullptr;
+  int helper_ = 0;
+  // The defender's moves right after a helped first move, rotated (help_as()).
+  void spread(std::vector<Action>& ms) const {
+    if (!helper_ || path_.size() != 1 || ms.size() < 2) return;
+    const size_t at = ms.size() * static_cast<size_t>(helper_) / static_cast<size_t>(helper_ + 1);
+    std::rotate(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(at % ms.size()), ms.end());
+  }
 };
 
 }  // namespace arb::stip::detail

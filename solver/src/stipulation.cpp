@@ -11,6 +11,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -127,36 +128,105 @@ class HelpTexts {
   std::vector<std::string> uci_, san_;
 };
 
-// Runs work(search, i) for every i in [0, n): on `main` alone without Options::jobs,
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// Runs v = work(search, i) for every i in [0, n): on `main` alone without Options::jobs,
 // else on o.jobs searches of their own (each a clone of `start`) that take the next i in
 // turn and share one table and the node budget. A Stop in one stops all (its reason in
-// main.why_). Returns the nodes the other searches counted.
+// main.why_). With `out`, out[i] = v, and a thread left without an i to take helps
+// with an i another thread is still searching (the one with the fewest helpers, then the
+// earliest): it searches the same first move with the defences in another order, sharing
+// the table, and whichever finishes first gives out[i], the other abandons it (the value
+// is a proof, the same whoever finds it). Without `out` (help play: lines in move order)
+// there is no helping. `res` gets each thread's share; returns the nodes the other
+// searches counted.
 template <class Work>
-uint64_t split(const Options& o, const Engine& start, Search& main, size_t n, Work&& work) {
+uint64_t split(const Options& o, const Engine& start, Search& main, size_t n, Work&& work,
+               std::vector<int>* out, Result& res) {
   if (o.jobs <= 1 || n < 2) {
-    for (size_t i = 0; i < n; ++i) work(main, i);
+    for (size_t i = 0; i < n; ++i) {
+      const int v = work(main, i);
+      if (out) (*out)[i] = v;
+    }
     return 0;
   }
   Table table(o.table_mb, false);
   Shared team;
+  struct Item {
+    std::atomic<bool> done{false};
+    std::atomic<int> workers{0};
+  };
+  std::vector<Item> items(n);
   std::atomic<size_t> next{0};
   std::atomic<uint64_t> nodes{0};
   std::mutex mu;
-  arb::parallel_for(std::min<int>(o.jobs, static_cast<int>(n)), [&](int j, std::stop_token) {
+  const int jobs = std::min<int>(o.jobs, static_cast<int>(n));
+  std::vector<ThreadWork> share(static_cast<size_t>(jobs));
+  const auto t0 = Clock::now();
+  // An unsettled i someone is searching, the fewest helpers first; n: none.
+  auto to_help = [&]() {
+    size_t best = n;
+    int fewest = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const int k = items[i].workers.load();
+      if (k > 0 && !items[i].done.load() && (best == n || k < fewest)) best = i, fewest = k;
+    }
+    return best;
+  };
+  arb::parallel_for(jobs, [&](int j, std::stop_token) {
     Options oj = o;
     if (j) oj.progress = nullptr;  // one progress line
     Search w(start, oj, &table, &team);
+    ThreadWork& me = share[static_cast<size_t>(j)];
+    const double c0 = thread_cpu_seconds();
+    auto account = [&]() {
+      me.nodes = w.nodes();
+      me.busy = std::chrono::duration<double>(Clock::now() - t0).count();
+      me.cpu = thread_cpu_seconds() - c0;
+      nodes += w.nodes();
+    };
     try {
-      for (size_t i; (i = next.fetch_add(1)) < n;) work(w, i);
+      for (;;) {
+        size_t i = next.fetch_add(1);
+        if (i >= n && (!out || (i = to_help()) == n)) break;
+        const int helper = items[i].workers.fetch_add(1);
+        if (helper > 0) ++me.helped;
+        w.watch(&items[i].done);
+        w.help_as(helper);
+        const uint64_t before = w.nodes();
+        try {
+          const int v = work(w, i);
+          if (!items[i].done.exchange(true) && out) (*out)[i] = v;
+        } catch (const Abandon&) {
+          w.unwind();
+          ++me.abandoned;
+          me.dropped += w.nodes() - before;
+        }
+      }
     } catch (const Stop&) {
       team.halt = true;
       std::lock_guard<std::mutex> lock(mu);
       if (!w.why_.empty() && main.why_.empty()) main.why_ = w.why_;
-      nodes += w.nodes();
+      account();
       throw;
     }
-    nodes += w.nodes();
+    account();
   });
+  res.split_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  res.threads.resize(std::max(res.threads.size(), share.size()));
+  for (size_t j = 0; j < share.size(); ++j) {
+    ThreadWork& t = res.threads[j];
+    t.nodes += share[j].nodes;
+    t.busy += share[j].busy;
+    t.cpu += share[j].cpu;
+    t.helped += share[j].helped;
+    t.abandoned += share[j].abandoned;
+    t.dropped += share[j].dropped;
+  }
   return nodes;
 }
 
@@ -217,35 +287,39 @@ uint64_t help_lines(const Options& o, Search& sr, const Engine& start, Result& r
       std::mutex mu;
       const bool just_count = o.count_only && !o.max_lines;
       struct Enough {};
-      extra_nodes += split(o, start, sr, ms.size(), [&](Search& w, size_t i) {
-        Done d;
-        w.clear_path();
-        w.sink = [&](const std::vector<Action>& line) {
-          ++d.counted;
-          if (just_count) return;
-          d.lines.push_back(line);
-          if (o.max_lines && d.lines.size() > o.max_lines) throw Enough{};
-        };
-        try {
-          w.help_move(ms[i], h);
-        } catch (const Enough&) {
-          w.unwind();
-        }
-        w.sink = nullptr;  // it refers to d
-        std::lock_guard<std::mutex> lock(mu);
-        per[i] = std::move(d);
-        per[i].ready = true;
-        for (; next_out < per.size() && per[next_out].ready; ++next_out) {
-          Done& x = per[next_out];
-          if (just_count) {
-            if (x.counted && best < 0) best = moves_of(h);
-            (h == full ? res.solution_count : res.shorter_count) += x.counted;
-          }
-          for (const auto& line : x.lines) emit(line);
-          x.lines = {};
-          x.counted = 0;
-        }
-      });
+      extra_nodes += split(
+          o, start, sr, ms.size(),
+          [&](Search& w, size_t i) {
+            Done d;
+            w.clear_path();
+            w.sink = [&](const std::vector<Action>& line) {
+              ++d.counted;
+              if (just_count) return;
+              d.lines.push_back(line);
+              if (o.max_lines && d.lines.size() > o.max_lines) throw Enough{};
+            };
+            try {
+              w.help_move(ms[i], h);
+            } catch (const Enough&) {
+              w.unwind();
+            }
+            w.sink = nullptr;  // it refers to d
+            std::lock_guard<std::mutex> lock(mu);
+            per[i] = std::move(d);
+            per[i].ready = true;
+            for (; next_out < per.size() && per[next_out].ready; ++next_out) {
+              Done& x = per[next_out];
+              if (just_count) {
+                if (x.counted && best < 0) best = moves_of(h);
+                (h == full ? res.solution_count : res.shorter_count) += x.counted;
+              }
+              for (const auto& line : x.lines) emit(line);
+              x.lines = {};
+              x.counted = 0;
+            }
+            return 0;
+          },
+          nullptr, res);
     }
   } catch (const Stop&) {
     sr.sink = nullptr;  // it refers to this frame
@@ -292,20 +366,25 @@ Result solve(const Engine& root, const Options& o) {
       e.legal_actions(ms);
       // Reflex: an attacker that can mate at once must, and solves nothing.
       std::vector<int> fastest(ms.size(), 0);
-      extra_nodes = split(o, *start_pos, sr, ms.size(), [&](Search& w, size_t i) {
-        w.engine().apply(ms[i]);
-        // N first: a move that fails within N fails within fewer (every node is monotone),
-        // so only the keys are searched again for their fastest length.
-        if (w.after_attack(s.moves)) {
-          fastest[i] = s.moves;
-          for (int k = o.shorter ? 1 : s.moves; k < s.moves; ++k)
-            if (w.after_attack(k)) {
-              fastest[i] = k;
-              break;
+      extra_nodes = split(
+          o, *start_pos, sr, ms.size(),
+          [&](Search& w, size_t i) {
+            w.enter(ms[i]);
+            // N first: a move that fails within N fails within fewer (every node is
+            // monotone), so only the keys are searched again for their fastest length.
+            int f = 0;
+            if (w.after_attack(s.moves)) {
+              f = s.moves;
+              for (int k = o.shorter ? 1 : s.moves; k < s.moves; ++k)
+                if (w.after_attack(k)) {
+                  f = k;
+                  break;
+                }
             }
-        }
-        w.engine().undo();
-      });
+            w.unwind();
+            return f;
+          },
+          &fastest, res);
       // Reflex: an attacker that can reach the aim at once must, and solves nothing.
       if (s.play == Play::Reflex && sr.can_reach_now()) std::fill(fastest.begin(), fastest.end(), 0);
       for (size_t i = 0; i < ms.size(); ++i) {

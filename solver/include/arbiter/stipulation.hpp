@@ -132,6 +132,16 @@ struct Try {
   std::vector<std::string> refutations_uci, refutations_san;
 };
 
+// One thread's share of a problem under Options::jobs > 1 (how well the work was split).
+struct ThreadWork {
+  uint64_t nodes = 0;    // actions it applied
+  double busy = 0;       // wall seconds it searched (the rest of the split it had no work)
+  double cpu = 0;        // its CPU seconds in the split (load-independent where busy is not)
+  int helped = 0;        // first moves it joined while another thread was searching them
+  int abandoned = 0;     // first moves it stopped because another thread settled them first
+  uint64_t dropped = 0;  // of its nodes, those spent on the first moves it abandoned
+};
+
 struct Result {
   Outcome outcome = Outcome::Unknown;
   Color start = Color::White;
@@ -147,6 +157,8 @@ struct Result {
   std::string why;  // Unknown: what stopped the search
   uint64_t nodes = 0;
   double seconds = 0;
+  double split_seconds = 0;         // Options::jobs > 1: wall seconds of the split searches
+  std::vector<ThreadWork> threads;  // Options::jobs > 1: each thread's share of them
 };
 
 // The side that moves first in solve(root, options): Options::start, else for help play
