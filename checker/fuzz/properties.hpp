@@ -15,6 +15,11 @@
 //   translation    the unbounded grid's position moved by (dx, dy) has the moved actions
 //   transposition  two orders of the same three plies (a b c, c b a) reaching the same
 //                  position text give the same hash, status and actions
+//   colour-rotation  the position turned through 180 degrees with the colours swapped
+//                  (square (x, y) to (w+1-x, h+1-y), castling rights removed) has the
+//                  turned actions and the mirrored status: the colour symmetry of a game
+//                  whose Black is White turned (legan's zones, isolation's open squares),
+//                  where the flip (a rank mirror) does not hold
 //
 // Which properties hold is decided from the ruleset's statements (property_plan.hpp); a
 // property the plan leaves out is named with the reason. A violation is shrunk (pieces
@@ -40,18 +45,21 @@ enum class Property : uint8_t {
   ColourFlip,
   Mirror,
   Translation,
-  Transposition
+  Transposition,
+  ColourRotation
 };
-constexpr int kProperties = 7;
+constexpr int kProperties = 8;
 const char* to_string(Property p);
 std::optional<Property> property_named(const std::string& name);
 
 // Which properties run, and for each one left out, why (with the statement's place).
 struct PropertyPlan {
-  bool on[kProperties] = {true, true, true, true, true, true, true};
+  bool on[kProperties] = {true, true, true, true, true, true, true, true};
   std::string reason[kProperties];  // why a property is off ("" when on)
-  // Positions checked for the mirror lose their castling rights first (castling moves the
-  // king and rook to fixed files: not mirror-symmetric).
+  // Why the colour rotation is checked (the statements that chose it), printed with it.
+  std::string rotation_chosen;
+  // Positions checked for the mirror (and the rotation) lose their castling rights first
+  // (castling moves the king and rook to fixed files: not mirror-symmetric).
   bool mirror_strips_castling = false;
   // A shared deck (No Stress Chess): positions checked for the flip are those whose pile
   // holds every card the turn may draw (a reshuffle stacks White's discards under Black's).
@@ -122,6 +130,8 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
 // for the turn (RULINGS 3.8: a reshuffle stacks White's discards under Black's).
 std::optional<std::string> flip_position(const std::string& fen);
 std::optional<std::string> mirror_position(const std::string& fen, bool strip_castling);
+// The mirror then the flip: the board turned through 180 degrees, the colours swapped.
+std::optional<std::string> rotate_position(const std::string& fen, bool strip_castling);
 // The grid's text (chessme_text.hpp): ranks flipped around 0 with colours, hands, piles and
 // capture piles swapped; files mirrored around 0. nullopt for another format.
 std::optional<std::string> flip_grid_position(const std::string& text);
