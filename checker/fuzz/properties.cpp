@@ -111,24 +111,37 @@ Violation violation(Property p, const std::string& position, std::string left, s
   return v;
 }
 
+// The indices of the actions a per-action check takes out of n: every one, or (n > sample > 0)
+// `sample` of them drawn at random by `seed`, in their order.
+std::vector<size_t> sampled(size_t n, int sample, uint64_t seed) {
+  std::vector<size_t> idx(n);
+  for (size_t i = 0; i < n; ++i) idx[i] = i;
+  if (sample <= 0 || n <= static_cast<size_t>(sample)) return idx;
+  std::mt19937_64 rng(seed ^ 0x5851f42d4c957f2dULL);
+  for (size_t i = 0; i < static_cast<size_t>(sample); ++i) std::swap(idx[i], idx[i + rng() % (n - i)]);
+  idx.resize(static_cast<size_t>(sample));
+  std::sort(idx.begin(), idx.end());
+  return idx;
+}
+
 // ---- the properties, each at the engine's position, leaving it as it was -----------------
 
-std::optional<Violation> apply_undo(Engine& e) {
+std::optional<Violation> apply_undo(Engine& e, int sample, uint64_t seed) {
   const std::string text = e.position();
   const uint64_t h = e.hash();
   const Status st = e.status();
   std::vector<Action> as;
   e.legal_actions(as);
-  for (const Action& a : as) {
-    const std::string what = canon(e, a);
+  for (size_t i : sampled(as.size(), sample, seed)) {
+    const Action& a = as[i];
     e.apply(a);
     e.undo();
     if (e.position() != text || e.hash() != h || !same_status(e.status(), st)) {
       Violation v =
           violation(Property::ApplyUndo, text, text + " hash " + std::to_string(h) + " " + status_text(st),
                     e.position() + " hash " + std::to_string(e.hash()) + " " + status_text(e.status()));
-      v.after = what + " then undo";
       e.set_position(text);
+      v.after = canon(e, a) + " then undo";
       return v;
     }
   }
@@ -164,13 +177,33 @@ uint64_t walk_copy(const Engine& e, int depth) {
   return n;
 }
 
-std::optional<Violation> perft_copy(Engine& e, int depth) {
+// Perft three ways. At a node with more than `sample` actions, over `sample` of the root's
+// subtrees: each child's perft (depth - 1) by the engine, by apply and undo from the root and
+// by copy, summed (a count over every subtree of amazons' 2,000 actions is 4 million leaves).
+std::optional<Violation> perft_copy(Engine& e, int depth, int sample, uint64_t seed) {
   try {
-    const uint64_t own = e.perft(depth), undo = walk_undo(e, depth), copy = walk_copy(e, depth);
+    uint64_t own = 0, undo = 0, copy = 0;
+    std::vector<Action> as;
+    e.legal_actions(as);
+    std::string part;
+    if (sample > 0 && as.size() > static_cast<size_t>(sample) && !e.chance()) {
+      for (size_t i : sampled(as.size(), sample, seed)) {
+        e.apply(as[i]);
+        own += e.perft(depth - 1);
+        undo += walk_undo(e, depth - 1);
+        e.undo();
+        auto child = e.clone();
+        child->apply(as[i]);
+        copy += walk_copy(*child, depth - 1);
+      }
+      part = " over " + std::to_string(sample) + " of the " + std::to_string(as.size()) + " subtrees";
+    } else {
+      own = e.perft(depth), undo = walk_undo(e, depth), copy = walk_copy(e, depth);
+    }
     if (own != copy || undo != copy) {
       auto v = violation(
           Property::PerftCopy, e.position(),
-          "perft " + std::to_string(depth) + " by copy " + std::to_string(copy),
+          "perft " + std::to_string(depth) + part + " by copy " + std::to_string(copy),
           "the engine's perft " + std::to_string(own) + ", by apply and undo " + std::to_string(undo));
       return v;
     }
@@ -180,7 +213,7 @@ std::optional<Violation> perft_copy(Engine& e, int depth) {
   return std::nullopt;
 }
 
-std::optional<Violation> readback(Engine& e, const EngineFactory& make) {
+std::optional<Violation> readback(Engine& e, const EngineFactory& make, int sample, uint64_t seed) {
   const std::string text = e.position();
   auto f = load(make, text);
   if (!f) return violation(Property::Readback, text, "the printed position reads back", "refused");
@@ -203,11 +236,15 @@ std::optional<Violation> readback(Engine& e, const EngineFactory& make) {
   if (e.chance()) return std::nullopt;  // outcomes have no UCI or SAN of their own
   std::vector<Action> as;
   e.legal_actions(as);
-  for (const Action& a : as) {
+  std::vector<ActionInfo> infos;  // described once for every text read in this position
+  infos.reserve(as.size());
+  for (const Action& a : as) infos.push_back(e.describe(a));
+  for (size_t i : sampled(as.size(), sample, seed)) {
+    const Action& a = as[i];
     const std::string c = canon(e, a);
     for (Notation n : {Notation::Uci, Notation::San}) {
-      const std::string t = action_text(e, a, n);
-      auto back = parse_action(e, t);
+      const std::string t = n == Notation::San ? san(e, a, infos) : action_text(e, a, n);
+      auto back = parse_action(e, t, as, infos);
       if (!back || canon(e, *back) != c)
         return violation(Property::Readback, text,
                          (n == Notation::San ? "SAN " : "UCI ") + t + " reads as " + c,
@@ -319,7 +356,23 @@ std::optional<Property> property_named(const std::string& name) {
 
 std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const PropertyPlan& plan,
                                     uint64_t seed, bool with_perft, std::optional<Property> only,
-                                    std::map<std::string, uint64_t>* checks) {
+                                    std::map<std::string, uint64_t>* checks, const NodeOptions& node) {
+  // The time each property took, kept from one lap to the next (nothing when not asked).
+  auto last = std::chrono::steady_clock::now();
+  auto lap = [&](Property p) {
+    if (!node.seconds) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (plan.enabled(p) && (!only || *only == p))
+      (*node.seconds)[kNames[static_cast<int>(p)]] += std::chrono::duration<double>(now - last).count();
+    last = now;
+  };
+  const int sample = node.action_sample;
+  if (sample > 0 && checks) {
+    std::vector<Action> as;
+    e.legal_actions(as);
+    if (as.size() > static_cast<size_t>(sample)) ++(*checks)["action-sampled nodes"];
+    last = std::chrono::steady_clock::now();
+  }
   auto wanted = [&](Property p) {
     if (only && *only != p) return false;
     if (!plan.enabled(p)) return false;
@@ -330,9 +383,12 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
     return true;
   };
   std::optional<Violation> v;
-  if (wanted(Property::ApplyUndo) && (v = apply_undo(e))) return v;
-  if (with_perft && wanted(Property::PerftCopy) && (v = perft_copy(e, 2))) return v;
-  if (wanted(Property::Readback) && (v = readback(e, make))) return v;
+  if (wanted(Property::ApplyUndo) && (v = apply_undo(e, sample, seed))) return v;
+  lap(Property::ApplyUndo);
+  if (with_perft && wanted(Property::PerftCopy) && (v = perft_copy(e, 2, sample, seed + 1))) return v;
+  lap(Property::PerftCopy);
+  if (wanted(Property::Readback) && (v = readback(e, make, sample, seed + 2))) return v;
+  lap(Property::Readback);
   const std::string text = e.position();
   auto transform = [&](Property p, const std::string& source, const std::optional<std::string>& target,
                        const std::function<Coord(Coord)>& f, bool swap_colour) -> std::optional<Violation> {
@@ -350,6 +406,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                                              },
                                              true)))
       return v;
+    lap(Property::ColourFlip);
     if (wanted(Property::ColourRotation)) {
       // Compared without castling rights, as the mirror: castling goes to fixed files.
       auto source = mirror_position(text, true);
@@ -362,6 +419,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                          true)))
         return v;
     }
+    lap(Property::ColourRotation);
     if (wanted(Property::Mirror)) {
       // The source loses its castling rights as the target does: both sides compared
       // without them (a ruleset with castling is mirrored on positions without rights).
@@ -375,6 +433,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                        false)))
         return v;
     }
+    lap(Property::Mirror);
   }
   if (grid) {
     // The grid: ranks flipped around 0 (y to -y) with the colours, hands, piles and capture
@@ -386,6 +445,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                                              },
                                              true)))
       return v;
+    lap(Property::ColourFlip);
     if (wanted(Property::Mirror) && (v = transform(
                                          Property::Mirror, text, mirror_grid_position(text),
                                          [](Coord c) {
@@ -393,6 +453,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                                          },
                                          false)))
       return v;
+    lap(Property::Mirror);
     if (wanted(Property::Translation)) {
       std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
       const int dx = static_cast<int>(rng() % 9) - 4, dy = static_cast<int>(rng() % 9) - 4;
@@ -404,16 +465,18 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                false)))
         return v;
     }
+    lap(Property::Translation);
   }
   if (wanted(Property::Transposition)) {
     std::mt19937_64 rng(seed);
     for (int i = 0; i < 2; ++i)
       if ((v = transposition(e, rng(), checks))) return v;
   }
+  lap(Property::Transposition);
   return std::nullopt;
 }
 
-Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation v) {
+Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation v, int action_sample) {
   auto p = property_named(v.property);
   if (!p) return v;
   const std::string original = v.original;
@@ -424,7 +487,7 @@ Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation 
     if (!played.empty() && !play_text(*e, played)) return std::nullopt;
     // The same seeds as the games use for one node: a transposition is retried a few ways.
     for (uint64_t s = 0; s < (*p == Property::Transposition ? 16u : 1u); ++s)
-      if (auto w = check_node(*e, make, plan, s + 1, true, p)) {
+      if (auto w = check_node(*e, make, plan, s + 1, true, p, nullptr, {action_sample})) {
         w->position = text;
         w->played = played;
         return w;
@@ -468,22 +531,26 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
     std::vector<Action> as;
     std::string prev, last;  // the position before the last action played, and that action
     for (int ply = 0; ply <= o.max_plies; ++ply) {
+      // The time is up within a game too: a node of amazons takes a second or more.
+      if (ply > 0 && o.seconds > 0 && elapsed() >= o.seconds) break;
       const bool perft = o.perft_every > 0 && node % static_cast<uint64_t>(o.perft_every) == 0;
       ++node;
       ++r.positions;
       const uint64_t node_seed = rng();
-      if (auto v = check_node(*e, make, plan, node_seed, perft, std::nullopt, &r.checks)) {
+      const NodeOptions node_opts{o.action_sample, &r.seconds_by_property};
+      if (auto v = check_node(*e, make, plan, node_seed, perft, std::nullopt, &r.checks, node_opts)) {
         v->plies = ply;
         // A failure the position's text alone does not show is kept with the action that
         // reached it, from the position before.
         auto fresh = load(make, v->position);
         if (!prev.empty() &&
-            (!fresh || !check_node(*fresh, make, plan, node_seed, perft, property_named(v->property)))) {
+            (!fresh || !check_node(*fresh, make, plan, node_seed, perft, property_named(v->property), nullptr,
+                                   {o.action_sample}))) {
           v->position = prev;
           v->played = last;
         }
         v->original = v->position;
-        r.violation = shrink(make, plan, *v);
+        r.violation = shrink(make, plan, *v, o.action_sample);
         r.seconds = elapsed();
         return r;
       }

@@ -80,6 +80,10 @@ struct PropertyOptions {
   int perft_every = 8;     // perft-copy at every Nth node (it costs the most)
   int transpositions = 2;  // tries per node
   int mutate_percent = 6;  // chance per ply of playing on from a mutated position text
+  // At a node with more actions than this, the per-action checks (apply-undo, each action's
+  // texts read back, perft-copy's subtrees) take this many of them, drawn at random from the
+  // node's seed; the position-level checks stay whole. 0: every action.
+  int action_sample = 64;
   bool progress = false;
   std::atomic<bool>* stop = nullptr;
 };
@@ -102,20 +106,30 @@ struct PropertyReport {
   uint64_t games = 0, positions = 0;
   std::map<std::string, uint64_t> checks;  // property name -> nodes it was checked at
   double seconds = 0;
+  std::map<std::string, double> seconds_by_property;  // property name -> time it took
   std::optional<Violation> violation;
+};
+
+// How a node is checked besides the plan.
+struct NodeOptions {
+  int action_sample = 0;                             // PropertyOptions::action_sample (0: every action)
+  std::map<std::string, double>* seconds = nullptr;  // each property's time is added here
 };
 
 // Checks the plan's properties at the engine's current position (the engine is left as it
 // was). `make` gives fresh engines of the same game; `seed` drives the random choices of
-// the transposition check; `with_perft` includes perft-copy; `only` restricts to one.
+// the transposition check and the action samples; `with_perft` includes perft-copy; `only`
+// restricts to one. `checks` counts "action-sampled nodes" where a sample was taken.
 std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const PropertyPlan& plan,
                                     uint64_t seed, bool with_perft,
                                     std::optional<Property> only = std::nullopt,
-                                    std::map<std::string, uint64_t>* checks = nullptr);
+                                    std::map<std::string, uint64_t>* checks = nullptr,
+                                    const NodeOptions& node = {});
 
 // Shrinks a violation: smaller position texts (mutate.hpp: removal_candidates, and for the
-// grid a move toward the origin) on which the same property still fails.
-Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation v);
+// grid a move toward the origin) on which the same property still fails, each checked with
+// the same action sample as the games.
+Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation v, int action_sample = 0);
 
 // Random games from `start` on engines made by `make`; stops at the first violation
 // (shrunk). Throws std::runtime_error when the engine refuses `start`.
