@@ -74,7 +74,7 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   // into the source tree behind the user's back.
   std::string save_dir = ".";
   std::string seconds_text, games_text, seed_text, max_plies_text, jobs_text, mutate_text, max_div_text,
-      timeout_text, matchups_text, positions_text;
+      timeout_text, matchups_text, positions_text, sample_text;
   po::options_description d(
       "arbiter fuzz (--variant V | --rules F) [--against reference | --against fairy-stockfish "
       "--fsf-variant NAME [--fsf-variant-path INI]] [--seconds S | --games N] [--seed K] [--jobs J] "
@@ -102,9 +102,12 @@ int cmd_fuzz(const std::vector<std::string>& args) {
       "positions", po::value(&positions_text),
       "--against z3-mate1: random endings compared besides one position of each game (20)")(
       "properties", po::bool_switch(&properties),
-      "check the generator's metamorphic properties alone (colour flip, mirror, translation, apply and "
-      "undo, perft by copy, read-back, transposition); the default when the ruleset has no reference "
-      "engine and no --against is given")(
+      "check the generator's metamorphic properties alone (colour flip, mirror, colour rotation, "
+      "translation, apply and undo, perft by copy, read-back, transposition); the default when the "
+      "ruleset has no reference engine and no --against is given")(
+      "action-sample", po::value(&sample_text),
+      "--properties: at a node with more actions, the per-action checks (apply and undo, each action's "
+      "texts read back, perft-copy's subtrees) take this many, drawn at random (64; 0: every action)")(
       "against", po::value(&against),
       "the second engine: reference (the variant's hand-written engine, default) or fairy-stockfish "
       "(--fsf-variant NAME, else the ruleset's `fairy-stockfish NAME`, else the ruleset exported as a "
@@ -195,18 +198,21 @@ int cmd_fuzz(const std::vector<std::string>& args) {
   if (properties) {
     if (vm.count("matchups") || strict || no_bias || o.coverage)
       throw UsageError(
-          "--properties takes --games/--seconds, --seed, --jobs, --max-plies, --mutate, --json, --junit, "
-          "--summary");
+          "--properties takes --games/--seconds, --seed, --jobs, --max-plies, --mutate, --action-sample, "
+          "--json, --junit, --summary");
     arb::fuzz::PropertyOptions po_;
     po_.seed = o.seed;
     po_.games = vm.count("games") ? o.games : 20;
     po_.seconds = o.seconds;
     po_.max_plies = vm.count("max-plies") ? o.max_plies : 60;
     po_.mutate_percent = o.mutate_percent;
+    if (vm.count("action-sample"))
+      po_.action_sample = static_cast<int>(int_option("action-sample", sample_text, 0, 1000000));
     const int rc = fuzz_properties(c, l, po_, junit, summary, why_properties, jobs);
     watchdog.disarm();
     return rc;
   }
+  if (vm.count("action-sample")) throw UsageError("--action-sample is a --properties option");
   // The reference plays the game the --set options choose too (No Stress Chess's level),
   // and a ruleset descending from a variant with a reference gets that reference with the
   // options stating what it changes (a deck, a hand: registry::reference_of).

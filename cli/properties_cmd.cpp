@@ -66,6 +66,7 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
         r.games += rj.games;
         r.positions += rj.positions;
         for (const auto& [name, n] : rj.checks) r.checks[name] += n;
+        for (const auto& [name, t] : rj.seconds_by_property) r.seconds_by_property[name] += t;
         r.seconds = std::max(r.seconds, rj.seconds);
         if (!r.violation && rj.violation) r.violation = rj.violation;
       }
@@ -77,6 +78,19 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
   for (const auto& [name, n] : r.checks) counts << (counts.tellp() ? ", " : "") << name << " " << n;
   const std::string head = "properties of " + l.variant + ": " + plural(r.games, "game") + ", " +
                            plural(r.positions, "position") + " in " + std::to_string(r.seconds) + " s";
+  // Where the time went, per property (summed over the jobs), and how the actions were taken.
+  std::ostringstream times;
+  for (const auto& [name, t] : r.seconds_by_property) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.2f", t);
+    times << (times.tellp() ? ", " : "") << name << " " << buf << " s";
+  }
+  const auto sampled = r.checks.find("action-sampled nodes");
+  const std::string sample_note = sampled == r.checks.end()
+                                      ? ""
+                                      : "per-action checks on " + std::to_string(o.action_sample) +
+                                            " actions drawn at random at " + plural(sampled->second, "node") +
+                                            " with more (--action-sample; 0: every action)\n";
   if (!junit.empty()) {
     JUnitCase tc;
     tc.name = "properties " + l.variant + " seed " + std::to_string(o.seed);
@@ -107,12 +121,16 @@ int fuzz_properties(const Common& c, const Loaded& l, const arb::fuzz::PropertyO
               {"jobs", jobs},         {"games", r.games},        {"positions", r.positions},
               {"seconds", r.seconds}, {"checks", Json::object()}};
     for (const auto& [name, n] : r.checks) j["checks"][name] = n;
+    j["action_sample"] = o.action_sample;
+    j["seconds_by_property"] = Json::object();
+    for (const auto& [name, t] : r.seconds_by_property) j["seconds_by_property"][name] = t;
     j["plan"] = arb::fuzz::plan_json(plan);
     j["violation"] = r.violation ? arb::fuzz::to_json(*r.violation) : Json(nullptr);
     std::cout << json_text(j) << "\n";
   } else {
     if (!why.empty()) std::cout << why << "\n";
-    std::cout << head << "\nchecks: " << counts.str() << "\n" << arb::fuzz::plan_text(plan);
+    std::cout << head << "\nchecks: " << counts.str() << "\ntime: " << times.str() << "\n"
+              << sample_note << arb::fuzz::plan_text(plan);
     std::cout << (r.violation ? violation_text(*r.violation) : "no violation\n");
   }
   return r.violation ? kFailed : kOk;

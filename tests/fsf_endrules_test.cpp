@@ -1,5 +1,6 @@
 // Issue 26: uchifuzume as Fairy-Stockfish plays it (shogiPawnDropMateIllegal in minishogi,
-// mini and torishogi): a mate given by a pawn drop is generated, and it is the mated side's
+// mini and torishogi, and the rest of the family: shogi, checkshogi, euroshogi, gorogoro,
+// judkins, okisakishogi): a mate given by a pawn drop is generated, and it is the mated side's
 // win (Position::checkmate_value). The rulesets state it as `checkmate-by P dropped -> win`
 // (the swallow S in torishogi). The positions are the sweep's divergence
 // (corpus/fsf/SWEEP.md) and its torishogi counterpart. The agreement with Fairy-Stockfish is
@@ -81,6 +82,92 @@ TEST(FsfEndRules, PawnDropMatesAgreeWithFairyStockfish) {
       EXPECT_EQ(after("torishogi", kToriDrop, {"S@a6"}, engine).result, arb::Result::BlackWins) << engine;
     }
   }
+}
+
+// ---- the rest of the shogi family (issue 26) ------------------------------------------------
+// Fairy-Stockfish sets shogiPawnDropMateIllegal in minishogi_variant_base(), so shogi,
+// checkshogi, euroshogi, gorogoro, judkins and okisakishogi score a pawn drop's mate as
+// minishogi does; their rulesets state `checkmate-by P dropped -> win` too. One position each
+// where the rule decides: a pawn dropped in front of a cornered king, the rest of its way
+// out held by a rook or golds, the pawn guarded. `push` gives the same mate by the pawn's
+// move, an ordinary mate. In checkshogi the mating drop is the first check, which wins
+// first: the rule is stated there and does not decide.
+struct FamilyMate {
+  const char* name;
+  const char* fen;
+  const char* drop;
+  const char* push_fen;  // nullptr: none (euroshogi's pawn promotes on its way there)
+  const char* push;
+  bool on_debian;  // Debian's Fairy-Stockfish 11.1 has the variant
+};
+const FamilyMate kFamily[] = {
+    {"shogi", "k8/9/9/9/9/9/9/9/KR5B1[P] w - - 0 1", "P@a8", "k8/9/P8/9/9/9/9/9/KR5B1[] w - - 0 1", "a7a8",
+     true},
+    {"checkshogi", "k8/9/9/9/9/9/9/9/KR5B1[P] w - - 1+1 0 1", "P@a8", nullptr, nullptr, false},
+    {"euroshogi", "k7/8/8/8/8/8/8/KR4B1[P] w - - 0 1", "P@a7", nullptr, nullptr, true},
+    {"gorogoro", "k4/2G2/1G3/5/5/K4[P] w - - 0 1", "P@a5", "k4/2G2/PG3/5/5/K4[] w - - 0 1", "a4a5", true},
+    {"judkins", "k5/6/6/6/6/KR2B1[P] w - - 0 1", "P@a5", "k5/6/P5/6/6/KR2B1[] w - - 0 1", "a4a5", true},
+    {"okisakishogi", "k9/10/10/10/10/10/10/10/10/KR6B1[P] w - - 0 1", "P@a9",
+     "k9/10/P9/10/10/10/10/10/10/KR6B1[] w - - 0 1", "a8a9", false},
+};
+
+// The compiled engine: the drop's mate is decided by the rule (Black, the mated side, wins,
+// as Fairy-Stockfish answers in PawnDropMatesOfTheShogiFamilyAgreeWithFairyStockfish), the
+// push's is an ordinary mate, and the drop stays legal (perft counts it).
+TEST(FsfEndRules, PawnDropMatesOfTheShogiFamily) {
+  for (const FamilyMate& m : kFamily) {
+    auto e = testing_helpers::catalogue_at(m.name, m.fen);
+    const auto all = testing_helpers::legal_texts(*e);
+    EXPECT_NE(std::find(all.begin(), all.end(), m.drop), all.end()) << m.name;
+    const arb::Status s = after(m.name, m.fen, {m.drop});
+    EXPECT_TRUE(s.in_check) << m.name;
+    if (std::string(m.name) == "checkshogi") {
+      EXPECT_EQ(s.result, arb::Result::WhiteWins) << m.name;  // the first check wins first
+      EXPECT_EQ(s.end, arb::Termination::ChecksGiven) << m.name;
+    } else {
+      EXPECT_EQ(s.result, arb::Result::BlackWins) << m.name;
+      EXPECT_EQ(s.reason, "checkmate-by-drop") << m.name;
+    }
+    if (m.push_fen) {
+      const arb::Status p = after(m.name, m.push_fen, {m.push});
+      EXPECT_EQ(p.result, arb::Result::WhiteWins) << m.name;
+      EXPECT_EQ(p.reason, "checkmate") << m.name;
+    }
+  }
+}
+
+// The same positions through Fairy-Stockfish: the compiled engine's result is the engine's
+// (current Fairy-Stockfish when ARBITER_FSF_WASM_DIR or the build folder has it, Debian's
+// 11.1 for the variants it has). Each engine is opened once per variant.
+TEST(FsfEndRules, PawnDropMatesOfTheShogiFamilyAgreeWithFairyStockfish) {
+  std::vector<std::string> engines;
+  if (access(fsf_testing::kDebian, X_OK) == 0) engines.push_back(fsf_testing::kDebian);
+  if (!std::getenv("ARBITER_FAST") && fsf_testing::have_wasm()) engines.push_back("wasm:" + wasm_dir());
+  if (engines.empty()) GTEST_SKIP() << "no Fairy-Stockfish installed";
+  int compared = 0;
+  for (const auto& engine : engines) {
+    const bool wasm = engine.rfind("wasm:", 0) == 0;
+    for (const FamilyMate& m : kFamily) {
+      if (!wasm && !m.on_debian) continue;
+      auto fsf = fsf_for(m.name, engine);
+      auto status_of = [&](const std::string& fen, const std::string& action) {
+        fsf->set_position(testing_helpers::catalogue_at(m.name, fen)->position());
+        fsf->apply(testing_helpers::find_action(*fsf, action));
+        return fsf->status();
+      };
+      const arb::Status theirs = status_of(m.fen, m.drop);
+      EXPECT_EQ(after(m.name, m.fen, {m.drop}).result, theirs.result) << m.name << " " << engine;
+      EXPECT_NE(theirs.result, arb::Result::Ongoing) << m.name << " " << engine;
+      if (m.push_fen) {
+        const arb::Status p = status_of(m.push_fen, m.push);
+        EXPECT_EQ(after(m.name, m.push_fen, {m.push}).result, p.result) << m.name << " " << engine;
+        // The rule decides: the drop's mate and the push's differ.
+        EXPECT_NE(theirs.result, p.result) << m.name << " " << engine;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 0);
 }
 
 // `dropped` is a rule of the language: a designer's crazyhouse where a mate given by a

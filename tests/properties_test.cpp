@@ -431,6 +431,65 @@ TEST(MetamorphicProperties, EachPropertySeesItsBug) {
   EXPECT_EQ(v->diff, "-g8f6");
 }
 
+// Undo leaves the hash the action gave, after every action.
+class StaleHashAfterEveryUndo : public Wrapper<StaleHashAfterEveryUndo> {
+ public:
+  using Wrapper::Wrapper;
+  void apply(const Action& a) override {
+    in_->apply(a);
+    stale_ = in_->hash();
+  }
+  void undo() override {
+    in_->undo();
+    stale_on_ = true;
+  }
+  uint64_t hash() const override { return stale_on_ ? stale_ : in_->hash(); }
+
+ private:
+  uint64_t stale_ = 0;
+  bool stale_on_ = false;
+};
+
+// Perft 1 counts one leaf too many.
+class OffByOnePerftOne : public Wrapper<OffByOnePerftOne> {
+ public:
+  using Wrapper::Wrapper;
+  uint64_t perft(int depth) override { return in_->perft(depth) + (depth == 1 ? 1 : 0); }
+};
+
+// Amazons' start has thousands of actions: with a sample the per-action checks take that
+// many (the node is counted as sampled, the time per property kept) and still see a bug
+// every action shows; perft-copy counts the sampled subtrees three ways.
+TEST(MetamorphicProperties, ANodeOfThousandsOfActionsIsSampled) {
+  using arb::fuzz::Property;
+  const auto program = catalogue_program("amazons");
+  arb::fuzz::EngineFactory make = [program] { return arb::lang::make_compiled_engine(program); };
+  auto e = make();
+  std::vector<Action> as;
+  e->legal_actions(as);
+  ASSERT_GT(as.size(), 1000u);
+  std::map<std::string, uint64_t> checks;
+  std::map<std::string, double> seconds;
+  arb::fuzz::PropertyPlan plan = only(Property::ApplyUndo);
+  plan.on[static_cast<int>(Property::Readback)] = true;
+  plan.on[static_cast<int>(Property::PerftCopy)] = true;
+  EXPECT_FALSE(arb::fuzz::check_node(*e, make, plan, 1, true, std::nullopt, &checks, {8, &seconds}));
+  EXPECT_EQ(checks["action-sampled nodes"], 1u);
+  EXPECT_EQ(checks["apply-undo"], 1u);
+  EXPECT_TRUE(seconds.count("apply-undo") && seconds.count("perft-copy") && seconds.count("readback"));
+  StaleHashAfterEveryUndo stale(make());
+  auto v =
+      arb::fuzz::check_node(stale, make, only(Property::ApplyUndo), 1, false, std::nullopt, nullptr, {8});
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->property, "apply-undo");
+  OffByOnePerftOne perft(make());
+  v = arb::fuzz::check_node(perft, make, only(Property::PerftCopy), 1, true, std::nullopt, nullptr, {8});
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->property, "perft-copy");
+  EXPECT_NE(v->left.find("over 8 of the " + std::to_string(as.size()) + " subtrees"), std::string::npos)
+      << v->left;
+}
+
 TEST(MetamorphicProperties, FlipAndMirrorTexts) {
   EXPECT_EQ(arb::fuzz::flip_position("4k3/8/8/3pP3/8/8/8/R3K2R w KQ d6 0 1"),
             "r3k2r/8/8/8/3Pp3/8/8/4K3 b kq d3 0 1");

@@ -229,4 +229,118 @@ TEST(PropertyPlan, AOneSidedPromotionZoneIsCaughtByTheColourFlip) {
   EXPECT_GT(ok.checks.at("colour-flip"), 100u);
 }
 
+// ---- the colour rotation (issue 26) -----------------------------------------------------
+
+// The plan's decisions but only the rotation checked, on even where the plan finds it implied.
+arb::fuzz::PropertyPlan only_rotation(arb::fuzz::PropertyPlan p) {
+  for (int i = 0; i < arb::fuzz::kProperties; ++i)
+    if (static_cast<Property>(i) != Property::ColourRotation) p.skip(static_cast<Property>(i), "off");
+  p.on[static_cast<int>(Property::ColourRotation)] = true;
+  return p;
+}
+
+// The rotation's text: the mirror then the flip, castling rights removed first when asked.
+TEST(PropertyPlan, RotatedTextsTurnTheBoardAndSwapColours) {
+  EXPECT_EQ(arb::fuzz::rotate_position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", true),
+            "r2k3r/8/8/8/8/8/8/3K4 b - - 0 1");
+  EXPECT_FALSE(arb::fuzz::rotate_position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", false).has_value());
+  // The en-passant square turns with the board; a hand and walls are carried.
+  EXPECT_EQ(arb::fuzz::rotate_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", false),
+            "3k4/8/8/8/3pP3/8/8/3K4 b - e3 0 1");
+  EXPECT_EQ(arb::fuzz::rotate_position("*5/6/6/6/6/6/6/2P3[Pp] w - - 0 1", false),
+            "3p2/6/6/6/6/6/6/5*[Pp] b - - 0 1");
+}
+
+// The plan chooses the rotation from the statements: a region whose White squares turned
+// through 180 degrees are Black's where the flip fails (legan's `rotated` zone, isolation's
+// open squares), or pieces turned for Black (tori shogi). Where the flip and the mirror
+// both hold it is their composition (skipped as implied); a piece that tells left from
+// right and is mirrored for Black breaks it.
+TEST(PropertyPlan, TheColourRotationIsChosenFromTheStatements) {
+  const auto rot = [](const arb::fuzz::PropertyPlan& p) { return reason(p, Property::ColourRotation); };
+  const auto legan = catalogue_plan("legan");
+  EXPECT_FALSE(legan.enabled(Property::ColourFlip));
+  ASSERT_TRUE(legan.enabled(Property::ColourRotation)) << rot(legan);
+  EXPECT_NE(legan.rotation_chosen.find("region `legan-zone` (legan.rules:16:1)"), std::string::npos)
+      << legan.rotation_chosen;
+  EXPECT_NE(arb::fuzz::plan_text(legan).find("colour-rotation: checked (chosen"), std::string::npos)
+      << arb::fuzz::plan_text(legan);
+  const auto isolation = catalogue_plan("isolation");
+  ASSERT_TRUE(isolation.enabled(Property::ColourRotation)) << rot(isolation);
+  EXPECT_NE(isolation.rotation_chosen.find("region `open` (isolation.rules:11:1)"), std::string::npos)
+      << isolation.rotation_chosen;
+  const auto tori = catalogue_plan("torishogi");
+  ASSERT_TRUE(tori.enabled(Property::ColourRotation)) << rot(tori);
+  EXPECT_NE(tori.rotation_chosen.find("`orientation rotated` (torishogi.rules:18:1)"), std::string::npos)
+      << tori.rotation_chosen;
+  for (const char* name : {"isolation7x7", "chess", "shogi"}) {
+    const auto p = catalogue_plan(name);
+    EXPECT_FALSE(p.enabled(Property::ColourRotation)) << name;
+    EXPECT_NE(rot(p).find("implied: colour-flip and mirror are checked"), std::string::npos)
+        << name << rot(p);
+  }
+  // A colour named in a rule breaks the rotation as the flip.
+  EXPECT_NE(rot(catalogue_plan("armageddon")).find("`draw-odds black`"), std::string::npos);
+  // A knight that leaps to its left only, mirrored for Black: neither the mirror nor the
+  // rotation; a zone stated `rotated` keeps the rotation only where its squares do.
+  const auto sided = text_plan(
+      "ruleset sided extends chess\nregion zone a8-c8 rotated\npiece knight N { betza \"lN\" }\n"
+      "piece pawn P { betza \"fmWfcFifmnD\"; initial ranks 2; promote on rank 8 to Q R B N; "
+      "promotion-squares zone }\n");
+  EXPECT_FALSE(sided.enabled(Property::ColourRotation));
+  EXPECT_NE(rot(sided).find("piece knight's betza \"lN\" (plan.rules:3:"), std::string::npos) << rot(sided);
+}
+
+// Legan, isolation and isolation7x7 (where the plan finds the rotation implied, checked here
+// alone) keep it over a few short games.
+TEST(PropertyPlan, TheColourRotationHoldsOnLeganAndIsolation) {
+  for (const char* name : {"legan", "isolation", "isolation7x7"}) {
+    const auto program = catalogue_program(name);
+    arb::fuzz::EngineFactory make = [program] { return arb::lang::make_compiled_engine(program); };
+    arb::fuzz::PropertyOptions o;
+    o.seed = 2;
+    o.games = 2;
+    o.max_plies = std::string(name) == "legan" ? 30 : 6;  // isolation's nodes hold hundreds of actions
+    o.mutate_percent = 0;
+    const auto r =
+        arb::fuzz::check_properties(make, make()->position(), only_rotation(catalogue_plan(name)), o);
+    EXPECT_FALSE(r.violation.has_value()) << name << ": " << arb::fuzz::to_json(*r.violation);
+    EXPECT_GE(r.checks.count("colour-rotation") ? r.checks.at("colour-rotation") : 0, r.positions) << name;
+  }
+}
+
+// The seeded bug (tests/data/legan_zone_off_by_one.rules): Black's promotion zone lacks h4.
+// The plan, reading its squares, names the square and does not vouch for the rotation;
+// legan's plan run on it finds the bug with the rotation, where a Black pawn reaching h4
+// should promote as White's reaching a5 does.
+TEST(PropertyPlan, ALeganZoneOffByOneIsCaughtByTheRotation) {
+  arb::lang::Diagnostics d;
+  auto c = arb::lang::compile_file(source_path("tests/data/legan_zone_off_by_one.rules"), {}, d);
+  ASSERT_TRUE(c.model && c.program) << d.render();
+  const auto own = arb::properties::plan_for(*c.model);
+  EXPECT_FALSE(own.enabled(Property::ColourRotation));
+  EXPECT_EQ(
+      reason(own, Property::ColourRotation),
+      "region `legan-zone` (legan_zone_off_by_one.rules:11:1): White's a5 turned through 180 degrees is "
+      "h4, not one of Black's (the same squares for both sides): not rotation-symmetric");
+  const std::shared_ptr<const arb::lang::Program> bad = c.program;
+  arb::fuzz::EngineFactory buggy = [bad] { return arb::lang::make_compiled_engine(bad); };
+  arb::fuzz::PropertyOptions o;
+  o.seed = 1;
+  o.games = 1;
+  o.max_plies = 4;
+  // A White pawn one step from a5 (legan's pawn moves forward-left), the kings in their corners.
+  const std::string start = "k7/8/8/8/1P6/8/8/7K w - - 0 1";
+  const auto r = arb::fuzz::check_properties(buggy, start, catalogue_plan("legan"), o);
+  ASSERT_TRUE(r.violation.has_value());
+  EXPECT_EQ(r.violation->property, "colour-rotation");
+  EXPECT_NE(r.violation->diff.find("+g5h4q"), std::string::npos) << arb::fuzz::to_json(*r.violation);
+  // Legan as it is passes the same check.
+  const auto good = catalogue_program("legan");
+  arb::fuzz::EngineFactory fine = [good] { return arb::lang::make_compiled_engine(good); };
+  const auto ok = arb::fuzz::check_properties(fine, start, catalogue_plan("legan"), o);
+  EXPECT_FALSE(ok.violation.has_value()) << arb::fuzz::to_json(*ok.violation);
+  EXPECT_GT(ok.checks.at("colour-rotation"), 0u);
+}
+
 }  // namespace

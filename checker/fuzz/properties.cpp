@@ -13,6 +13,7 @@
 #include "arbiter/notation.hpp"
 #include "arbiter/progress.hpp"
 #include "fuzz/mutate_detail.hpp"
+#include "fuzz/property_texts.hpp"
 
 namespace arb::fuzz {
 
@@ -20,8 +21,8 @@ namespace {
 
 using detail::Fen;
 
-constexpr const char* kNames[kProperties] = {"apply-undo", "perft-copy",  "readback",     "colour-flip",
-                                             "mirror",     "translation", "transposition"};
+constexpr const char* kNames[kProperties] = {"apply-undo", "perft-copy",  "readback",      "colour-flip",
+                                             "mirror",     "translation", "transposition", "colour-rotation"};
 
 std::string canon(const Engine& e, const Action& a) {
   return uci(e.describe(a), true);
@@ -71,10 +72,7 @@ bool same_status(const Status& a, const Status& b) {
          a.claim_threefold == b.claim_threefold && a.claim_fifty == b.claim_fifty;
 }
 
-std::string swap_case(std::string s) {
-  for (char& c : s) c = detail::is_upper(c) ? detail::lower(c) : detail::upper(c);
-  return s;
-}
+using detail::swap_case;
 
 // A coordinate map applied to every square an action names.
 template <class F>
@@ -113,24 +111,37 @@ Violation violation(Property p, const std::string& position, std::string left, s
   return v;
 }
 
+// The indices of the actions a per-action check takes out of n: every one, or (n > sample > 0)
+// `sample` of them drawn at random by `seed`, in their order.
+std::vector<size_t> sampled(size_t n, int sample, uint64_t seed) {
+  std::vector<size_t> idx(n);
+  for (size_t i = 0; i < n; ++i) idx[i] = i;
+  if (sample <= 0 || n <= static_cast<size_t>(sample)) return idx;
+  std::mt19937_64 rng(seed ^ 0x5851f42d4c957f2dULL);
+  for (size_t i = 0; i < static_cast<size_t>(sample); ++i) std::swap(idx[i], idx[i + rng() % (n - i)]);
+  idx.resize(static_cast<size_t>(sample));
+  std::sort(idx.begin(), idx.end());
+  return idx;
+}
+
 // ---- the properties, each at the engine's position, leaving it as it was -----------------
 
-std::optional<Violation> apply_undo(Engine& e) {
+std::optional<Violation> apply_undo(Engine& e, int sample, uint64_t seed) {
   const std::string text = e.position();
   const uint64_t h = e.hash();
   const Status st = e.status();
   std::vector<Action> as;
   e.legal_actions(as);
-  for (const Action& a : as) {
-    const std::string what = canon(e, a);
+  for (size_t i : sampled(as.size(), sample, seed)) {
+    const Action& a = as[i];
     e.apply(a);
     e.undo();
     if (e.position() != text || e.hash() != h || !same_status(e.status(), st)) {
       Violation v =
           violation(Property::ApplyUndo, text, text + " hash " + std::to_string(h) + " " + status_text(st),
                     e.position() + " hash " + std::to_string(e.hash()) + " " + status_text(e.status()));
-      v.after = what + " then undo";
       e.set_position(text);
+      v.after = canon(e, a) + " then undo";
       return v;
     }
   }
@@ -166,13 +177,33 @@ uint64_t walk_copy(const Engine& e, int depth) {
   return n;
 }
 
-std::optional<Violation> perft_copy(Engine& e, int depth) {
+// Perft three ways. At a node with more than `sample` actions, over `sample` of the root's
+// subtrees: each child's perft (depth - 1) by the engine, by apply and undo from the root and
+// by copy, summed (a count over every subtree of amazons' 2,000 actions is 4 million leaves).
+std::optional<Violation> perft_copy(Engine& e, int depth, int sample, uint64_t seed) {
   try {
-    const uint64_t own = e.perft(depth), undo = walk_undo(e, depth), copy = walk_copy(e, depth);
+    uint64_t own = 0, undo = 0, copy = 0;
+    std::vector<Action> as;
+    e.legal_actions(as);
+    std::string part;
+    if (sample > 0 && as.size() > static_cast<size_t>(sample) && !e.chance()) {
+      for (size_t i : sampled(as.size(), sample, seed)) {
+        e.apply(as[i]);
+        own += e.perft(depth - 1);
+        undo += walk_undo(e, depth - 1);
+        e.undo();
+        auto child = e.clone();
+        child->apply(as[i]);
+        copy += walk_copy(*child, depth - 1);
+      }
+      part = " over " + std::to_string(sample) + " of the " + std::to_string(as.size()) + " subtrees";
+    } else {
+      own = e.perft(depth), undo = walk_undo(e, depth), copy = walk_copy(e, depth);
+    }
     if (own != copy || undo != copy) {
       auto v = violation(
           Property::PerftCopy, e.position(),
-          "perft " + std::to_string(depth) + " by copy " + std::to_string(copy),
+          "perft " + std::to_string(depth) + part + " by copy " + std::to_string(copy),
           "the engine's perft " + std::to_string(own) + ", by apply and undo " + std::to_string(undo));
       return v;
     }
@@ -182,7 +213,7 @@ std::optional<Violation> perft_copy(Engine& e, int depth) {
   return std::nullopt;
 }
 
-std::optional<Violation> readback(Engine& e, const EngineFactory& make) {
+std::optional<Violation> readback(Engine& e, const EngineFactory& make, int sample, uint64_t seed) {
   const std::string text = e.position();
   auto f = load(make, text);
   if (!f) return violation(Property::Readback, text, "the printed position reads back", "refused");
@@ -205,11 +236,15 @@ std::optional<Violation> readback(Engine& e, const EngineFactory& make) {
   if (e.chance()) return std::nullopt;  // outcomes have no UCI or SAN of their own
   std::vector<Action> as;
   e.legal_actions(as);
-  for (const Action& a : as) {
+  std::vector<ActionInfo> infos;  // described once for every text read in this position
+  infos.reserve(as.size());
+  for (const Action& a : as) infos.push_back(e.describe(a));
+  for (size_t i : sampled(as.size(), sample, seed)) {
+    const Action& a = as[i];
     const std::string c = canon(e, a);
     for (Notation n : {Notation::Uci, Notation::San}) {
-      const std::string t = action_text(e, a, n);
-      auto back = parse_action(e, t);
+      const std::string t = n == Notation::San ? san(e, a, infos) : action_text(e, a, n);
+      auto back = parse_action(e, t, as, infos);
       if (!back || canon(e, *back) != c)
         return violation(Property::Readback, text,
                          (n == Notation::San ? "SAN " : "UCI ") + t + " reads as " + c,
@@ -255,92 +290,6 @@ bool play_text(Engine& e, const std::string& text) {
       return true;
     }
   return false;
-}
-
-// A FEN-like text with one token per square: a piece letter, `.` an empty square, `*` a
-// wall square, `+P` or `P~` a promoted piece (shogi's and crazyhouse's marks), which the
-// fuzzer's one-character boards (mutate_detail.hpp) refuse; the reserve's letters and the
-// fields as split_fen reads them.
-struct TokenBoard {
-  std::vector<std::vector<std::string>> ranks;  // top rank first
-  bool has_reserve = false;
-  std::string reserve;
-  std::vector<std::string> fields;
-  int width() const { return static_cast<int>(ranks[0].size()); }
-  int height() const { return static_cast<int>(ranks.size()); }
-};
-
-std::optional<TokenBoard> split_board(const std::string& text) {
-  const size_t start = text.find_first_not_of(" \t");
-  if (start == std::string::npos) return std::nullopt;
-  size_t end = text.find_first_of(" \t[", start);
-  if (end == std::string::npos) end = text.size();
-  const std::string board = text.substr(start, end - start);
-  if (board.find('/') == std::string::npos) return std::nullopt;
-  TokenBoard b;
-  b.ranks.emplace_back();
-  auto alpha = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
-  for (size_t i = 0; i < board.size(); ++i) {
-    const char c = board[i];
-    if (c == '/') {
-      b.ranks.emplace_back();
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      size_t n = 0;
-      for (; i < board.size() && std::isdigit(static_cast<unsigned char>(board[i])); ++i)
-        if ((n = n * 10 + static_cast<size_t>(board[i] - '0')) > 64) return std::nullopt;
-      --i;
-      b.ranks.back().insert(b.ranks.back().end(), n, ".");
-    } else if (c == '*') {
-      b.ranks.back().push_back("*");
-    } else if (c == '+' && i + 1 < board.size() && alpha(board[i + 1])) {
-      b.ranks.back().push_back(board.substr(i, 2));
-      ++i;
-    } else if (alpha(c)) {
-      const bool mark = i + 1 < board.size() && board[i + 1] == '~';
-      b.ranks.back().push_back(board.substr(i, mark ? 2 : 1));
-      i += mark ? 1 : 0;
-    } else {
-      return std::nullopt;
-    }
-  }
-  for (const auto& r : b.ranks)
-    if (r.empty() || r.size() != b.ranks[0].size()) return std::nullopt;
-  // The reserve and the fields: split_fen's reading of a board it can hold.
-  std::string one_file = "1";  // a board of one empty file, as many ranks
-  for (int r = 1; r < b.height(); ++r) one_file += "/1";
-  auto f = detail::split_fen(one_file + text.substr(end));
-  if (!f) return std::nullopt;
-  b.has_reserve = f->has_reserve;
-  b.reserve = f->reserve;
-  b.fields = f->fields;
-  return b;
-}
-
-std::string join_board(const TokenBoard& b) {
-  std::string out;
-  for (size_t r = 0; r < b.ranks.size(); ++r) {
-    if (r) out += '/';
-    int run = 0;
-    for (const std::string& t : b.ranks[r]) {
-      if (t == ".") {
-        ++run;
-        continue;
-      }
-      if (run) out += std::to_string(run);
-      run = 0;
-      out += t;
-    }
-    if (run) out += std::to_string(run);
-  }
-  if (b.has_reserve) out += "[" + b.reserve + "]";
-  for (const auto& field : b.fields) out += " " + field;
-  return out;
-}
-
-std::optional<std::pair<int, int>> fen_size(const std::string& text) {
-  auto b = split_board(text);
-  if (!b) return std::nullopt;
-  return std::make_pair(b->width(), b->height());
 }
 
 std::optional<Violation> transposition(Engine& e, uint64_t seed, std::map<std::string, uint64_t>* checks) {
@@ -393,54 +342,6 @@ std::optional<Violation> transposition(Engine& e, uint64_t seed, std::map<std::s
   return std::nullopt;
 }
 
-// The en-passant field's squares mapped: one square, or (`en-passant-field path`) the
-// squares a double step passed and reached, written one after another (`f3g4`).
-template <class F>
-std::optional<std::string> map_squares(const std::string& field, F f) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < field.size()) {
-    auto sq = parse_square(field, pos);
-    if (!sq) return std::nullopt;
-    out += square_name(f(*sq));
-  }
-  return out.empty() ? std::nullopt : std::optional<std::string>(out);
-}
-
-// No Stress Chess's card fields (nostress_text.hpp): the hands and discard piles swap with
-// the colours, the shared pile stays. The game is colour-symmetric except for a reshuffle
-// of fixed order (`reshuffle:SEED`), which stacks White's discard pile under Black's
-// (RULINGS 3.8): such a text is flipped only while its pile holds every card the turn may
-// draw (one, and a redraw of a hand: 2 (H + 1) with H the larger hand), else false.
-bool flip_card_fields(std::vector<std::string>& fields) {
-  auto find = [&](const std::string& key) -> std::string* {
-    for (auto& x : fields)
-      if (x.rfind(key, 0) == 0) return &x;
-    return nullptr;
-  };
-  auto count = [](const std::string& cards) {
-    size_t q = cards.find('?');
-    if (cards == "-") return 0;
-    if (q == std::string::npos) return static_cast<int>(cards.size());
-    return static_cast<int>(q) + std::atoi(cards.c_str() + q + 1);
-  };
-  std::string *wh = find("whand:"), *bh = find("bhand:"), *wd = find("wdiscard:"), *bd = find("bdiscard:");
-  if (!wh && !bh && !wd && !bd) return true;
-  if (!wh || !bh || !wd || !bd) return false;
-  if (find("reshuffle:")) {
-    const std::string* pile = find("pile:");
-    const int hand = std::max(count(wh->substr(6)), count(bh->substr(6)));
-    if (!pile || count(pile->substr(5)) < 2 * (hand + 1)) return false;
-  }
-  const std::string w = wh->substr(6), b = bh->substr(6);
-  *wh = "whand:" + b;
-  *bh = "bhand:" + w;
-  const std::string x = wd->substr(9), y = bd->substr(9);
-  *wd = "wdiscard:" + y;
-  *bd = "bdiscard:" + x;
-  return true;
-}
-
 }  // namespace
 
 const char* to_string(Property p) {
@@ -453,106 +354,41 @@ std::optional<Property> property_named(const std::string& name) {
   return std::nullopt;
 }
 
-std::optional<std::string> flip_position(const std::string& text) {
-  auto f = split_board(text);
-  if (!f || f->fields.empty() || (f->fields[0] != "w" && f->fields[0] != "b")) return std::nullopt;
-  const int h = f->height();
-  std::reverse(f->ranks.begin(), f->ranks.end());
-  for (auto& r : f->ranks)
-    for (auto& t : r) t = swap_case(t);
-  // '.', '*', '+' and '~' are not letters: swap_case leaves them.
-  if (f->has_reserve) {
-    std::string up, low;
-    for (char c : swap_case(f->reserve)) (detail::is_upper(c) ? up : low).push_back(c);
-    f->reserve = up + low;
-  }
-  f->fields[0] = f->fields[0] == "w" ? "b" : "w";
-  if (f->fields.size() > 1 && f->fields[1] != "-") {
-    std::string up, low;
-    for (char c : swap_case(f->fields[1])) (detail::is_upper(c) ? up : low).push_back(c);
-    f->fields[1] = up + low;
-  }
-  if (f->fields.size() > 2 && f->fields[2] != "-") {
-    auto sqs = map_squares(f->fields[2], [h](Coord c) { return Coord{c.x, h + 1 - c.y}; });
-    if (!sqs) return std::nullopt;
-    f->fields[2] = *sqs;
-  }
-  // `checks N -> win`: the checks each side has still to give, White's first (`3+2`).
-  if (f->fields.size() > 3) {
-    const std::string& c = f->fields[3];
-    const size_t plus = c.find('+');
-    if (plus != std::string::npos && plus > 0 && plus + 1 < c.size() &&
-        std::all_of(c.begin(), c.end(), [](char ch) { return ch == '+' || (ch >= '0' && ch <= '9'); }) &&
-        c.find('+', plus + 1) == std::string::npos)
-      f->fields[3] = c.substr(plus + 1) + "+" + c.substr(0, plus);
-  }
-  if (!flip_card_fields(f->fields)) return std::nullopt;
-  return join_board(*f);
-}
-
-std::optional<std::string> flip_grid_position(const std::string& text) {
-  auto p = detail::parse_me(text);
-  if (!p) return std::nullopt;
-  for (auto& [sq, pc] : p->pieces) {
-    if (sq.y == INT32_MIN) return std::nullopt;
-    sq.y = -sq.y;
-    pc = detail::is_upper(pc) ? detail::lower(pc) : detail::upper(pc);
-  }
-  p->side = p->side == Color::White ? Color::Black : Color::White;
-  std::swap(p->hand[0], p->hand[1]);
-  std::swap(p->pile[0], p->pile[1]);
-  std::swap(p->pile_known[0], p->pile_known[1]);
-  std::swap(p->captured[0], p->captured[1]);
-  for (int c = 0; c < 2; ++c) {
-    p->hand[c] = swap_case(p->hand[c]);
-    p->pile[c] = swap_case(p->pile[c]);
-    p->captured[c] = swap_case(p->captured[c]);
-  }
-  return format_chessme(*p);
-}
-
-std::optional<std::string> mirror_grid_position(const std::string& text) {
-  auto p = detail::parse_me(text);
-  if (!p) return std::nullopt;
-  for (auto& [sq, pc] : p->pieces) {
-    if (sq.x == INT32_MIN) return std::nullopt;
-    sq.x = -sq.x;
-  }
-  return format_chessme(*p);
-}
-
-std::optional<std::string> mirror_position(const std::string& text, bool strip_castling) {
-  auto f = split_board(text);
-  if (!f || f->fields.empty()) return std::nullopt;
-  const int w = f->width();
-  for (auto& r : f->ranks) std::reverse(r.begin(), r.end());
-  if (f->fields.size() > 1 && f->fields[1] != "-") {
-    if (!strip_castling) return std::nullopt;
-    f->fields[1] = "-";
-  }
-  if (f->fields.size() > 2 && f->fields[2] != "-") {
-    auto sqs = map_squares(f->fields[2], [w](Coord c) { return Coord{w - 1 - c.x, c.y}; });
-    if (!sqs) return std::nullopt;
-    f->fields[2] = *sqs;
-  }
-  return join_board(*f);
-}
-
 std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const PropertyPlan& plan,
                                     uint64_t seed, bool with_perft, std::optional<Property> only,
-                                    std::map<std::string, uint64_t>* checks) {
+                                    std::map<std::string, uint64_t>* checks, const NodeOptions& node) {
+  // The time each property took, kept from one lap to the next (nothing when not asked).
+  auto last = std::chrono::steady_clock::now();
+  auto lap = [&](Property p) {
+    if (!node.seconds) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (plan.enabled(p) && (!only || *only == p))
+      (*node.seconds)[kNames[static_cast<int>(p)]] += std::chrono::duration<double>(now - last).count();
+    last = now;
+  };
+  const int sample = node.action_sample;
+  if (sample > 0 && checks) {
+    std::vector<Action> as;
+    e.legal_actions(as);
+    if (as.size() > static_cast<size_t>(sample)) ++(*checks)["action-sampled nodes"];
+    last = std::chrono::steady_clock::now();
+  }
   auto wanted = [&](Property p) {
     if (only && *only != p) return false;
     if (!plan.enabled(p)) return false;
     // A transformation is counted where its text applies (transform below).
-    if (checks && p != Property::ColourFlip && p != Property::Mirror && p != Property::Translation)
+    if (checks && p != Property::ColourFlip && p != Property::Mirror && p != Property::Translation &&
+        p != Property::ColourRotation)
       ++(*checks)[kNames[static_cast<int>(p)]];
     return true;
   };
   std::optional<Violation> v;
-  if (wanted(Property::ApplyUndo) && (v = apply_undo(e))) return v;
-  if (with_perft && wanted(Property::PerftCopy) && (v = perft_copy(e, 2))) return v;
-  if (wanted(Property::Readback) && (v = readback(e, make))) return v;
+  if (wanted(Property::ApplyUndo) && (v = apply_undo(e, sample, seed))) return v;
+  lap(Property::ApplyUndo);
+  if (with_perft && wanted(Property::PerftCopy) && (v = perft_copy(e, 2, sample, seed + 1))) return v;
+  lap(Property::PerftCopy);
+  if (wanted(Property::Readback) && (v = readback(e, make, sample, seed + 2))) return v;
+  lap(Property::Readback);
   const std::string text = e.position();
   auto transform = [&](Property p, const std::string& source, const std::optional<std::string>& target,
                        const std::function<Coord(Coord)>& f, bool swap_colour) -> std::optional<Violation> {
@@ -561,7 +397,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
     return compare_transformed(p, e, make, source, *target, f, swap_colour);
   };
   const bool grid = detect_format(text) == TextFormat::ChessMe;
-  if (auto size = grid ? std::nullopt : fen_size(text)) {
+  if (auto size = grid ? std::nullopt : detail::fen_size(text)) {
     const int w = size->first, h = size->second;
     if (wanted(Property::ColourFlip) && (v = transform(
                                              Property::ColourFlip, text, flip_position(text),
@@ -570,6 +406,20 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                                              },
                                              true)))
       return v;
+    lap(Property::ColourFlip);
+    if (wanted(Property::ColourRotation)) {
+      // Compared without castling rights, as the mirror: castling goes to fixed files.
+      auto source = mirror_position(text, true);
+      source = source ? mirror_position(*source, false) : std::nullopt;
+      if (source && (v = transform(
+                         Property::ColourRotation, *source, rotate_position(*source, false),
+                         [w, h](Coord c) {
+                           return Coord{w - 1 - c.x, h + 1 - c.y};
+                         },
+                         true)))
+        return v;
+    }
+    lap(Property::ColourRotation);
     if (wanted(Property::Mirror)) {
       // The source loses its castling rights as the target does: both sides compared
       // without them (a ruleset with castling is mirrored on positions without rights).
@@ -583,6 +433,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                        false)))
         return v;
     }
+    lap(Property::Mirror);
   }
   if (grid) {
     // The grid: ranks flipped around 0 (y to -y) with the colours, hands, piles and capture
@@ -594,6 +445,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                                              },
                                              true)))
       return v;
+    lap(Property::ColourFlip);
     if (wanted(Property::Mirror) && (v = transform(
                                          Property::Mirror, text, mirror_grid_position(text),
                                          [](Coord c) {
@@ -601,6 +453,7 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                                          },
                                          false)))
       return v;
+    lap(Property::Mirror);
     if (wanted(Property::Translation)) {
       std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ULL);
       const int dx = static_cast<int>(rng() % 9) - 4, dy = static_cast<int>(rng() % 9) - 4;
@@ -612,16 +465,18 @@ std::optional<Violation> check_node(Engine& e, const EngineFactory& make, const 
                false)))
         return v;
     }
+    lap(Property::Translation);
   }
   if (wanted(Property::Transposition)) {
     std::mt19937_64 rng(seed);
     for (int i = 0; i < 2; ++i)
       if ((v = transposition(e, rng(), checks))) return v;
   }
+  lap(Property::Transposition);
   return std::nullopt;
 }
 
-Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation v) {
+Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation v, int action_sample) {
   auto p = property_named(v.property);
   if (!p) return v;
   const std::string original = v.original;
@@ -632,7 +487,7 @@ Violation shrink(const EngineFactory& make, const PropertyPlan& plan, Violation 
     if (!played.empty() && !play_text(*e, played)) return std::nullopt;
     // The same seeds as the games use for one node: a transposition is retried a few ways.
     for (uint64_t s = 0; s < (*p == Property::Transposition ? 16u : 1u); ++s)
-      if (auto w = check_node(*e, make, plan, s + 1, true, p)) {
+      if (auto w = check_node(*e, make, plan, s + 1, true, p, nullptr, {action_sample})) {
         w->position = text;
         w->played = played;
         return w;
@@ -676,22 +531,26 @@ PropertyReport check_properties(const EngineFactory& make, const std::string& st
     std::vector<Action> as;
     std::string prev, last;  // the position before the last action played, and that action
     for (int ply = 0; ply <= o.max_plies; ++ply) {
+      // The time is up within a game too: a node of amazons takes a second or more.
+      if (ply > 0 && o.seconds > 0 && elapsed() >= o.seconds) break;
       const bool perft = o.perft_every > 0 && node % static_cast<uint64_t>(o.perft_every) == 0;
       ++node;
       ++r.positions;
       const uint64_t node_seed = rng();
-      if (auto v = check_node(*e, make, plan, node_seed, perft, std::nullopt, &r.checks)) {
+      const NodeOptions node_opts{o.action_sample, &r.seconds_by_property};
+      if (auto v = check_node(*e, make, plan, node_seed, perft, std::nullopt, &r.checks, node_opts)) {
         v->plies = ply;
         // A failure the position's text alone does not show is kept with the action that
         // reached it, from the position before.
         auto fresh = load(make, v->position);
         if (!prev.empty() &&
-            (!fresh || !check_node(*fresh, make, plan, node_seed, perft, property_named(v->property)))) {
+            (!fresh || !check_node(*fresh, make, plan, node_seed, perft, property_named(v->property), nullptr,
+                                   {o.action_sample}))) {
           v->position = prev;
           v->played = last;
         }
         v->original = v->position;
-        r.violation = shrink(make, plan, *v);
+        r.violation = shrink(make, plan, *v, o.action_sample);
         r.seconds = elapsed();
         return r;
       }
@@ -738,7 +597,10 @@ arb::Json plan_json(const PropertyPlan& p) {
     else
       skipped.push_back({{"property", kNames[i]}, {"reason", p.reason[i]}});
   }
-  return {{"checked", checked}, {"skipped", skipped}};
+  arb::Json out = {{"checked", checked}, {"skipped", skipped}};
+  if (p.on[static_cast<int>(Property::ColourRotation)] && !p.rotation_chosen.empty())
+    out["colour_rotation_chosen"] = p.rotation_chosen;
+  return out;
 }
 
 std::string plan_text(const PropertyPlan& p) {
@@ -749,6 +611,8 @@ std::string plan_text(const PropertyPlan& p) {
       s += "checked";
       if (i == static_cast<int>(Property::Mirror) && p.mirror_strips_castling)
         s += " (on positions without castling rights: castling is not mirror-symmetric)";
+      if (i == static_cast<int>(Property::ColourRotation) && !p.rotation_chosen.empty())
+        s += " (" + p.rotation_chosen + ")";
       if (i == static_cast<int>(Property::ColourFlip) && p.flip_keeps_pile)
         s += " (hands and discard piles swapped; with a fixed reshuffle only while the pile holds the turn's "
              "draws: a reshuffle stacks White's discards under Black's)";

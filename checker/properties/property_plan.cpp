@@ -198,6 +198,13 @@ bool betza_sided(const std::string& b) {
   return false;
 }
 
+// A statement that favours one colour breaks the flip and the rotation alike: both swap the
+// colours.
+void skip_colour(arb::fuzz::PropertyPlan& p, const std::string& why) {
+  p.skip(Property::ColourFlip, why);
+  p.skip(Property::ColourRotation, why);
+}
+
 std::string square_text(int x, int y) {
   return std::string(1, static_cast<char>('a' + x)) + std::to_string(y + 1);
 }
@@ -226,7 +233,8 @@ std::array<std::set<std::pair<int, int>>, 2> region_squares(const arb::lang::Reg
 // to h - 1 - y) are exactly Black's, as for a `mirrored` zone (shogi's camp) or an absolute
 // set that maps onto itself (kingofthehill's centre, janggi's palace lines); mirror-symmetric
 // when each colour's set is left-right symmetric. The reason names a square that breaks it.
-void region_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p) {
+void region_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p,
+                      std::vector<std::string>& chosen) {
   const int w = m.width, h = m.height;
   for (const auto& r : m.regions) {
     const auto sets = region_squares(r, w, h);
@@ -244,6 +252,23 @@ void region_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p) {
     if (colour.empty() && sets[0].size() != sets[1].size())
       colour = head + "White's and Black's squares differ in number: not colour-symmetric";
     if (!colour.empty()) p.skip(Property::ColourFlip, colour);
+    // The rotation: White's squares turned through 180 degrees are exactly Black's (legan's
+    // `rotated` zone; isolation's open squares, which leave out c1 and d8).
+    std::string turned;
+    for (const auto& [x, y] : sets[0])
+      if (!sets[1].count({w - 1 - x, h - 1 - y})) {
+        turned = head + "White's " + square_text(x, y) + " turned through 180 degrees is " +
+                 square_text(w - 1 - x, h - 1 - y) + ", not one of Black's (" + how +
+                 "): not rotation-symmetric";
+        break;
+      }
+    if (turned.empty() && sets[0].size() != sets[1].size())
+      turned = head + "White's and Black's squares differ in number: not rotation-symmetric";
+    if (!turned.empty())
+      p.skip(Property::ColourRotation, turned);
+    else if (!colour.empty())
+      chosen.push_back("region `" + r.name + "` (" + where(r.loc) +
+                       "): White's squares turned through 180 degrees are Black's (" + how + ")");
     for (int c = 0; c < 2; ++c)
       for (const auto& [x, y] : sets[c])
         if (!sets[c].count({w - 1 - x, y})) {
@@ -257,7 +282,8 @@ void region_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p) {
 }
 
 // Statements whose symmetry depends on their arguments.
-void argument_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p) {
+void argument_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p,
+                        std::vector<std::string>& chosen) {
   // Black's moves turned through 180 degrees (`orientation rotated`, a piece's `black-moves
   // rotated`) are the flip's only when the piece's moves are left-right symmetric: a Betza
   // with `l` or `r` (tori shogi's quails) makes Black's left White's right.
@@ -268,11 +294,25 @@ void argument_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p) {
     const arb::lang::ConstructUse* rot = rotated_all;
     if (const auto* bm = piece.find(ConstructId::BlackMoves))
       rot = bm->arg("").text == "rotated" ? bm : nullptr;
-    if (!rot) continue;
     std::vector<std::pair<std::string, arb::lang::Loc>> texts;
     for (const auto& b : piece.betza) texts.push_back({b.text, b.loc});
     for (const auto& u : piece.constructs)
       if (u.id == ConstructId::RegionBetza) texts.push_back({u.arg("").text, u.arg("").loc});
+    // The rotation carries White's moves onto Black's when Black's are White's turned, or
+    // when they are left-right symmetric (then turned and mirrored are the same moves).
+    for (const auto& [text, loc] : texts)
+      if (betza_sided(text)) {
+        if (rot)
+          chosen.push_back("`" + rot->def().keyword + " rotated` (" + where(rot->loc) + ") turns piece " +
+                           piece.name + "'s betza \"" + text + "\"");
+        else
+          p.skip(Property::ColourRotation,
+                 "piece " + piece.name + "'s betza \"" + text + "\" (" + where(loc) +
+                     ") tells left from right and Black's moves are White's mirrored, "
+                     "not turned: the rotation does not carry White's moves onto Black's");
+        break;
+      }
+    if (!rot) continue;
     for (const auto& [text, loc] : texts)
       if (betza_sided(text)) {
         p.skip(Property::ColourFlip,
@@ -292,21 +332,43 @@ void argument_decisions(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p) {
       return s;
     };
     if (choices(0) != choices(1))
-      p.skip(Property::ColourFlip, "piece " + piece.name + " promotes to " + choices(0) + " for White and " +
-                                       choices(1) + " for Black (" + where(piece.promote_loc) +
-                                       "): not colour-symmetric");
+      skip_colour(p, "piece " + piece.name + " promotes to " + choices(0) + " for White and " + choices(1) +
+                         " for Black (" + where(piece.promote_loc) + "): not colour-symmetric");
   }
   for (const auto* u : m.all_constructs()) {
     if (u->id == ConstructId::EndDrawOdds)
-      p.skip(Property::ColourFlip, "`draw-odds " + u->arg("").text + "` (" + where(u->loc) +
-                                       "): every draw is " + u->arg("").text +
-                                       "'s win, so the flipped position's draw scores for the other colour: "
-                                       "not colour-symmetric by nature");
+      skip_colour(p, "`draw-odds " + u->arg("").text + "` (" + where(u->loc) + "): every draw is " +
+                         u->arg("").text +
+                         "'s win, so the flipped position's draw scores for the other colour: "
+                         "not colour-symmetric by nature");
     if (u->id == ConstructId::EndCounting)
-      p.skip(Property::ColourFlip, "`counting white-needs " + std::to_string(u->arg("white-needs").num) +
-                                       "` (" + where(u->loc) +
-                                       "): a counted end asks a margin of White only: not colour-symmetric");
+      skip_colour(p, "`counting white-needs " + std::to_string(u->arg("white-needs").num) + "` (" +
+                         where(u->loc) +
+                         "): a counted end asks a margin of White only: not colour-symmetric");
   }
+}
+
+// The colour rotation (the board turned through 180 degrees, the colours swapped) is the
+// flip followed by the mirror: checked only where it says more than they do, when one of
+// them is skipped and every statement keeps the rotation. `chosen` names the statements
+// that call for it (a region whose squares turn onto Black's, a turned piece).
+void rotation_decision(const arb::lang::Model& m, arb::fuzz::PropertyPlan& p,
+                       const std::vector<std::string>& chosen) {
+  if (!p.enabled(Property::ColourRotation)) return;
+  if (m.unbounded) {
+    p.skip(Property::ColourRotation,
+           "board unbounded (" + where(m.board_loc) + "): the grid's flip and mirror are checked instead");
+    return;
+  }
+  if (p.enabled(Property::ColourFlip) && p.enabled(Property::Mirror)) {
+    p.skip(Property::ColourRotation,
+           "implied: colour-flip and mirror are checked, and the rotation is the one after the other");
+    return;
+  }
+  std::string why;
+  for (const auto& c : chosen) why += (why.empty() ? "" : "; ") + c;
+  p.rotation_chosen = "chosen for the colour symmetry the flip cannot check: " +
+                      (why.empty() ? std::string("every statement keeps the rotation") : why);
 }
 
 }  // namespace
@@ -331,7 +393,7 @@ arb::fuzz::PropertyPlan plan_for(const arb::lang::Model& m) {
     if (w != b) {
       const std::string why = "army statements (" + where(m.armies.front().loc) + "): white-army=" + w +
                               " and black-army=" + b + " differ";
-      p.skip(Property::ColourFlip, why);
+      skip_colour(p, why);
       p.skip(Property::Mirror, why);
     }
   }
@@ -346,21 +408,21 @@ arb::fuzz::PropertyPlan plan_for(const arb::lang::Model& m) {
         has[1] = has[1] || placement.find(static_cast<char>(std::tolower(piece.letter))) != std::string::npos;
       }
     if (has[0] != has[1])
-      p.skip(Property::ColourFlip,
-             "setup (" + where(m.setup_loc) + "): " + (has[0] ? "Black" : "White") +
-                 " starts without a royal piece and " + (has[0] ? "White" : "Black") +
-                 " with one, so a valid position holds none for the one and one for the "
-                 "other: not colour-symmetric");
+      skip_colour(p, "setup (" + where(m.setup_loc) + "): " + (has[0] ? "Black" : "White") +
+                         " starts without a royal piece and " + (has[0] ? "White" : "Black") +
+                         " with one, so a valid position holds none for the one and one for the "
+                         "other: not colour-symmetric");
   }
-  region_decisions(m, p);
-  argument_decisions(m, p);
+  std::vector<std::string> chosen;  // the statements that call for the rotation
+  region_decisions(m, p, chosen);
+  argument_decisions(m, p, chosen);
   for (const auto* u : m.all_constructs()) {
     if (u->id == ConstructId::RegionBetza && betza_sided(u->arg("").text))
       p.skip(Property::Mirror,
              "`region-betza \"" + u->arg("").text + "\"` (" + where(u->loc) + ") moves to one side (l, r)");
     if (!colour_symmetric(u->id))
-      p.skip(Property::ColourFlip,
-             "`" + u->def().keyword + "` (" + where(u->loc) + ") is not known to be colour-symmetric");
+      skip_colour(p,
+                  "`" + u->def().keyword + "` (" + where(u->loc) + ") is not known to be colour-symmetric");
     if (!mirror_symmetric(u->id))
       p.skip(Property::Mirror,
              "`" + u->def().keyword + "` (" + where(u->loc) + ") is not known to be mirror-symmetric");
@@ -371,6 +433,7 @@ arb::fuzz::PropertyPlan plan_for(const arb::lang::Model& m) {
         p.skip(Property::Mirror, "piece " + piece.name + " betza \"" + b.text + "\" (" + where(b.loc) +
                                      ") moves to one side (l, r)");
   if (m.castling) p.mirror_strips_castling = true;
+  rotation_decision(m, p, chosen);
   return p;
 }
 

@@ -230,19 +230,28 @@ std::string action_text(Engine& e, const Action& a, Notation n) {
 }
 
 std::optional<Action> parse_action(Engine& e, std::string_view text) {
-  ActionPattern pat;
-  const bool readable = parse_action_pattern(text, pat);
   std::vector<Action> legal;
   e.legal_actions(legal);
-  std::vector<ActionInfo> infos = infos_of(e, legal);
+  return parse_action(e, text, legal, infos_of(e, legal));
+}
+
+std::optional<Action> parse_action(Engine& e, std::string_view text, const std::vector<Action>& legal,
+                                   const std::vector<ActionInfo>& infos) {
+  ActionPattern pat;
+  const bool readable = parse_action_pattern(text, pat);
   // Exact canonical forms first. The engine's own form first: in Chess960 the standard
   // form of a castling move can be the text of an ordinary king move (king b1, rook a1:
   // `b1c1`).
+  // Only a castling step is written differently in the other form (step_uci): the second
+  // pass writes those alone (a text is read against thousands of actions in amazons).
   std::string want(text.substr(0, text.find_last_not_of("+#!? ") + 1));
   for (size_t i = 0; i < legal.size(); ++i)
     if (uci(infos[i], e.chess960()) == want) return legal[i];
   for (size_t i = 0; i < legal.size(); ++i)
-    if (uci(infos[i], true) == want || uci(infos[i], false) == want) return legal[i];
+    if (std::any_of(infos[i].steps.begin(), infos[i].steps.end(),
+                    [](const Step& st) { return st.castle != Castle::None; }) &&
+        uci(infos[i], !e.chess960()) == want)
+      return legal[i];
   // Then every step as SAN or long algebraic says it: exactly one legal action must match.
   if (!readable) return std::nullopt;
   std::optional<Action> found;

@@ -48,6 +48,10 @@ std::string action_text(Engine& e, const Action& a, Notation n);
 // promotion without `=` (`e8Q`), an `e.p.` suffix (refused on a move that is no en-passant
 // capture), `0-0`/`0-0-0`, and `+`, `#`, `!`, `?` marks in any order (`0-0+`, `e4!?`).
 std::optional<Action> parse_action(Engine& e, std::string_view text);
+// The same with the legal actions and their descriptions at hand (legal[i] described by
+// infos[i]): no move generation, for a caller that reads many texts in one position.
+std::optional<Action> parse_action(Engine& e, std::string_view text, const std::vector<Action>& legal,
+                                   const std::vector<ActionInfo>& infos);
 
 // What the text of one step says, in every notation parse_action reads: SAN (`Nbd2`,
 // `exd6`, `e8=Q`, `e8Q`), long algebraic (`Ng1-f3`), the canonical form (`e7e8q`), castling
