@@ -166,19 +166,19 @@ else
 fi
 # ThreadSanitizer over the parallel code (tests/tsan.sh: a clang -fsanitize=thread build of
 # the command, then fuzz, properties, validate, mutate and solve with --jobs 2). It needs
-# about 170 s on an idle 2-core machine (5 min of CPU, measured 2026-11-27), so it runs
-# when the run so far leaves that much under ARBITER_CI_BUDGET seconds (default 1320: CI's
+# about 120 s on an idle 2-core machine (-O0: 3 min of CPU, measured 2026-11-27), so it runs
+# when the run so far leaves that much under ARBITER_CI_BUDGET seconds (default 1400: CI's
 # 25 minutes less a margin for a slower machine); ARBITER_TSAN=1 runs it always, 0 never.
 stage "tsan"
 elapsed=$(($(date +%s) - run_t0))
-budget=${ARBITER_CI_BUDGET:-1320}
+budget=${ARBITER_CI_BUDGET:-1400}
 tsan=${ARBITER_TSAN:-auto}
 if [ "$tsan" = auto ]; then
-  if [ $((elapsed + 170)) -le "$budget" ]; then
+  if [ $((elapsed + 120)) -le "$budget" ]; then
     tsan=1
   else
     tsan=0
-    echo "ThreadSanitizer stage skipped: the run has taken ${elapsed} s, the stage needs about 170 s," \
+    echo "ThreadSanitizer stage skipped: the run has taken ${elapsed} s, the stage needs about 120 s," \
       "the budget is ${budget} s (ARBITER_TSAN=1 runs it; bash tests/tsan.sh alone)"
   fi
 fi
