@@ -45,21 +45,7 @@ std::optional<Fen> split_fen(const std::string& text) {
 }
 
 std::string join_fen(const Fen& f) {
-  std::string out;
-  for (size_t r = 0; r < f.ranks.size(); ++r) {
-    if (r) out += '/';
-    int run = 0;
-    for (char c : f.ranks[r]) {
-      if (c == '.') {
-        ++run;
-        continue;
-      }
-      if (run) out += std::to_string(run);
-      run = 0;
-      out += c;
-    }
-    if (run) out += std::to_string(run);
-  }
+  std::string out = board_field(f.ranks);
   if (f.has_reserve) out += "[" + f.reserve + "]";
   for (const auto& field : f.fields) out += " " + field;
   return out;

@@ -39,47 +39,11 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser: candidate k's seed from (
 // The board of a FEN-shaped text as rows of characters ('.' empty), top rank first; empty
 // when the text is not one (holdings, markers, uneven ranks).
 std::vector<std::string> rows_of(const std::string& position) {
-  const std::string board = position.substr(0, position.find(' '));
-  std::vector<std::string> rows(1);
-  for (size_t i = 0; i < board.size(); ++i) {
-    const char c = board[i];
-    if (c == '/') {
-      rows.emplace_back();
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      size_t n = 0;
-      while (i < board.size() && std::isdigit(static_cast<unsigned char>(board[i])))
-        n = n * 10 + static_cast<size_t>(board[i++] - '0');
-      --i;
-      if (n > 26) return {};
-      rows.back().append(n, '.');
-    } else if (std::isalpha(static_cast<unsigned char>(c))) {
-      rows.back() += c;
-    } else {
-      return {};
-    }
-  }
-  for (const std::string& r : rows)
-    if (r.empty() || r.size() != rows[0].size()) return {};
-  return rows.size() < 2 ? std::vector<std::string>{} : rows;
-}
-
-std::string board_text(const std::vector<std::string>& rows) {
-  std::string o;
-  for (const std::string& r : rows) {
-    if (!o.empty()) o += '/';
-    int empty = 0;
-    for (char c : r) {
-      if (c == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) o += std::to_string(empty);
-      empty = 0;
-      o += c;
-    }
-    if (empty) o += std::to_string(empty);
-  }
-  return o;
+  auto rows = board_ranks(std::string_view(position).substr(0, position.find(' ')), 26);
+  if (!rows || rows->size() < 2) return {};
+  for (const std::string& r : *rows)
+    if (r.empty() || r.size() != rows->front().size()) return {};
+  return *rows;
 }
 
 }  // namespace
@@ -106,7 +70,7 @@ std::string frame_position(const std::string& frame, uint64_t seed, const std::s
     rows[y][x] = piece;
   }
   std::vector<std::string> f = field_strings(frame);
-  f[0] = board_text(rows);
+  f[0] = board_field(rows);
   return join_fields(f);
 }
 

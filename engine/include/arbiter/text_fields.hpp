@@ -74,4 +74,25 @@ inline std::optional<std::vector<std::string>> board_ranks(std::string_view boar
   return ranks;
 }
 
+// The inverse of board_ranks: ranks ('.' an empty square) written as a board field, runs of
+// empty squares as numbers.
+inline std::string board_field(const std::vector<std::string>& ranks) {
+  std::string out;
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    if (r) out += '/';
+    size_t run = 0;
+    for (char c : ranks[r]) {
+      if (c == '.') {
+        ++run;
+        continue;
+      }
+      if (run) out += std::to_string(run);
+      run = 0;
+      out += c;
+    }
+    if (run) out += std::to_string(run);
+  }
+  return out;
+}
+
 }  // namespace arb
