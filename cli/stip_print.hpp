@@ -43,7 +43,7 @@ class StipPrinter {
   Json json_head_;
   std::string text_head_;
   bool begun_ = false, in_shorter_ = true;
-  uint64_t printed_ = 0, printed_in_array_ = 0;
+  uint64_t printed_in_array_ = 0;
 };
 
 }  // namespace arb::cli
