@@ -160,3 +160,28 @@ TEST(FsfSweep, JanggiDoublePassVerdict) {
   EXPECT_EQ(c->status().result, arb::Result::BlackWins);
   EXPECT_EQ(f->status().result, arb::Result::BlackWins);
 }
+
+// Pocket knight (the sweep at 2d550e5): a lone king with a piece in hand is not a dead
+// position, since the piece may still be dropped. The adapter's dead-position rule counted
+// the board only and called `4k3/8/8/8/8/8/8/3K4[B]` insufficient material, where the
+// ruleset (`insufficient-material -> draw when reserves-empty`) plays on; with the hands
+// empty both call it a draw.
+// Current Fairy-Stockfish only (11.1 lacks the variant); not under the sanitizers, where the
+// adapter's code is the same and the engine's start-up is what costs.
+TEST(FsfSweep, PiecesInHandAreNotADeadPosition) {
+  REQUIRE_WASM();
+  if (testing_helpers::fast()) GTEST_SKIP() << "the Release run covers it";
+  auto c = testing_helpers::catalogue_at("pocketknight", "start");
+  auto f = fsf_for("pocketknight", "wasm:" + wasm_dir());
+  for (const char* fen : {"4k3/8/8/8/8/8/8/3K4[B] b - - 0 1", "4k3/8/8/8/8/8/8/3K4[N] w - - 0 1",
+                          "4k3/8/8/8/8/8/8/3K4[] w - - 0 1", "4k3/8/8/8/8/8/8/2NK4[] w - - 0 1"}) {
+    c->set_position(fen);
+    f->set_position(fen);
+    EXPECT_EQ(f->status().result, c->status().result) << fen;
+    EXPECT_EQ(f->status().end, c->status().end) << fen;
+  }
+  f->set_position("4k3/8/8/8/8/8/8/3K4[B] b - - 0 1");
+  EXPECT_EQ(f->status().result, arb::Result::Ongoing);
+  f->set_position("4k3/8/8/8/8/8/8/2NK4[] w - - 0 1");
+  EXPECT_EQ(f->status().end, arb::Termination::InsufficientMaterial);
+}

@@ -565,6 +565,10 @@ bool FairyStockfishEngine::side_in_check() {
 }
 
 bool FairyStockfishEngine::insufficient_material(const Node& n) const {
+  // A piece in hand may be dropped: not dead (as Fairy-Stockfish's has_insufficient_material).
+  const size_t open = n.fen.find('['), close = n.fen.find(']');
+  if (open != std::string::npos && close != std::string::npos && close > open + 1 && open < n.fen.find(' '))
+    return false;
   int minors = 0, knights = 0, bishops[2] = {0, 0}, colour[2] = {0, 0};
   for (size_t i = 0; i < n.board.size(); ++i) {
     char c = n.board[i];
