@@ -926,8 +926,9 @@ TEST_F(Cli, DiagramsOfFarPiecesStaySmall) {
 }
 
 // Whether this build runs under AddressSanitizer (HugeHashOnASmallProofGameStartsSmall cannot: its
-// memory limit and AddressSanitizer do not go together).
-#if defined(__SANITIZE_ADDRESS__)
+// memory limit and AddressSanitizer do not go together). The test sources themselves are
+// compiled without the instrumentation (tests/CMakeLists.txt), which defines ARBITER_SANITIZED.
+#if defined(ARBITER_SANITIZED) || defined(__SANITIZE_ADDRESS__)
 constexpr bool kAsan = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
