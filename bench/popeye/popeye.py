@@ -136,16 +136,9 @@ def run_digests(py, problems, keyed, flips, timeout=None, black_first=True):
             if len(digests) >= len(problems):
                 continue
             flip = flips[len(digests)]
-            if keyed:
-                if s.startswith('1.') and s.endswith(' !'):
-                    d.add(uci(MOVE.search(s), flip))
-            elif s.startswith('1.') and '!' not in s and '?' not in s:
-                white = not black_first if not s.startswith('1...') else True
-                line = []
-                for mv in MOVE.finditer(s):
-                    line.append(uci(mv, flip, white))
-                    white = not white
-                d.add(' '.join(line))
+            sol = solution_of_line(s, keyed, flip, black_first)
+            if sol is not None:
+                d.add(sol)
         feeder.join()
         proc.wait()
     finally:
@@ -177,18 +170,24 @@ def solutions(block, keyed, flip=False, black_first=True):
     first); `flip`: of a mirrored problem, in the original's squares."""
     sols = set()
     for line in block.splitlines():
-        s = line.strip()
-        if keyed:
-            if s.startswith('1.') and s.endswith(' !'):
-                sols.add(uci(MOVE.search(s), flip))
-        elif s.startswith('1.') and '!' not in s and '?' not in s:
-            white = not black_first if not s.startswith('1...') else True
-            line = []
-            for m in MOVE.finditer(s):
-                line.append(uci(m, flip, white))
-                white = not white
-            sols.add(' '.join(line))
+        sol = solution_of_line(line.strip(), keyed, flip, black_first)
+        if sol is not None:
+            sols.add(sol)
     return sols
+
+
+def solution_of_line(s, keyed, flip=False, black_first=True):
+    """The solution one stripped line of Popeye's output states (see solutions()), or None."""
+    if keyed:
+        return uci(MOVE.search(s), flip) if s.startswith('1.') and s.endswith(' !') else None
+    if not s.startswith('1.') or '!' in s or '?' in s:
+        return None
+    white = not black_first if not s.startswith('1...') else True
+    line = []
+    for m in MOVE.finditer(s):
+        line.append(uci(m, flip, white))
+        white = not white
+    return ' '.join(line)
 
 
 def version(py):
