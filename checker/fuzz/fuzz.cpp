@@ -142,7 +142,37 @@ std::string shape(const ActionInfo& info) {
   return out;
 }
 
+// Where the side to move's legal en-passant captures land: a step that removes a piece from
+// another square than the one it lands on.
+std::vector<Coord> ep_landings(Engine& e, const std::vector<Action>& acts) {
+  std::vector<Coord> out;
+  for (const Action& x : acts)
+    for (const Step& st : e.describe(x).steps)
+      if (st.kind == StepKind::Move && !st.removed.empty() && !(st.removed.front().at == st.to))
+        out.push_back(st.to);
+  return out;
+}
+
 }  // namespace
+
+std::string ended_position_text(const std::string& text, const std::vector<Coord>& ep_landings) {
+  // The fourth field's bounds (fields separated by single spaces, as engines write them).
+  size_t begin = 0;
+  for (int field = 0; field < 3; ++field) {
+    begin = text.find(' ', begin);
+    if (begin == std::string::npos) return text;
+    ++begin;
+  }
+  const size_t end = std::min(text.find(' ', begin), text.size());
+  const std::string field = text.substr(begin, end - begin);
+  // One square: a file letter and a rank number.
+  if (field.size() < 2 || field.size() > 4 || field[0] < 'a' || field[0] > 'z' ||
+      field.find_first_not_of("0123456789", 1) != std::string::npos)
+    return text;
+  const Coord sq{field[0] - 'a', std::stoi(field.substr(1))};
+  if (std::find(ep_landings.begin(), ep_landings.end(), sq) != ep_landings.end()) return text;
+  return text.substr(0, begin) + "-" + text.substr(end);
+}
 
 std::optional<Divergence> compare_node(Engine& a, Engine& b) {
   std::vector<Action> aa, ba;
@@ -189,6 +219,10 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
     return d;
   }
   std::string pa = a.position(), pb = b.position();
+  if (sta.result != Result::Ongoing) {
+    pa = ended_position_text(pa, ep_landings(a, aa));
+    pb = ended_position_text(pb, ep_landings(b, ba));
+  }
   if (pa != pb) {
     Divergence d;
     d.position = pa;

@@ -116,8 +116,19 @@ Report run_parallel(const EngineFactory& left, const EngineFactory& right, const
 // `max_divergences`, examples up to `max_examples`).
 void merge(Report& into, const Report& from, size_t max_divergences, size_t max_examples);
 
-// Compares one node (no actions applied). Returns a divergence or nullopt.
+// Compares one node (no actions applied). Returns a divergence or nullopt. At a node both
+// call ended, each position text is compared as ended_position_text() writes it.
 std::optional<Divergence> compare_node(Engine& a, Engine& b);
+
+// The position text `text` of an ended game as compare_node() compares it: an en-passant
+// field of one square (field 4 of a FEN) is kept only when `ep_landings`, the squares where
+// the side to move's own legal en-passant captures land, holds it; else it is `-`. A game
+// that has ended has no move to take en passant with, so the field says nothing there, and
+// engines write it differently: the compiled engine keeps the square a double step marked
+// (kept when a capture would be legal by the move rules alone), Fairy-Stockfish's adapter
+// keeps it only with a capture among the engine's moves (none in an ended game). Other
+// texts (a path field `f5g6`, written with or without a capture; ChessMe's) are unchanged.
+std::string ended_position_text(const std::string& text, const std::vector<Coord>& ep_landings);
 
 // Loads `position` on both engines, plays `actions` (canonical texts separated by spaces)
 // and compares the node reached. A text exactly one engine accepts is an "accepts"
