@@ -251,3 +251,24 @@ TEST(FsfSweep, EndedGamesCompareTheSameText) {
   const auto d = arb::fuzz::compare_node(*c, *f);
   EXPECT_FALSE(d) << d->what << ": " << d->left << " / " << d->right;
 }
+
+// 3check and 5check (the sweep after the en-passant fix): the adapter read the fifty-move
+// claim from the FEN's fifth field, which in a check-counting variant holds the checks still
+// to give (`3+3`), not the clock; the clock stands before the move number. Debian's 11.1.
+TEST(FsfSweep, TheFiftyMoveClaimReadsTheClockAfterTheCheckCounters) {
+  REQUIRE_DEBIAN();
+  for (const char* name : {"3check", "chess"}) {
+    const bool counters = std::string(name) == "3check";
+    auto f = fsf_for(name, kDebian);
+    for (const int clock : {99, 100}) {
+      const std::string fen =
+          std::string("8/8/8/8/8/K6k/8/8 w - - ") + (counters ? "3+3 " : "") + std::to_string(clock) + " 56";
+      auto c = testing_helpers::catalogue_at(name, fen);
+      f->set_position(fen);
+      EXPECT_EQ(f->status().claim_fifty, clock >= 100) << name << " " << fen;
+      EXPECT_EQ(c->status().claim_fifty, clock >= 100) << name << " " << fen;
+      const auto d = arb::fuzz::compare_node(*c, *f);
+      EXPECT_FALSE(d) << d->what << ": " << d->left << " / " << d->right;
+    }
+  }
+}

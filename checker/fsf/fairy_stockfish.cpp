@@ -666,9 +666,9 @@ Status FairyStockfishEngine::status() {
     st.end = Termination::InsufficientMaterial;
     st.reason = "insufficient-material";
   }
-  auto f = fields_of(n.fen);
-  st.claim_fifty =
-      settings_.claim_fifty > 0 && f.size() > 4 && std::atoi(f[4].c_str()) >= settings_.claim_fifty;
+  auto f = fields_of(n.fen);  // the clock stands before the move number (3check: after N+M)
+  st.claim_fifty = settings_.claim_fifty > 0 && f.size() > 5 &&
+                   std::atoi(f[f.size() - 2].c_str()) >= settings_.claim_fifty;
   st.claim_threefold =
       settings_.claim_repetition > 0 && std::count_if(nodes_.begin(), nodes_.end(), [&](const Node& x) {
                                           return x.hash == n.hash;
