@@ -3,6 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arbiter/action_index.hpp"
+#include "helpers.hpp"
 #include "reference.hpp"
 
 TEST(Notation, OnlyCheckmateIsMarkedMate) {
@@ -64,4 +71,49 @@ TEST(Notation, RemovedPiecesAreListedAndStrikesRoundTrip) {
     t->undo();
   }
   EXPECT_TRUE(found);
+}
+
+// The property run's read-back looks canonical texts up in an index written once per node
+// (arbiter/action_index.hpp); parse_action with it reads every text as the search through
+// every action's text does: each legal action's UCI (the engine's form and the other
+// castling form: in Chess960, king b1 and rook a1, `b1c1` is the king's move and `b1a1` the
+// castling), its SAN, marks, and texts no action has, over a few plies of several games.
+TEST(Notation, ATextIndexReadsEveryTextAsTheSearchDoes) {
+  const std::pair<const char*, const char*> games[] = {
+      {"chess", "start"},
+      {"fischerandom", "4k3/8/8/8/8/8/8/RK6 w A - 0 1"},
+      {"crazyhouse", "r3k2r/8/8/3pP3/8/8/8/R3K2R[QNp] w KQkq d6 0 1"},
+      {"shogi", "start"},
+      {"amazons", "start"},
+  };
+  std::mt19937 rng(7);
+  for (const auto& [name, fen] : games) {
+    auto e = testing_helpers::catalogue_at(name, fen);
+    for (int ply = 0; ply < 4; ++ply) {
+      std::vector<arb::Action> legal;
+      e->legal_actions(legal);
+      if (legal.empty()) break;
+      std::vector<arb::ActionInfo> infos;
+      for (const auto& a : legal) infos.push_back(e->describe(a));
+      const arb::ActionTextIndex index(*e, infos);
+      const size_t step = legal.size() > 60 ? legal.size() / 30 : 1;  // amazons: some 2,000
+      for (size_t i = 0; i < legal.size(); i += step) {
+        const std::string u = arb::uci(infos[i], e->chess960());
+        for (const std::string& t : {u, u + "+", arb::uci(infos[i], !e->chess960()),
+                                     arb::san(*e, legal[i], infos), u + "x", std::string("zz9")}) {
+          const auto plain = arb::parse_action(*e, t, legal, infos);
+          const auto indexed = arb::parse_action(*e, t, legal, infos, index);
+          ASSERT_EQ(plain.has_value(), indexed.has_value()) << name << " " << e->position() << " " << t;
+          if (plain) {
+            EXPECT_TRUE(*plain == *indexed) << name << " " << e->position() << " " << t;
+          }
+        }
+        // the action's own canonical text reads as the action itself
+        auto own = arb::parse_action(*e, u, legal, infos, index);
+        ASSERT_TRUE(own) << name << " " << u;
+        EXPECT_EQ(arb::uci(e->describe(*own), e->chess960()), u);
+      }
+      e->apply(legal[rng() % legal.size()]);
+    }
+  }
 }

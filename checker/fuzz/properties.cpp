@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "arbiter/action_index.hpp"
 #include "arbiter/json.hpp"
 #include "arbiter/notation.hpp"
 #include "arbiter/progress.hpp"
@@ -239,12 +240,13 @@ std::optional<Violation> readback(Engine& e, const EngineFactory& make, int samp
   std::vector<ActionInfo> infos;  // described once for every text read in this position
   infos.reserve(as.size());
   for (const Action& a : as) infos.push_back(e.describe(a));
+  const ActionTextIndex index(e, infos);  // the canonical texts written once, not per text read
   for (size_t i : sampled(as.size(), sample, seed)) {
     const Action& a = as[i];
     const std::string c = canon(e, a);
     for (Notation n : {Notation::Uci, Notation::San}) {
       const std::string t = n == Notation::San ? san(e, a, infos) : action_text(e, a, n);
-      auto back = parse_action(e, t, as, infos);
+      auto back = parse_action(e, t, as, infos, index);
       if (!back || canon(e, *back) != c)
         return violation(Property::Readback, text,
                          (n == Notation::San ? "SAN " : "UCI ") + t + " reads as " + c,

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "arbiter/action_index.hpp"
+
 namespace arb {
 
 std::string square_name(Coord c) {
@@ -235,25 +237,28 @@ std::optional<Action> parse_action(Engine& e, std::string_view text) {
   return parse_action(e, text, legal, infos_of(e, legal));
 }
 
-std::optional<Action> parse_action(Engine& e, std::string_view text, const std::vector<Action>& legal,
-                                   const std::vector<ActionInfo>& infos) {
-  ActionPattern pat;
-  const bool readable = parse_action_pattern(text, pat);
-  // Exact canonical forms first. The engine's own form first: in Chess960 the standard
-  // form of a castling move can be the text of an ordinary king move (king b1, rook a1:
-  // `b1c1`).
-  // Only a castling step is written differently in the other form (step_uci): the second
-  // pass writes those alone (a text is read against thousands of actions in amazons).
-  std::string want(text.substr(0, text.find_last_not_of("+#!? ") + 1));
-  for (size_t i = 0; i < legal.size(); ++i)
-    if (uci(infos[i], e.chess960()) == want) return legal[i];
+namespace {
+
+// The text without its check marks and annotations, as the canonical forms are compared.
+std::string_view unmarked(std::string_view text) {
+  return text.substr(0, text.find_last_not_of("+#!? ") + 1);
+}
+
+// parse_action after the engine's own canonical form found no action: the other form of a
+// castling step, then every step as SAN or long algebraic says it.
+std::optional<Action> parse_other_forms(Engine& e, std::string_view text, const std::vector<Action>& legal,
+                                        const std::vector<ActionInfo>& infos) {
+  // Only a castling step is written differently in the other form (step_uci): this pass
+  // writes those alone (a text is read against thousands of actions in amazons).
+  const std::string_view want = unmarked(text);
   for (size_t i = 0; i < legal.size(); ++i)
     if (std::any_of(infos[i].steps.begin(), infos[i].steps.end(),
                     [](const Step& st) { return st.castle != Castle::None; }) &&
         uci(infos[i], !e.chess960()) == want)
       return legal[i];
   // Then every step as SAN or long algebraic says it: exactly one legal action must match.
-  if (!readable) return std::nullopt;
+  ActionPattern pat;
+  if (!parse_action_pattern(text, pat)) return std::nullopt;
   std::optional<Action> found;
   for (size_t i = 0; i < legal.size(); ++i) {
     const auto& st = infos[i].steps;
@@ -268,6 +273,39 @@ std::optional<Action> parse_action(Engine& e, std::string_view text, const std::
     found = legal[i];
   }
   return found;
+}
+
+}  // namespace
+
+std::optional<Action> parse_action(Engine& e, std::string_view text, const std::vector<Action>& legal,
+                                   const std::vector<ActionInfo>& infos) {
+  // Exact canonical forms first. The engine's own form first: in Chess960 the standard
+  // form of a castling move can be the text of an ordinary king move (king b1, rook a1:
+  // `b1c1`).
+  const std::string_view want = unmarked(text);
+  for (size_t i = 0; i < legal.size(); ++i)
+    if (uci(infos[i], e.chess960()) == want) return legal[i];
+  return parse_other_forms(e, text, legal, infos);
+}
+
+ActionTextIndex::ActionTextIndex(const Engine& e, const std::vector<ActionInfo>& infos) {
+  sorted_.reserve(infos.size());
+  for (size_t i = 0; i < infos.size(); ++i) sorted_.emplace_back(uci(infos[i], e.chess960()), i);
+  std::sort(sorted_.begin(), sorted_.end());
+}
+
+std::optional<size_t> ActionTextIndex::find(std::string_view text) const {
+  auto it = std::lower_bound(
+      sorted_.begin(), sorted_.end(), text,
+      [](const std::pair<std::string, size_t>& x, std::string_view t) { return x.first < t; });
+  if (it == sorted_.end() || it->first != text) return std::nullopt;
+  return it->second;  // the first of equal texts: the smallest index
+}
+
+std::optional<Action> parse_action(Engine& e, std::string_view text, const std::vector<Action>& legal,
+                                   const std::vector<ActionInfo>& infos, const ActionTextIndex& index) {
+  if (auto i = index.find(unmarked(text))) return legal[*i];
+  return parse_other_forms(e, text, legal, infos);
 }
 
 // ---------------------------------------------------------------------------------------
