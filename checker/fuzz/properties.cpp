@@ -222,13 +222,15 @@ std::optional<Violation> readback(Engine& e, const EngineFactory& make, int samp
   if (f->hash() != e.hash())
     return violation(Property::Readback, text, "hash " + std::to_string(e.hash()),
                      "hash " + std::to_string(f->hash()) + " after reading the text back");
-  // A verdict the last plies gave (two passes in a row; a pass while the royal pieces face
+  // A verdict the last plies gave (passes in a row: janggi's `double-pass`, flipello's and
+  // ataxx's `passes N`; a pass while the royal pieces face
   // each other) is history, as a repetition is: the text does not hold it (Fairy-Stockfish's
   // FEN neither), so the text read back is the game before that verdict.
   // So is a mate judged by the drop that gave it (`checkmate-by ... dropped`).
   const Status played = e.status();
   const Termination end = played.end;
-  if (end == Termination::DoublePass || end == Termination::RoyalsFacing) return std::nullopt;
+  if (end == Termination::DoublePass || end == Termination::RoyalsFacing || end == Termination::Passes)
+    return std::nullopt;
   if (end == Termination::Checkmate && played.reason == "checkmate-by-drop") return std::nullopt;
   const Status s1 = without_history(e.status()), s2 = without_history(f->status());
   if (!same_status(s1, s2)) return violation(Property::Readback, text, status_text(s1), status_text(s2));
