@@ -50,6 +50,17 @@ TEST(PropertyPlan, SymmetricRegionsKeepFlipAndMirror) {
   }
 }
 
+// `resets-clock never|irreversible` names a piece's own moves, no colour and no file: the
+// property sweep (corpus/fsf/PROPERTIES.md) found pawnback's and pawnsideways' flip, mirror and
+// rotation skipped as a construct not vouched for.
+TEST(PropertyPlan, WhichMovesResetTheClockIsTheSameRuleForEachSide) {
+  for (const char* name : {"pawnback", "pawnsideways"}) {
+    const auto p = catalogue_plan(name);
+    EXPECT_TRUE(p.enabled(Property::ColourFlip)) << name << ": " << reason(p, Property::ColourFlip);
+    EXPECT_TRUE(p.enabled(Property::Mirror)) << name << ": " << reason(p, Property::Mirror);
+  }
+}
+
 // Racing kings' goal is the 8th rank for both sides: the set does not map onto itself.
 TEST(PropertyPlan, RacingKingsGoalIsNotColourSymmetric) {
   const auto p = catalogue_plan("racingkings");

@@ -148,6 +148,9 @@ bool colour_symmetric(ConstructId id) {
     case ConstructId::EndBoardFull:
     case ConstructId::EndPasses:
     case ConstructId::Immobile:
+    // Which of a piece's moves reset the clock: `never`, or `irreversible` by the piece's own
+    // moves (Black's are White's flipped, mirrored as its Betza), naming no colour or file.
+    case ConstructId::ResetsClock:
     // Wall squares are position state (`*` in the text): the flip and the mirror carry
     // them; where placed walls may stand is a region (vouched for by its squares).
     case ConstructId::Walls:
