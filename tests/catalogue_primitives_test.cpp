@@ -106,15 +106,23 @@ TEST(CataloguePrimitives, CastlingThroughAttackWithoutCheckRules) {
 }
 
 // No-check atomic: a king that captures explodes with its victim; the game is then over
-// (no action), lost by the side whose king exploded.
+// (no action), lost by the side whose king exploded (`extinction K -> loss`). A king that
+// takes the other explodes both: the side that just moved is judged first and loses, as
+// Fairy-Stockfish judges it (the catalogue sweep's `3k4/4K3/8/8/8/8/8/8 b - - 0 1` d8e7:
+// `royal-capture -> win` had called it the mover's win).
 TEST(CataloguePrimitives, AKingsOwnExplosionEndsTheGame) {
+  auto both = catalogue_at("nocheckatomic", "3k4/4K3/8/8/8/8/8/8 b - - 0 1");
+  ASSERT_NE(both, nullptr);
+  play(*both, "d8e7");
+  EXPECT_EQ(both->status().result, arb::Result::WhiteWins);
+  EXPECT_EQ(both->perft(1), 0u);
   auto e = catalogue_at("nocheckatomic", "4k3/8/8/8/8/8/4n3/4K3 w - - 0 1");
   ASSERT_NE(e, nullptr);
   play(*e, "e1e2");
   EXPECT_EQ(e->perft(1), 0u);
   const arb::Status st = e->status();
   EXPECT_EQ(st.result, arb::Result::BlackWins);
-  EXPECT_EQ(st.end, arb::Termination::RoyalCapture);
+  EXPECT_EQ(st.end, arb::Termination::Extinction);
   // The position text without White's king reads back (Black to move, the game over).
   auto again = catalogue_at("nocheckatomic", e->position());
   ASSERT_NE(again, nullptr);
