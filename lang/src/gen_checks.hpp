@@ -57,15 +57,37 @@
     return test(ci.disc, from) && !test(t_->line(ci.k, from), to) ? 1 : 0;
   }
 
+  // The destinations from which a move of the piece of type t on s may give check: all
+  // for a discovered-check candidate, else its type's check squares, the line through it
+  // and the royal piece (checks_by_table() cannot tell there) and, for a piece that
+  // promotes, its promotion zone (a promoted type checks by its own squares).
+  const CheckInfo* checks_ = nullptr;  // set while checking_actions() generates
+  BB check_targets(int s, int t) const {
+    const CheckInfo& ci = *checks_;
+    if (test(ci.disc, s)) return t_->board_mask;
+    BB m = ci.squares[t] | t_->line(ci.k, s);
+    if (!p_->types[t].promote_choices[side_].empty())
+      m |= p_->types[t].promote_leaving ? t_->board_mask : t_->pieces[t].promote_zone[side_];
+    return m;
+  }
+
   void checking_actions(std::vector<Action>& out) override {
     if (!checks_plain()) return Engine::checking_actions(out);
     out.clear();
-    std::vector<Move>& moves = legal_buf_;
-    moves.clear();
-    generate<false>(&moves);
     CheckInfo ci;
     check_info(ci);
     if (ci.k < 0) return;  // no royal piece to attack
+    std::vector<Move>& moves = legal_buf_;
+    moves.clear();
+    if (ends_any_ || royal_take_ || pseudo_) {
+      generate<false>(&moves);
+    } else {
+      // The plain loop (generate<false>() here) restricted to the moves that may check:
+      // the same moves as it lists, in its order, but those that cannot give check.
+      checks_ = &ci;
+      generate_impl<false, false, false, false, true>(&moves);
+      checks_ = nullptr;
+    }
     for (Move m : moves) {
       const int c = checks_by_table(ci, m);
       if (c == 1 || (c < 0 && gives_check(Action{m, 0}))) out.push_back(Action{m, 0});

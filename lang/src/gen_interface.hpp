@@ -265,6 +265,9 @@
     any_only_ = false;
     return status_of(n);
   }
+  // verdict_of() asks the count only for n == 0, after every end the generation itself
+  // would stop at (counted ends, invasion, lost royal pieces).
+  Status status_when_movable() override { return status_of(1); }
   Status status_and_actions(std::vector<Action>& out) override {
     legal_actions(out);
     return status_of(out.size());
