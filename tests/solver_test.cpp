@@ -248,6 +248,10 @@ TEST(SolverEngine, CheckingActionsAgreeWithPlaying) {
         e->checking_actions(got);
         EXPECT_EQ(got, want) << e->name() << " " << e->position();
         EXPECT_EQ(e->has_legal_action(), !all.empty()) << e->name() << " " << e->position();
+        // status()'s royal-step shortcut: a mate or stalemate exactly where no action is.
+        const arb::Termination end = e->status().end;
+        EXPECT_EQ(end == arb::Termination::Checkmate || end == arb::Termination::Stalemate, all.empty())
+            << e->name() << " " << e->position();
         if (!all.empty()) {
           const arb::Status a = e->status(), b = e->status_when_movable();
           EXPECT_TRUE(a.result == b.result && a.end == b.end && a.reason == b.reason &&

@@ -93,6 +93,28 @@
       if (c == 1 || (c < 0 && gives_check(Action{m, 0}))) out.push_back(Action{m, 0});
     }
   }
+  // Whether the side to move's royal piece has a legal step of its own, judged as the
+  // plain loop judges it (attacked() on the occupancy without it): status()'s first look,
+  // where a checked side most often escapes, before the whole loop (pins, evasion
+  // squares, every piece). False also where the loop is not the plain one (it then decides).
+  bool royal_step_exists() const {
+    if (ends_any_ || rich_ || royal_take_ || pseudo_ || royal_only_ || royal_phase_ || multi_royal_ ||
+        !plain_king_ || !p_->royal_safe || !p_->action_move || p_->royal_stays_in_check || facing_now_ ||
+        move_types_ != CardBoard::kAllTypes)
+      return false;
+    const int us = side_, them = us ^ 1, k = royal_square(us);
+    if (k < 0 || (p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0)) return false;
+    const PieceTables<BB>& pp = t_->pieces[board_[k] >> 1];
+    const BB occ = occupied(), opp = by_color_[them];
+    BB quiet = pp.leap_move[us][k] & ~occ, caps = pp.leap_capture[us][k] & opp;
+    rides(pp, us, k, occ, opp, quiet, caps);
+    const BB targets = quiet | caps;
+    if (targets & pp.promote_zone[us]) return false;
+    const BB occ_without = occ & ~bit(k);
+    for (BB tb = targets; tb; clear_lsb(tb))
+      if (!attacked(lsb(tb), them, occ_without)) return true;
+    return false;
+  }
   bool has_legal_action() override {
     any_only_ = true;
     const uint64_t n = generate<true>(nullptr);

@@ -260,6 +260,7 @@
 
   // ---- status -----------------------------------------------------------------------
   Status status() override {  // only "some legal action or none" matters: the count stops at 1
+    if (royal_step_exists()) return status_of(1);
     any_only_ = true;
     const uint64_t n = generate<true>(nullptr);
     any_only_ = false;
