@@ -220,13 +220,18 @@ TEST(SolverEngine, GivesCheckAgreesWithPlaying) {
 // against playing every legal action, and its first-action stop against the full list, on
 // the positions of GivesCheckAgreesWithPlaying two plies deep (castling, en passant and
 // promotion checks among them), and on the default of the interface (the reference engine).
+// Discovered checks by a knight, the king and a pawn's double step, and a double step's
+// direct check (the generator lists only the moves that may check). Where an action
+// exists, status_when_movable() is status().
 TEST(SolverEngine, CheckingActionsAgreeWithPlaying) {
   std::vector<std::string> fens = {"5k2/8/8/8/8/8/8/4K2R w K - 0 1",     "8/8/8/K1pP3r/8/8/8/7k w - c6 0 2",
                                    "3k4/1P6/8/8/8/8/8/K7 w - - 0 1",     "r3k3/8/8/8/8/8/8/5K2 b q - 0 1",
                                    "4k3/8/8/8/1b6/8/3P4/4K2R w K - 0 1", "6k1/8/8/8/8/8/5B2/R3K2R w KQ - 0 1",
-                                   "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"};
+                                   "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",  "4k3/8/8/4N3/8/8/8/4R1K1 w - - 0 1",
+                                   "4k3/8/8/8/4K3/8/8/4R3 w - - 0 1",    "7k/8/8/8/8/8/1P6/B3K3 w - - 0 1",
+                                   "8/8/8/3k4/8/8/2P5/4K3 w - - 0 1"};
   for (const auto& [fen, n] : corpus_mates())
-    if (fens.size() < 16 && n >= 2) fens.push_back(fen);
+    if (fens.size() < 20 && n >= 2) fens.push_back(fen);
   size_t checks = 0, nodes = 0, stuck = 0;
   for (const std::string& fen : fens) {
     std::unique_ptr<arb::Engine> engines[2] = {compiled("chess", fen), reference("chess", fen)};
@@ -243,6 +248,17 @@ TEST(SolverEngine, CheckingActionsAgreeWithPlaying) {
         e->checking_actions(got);
         EXPECT_EQ(got, want) << e->name() << " " << e->position();
         EXPECT_EQ(e->has_legal_action(), !all.empty()) << e->name() << " " << e->position();
+        // status()'s royal-step shortcut: a mate or stalemate exactly where no action is.
+        const arb::Termination end = e->status().end;
+        EXPECT_EQ(end == arb::Termination::Checkmate || end == arb::Termination::Stalemate, all.empty())
+            << e->name() << " " << e->position();
+        if (!all.empty()) {
+          const arb::Status a = e->status(), b = e->status_when_movable();
+          EXPECT_TRUE(a.result == b.result && a.end == b.end && a.reason == b.reason &&
+                      a.in_check == b.in_check && a.claim_threefold == b.claim_threefold &&
+                      a.claim_fifty == b.claim_fifty)
+              << e->name() << " " << e->position();
+        }
         checks += want.size();
         stuck += all.empty();
         ++nodes;

@@ -57,19 +57,63 @@
     return test(ci.disc, from) && !test(t_->line(ci.k, from), to) ? 1 : 0;
   }
 
+  // The destinations from which a move of the piece of type t on s may give check: all
+  // for a discovered-check candidate, else its type's check squares, the line through it
+  // and the royal piece (checks_by_table() cannot tell there) and, for a piece that
+  // promotes, its promotion zone (a promoted type checks by its own squares).
+  const CheckInfo* checks_ = nullptr;  // set while checking_actions() generates
+  BB check_targets(int s, int t) const {
+    const CheckInfo& ci = *checks_;
+    if (test(ci.disc, s)) return t_->board_mask;
+    BB m = ci.squares[t] | t_->line(ci.k, s);
+    if (!p_->types[t].promote_choices[side_].empty())
+      m |= p_->types[t].promote_leaving ? t_->board_mask : t_->pieces[t].promote_zone[side_];
+    return m;
+  }
+
   void checking_actions(std::vector<Action>& out) override {
     if (!checks_plain()) return Engine::checking_actions(out);
     out.clear();
-    std::vector<Move>& moves = legal_buf_;
-    moves.clear();
-    generate<false>(&moves);
     CheckInfo ci;
     check_info(ci);
     if (ci.k < 0) return;  // no royal piece to attack
+    std::vector<Move>& moves = legal_buf_;
+    moves.clear();
+    if (ends_any_ || royal_take_ || pseudo_) {
+      generate<false>(&moves);
+    } else {
+      // The plain loop (generate<false>() here) restricted to the moves that may check:
+      // the same moves as it lists, in its order, but those that cannot give check.
+      checks_ = &ci;
+      generate_impl<false, false, false, false, true>(&moves);
+      checks_ = nullptr;
+    }
     for (Move m : moves) {
       const int c = checks_by_table(ci, m);
       if (c == 1 || (c < 0 && gives_check(Action{m, 0}))) out.push_back(Action{m, 0});
     }
+  }
+  // Whether the side to move's royal piece has a legal step of its own, judged as the
+  // plain loop judges it (attacked() on the occupancy without it): status()'s first look,
+  // where a checked side most often escapes, before the whole loop (pins, evasion
+  // squares, every piece). False also where the loop is not the plain one (it then decides).
+  bool royal_step_exists() const {
+    if (ends_any_ || rich_ || royal_take_ || pseudo_ || royal_only_ || royal_phase_ || multi_royal_ ||
+        !plain_king_ || !p_->royal_safe || !p_->action_move || p_->royal_stays_in_check || facing_now_ ||
+        move_types_ != CardBoard::kAllTypes)
+      return false;
+    const int us = side_, them = us ^ 1, k = royal_square(us);
+    if (k < 0 || (p_->place_first_royal && p_->royal_type >= 0 && reserve_[us][p_->royal_type] > 0)) return false;
+    const PieceTables<BB>& pp = t_->pieces[board_[k] >> 1];
+    const BB occ = occupied(), opp = by_color_[them];
+    BB quiet = pp.leap_move[us][k] & ~occ, caps = pp.leap_capture[us][k] & opp;
+    rides(pp, us, k, occ, opp, quiet, caps);
+    const BB targets = quiet | caps;
+    if (targets & pp.promote_zone[us]) return false;
+    const BB occ_without = occ & ~bit(k);
+    for (BB tb = targets; tb; clear_lsb(tb))
+      if (!attacked(lsb(tb), them, occ_without)) return true;
+    return false;
   }
   bool has_legal_action() override {
     any_only_ = true;

@@ -97,8 +97,10 @@
   }
 
   // Only: the legal moves onto one square, only_to_ (legal_actions_to()); a copy of the
-  // loop, so the others pay nothing for it.
-  template <bool Count, bool Rich, bool Pseudo = false, bool Only = false>
+  // loop, so the others pay nothing for it. Checks: of the moves, only those that may give
+  // check (check_targets(), checking_actions()), a superset of the checking moves in the
+  // loop's order; castling, en passant and drops are all kept (the caller filters them).
+  template <bool Count, bool Rich, bool Pseudo = false, bool Only = false, bool Checks = false>
   uint64_t generate_impl(std::vector<Move>* out) {
     uint64_t n = 0;
     auto emit = [&](Move m) {
@@ -248,6 +250,11 @@
           if (pp.special && (target_types_ >> t & 1)) special_targets(s, t, us, occ, tg, quiet, caps);
         BB targets = quiet | caps;
         if constexpr (Only) targets &= bit(only_to_);  // the moves emit() would drop, untested
+        BB may_check{};
+        if constexpr (Checks) {
+          may_check = check_targets(s, t);
+          targets &= may_check;
+        }
         BB takes{};
         if constexpr (Rich) takes = caps & take;
         if (evading && !is_royal) targets &= evade;
@@ -309,6 +316,7 @@
           }
         for (const auto& lame : pp.initial_lame[us][s]) {
           if ((lame.path | bit(lame.to)) & occ) continue;
+          if (Checks && !test(may_check, lame.to)) continue;
           if (evading && !is_royal && !test(evade, lame.to)) continue;
           if (pinned_here && !test_all && !test(t_->line(k, s), lame.to)) continue;
           Move m = make_move(s, lame.to, kDouble);

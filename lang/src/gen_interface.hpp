@@ -260,11 +260,15 @@
 
   // ---- status -----------------------------------------------------------------------
   Status status() override {  // only "some legal action or none" matters: the count stops at 1
+    if (royal_step_exists()) return status_of(1);
     any_only_ = true;
     const uint64_t n = generate<true>(nullptr);
     any_only_ = false;
     return status_of(n);
   }
+  // verdict_of() asks the count only for n == 0, after every end the generation itself
+  // would stop at (counted ends, invasion, lost royal pieces).
+  Status status_when_movable() override { return status_of(1); }
   Status status_and_actions(std::vector<Action>& out) override {
     legal_actions(out);
     return status_of(out.size());

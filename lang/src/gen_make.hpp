@@ -296,6 +296,9 @@
       for (int c = 0; c < 2; ++c)
         for (int t = 0; t < p_->ntypes; ++t)
           if (reserve_[c][t]) return false;
+    // Two royal pieces and at most two minor ones: a fuller board is no draw (the problem
+    // solver asks at every node), without the walk over its squares.
+    if (popcount(by_color_[0] | by_color_[1]) > 4) return false;
     int minors = 0, bishops[2] = {0, 0}, knights = 0, royals[2] = {0, 0};
     int bishop_colour[2] = {-1, -1};
     for (int s = 0; s < p_->squares; ++s) {

@@ -75,8 +75,10 @@ bool Search::may_reach(const Action& m) {
 bool Search::mates_in_one(std::vector<Action>& ms) {
   e_->checking_actions(ms);
   // A position with a check to give has a legal action: only an end condition of the
-  // ruleset (the cheap status: the generator stops at the first legal action) ends it.
-  return !ms.empty() && !over(status());
+  // ruleset ends it (insufficient material does not end a line with a legal action).
+  if (ms.empty()) return false;
+  const Status st = e_->status_when_movable();
+  return !over(st) || st.end == Termination::InsufficientMaterial;
 }
 
 // Whether `st` (of `victim`, the side to move) is the stipulation's aim against victim.

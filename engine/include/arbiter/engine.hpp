@@ -264,6 +264,9 @@ class Engine {
     legal_actions(all);
     return !all.empty();
   }
+  // status() where the side to move is known to have a legal action (the caller holds
+  // one): an engine may skip looking for one. The default asks status().
+  virtual Status status_when_movable() { return status(); }
   // status() and legal_actions(out) at once: an engine may list the actions once for both.
   virtual Status status_and_actions(std::vector<Action>& out) {
     legal_actions(out);
