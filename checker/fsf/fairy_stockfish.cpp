@@ -639,7 +639,9 @@ Status FairyStockfishEngine::status() {
                                                          : Termination::NoLegalMove;
     st.reason = to_string(st.end);
   } else if (dead_rule_ && insufficient_material(n)) {
-    st.result = Result::Draw;
+    st.result = settings_.draw_odds == 0   ? Result::WhiteWins
+                : settings_.draw_odds == 1 ? Result::BlackWins
+                                           : Result::Draw;
     st.end = Termination::InsufficientMaterial;
     st.reason = "insufficient-material";
   }

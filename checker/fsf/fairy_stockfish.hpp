@@ -72,6 +72,11 @@ struct FsfSettings {
   // says it when it is known (`insufficient-material` in its `end` block): a catalogue
   // variant has no such rule.
   std::optional<bool> dead_positions;
+  // The colour whose win a draw is (0 White, 1 Black; -1: none), from the ruleset's
+  // `draw-odds`. Fairy-Stockfish turns every draw it adjudicates into that side's win
+  // (armageddon's materialCounting = blackdrawodds: the n-move rule, repetition, a stalemate
+  // its search scores), so the dead-position draw the adapter judges itself goes the same way.
+  int draw_odds = -1;
   // The claims (halfmoves for the fifty-move claim, occurrences for repetition; 0: none).
   // UCI reports no claim, so the adapter judges them, by default as chess does (RULINGS 0:
   // 100 and 3); the ruleset compared says them when it is known (`claim ...` in its `end`

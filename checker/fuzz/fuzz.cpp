@@ -1,6 +1,7 @@
 #include "fuzz/fuzz.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -174,6 +175,26 @@ std::string ended_position_text(const std::string& text, const std::vector<Coord
   return text.substr(0, begin) + "-" + text.substr(end);
 }
 
+std::string hand_sorted_text(const std::string& text) {
+  const size_t field_end = std::min(text.find(' '), text.size());
+  if (field_end == 0 || text[field_end - 1] != ']') return text;
+  const size_t open = text.rfind('[', field_end - 1);
+  if (open == std::string::npos) return text;
+  std::vector<std::string> entries;
+  for (size_t i = open + 1; i + 1 < field_end;) {
+    std::string e;
+    while (i + 1 < field_end && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '+'))
+      e += text[i++];
+    if (i + 1 < field_end) e += text[i++];
+    while (i + 1 < field_end && text[i] == '~') e += text[i++];
+    entries.push_back(std::move(e));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string out = text.substr(0, open + 1);
+  for (const auto& e : entries) out += e;
+  return out + text.substr(field_end - 1);
+}
+
 std::optional<Divergence> compare_node(Engine& a, Engine& b) {
   std::vector<Action> aa, ba;
   std::vector<std::string> at = action_texts(a, aa), bt = action_texts(b, ba);
@@ -218,7 +239,7 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b) {
     d.right = sb;
     return d;
   }
-  std::string pa = a.position(), pb = b.position();
+  std::string pa = hand_sorted_text(a.position()), pb = hand_sorted_text(b.position());
   if (sta.result != Result::Ongoing) {
     pa = ended_position_text(pa, ep_landings(a, aa));
     pb = ended_position_text(pb, ep_landings(b, ba));

@@ -116,8 +116,9 @@ Report run_parallel(const EngineFactory& left, const EngineFactory& right, const
 // `max_divergences`, examples up to `max_examples`).
 void merge(Report& into, const Report& from, size_t max_divergences, size_t max_examples);
 
-// Compares one node (no actions applied). Returns a divergence or nullopt. At a node both
-// call ended, each position text is compared as ended_position_text() writes it.
+// Compares one node (no actions applied). Returns a divergence or nullopt. The position texts
+// are compared with their hands in one order (hand_sorted_text()); at a node both call
+// ended, as ended_position_text() writes them.
 std::optional<Divergence> compare_node(Engine& a, Engine& b);
 
 // The position text `text` of an ended game as compare_node() compares it: an en-passant
@@ -129,6 +130,13 @@ std::optional<Divergence> compare_node(Engine& a, Engine& b);
 // keeps it only with a capture among the engine's moves (none in an ended game). Other
 // texts (a path field `f5g6`, written with or without a capture; ChessMe's) are unchanged.
 std::string ended_position_text(const std::string& text, const std::vector<Coord>& ep_landings);
+
+// The position text `text` with its hands (the bracket that ends the first field:
+// `...[QCp]`) in one order, as compare_node() compares every node: a hand is a multiset and
+// its order the writer's. Fairy-Stockfish writes a hand in its own piece-type order (a
+// chancellor before a queen: `[CQ]`), the compiled engine in the ruleset's (`[QC]`). Each
+// entry (a count, a `+`, the letter, a `~`) is kept whole. Texts without a hand are unchanged.
+std::string hand_sorted_text(const std::string& text);
 
 // Loads `position` on both engines, plays `actions` (canonical texts separated by spaces)
 // and compares the node reached. A text exactly one engine accepts is an "accepts"

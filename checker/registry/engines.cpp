@@ -80,6 +80,8 @@ void open_fairy_stockfish(const EngineSpec& spec, OpenedEngine& o) {
       s.dead_positions = std::any_of(m->end.begin(), m->end.end(), [](const lang::EndRule& r) {
         return r.condition == "insufficient-material";
       });
+      for (const lang::ConstructUse& u : m->constructs)
+        if (u.id == lang::ConstructId::EndDrawOdds) s.draw_odds = u.arg("").text == "white" ? 0 : 1;
       s.claim_fifty = m->claim_fifty.value_or(0);
       s.claim_repetition = m->claim_repetition.value_or(0);
       // Its pieces say where each may stand and which reset the clock (a `P` is no pawn in
