@@ -297,6 +297,21 @@ TEST(FsfSweep, ArmageddonsDeadPositionIsBlacksWin) {
   EXPECT_FALSE(d) << d->what << ": " << d->left << " / " << d->right;
 }
 
+// The same sweep: fox-and-hounds with two foxes (a mutation), one on the far rank. Fairy-
+// Stockfish's flag needs one flag piece there (flagPieceCount 1): White has won. The ruleset
+// said every fox (`region-reached F`) and played on; it now says `any F`.
+TEST(FsfSweep, OneFoxOnTheFarRankHasEscaped) {
+  const std::string fen = "5F2/8/8/8/5h2/8/8/6F1 b - - 0 1";
+  auto c = testing_helpers::catalogue_at("fox-and-hounds", fen);
+  EXPECT_EQ(c->status().result, arb::Result::WhiteWins);
+  if (!have_wasm() || testing_helpers::fast()) return;  // the engine's start-up costs seconds
+  auto f = fsf_for("fox-and-hounds", "wasm:" + wasm_dir());
+  f->set_position(fen);
+  EXPECT_EQ(f->status().result, arb::Result::WhiteWins);
+  const auto d = arb::fuzz::compare_node(*c, *f);
+  EXPECT_FALSE(d) << d->what << ": " << d->left << " / " << d->right;
+}
+
 // 3check and 5check (the sweep after the en-passant fix): the adapter read the fifty-move
 // claim from the FEN's fifth field, which in a check-counting variant holds the checks still
 // to give (`3+3`), not the clock; the clock stands before the move number. Debian's 11.1.
