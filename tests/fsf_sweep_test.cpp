@@ -312,6 +312,30 @@ TEST(FsfSweep, OneFoxOnTheFarRankHasEscaped) {
   EXPECT_FALSE(d) << d->what << ": " << d->left << " / " << d->right;
 }
 
+// The same sweep: nightrider's king and `N` against a lone king. The adapter's dead-position
+// rule counted the letter N as a knight; a nightrider is no minor piece (Fairy-Stockfish's
+// has_insufficient_material counts its knight type only), and a king and a nightrider can
+// mate. The adapter now asks the engine whether it moves N and B as a knight and a bishop.
+TEST(FsfSweep, ANightriderIsNoMinorPiece) {
+  const std::string fen = "8/3k4/8/8/8/8/2NK4/8 w - - 0 1";
+  // A bishop each on squares of one colour (c2, b7): dead.
+  const std::string bishops = "8/1b1k4/8/8/8/8/2BK4/8 w - - 0 1";
+  std::vector<std::pair<std::string, std::string>> runs;
+  if (access(kDebian, X_OK) == 0) runs.push_back({"chess", kDebian});
+  if (have_wasm() && !testing_helpers::fast()) runs.push_back({"nightrider", "wasm:" + wasm_dir()});
+  if (runs.empty()) GTEST_SKIP() << "no Fairy-Stockfish";
+  for (const auto& [name, engine] : runs) {
+    const bool rider = name == "nightrider";
+    auto c = testing_helpers::catalogue_at(name, fen);
+    auto f = fsf_for(name, engine);
+    f->set_position(fen);
+    EXPECT_EQ(f->status().result, rider ? arb::Result::Ongoing : arb::Result::Draw) << name;
+    EXPECT_EQ(c->status().result, f->status().result) << name;
+    f->set_position(bishops);
+    EXPECT_EQ(f->status().result, arb::Result::Draw) << name;
+  }
+}
+
 // 3check and 5check (the sweep after the en-passant fix): the adapter read the fifty-move
 // claim from the FEN's fifth field, which in a check-counting variant holds the checks still
 // to give (`3+3`), not the clock; the clock stands before the move number. Debian's 11.1.

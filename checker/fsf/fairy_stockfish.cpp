@@ -139,32 +139,14 @@ FairyStockfishEngine::FairyStockfishEngine(FsfSettings s) : settings_(std::move(
   if (!settings_.clock_resetters) settings_.clock_resetters = "P";
   kings_ = kings[0] == 1 && kings[1] == 1;
   // The classical dead-position rule holds for a royal that moves as a chess king: ask the
-  // engine where a lone K on d4 may go.
-  if (settings_.dead_positions) {
+  // engine where a lone K may go. Its minors are the letters it moves as a knight and a bishop.
+  if (settings_.dead_positions)
     dead_rule_ = *settings_.dead_positions;
-  } else if (kings_ && width_ >= 5 && height_ >= 5) {
-    std::string rows;
-    for (int y = height_; y >= 1; --y) {
-      std::string row;
-      int empty = 0;
-      for (int x = 0; x < width_; ++x) {
-        char c = (x == 3 && y == 4) ? 'K' : (x == width_ - 1 && y == height_) ? 'k' : 0;
-        if (!c) {
-          ++empty;
-          continue;
-        }
-        if (empty) row += std::to_string(empty);
-        empty = 0;
-        row.push_back(c);
-      }
-      if (empty) row += std::to_string(empty);
-      rows += (rows.empty() ? "" : "/") + row;
-    }
-    Node probe = query(rows + " w - - 0 1", {});
-    std::vector<std::string> want = {"d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e3", "d4e4", "d4e5"};
-    std::vector<std::string> got = probe.moves;
-    std::sort(got.begin(), got.end());
-    dead_rule_ = got == want;
+  else
+    dead_rule_ = kings_ && moves_as('K', 'K');
+  if (dead_rule_) {
+    knight_minor_ = moves_as('N', 'N');
+    bishop_minor_ = moves_as('B', 'B');
   }
   set_position(start_);
 }
@@ -177,6 +159,8 @@ FairyStockfishEngine::FairyStockfishEngine(const FairyStockfishEngine& o, bool s
       start_(o.start_),
       kings_(o.kings_),
       dead_rule_(o.dead_rule_),
+      knight_minor_(o.knight_minor_),
+      bishop_minor_(o.bishop_minor_),
       root_(o.root_),
       moves_(o.moves_),
       nodes_(o.nodes_) {
@@ -554,10 +538,12 @@ bool FairyStockfishEngine::insufficient_material(const Node& n) const {
       case 'K':
         break;
       case 'N':
+        if (!knight_minor_) return false;
         ++knights;
         ++minors;
         break;
       case 'B': {
+        if (!bishop_minor_) return false;
         int side = is_white(c) ? 0 : 1;
         ++bishops[side];
         ++minors;

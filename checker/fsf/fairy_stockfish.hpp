@@ -183,6 +183,9 @@ class FairyStockfishEngine final : public Engine {
   std::string position_command(const std::string& root, const std::vector<std::string>& moves) const;
   std::string read_until(const std::string& prefix, double seconds, std::vector<std::string>* lines) const;
   bool insufficient_material(const Node& n) const;
+  // Whether the engine moves `letter` as the chess `kind` ('K', 'N' or 'B'): the moves of a
+  // lone one on a central square, kings placed off its lines (dead_probe.cpp).
+  bool moves_as(char kind, char letter) const;
   // The verdict on a root position without moves, asked over XBoard (root_verdict.cpp).
   Result root_verdict(const std::string& fen);
   // The castling rights of `f` written as the ruleset writes them (FsfSettings).
@@ -197,6 +200,9 @@ class FairyStockfishEngine final : public Engine {
   std::string start_;
   bool kings_ = false;  // the start has one K and one k
   bool dead_rule_ = false;
+  // The letters N and B count as minor pieces in the dead-position rule only when the engine
+  // moves them as a knight and a bishop (nightrider's N rides).
+  bool knight_minor_ = false, bishop_minor_ = false;
   std::string root_;
   std::vector<std::string> moves_;
   std::vector<Node> nodes_;  // nodes_[i]: after moves_[0..i)
