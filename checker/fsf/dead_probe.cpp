@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "arbiter/text_fields.hpp"
 #include "fsf/fairy_stockfish.hpp"
 
 namespace arb::fsf {
@@ -71,23 +72,15 @@ bool FairyStockfishEngine::moves_as(char kind, char letter) const {
         placed = true;
       }
   if (!placed) return false;
-  std::string rows;
+  std::vector<std::string> ranks;  // the top rank first
   for (int y = h - 1; y >= 0; --y) {
-    std::string row;
-    int empty = 0;
+    ranks.emplace_back();
     for (int x = 0; x < w; ++x) {
       const char c = board[static_cast<size_t>(y * w + x)];
-      if (!c) {
-        ++empty;
-        continue;
-      }
-      if (empty) row += std::to_string(empty);
-      empty = 0;
-      row.push_back(c);
+      ranks.back().push_back(c ? c : '.');
     }
-    if (empty) row += std::to_string(empty);
-    rows += (rows.empty() ? "" : "/") + row;
   }
+  const std::string rows = board_field(ranks);
   const std::string from = square_name(px, py);
   std::set<std::string> want, got;
   for (const auto& [x, y] : lines) want.insert(from + square_name(x, y));
