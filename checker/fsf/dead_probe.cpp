@@ -12,17 +12,13 @@
 #include <utility>
 #include <vector>
 
+#include "arbiter/notation.hpp"
 #include "arbiter/text_fields.hpp"
 #include "fsf/fairy_stockfish.hpp"
 
 namespace arb::fsf {
 
 namespace {
-
-// Squares in the engine's notation: a file letter and a rank number from 1.
-std::string square_name(int x, int y) {
-  return std::string(1, static_cast<char>('a' + x)) + std::to_string(y + 1);
-}
 
 // The squares a chess `kind` ('K', 'N' or 'B') on (px, py) reaches on an empty w x h board.
 std::vector<std::pair<int, int>> reach(char kind, int px, int py, int w, int h) {
@@ -81,9 +77,9 @@ bool FairyStockfishEngine::moves_as(char kind, char letter) const {
     }
   }
   const std::string rows = board_field(ranks);
-  const std::string from = square_name(px, py);
+  const std::string from = square_name(Coord{px, py + 1});
   std::set<std::string> want, got;
-  for (const auto& [x, y] : lines) want.insert(from + square_name(x, y));
+  for (const auto& [x, y] : lines) want.insert(from + square_name(Coord{x, y + 1}));
   try {
     for (const std::string& m : query(rows + " w - - 0 1", {}).moves)
       if (m.compare(0, from.size(), from) == 0 && !std::isdigit(static_cast<unsigned char>(m[from.size()])))
