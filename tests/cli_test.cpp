@@ -34,7 +34,7 @@ using nlohmann::json;
 // Runs `arbiter ARGS...` from the source directory (so that relative paths such as
 // rulesets/chess.rules work).
 Outcome run(const std::vector<std::string>& args) {
-  return run_arbiter(args, ARBITER_SOURCE_DIR);
+  return run_arbiter(args, arbiter_source_dir());
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {
@@ -950,7 +950,7 @@ TEST_F(Cli, HugeHashOnASmallProofGameStartsSmall) {
   if (kAsan) GTEST_SKIP() << "AddressSanitizer cannot run under ulimit -v";
   TempDir dir;
   const auto t0 = std::chrono::steady_clock::now();
-  int rc = std::system(("cd " + shell_quote(std::string(ARBITER_SOURCE_DIR)) + " && (ulimit -v 1000000; " +
+  int rc = std::system(("cd " + shell_quote(std::string(arbiter_source_dir())) + " && (ulimit -v 1000000; " +
                         shell_quote(arbiter_path()) +
                         " proofgame --variant chess --goal mate --max-plies 4 --beam 0 --hash 65536 >" +
                         shell_quote(dir.path() + "/out") + " 2>" + shell_quote(dir.path() + "/err") + ")")
@@ -967,7 +967,7 @@ TEST_F(Cli, HugeHashOnASmallProofGameStartsSmall) {
 // mutate leaves no temporary folder behind when --timeout or a signal ends it.
 TEST_F(Cli, MutateCleansUpOnTimeoutAndSignal) {
   TempDir tmp;
-  const std::string env = "cd " + shell_quote(std::string(ARBITER_SOURCE_DIR)) +
+  const std::string env = "cd " + shell_quote(std::string(arbiter_source_dir())) +
                           " && TMPDIR=" + shell_quote(tmp.path()) + " " + shell_quote(arbiter_path()) +
                           " mutate rulesets/chess.rules --games 100000";
   int rc = std::system((env + " --timeout 0.2 >/dev/null 2>&1").c_str());
@@ -994,7 +994,7 @@ TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
   noep.replace(at, 12, "fmWfcFifmnD");
   std::string mutant = dir.write("mutant.rules", noep);
   auto before = std::distance(
-      std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/corpus/regressions"),
+      std::filesystem::directory_iterator(std::string(arbiter_source_dir()) + "/corpus/regressions"),
       std::filesystem::directory_iterator());
   Outcome r = run_arbiter({"fuzz", "--rules", mutant, "--games", "300", "--seed", "1"}, dir.path());
   EXPECT_EQ(r.code, 1) << r;  // chess without en passant diverges from the reference engine
@@ -1003,7 +1003,7 @@ TEST_F(Cli, FuzzNeverWritesIntoTheSourceTree) {
     saved |= e.path().filename().string().rfind("chess-", 0) == 0;
   EXPECT_TRUE(saved) << r;
   auto after = std::distance(
-      std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/corpus/regressions"),
+      std::filesystem::directory_iterator(std::string(arbiter_source_dir()) + "/corpus/regressions"),
       std::filesystem::directory_iterator());
   EXPECT_EQ(before, after);
 }
@@ -1090,7 +1090,7 @@ TEST_F(Cli, ConcurrentAppendsKeepEveryPuzzle) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string out = (dir / "p.csv").string();
-  std::string cmd = "cd " + shell_quote(ARBITER_SOURCE_DIR) + " && (";
+  std::string cmd = "cd " + shell_quote(arbiter_source_dir()) + " && (";
   for (int seed = 1; seed <= 4; ++seed)
     cmd += shell_quote(arbiter_path()) + " puzzles --goal mate --depth 1 --count 3 --append --seed " +
            std::to_string(seed) + " --out " + shell_quote(out) + " 2>/dev/null & ";

@@ -26,6 +26,7 @@
 #include "mutate/run_mutants.hpp"
 #include "process.hpp"
 #include "reference.hpp"
+#include "source_dir.hpp"
 
 namespace {
 
@@ -649,7 +650,7 @@ TEST_P(Chess2, ThreefoldAndFifty) {
 // Classic against Classic is chess until a king crosses the midline (or a stalemate, a
 // leaf either way): compare with the Chess960 suite where no king can cross in time.
 TEST_P(Chess2, PerftClassicMatchesChess960Suite) {
-  auto cases = arb::read_perft_suite(std::string(ARBITER_SOURCE_DIR) + "/corpus/perft/chess960.perft");
+  auto cases = arb::read_perft_suite(std::string(arbiter_source_dir()) + "/corpus/perft/chess960.perft");
   ASSERT_FALSE(cases.empty());
   auto e = make("classic", "classic");
   size_t checked = 0, skipped = 0;

@@ -307,7 +307,7 @@ TEST(DiagramRender, BundledVariantsMatchTheirReferences) {
   for (auto& c : cases) {
     std::vector<std::string> args = {"diagram"};
     args.insert(args.end(), c.args.begin(), c.args.end());
-    auto r = run_arbiter(args, ARBITER_SOURCE_DIR);
+    auto r = run_arbiter(args, arbiter_source_dir());
     ASSERT_EQ(r.code, 0) << c.name << ": " << r;
     c.w = svg_attribute(r.out, "width");
     c.h = svg_attribute(r.out, "height");

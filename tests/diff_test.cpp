@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "process.hpp"
+#include "source_dir.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -43,7 +44,7 @@ class Scratch {
            ("arbiter-diff-test-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-a&b<c>\"d'");
     fs::create_directories(dir_);
-    for (const auto& e : fs::directory_iterator(fs::path(ARBITER_SOURCE_DIR) / "rulesets"))
+    for (const auto& e : fs::directory_iterator(fs::path(arbiter_source_dir()) / "rulesets"))
       if (e.is_regular_file())
         fs::copy_file(e.path(), dir_ / e.path().filename(), fs::copy_options::overwrite_existing);
   }
@@ -52,7 +53,7 @@ class Scratch {
   // Writes a mutant of a bundled ruleset: `from` replaced by `to`.
   std::string mutant(const std::string& variant, const std::string& name, const std::string& from,
                      const std::string& to) const {
-    std::string text = read(fs::path(ARBITER_SOURCE_DIR) / "rulesets" / (variant + ".rules"));
+    std::string text = read(fs::path(arbiter_source_dir()) / "rulesets" / (variant + ".rules"));
     size_t at = text.find(from);
     EXPECT_NE(at, std::string::npos) << from;
     if (at != std::string::npos) text.replace(at, from.size(), to);
@@ -69,7 +70,7 @@ Outcome run(const std::vector<std::string>& args) {
 }
 
 std::string bundled(const std::string& variant) {
-  return (fs::path(ARBITER_SOURCE_DIR) / "rulesets" / (variant + ".rules")).string();
+  return (fs::path(arbiter_source_dir()) / "rulesets" / (variant + ".rules")).string();
 }
 
 // A small XML well-formedness check (no DTD): one root, tags nested and matched,

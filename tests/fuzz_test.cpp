@@ -58,7 +58,7 @@ std::shared_ptr<const arb::lang::Program> compile_text(const std::string& text, 
       fs::temp_directory_path() / ("arbiter-fuzz-test-" + std::to_string(getpid()) + "-" +
                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::create_directories(dir);
-  for (const auto& e : fs::directory_iterator(fs::path(ARBITER_SOURCE_DIR) / "rulesets"))
+  for (const auto& e : fs::directory_iterator(fs::path(arbiter_source_dir()) / "rulesets"))
     if (e.is_regular_file())
       fs::copy_file(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
   fs::path file = dir / (name + ".rules");
@@ -83,7 +83,7 @@ arb::fuzz::Report fuzz(std::shared_ptr<const arb::lang::Program> p, const std::s
 }  // namespace
 
 TEST(Regressions, EverySavedDivergenceReplaysClean) {
-  fs::path dir = fs::path(ARBITER_SOURCE_DIR) / "corpus" / "regressions";
+  fs::path dir = fs::path(arbiter_source_dir()) / "corpus" / "regressions";
   int replayed = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() != ".txt") continue;
@@ -105,7 +105,7 @@ TEST(Regressions, EverySavedDivergenceReplaysClean) {
     std::string path = rules_path(kv["variant"]);
     if (!kv["rules"].empty()) {
       fs::path p = kv["rules"];
-      path = (p.is_absolute() ? p : fs::path(ARBITER_SOURCE_DIR) / p).string();
+      path = (p.is_absolute() ? p : fs::path(arbiter_source_dir()) / p).string();
     }
     auto program = compile_path(path, sets);
     ASSERT_TRUE(program) << e.path();

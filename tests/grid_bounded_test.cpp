@@ -170,19 +170,19 @@ TEST(GridBounded, FuzzCatchesASeededDifference) {
 TEST(GridBounded, FuzzCommandAgainstGrid) {
   using testing_process::run_arbiter;
   auto ok = run_arbiter({"fuzz", "--variant", "chess", "--against", "grid", "--games", "20", "--seed", "3"},
-                        ARBITER_SOURCE_DIR);
+                        arbiter_source_dir());
   EXPECT_EQ(ok.code, 0) << ok;
   EXPECT_NE(ok.out.find("against grid"), std::string::npos) << ok;
   EXPECT_NE(ok.out.find("positions/s"), std::string::npos) << ok;
   EXPECT_NE(ok.out.find("no divergence"), std::string::npos) << ok;
   // mutate: each mutant's bitboard engine judged against the original's grid engine.
   auto mut = run_arbiter({"mutate", "rulesets/fsf/gardner.rules", "--against", "grid", "--games", "2"},
-                         ARBITER_SOURCE_DIR);
+                         arbiter_source_dir());
   EXPECT_NE(mut.out.find("against grid"), std::string::npos) << mut;
   EXPECT_NE(mut.out.find("killed"), std::string::npos) << mut;
   EXPECT_TRUE(mut.code == 0 || mut.code == 1) << mut;
   auto refused = run_arbiter({"fuzz", "--rules", "rulesets/fsf/crazyhouse.rules", "--against", "grid"},
-                             ARBITER_SOURCE_DIR);
+                             arbiter_source_dir());
   EXPECT_EQ(refused.code, 2) << refused;
   EXPECT_NE(refused.err.find("crazyhouse.rules:"), std::string::npos) << refused;
 }

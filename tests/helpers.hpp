@@ -25,13 +25,12 @@
 #include "arbiter/lang/compile.hpp"
 #include "arbiter/notation.hpp"
 #include "reference.hpp"
+#include "source_dir.hpp"
 
 namespace testing_helpers {
 
 inline std::string source_path(const std::string& rel) {
-  // Appended in place: GCC 12 reports `std::string(DIR) + "/" + rel` inlined through the
-  // tests' precompiled header as an out-of-bounds memcpy (a false -Warray-bounds).
-  std::string path(ARBITER_SOURCE_DIR);
+  std::string path(arbiter_source_dir());
   path += '/';
   path += rel;
   return path;

@@ -14,6 +14,7 @@
 #include "arbiter/lang/compile.hpp"
 #include "process.hpp"
 #include "run.hpp"
+#include "source_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace arb::records;
@@ -21,7 +22,7 @@ using namespace arb::records;
 namespace {
 
 fs::path source_dir() {
-  return fs::path(ARBITER_SOURCE_DIR);
+  return fs::path(arbiter_source_dir());
 }
 fs::path records_dir() {
   return source_dir() / "corpus" / "records";

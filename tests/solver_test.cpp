@@ -15,6 +15,7 @@
 #include "arbiter/lang/compile.hpp"
 #include "process.hpp"
 #include "reference.hpp"
+#include "source_dir.hpp"
 
 namespace {
 
@@ -25,7 +26,7 @@ using arb::solve::Outcome;
 // The mates of corpus/mates/mates.epd (corpus/tools/make_corpus.py: found by Stockfish in
 // random play), as (FEN, N) in file order. Fails the test when the file cannot be read.
 std::vector<std::pair<std::string, int>> corpus_mates() {
-  const std::string path = std::string(ARBITER_SOURCE_DIR) + "/corpus/mates/mates.epd";
+  const std::string path = std::string(arbiter_source_dir()) + "/corpus/mates/mates.epd";
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << path << " cannot be read";
   std::vector<std::pair<std::string, int>> out;
@@ -41,7 +42,7 @@ std::vector<std::pair<std::string, int>> corpus_mates() {
 std::unique_ptr<arb::Engine> compiled(const std::string& variant, const std::string& position) {
   arb::lang::Diagnostics d;
   auto c =
-      arb::lang::compile_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/" + variant + ".rules", {}, d);
+      arb::lang::compile_file(std::string(arbiter_source_dir()) + "/rulesets/" + variant + ".rules", {}, d);
   EXPECT_TRUE(c.program) << d.render();
   auto e = arb::lang::make_compiled_engine(c.program);
   e->set_position(position);
@@ -461,7 +462,7 @@ TEST(SolverNoStress, MergedAndDeferredDrawsKeepTheExpectedValue) {
       "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1 level:2 pile:?20 wdiscard:PPPNNNBBBQQQAAA "
       "bdiscard:PPPNNNBBBQQQAAA whand:NNB bhand:QQB";
   arb::lang::Diagnostics d;
-  auto c = arb::lang::compile_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/nostress.rules",
+  auto c = arb::lang::compile_file(std::string(arbiter_source_dir()) + "/rulesets/nostress.rules",
                                    {{"level", "2"}}, d);
   ASSERT_TRUE(c.program) << d.render();
   auto mine = arb::lang::make_compiled_engine(c.program);
@@ -485,7 +486,7 @@ TEST(SolveCommand, JsonLastLineAndExitCodes) {
   using testing_process::run_arbiter;
   auto ok = run_arbiter({"solve", "--variant", "chess", "--position", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
                          "--goal", "mate", "--depth", "2", "--all-keys", "--json"},
-                        ARBITER_SOURCE_DIR);
+                        arbiter_source_dir());
   ASSERT_EQ(ok.code, 0) << ok;
   auto j = nlohmann::json::parse(ok.last_line());
   EXPECT_EQ(j["result"], "win");
@@ -496,7 +497,7 @@ TEST(SolveCommand, JsonLastLineAndExitCodes) {
 
   auto none =
       run_arbiter({"solve", "--position", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "--depth", "2", "--json"},
-                  ARBITER_SOURCE_DIR);
+                  arbiter_source_dir());
   ASSERT_EQ(none.code, 0) << none;
   j = nlohmann::json::parse(none.last_line());
   EXPECT_EQ(j["result"], "none");
@@ -505,16 +506,16 @@ TEST(SolveCommand, JsonLastLineAndExitCodes) {
 
   auto budget = run_arbiter({"solve", "--position", "1B2n3/8/2R5/5p2/3kp1n1/4p3/B3K3/8 w - - 0 1", "--depth",
                              "4", "--max-nodes", "1000", "--json"},
-                            ARBITER_SOURCE_DIR);
+                            arbiter_source_dir());
   EXPECT_EQ(budget.code, 3) << budget;
   // --json: the object is all of stdout.
   auto bj = nlohmann::json::parse(budget.out);
   EXPECT_EQ(bj["result"], "unknown");
   EXPECT_NE(bj["why"].get<std::string>().find("node budget"), std::string::npos) << budget;
 
-  auto bad = run_arbiter({"solve", "--depth", "0"}, ARBITER_SOURCE_DIR);
+  auto bad = run_arbiter({"solve", "--depth", "0"}, arbiter_source_dir());
   EXPECT_EQ(bad.code, 2) << bad;
-  auto goal = run_arbiter({"solve", "--depth", "1", "--goal", "checkmate"}, ARBITER_SOURCE_DIR);
+  auto goal = run_arbiter({"solve", "--depth", "1", "--goal", "checkmate"}, arbiter_source_dir());
   EXPECT_EQ(goal.code, 2) << goal;
 }
 

@@ -33,7 +33,7 @@ std::unique_ptr<arb::Engine> compiled_file(const std::string& path, const std::s
   return e;
 }
 std::unique_ptr<arb::Engine> compiled(const std::string& ruleset, const std::string& position) {
-  return compiled_file(std::string(ARBITER_SOURCE_DIR) + "/rulesets/" + ruleset + ".rules", position);
+  return compiled_file(std::string(arbiter_source_dir()) + "/rulesets/" + ruleset + ".rules", position);
 }
 
 arb::stip::Result solve(const arb::Engine& e, const std::string& stip, bool mate_needs_check = false,
@@ -108,7 +108,7 @@ TEST(Stipulation, ParsesPopeyesSpelling) {
 
 TEST(Stipulation, EqualsPopeyeOnStoredPositions) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(ARBITER_SOURCE_DIR) / "corpus" / "stipulations";
+  const fs::path dir = fs::path(arbiter_source_dir()) / "corpus" / "stipulations";
   ASSERT_TRUE(fs::is_directory(dir)) << dir;
   std::map<std::string, int> per_stip, with_solutions;
   auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
@@ -202,7 +202,7 @@ TEST(Stipulation, JobsGiveOneJobsAnswers) {
   auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
   std::vector<std::pair<std::string, std::string>> problems;
   const size_t threes = testing_helpers::fast() ? 2 : 5, fours = 1;
-  std::ifstream m3(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/mate3.txt");
+  std::ifstream m3(std::string(arbiter_source_dir()) + "/corpus/stipulations/mate3.txt");
   bool none = false;  // the first without a solution, the rest with
   for (std::string line; problems.size() < threes && std::getline(m3, line);) {
     if (line.empty() || line[0] == '#') continue;
@@ -211,7 +211,7 @@ TEST(Stipulation, JobsGiveOneJobsAnswers) {
       problems.push_back({line.substr(0, line.find(';')), "#3"});
     none |= without;
   }
-  std::ifstream epd(std::string(ARBITER_SOURCE_DIR) + "/corpus/mates/mates.epd");
+  std::ifstream epd(std::string(arbiter_source_dir()) + "/corpus/mates/mates.epd");
   for (std::string line; problems.size() < threes + fours && std::getline(epd, line);)
     if (line.find(" bm #4;") != std::string::npos && line.find(" - - ") != std::string::npos)
       problems.push_back({line.substr(0, line.find(" bm ")), "#4"});
@@ -259,7 +259,7 @@ TEST(Stipulation, JobsGiveOneJobsAnswers) {
 }
 
 TEST(Stipulation, TriesEqualPopeyes) {
-  std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/mate2-tries.txt");
+  std::ifstream in(std::string(arbiter_source_dir()) + "/corpus/stipulations/mate2-tries.txt");
   ASSERT_TRUE(in);
   auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
   int n = 0, with = 0;
@@ -298,7 +298,7 @@ TEST(Stipulation, TreesEqualPopeyes) {
   auto chess = compiled("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
   int keys = 0, defences = 0;
   for (const char* file : {"mate2-tree.txt", "smate2-tree.txt"}) {
-    std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/corpus/stipulations/" + file);
+    std::ifstream in(std::string(arbiter_source_dir()) + "/corpus/stipulations/" + file);
     ASSERT_TRUE(in) << file;
     std::string last;
     arb::stip::Result r;
@@ -482,7 +482,7 @@ void brute_help(arb::Engine& e, int h, std::vector<std::string>& path, std::set<
 }
 
 TEST(Stipulation, KnightmateHelpmatesEqualABruteForce) {
-  const std::string rules = std::string(ARBITER_SOURCE_DIR) + "/corpus/rulesets/knightmate.rules";
+  const std::string rules = std::string(arbiter_source_dir()) + "/corpus/rulesets/knightmate.rules";
   int solved = 0;
   for (const char* pos : {"k7/8/B7/3K4/8/8/8/8 b - - 0 1", "k7/8/2B5/3K4/8/8/8/8 b - - 0 1",
                           "1k6/8/1M6/3K4/8/8/6R1/8 b - - 0 1", "8/8/8/2k5/8/1M6/2K5/3Q4 b - - 0 1"}) {
@@ -630,7 +630,7 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   using testing_process::run_arbiter;
   auto h = run_arbiter({"solve", "--variant", "chess", "--position", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1",
                         "--goal", "helpmate", "--half-moves", "3", "--json"},
-                       ARBITER_SOURCE_DIR);
+                       arbiter_source_dir());
   ASSERT_EQ(h.code, 0) << h;
   auto j = nlohmann::json::parse(h.out);  // the whole of stdout is one object
   EXPECT_EQ(j["stipulation"], "h#1.5");
@@ -641,7 +641,7 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   // Help play's lines streamed: the object is whole, the counts and `more` at its end.
   auto cut = run_arbiter({"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "h#2",
                           "--max-solutions", "3", "--json"},
-                         ARBITER_SOURCE_DIR);
+                         arbiter_source_dir());
   ASSERT_EQ(cut.code, 0) << cut;
   j = nlohmann::json::parse(cut.out);
   EXPECT_EQ(j["result"], "solved");
@@ -653,33 +653,33 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   EXPECT_EQ(j["proved_none_below"], 1);
   auto counted = run_arbiter(
       {"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "h#2", "--count-only"},
-      ARBITER_SOURCE_DIR);
+      arbiter_source_dir());
   ASSERT_EQ(counted.code, 0) << counted;
   EXPECT_NE(counted.out.find("h#2 (black starts): 13 solutions in 2, 1 shorter (counted, not listed)"),
             std::string::npos)
       << counted;
   auto keyed = run_arbiter(
       {"solve", "--position", "k7/8/1K6/8/8/8/8/7R w - - 0 1", "--stipulation", "#2", "--count-only"},
-      ARBITER_SOURCE_DIR);
+      arbiter_source_dir());
   EXPECT_EQ(keyed.code, 2) << keyed;
 
   auto s = run_arbiter({"solve", "--position", "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1", "--goal", "helpmate",
                         "--depth", "2", "--series", "--notation", "uci"},
-                       ARBITER_SOURCE_DIR);
+                       arbiter_source_dir());
   ASSERT_EQ(s.code, 0) << s;
   EXPECT_NE(s.out.find("ser-h#2 (black starts)"), std::string::npos) << s;
   EXPECT_NE(s.out.find("h8h7 h7h6 g1h1"), std::string::npos) << s;
 
   auto old = run_arbiter({"solve", "--position", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "--goal", "mate",
                           "--depth", "2", "--json"},
-                         ARBITER_SOURCE_DIR);
+                         arbiter_source_dir());
   ASSERT_EQ(old.code, 0) << old;
   j = nlohmann::json::parse(old.out);
   EXPECT_EQ(j["moves"], 1);
   EXPECT_EQ(j["proved_none_below"], 1);  // nothing below a mate in 1 to prove
   auto none = run_arbiter({"solve", "--position", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "--goal", "mate",
                            "--depth", "2", "--json"},
-                          ARBITER_SOURCE_DIR);
+                          arbiter_source_dir());
   j = nlohmann::json::parse(none.out);
   EXPECT_EQ(j["proved_none_within"], 2);
   EXPECT_EQ(j["proved_none_below"], 3);
@@ -691,7 +691,7 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
     out << "# a batch\n7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;h#2\n7k/p7/5K2/8/8/8/P7/6R1 w - - bm #2; id \"x\";\n"
            "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - dm 2;\n";
   }
-  auto b = run_arbiter({"solve", "--epd", epd, "--jobs", "2", "--json"}, ARBITER_SOURCE_DIR);
+  auto b = run_arbiter({"solve", "--epd", epd, "--jobs", "2", "--json"}, arbiter_source_dir());
   ASSERT_EQ(b.code, 0) << b;
   std::vector<nlohmann::json> lines;
   std::stringstream bs(b.out);
@@ -704,22 +704,23 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
   EXPECT_EQ(lines[2]["result"], "none");
   EXPECT_EQ(lines[3]["problems"], 3);
   EXPECT_EQ(lines[3]["summary"].size(), 2u);  // #2 (two problems) and h#2
-  auto text = run_arbiter({"solve", "--epd", epd}, ARBITER_SOURCE_DIR);
+  auto text = run_arbiter({"solve", "--epd", epd}, arbiter_source_dir());
   EXPECT_NE(text.out.find("#2: 2 problems, 1 solved, 0 shorter only, 1 none"), std::string::npos) << text;
   {
     std::ofstream out(epd);
     out << "7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;h#2\n7k/p7/5K2/8/8/8/P7/6R1 w - - 0 1;x#2\n";
   }
-  auto bad = run_arbiter({"solve", "--epd", epd}, ARBITER_SOURCE_DIR);
+  auto bad = run_arbiter({"solve", "--epd", epd}, arbiter_source_dir());
   EXPECT_EQ(bad.code, 2) << bad;
   EXPECT_NE(bad.err.find("stip_batch.epd:2:1:"), std::string::npos) << bad;
 
   // A side change the position text cannot take is refused with the engine's reason.
   auto flip = run_arbiter({"solve", "--position", "k7/8/8/8/8/8/8/r3K3 w - - 0 1", "--stipulation", "h#2"},
-                          ARBITER_SOURCE_DIR);
+                          arbiter_source_dir());
   EXPECT_EQ(flip.code, 2) << flip;
   EXPECT_NE(flip.err.find("the side not to move is in check"), std::string::npos) << flip;
-  auto other = run_arbiter({"solve", "--variant", "chessme", "--stipulation", "ser-#2"}, ARBITER_SOURCE_DIR);
+  auto other =
+      run_arbiter({"solve", "--variant", "chessme", "--stipulation", "ser-#2"}, arbiter_source_dir());
   EXPECT_EQ(other.code, 2) << other;
   EXPECT_NE(other.err.find("changes the side to move without a move"), std::string::npos) << other;
 
@@ -729,7 +730,7 @@ TEST(StipulationCommand, JsonIsTheWholeOutput) {
            {"solve", "--goal", "selfmate", "--half-moves", "3"},
            {"solve", "--stipulation", "h#2", "--depth", "2"},
            {"solve", "--goal", "helpmate", "--depth", "2", "--side", "x"}}) {
-    auto bad = run_arbiter(args, ARBITER_SOURCE_DIR);
+    auto bad = run_arbiter(args, arbiter_source_dir());
     EXPECT_EQ(bad.code, 2) << bad;
   }
 }

@@ -25,7 +25,7 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 Outcome run(const std::vector<std::string>& args) {
-  return run_arbiter(args, ARBITER_SOURCE_DIR);
+  return run_arbiter(args, arbiter_source_dir());
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {
