@@ -3,8 +3,9 @@
 # UBSan build of the same tests under smaller perft budgets, then a libFuzzer smoke run of
 # every fuzz target, then, time allowing, a ThreadSanitizer run of the parallel commands
 # (tests/tsan.sh) and g++ over every product source (tests/gcc_check.sh).
-# Every build has -Werror (ARBITER_WERROR=OFF to relax it). Each build is configured with the tests ON (whatever an earlier
-# `cli/demo.sh` configured), and a ctest stage that runs no test, or fewer than the build
+# Every build has -Werror (ARBITER_WERROR=OFF to relax it). The builds are its own
+# directories (build-release, build-asan, build-fuzz, build-tsan, build-gcc; build/ is the
+# main job's, cli/demo.sh), and a ctest stage that runs no test, or fewer than the build
 # registered (or than ARBITER_MIN_TESTS), fails the run.
 # Each stage prints its wall time as it ends, and all of them again before the last line.
 # The last line totals both ctest runs: `tests: N passed, N failed`.
